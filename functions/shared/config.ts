@@ -1,0 +1,32 @@
+/**
+ * Every environment variable a function reads, read in one place. A value is read on
+ * first use and a missing one throws at once, so a misconfigured function fails on its
+ * first request with a clear message instead of half-working.
+ */
+export const ENV = {
+  /** Name of the single DynamoDB table. */
+  tableName: 'TABLE_NAME',
+  /** ARN of the KMS key that encrypts SSNs and tax ids (AWS mode). */
+  cipherKeyArn: 'CIPHER_KEY_ARN',
+  /** Base64 256-bit key that encrypts SSNs and tax ids (local mode only). */
+  localCipherKey: 'LOCAL_CIPHER_KEY',
+  /** `debug` | `info` | `warn` | `error`; default `info`. */
+  logLevel: 'LOG_LEVEL',
+} as const;
+
+export class ConfigError extends Error {}
+
+export function requireEnv(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    throw new ConfigError(`environment variable ${name} is not set`);
+  }
+  return value;
+}
+
+export function optionalEnv(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export const tableName = (): string => requireEnv(ENV.tableName);
