@@ -1,0 +1,37 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { STATEMENT_CODE_ATTEMPTS, checksControl, type VerifyAccount } from './verify-account';
+
+/**
+ * Account control by statement code (DESIGN.md §4). Only a hash of the code is stored;
+ * a submission is compared case-insensitively and in constant time.
+ */
+export const hashStatementCode = (code: string): string =>
+  createHash('sha256').update(code.toUpperCase(), 'utf8').digest('hex');
+
+export function statementCodeMatches(submitted: string, storedHash: string): boolean {
+  const a = Buffer.from(hashStatementCode(submitted), 'hex');
+  const b = Buffer.from(storedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export type ControlDecision =
+  | { kind: 'not_requested' }
+  | { kind: 'already_valid' }
+  | { kind: 'too_many_attempts' }
+  | { kind: 'canceled' }
+  | { kind: 'not_sent' }
+  | { kind: 'correct' }
+  | { kind: 'incorrect'; attempts: number; attemptsRemaining: number; cancels: boolean };
+
+/** What a statement-code submission does to this account. Pure: the caller stores it. */
+export function decideControlSubmission(account: VerifyAccount, submitted: string): ControlDecision {
+  if (!checksControl(account.type)) return { kind: 'not_requested' };
+  if (account.control_status === 'valid') return { kind: 'already_valid' };
+  if (account.control_attempts >= STATEMENT_CODE_ATTEMPTS) return { kind: 'too_many_attempts' };
+  if (account.control_status === 'canceled') return { kind: 'canceled' };
+  if (!account.statement_code_sent_at || !account.statement_code_hash) return { kind: 'not_sent' };
+  if (statementCodeMatches(submitted, account.statement_code_hash)) return { kind: 'correct' };
+  const attempts = account.control_attempts + 1;
+  const attemptsRemaining = STATEMENT_CODE_ATTEMPTS - attempts;
+  return { kind: 'incorrect', attempts, attemptsRemaining, cancels: attemptsRemaining === 0 };
+}

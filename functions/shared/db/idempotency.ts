@@ -1,0 +1,120 @@
+import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './conditions';
+import { ENTITY, keys } from './keys';
+import { TABLE_SCHEMA } from './schema';
+
+/** A response as API Gateway takes it, kept to replay it. */
+export interface StoredResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type IdempotencyClaim =
+  | { state: 'claimed' }
+  | { state: 'in_progress'; fingerprint: string }
+  | { state: 'completed'; fingerprint: string; response: StoredResponse };
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** A claim older than this is abandoned (its Lambda timed out) and may be taken over. */
+export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
+
+export interface IdempotencyScope {
+  tenant: string;
+  /** Route key, e.g. `POST /verify/accounts`. */
+  route: string;
+  key: string;
+}
+
+export class IdempotencyRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Claims the key for this request, or says what holds it. */
+  async claim(scope: IdempotencyScope, fingerprint: string, now: Date): Promise<IdempotencyClaim> {
+    const t = now.getTime();
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...this.key(scope),
+            entity: ENTITY.idempotency,
+            status: 'in_progress',
+            fingerprint,
+            locked_until_ms: t + IDEMPOTENCY_LOCK_MS,
+            expires_at_ms: t + IDEMPOTENCY_WINDOW_MS,
+            [TABLE_SCHEMA.ttlAttribute]: Math.ceil((t + IDEMPOTENCY_WINDOW_MS) / 1000),
+          },
+          // TTL deletes lazily, so expiry is checked here rather than trusted to TTL.
+          ConditionExpression:
+            'attribute_not_exists(pk) OR expires_at_ms <= :now OR (#status = :in_progress AND locked_until_ms <= :now)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':now': t, ':in_progress': 'in_progress' },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { state: 'claimed' };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const old = (error as { Item?: Record<string, unknown> }).Item;
+      if (!old) throw error;
+      const held = unmarshallLoose(old);
+      if (held.status === 'completed') {
+        return { state: 'completed', fingerprint: String(held.fingerprint), response: JSON.parse(String(held.response)) };
+      }
+      return { state: 'in_progress', fingerprint: String(held.fingerprint) };
+    }
+  }
+
+  async complete(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: this.key(scope),
+        UpdateExpression: 'SET #status = :completed, #response = :response',
+        ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':response': JSON.stringify(response) },
+      }),
+    );
+  }
+
+  /** Frees the key after a failure the caller may retry (5xx). */
+  async release(scope: IdempotencyScope): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: this.key(scope),
+          ConditionExpression: '#status = :in_progress',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':in_progress': 'in_progress' },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  private key(scope: IdempotencyScope) {
+    return keys.idempotency(scope.tenant, scope.route, scope.key);
+  }
+}
+
+/**
+ * `ReturnValuesOnConditionCheckFailure` hands back the old item in DynamoDB's wire format
+ * even through the document client; only string and number attributes are read here.
+ */
+function unmarshallLoose(item: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(item).map(([k, v]) => {
+      const wire = v as { S?: string; N?: string } | undefined;
+      if (wire && typeof wire === 'object' && ('S' in wire || 'N' in wire)) {
+        return [k, wire.S ?? Number(wire.N)];
+      }
+      return [k, v];
+    }),
+  );
+}

@@ -1,0 +1,27 @@
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ENTITY, keys } from './keys';
+
+/**
+ * A tenant may own several OAuth client ids (credential rotation): an alias record maps a
+ * client id to its tenant; without one the client id is the tenant (DESIGN.md §3).
+ */
+export class TenantRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async tenantOfClient(clientId: string): Promise<string> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.tenantAlias(clientId) }));
+    return typeof out.Item?.tenant === 'string' ? out.Item.tenant : clientId;
+  }
+
+  async putAlias(clientId: string, tenant: string): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.tenantAlias(clientId), entity: ENTITY.tenantAlias, tenant, version: 1 },
+      }),
+    );
+  }
+}

@@ -1,0 +1,302 @@
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { PageWindow } from '../../domain/pagination';
+import {
+  VERIFICATION_WINDOW_MS,
+  VERIFICATIONS_PER_WINDOW,
+  type ControlStatus,
+  type DebitStatus,
+  type OwnershipStatus,
+  type VerificationStatus,
+  type VerifyAccount,
+} from '../../domain/verify-account';
+import { ConflictError, InternalError, RateLimitError } from '../errors';
+import { failedConditions, isConditionFailure } from './conditions';
+import { ENTITY, keys } from './keys';
+import { TABLE_SCHEMA } from './schema';
+
+export interface AccountListFilter {
+  id?: string;
+  /** Inclusive lower bound of `created_at` (RFC 3339, UTC, ms). */
+  startTime?: string;
+  /** Exclusive upper bound of `created_at`. */
+  endTime?: string;
+  accountNumber?: string;
+  verificationStatus?: VerificationStatus[];
+  ownershipStatus?: OwnershipStatus[];
+  controlStatus?: ControlStatus[];
+  debitStatus?: DebitStatus[];
+}
+
+/** Attributes that exist only in storage; `toAccount` strips them. */
+const STORAGE_ONLY = ['pk', 'sk', 'entity', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ownership_secret'] as const;
+const STATUS_FILTERS = [
+  ['verificationStatus', 'verification_status'],
+  ['ownershipStatus', 'ownership_status'],
+  ['controlStatus', 'control_status'],
+  ['debitStatus', 'debit_status'],
+] as const;
+const SLOT_RACE_RETRIES = 5;
+const BATCH_GET_LIMIT = 100;
+
+export class VerifyAccountRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /**
+   * Stores a new account and takes one of the tenant's verification slots for its bank
+   * account in the same transaction, so the 5-per-24h limit holds under concurrency.
+   * `ownershipSecret` is the ciphertext of the SSN or tax id, stored beside the account.
+   */
+  async create(account: VerifyAccount, ownershipSecret: string | undefined, now: Date): Promise<void> {
+    const slotsPk = keys.verificationSlots(account.tenant, account.routing_number, account.account_number);
+    for (let attempt = 0; attempt < SLOT_RACE_RETRIES; attempt++) {
+      const slot = await this.freeSlot(slotsPk, now);
+      if (slot === undefined) throw tooManyVerifications();
+      try {
+        await this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: this.tableName,
+                  Item: { ...this.accountItem(account), ownership_secret: ownershipSecret },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Put: {
+                  TableName: this.tableName,
+                  Item: {
+                    pk: slotsPk,
+                    sk: keys.verificationSlot(slot),
+                    entity: ENTITY.verificationSlot,
+                    account_id: account.id,
+                    expires_at_ms: now.getTime() + VERIFICATION_WINDOW_MS,
+                    [TABLE_SCHEMA.ttlAttribute]: Math.ceil((now.getTime() + VERIFICATION_WINDOW_MS) / 1000),
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk) OR expires_at_ms <= :now',
+                  ExpressionAttributeValues: { ':now': now.getTime() },
+                },
+              },
+            ],
+          }),
+        );
+        return;
+      } catch (error) {
+        const failed = failedConditions(error);
+        if (failed.includes(0)) throw new InternalError('verify account id collision', { cause: error });
+        if (!failed.includes(1)) throw error;
+        // Another request took the same slot first: look again.
+      }
+    }
+    throw tooManyVerifications();
+  }
+
+  async get(tenant: string, id: string): Promise<VerifyAccount | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.verifyAccount(tenant, id), ConsistentRead: true }),
+    );
+    return out.Item && out.Item.entity === ENTITY.verifyAccount ? toAccount(out.Item) : undefined;
+  }
+
+  /** Newest first (`created_at` descending, then id descending), one page of the filtered set. */
+  async list(tenant: string, filter: AccountListFilter, page: PageWindow): Promise<VerifyAccount[]> {
+    if (page.take === 0) return [];
+    if (filter.id !== undefined) {
+      const account = await this.get(tenant, filter.id);
+      return account && page.skip === 0 && matches(account, filter) ? [account] : [];
+    }
+    const pageKeys = await this.pageKeys(tenant, filter, page);
+    return this.batchGet(pageKeys);
+  }
+
+  /** Applies a decision about the statement code; fails with a conflict if the account changed meanwhile. */
+  async updateControl(
+    account: VerifyAccount,
+    change: { control_attempts?: number; control_status?: ControlStatus },
+    now: Date,
+  ): Promise<VerifyAccount> {
+    const sets = ['updated_at = :now', 'version = :next'];
+    const values: Record<string, unknown> = { ':now': now.toISOString(), ':next': account.version + 1, ':v': account.version };
+    if (change.control_attempts !== undefined) {
+      sets.push('control_attempts = :attempts');
+      values[':attempts'] = change.control_attempts;
+    }
+    if (change.control_status !== undefined) {
+      sets.push('control_status = :control');
+      values[':control'] = change.control_status;
+    }
+    return this.conditionalUpdate(account, `SET ${sets.join(', ')}`, values);
+  }
+
+  /** Records that the credit carrying the statement code has been sent (the verification worker calls this). */
+  async recordStatementCodeSent(account: VerifyAccount, sentAt: Date): Promise<VerifyAccount> {
+    return this.conditionalUpdate(account, 'SET statement_code_sent_at = :sent, updated_at = :now, version = :next', {
+      ':sent': sentAt.toISOString(),
+      ':now': sentAt.toISOString(),
+      ':next': account.version + 1,
+      ':v': account.version,
+    });
+  }
+
+  private async conditionalUpdate(account: VerifyAccount, update: string, values: Record<string, unknown>) {
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.verifyAccount(account.tenant, account.id),
+          UpdateExpression: update,
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toAccount(out.Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConflictError('concurrent_update', 'the account changed meanwhile; retry');
+      throw error;
+    }
+  }
+
+  private accountItem(account: VerifyAccount) {
+    const order = keys.accountOrder(account.created_at, account.id);
+    return {
+      ...keys.verifyAccount(account.tenant, account.id),
+      entity: ENTITY.verifyAccount,
+      gsi1pk: keys.accountsByTenant(account.tenant),
+      gsi1sk: order,
+      gsi2pk: keys.accountsByAccountNumber(account.tenant, account.account_number),
+      gsi2sk: order,
+      ...account,
+    };
+  }
+
+  private async freeSlot(slotsPk: string, now: Date): Promise<number | undefined> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': slotsPk },
+        ConsistentRead: true,
+      }),
+    );
+    const taken = new Set(
+      (out.Items ?? []).filter((slot) => Number(slot.expires_at_ms) > now.getTime()).map((slot) => String(slot.sk)),
+    );
+    for (let n = 0; n < VERIFICATIONS_PER_WINDOW; n++) {
+      if (!taken.has(keys.verificationSlot(n))) return n;
+    }
+    return undefined;
+  }
+
+  /** Walks the slim index newest first, passing over `skip` matches, and keeps the page's keys. */
+  private async pageKeys(tenant: string, filter: AccountListFilter, page: PageWindow) {
+    const index = filter.accountNumber ? TABLE_SCHEMA.indexes.accountsByAccountNumber : TABLE_SCHEMA.indexes.accountsByTenant;
+    const partition = filter.accountNumber
+      ? keys.accountsByAccountNumber(tenant, filter.accountNumber)
+      : keys.accountsByTenant(tenant);
+    const query = buildQuery(index, partition, filter);
+    const found: { pk: string; sk: string }[] = [];
+    let seen = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(new QueryCommand({ TableName: this.tableName, ...query, ExclusiveStartKey: startKey }));
+      for (const item of out.Items ?? []) {
+        if (seen++ < page.skip) continue;
+        found.push({ pk: String(item.pk), sk: String(item.sk) });
+        if (found.length === page.take) return found;
+      }
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
+
+  private async batchGet(itemKeys: { pk: string; sk: string }[]): Promise<VerifyAccount[]> {
+    const byKey = new Map<string, VerifyAccount>();
+    for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) {
+      let request: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + BATCH_GET_LIMIT);
+      for (let round = 0; request && request.length > 0; round++) {
+        if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
+        const out: BatchGetCommandOutput = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: request, ConsistentRead: true } } }),
+        );
+        for (const item of out.Responses?.[this.tableName] ?? []) byKey.set(`${item.pk}|${item.sk}`, toAccount(item));
+        request = out.UnprocessedKeys?.[this.tableName]?.Keys;
+      }
+    }
+    // BatchGet answers in any order; the page keeps the index's order (deleted items drop out).
+    return itemKeys.flatMap((k) => byKey.get(`${k.pk}|${k.sk}`) ?? []);
+  }
+}
+
+function buildQuery(
+  index: { name: string; partitionKey: string; sortKey: string },
+  partition: string,
+  filter: AccountListFilter,
+) {
+  const names: Record<string, string> = { '#pk': index.partitionKey, '#sk': index.sortKey };
+  const values: Record<string, unknown> = { ':pk': partition };
+  let keyCondition = '#pk = :pk';
+  // Sort keys are `<created_at>#<id>`: `>= start` includes created_at == start, `< end` excludes created_at == end.
+  if (filter.startTime && filter.endTime) {
+    keyCondition += ' AND #sk BETWEEN :start AND :end';
+    Object.assign(values, { ':start': filter.startTime, ':end': filter.endTime });
+  } else if (filter.startTime) {
+    keyCondition += ' AND #sk >= :start';
+    values[':start'] = filter.startTime;
+  } else if (filter.endTime) {
+    keyCondition += ' AND #sk < :end';
+    values[':end'] = filter.endTime;
+  }
+  const conditions: string[] = [];
+  for (const [param, attribute] of STATUS_FILTERS) {
+    const wanted = filter[param];
+    if (!wanted?.length) continue;
+    names[`#${attribute}`] = attribute;
+    const placeholders = wanted.map((value, i) => {
+      values[`:${attribute}${i}`] = value;
+      return `:${attribute}${i}`;
+    });
+    conditions.push(`#${attribute} IN (${placeholders.join(', ')})`);
+  }
+  return {
+    IndexName: index.name,
+    KeyConditionExpression: keyCondition,
+    FilterExpression: conditions.length ? conditions.join(' AND ') : undefined,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+  };
+}
+
+function matches(account: VerifyAccount, filter: AccountListFilter): boolean {
+  if (filter.startTime && account.created_at < filter.startTime) return false;
+  if (filter.endTime && account.created_at >= filter.endTime) return false;
+  if (filter.accountNumber && account.account_number !== filter.accountNumber) return false;
+  return STATUS_FILTERS.every(([param, attribute]) => {
+    const wanted = filter[param] as string[] | undefined;
+    return !wanted?.length || wanted.includes(account[attribute] as string);
+  });
+}
+
+export function toAccount(item: Record<string, unknown>): VerifyAccount {
+  const account = { ...item };
+  for (const attribute of STORAGE_ONLY) delete account[attribute];
+  return account as unknown as VerifyAccount;
+}
+
+const tooManyVerifications = () =>
+  new RateLimitError(
+    'too_many_verifications',
+    `this bank account was verified ${VERIFICATIONS_PER_WINDOW} times in the last 24 hours; try again later`,
+  );

@@ -1,0 +1,62 @@
+/**
+ * One error hierarchy for the whole service. `code` is the contract's `error_code`;
+ * `expose` says whether `message` and `details` may reach the caller (never above 499).
+ * Messages must never carry SSNs, tax ids, account numbers or secrets.
+ */
+export class AppError extends Error {
+  readonly expose: boolean;
+
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+    this.expose = statusCode < 500;
+  }
+}
+
+/** 400: the request is malformed or breaks a rule of the contract. */
+export class ValidationError extends AppError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(400, code, message, details);
+  }
+}
+
+/** 404: no such record for this tenant (another tenant's records answer this too). */
+export class NotFoundError extends AppError {
+  constructor(code: string, message: string) {
+    super(404, code, message);
+  }
+}
+
+/** 409: the request conflicts with the current state of a record. */
+export class ConflictError extends AppError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(409, code, message, details);
+  }
+}
+
+/** 422: well-formed but unprocessable (e.g. an idempotency key reused with another body). */
+export class UnprocessableError extends AppError {
+  constructor(code: string, message: string) {
+    super(422, code, message);
+  }
+}
+
+/** 429: a limit of the contract was reached. */
+export class RateLimitError extends AppError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(429, code, message, details);
+  }
+}
+
+/** 500: never caused by the caller; the body says only `internal_server_error`. */
+export class InternalError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(500, 'internal_server_error', message, undefined, options);
+  }
+}

@@ -1,0 +1,73 @@
+import type middy from '@middy/core';
+import { createHash } from 'node:crypto';
+import { dependency } from '../aws';
+import { tableName } from '../config';
+import { ConflictError, UnprocessableError, ValidationError } from '../errors';
+import { IdempotencyRepository, type IdempotencyScope } from '../db/idempotency';
+import { errorResult } from './respond';
+import type { HttpContext, HttpEvent, HttpResult } from './types';
+
+type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext>;
+
+const MAX_KEY_LENGTH = 255;
+const claims = new WeakMap<HttpContext, IdempotencyScope>();
+
+/**
+ * `Idempotency-Key` on POST routes (DESIGN.md §3): the first response to a key is kept for
+ * 24 h and replayed for the same body; another body answers 422, a request still running
+ * 409. Responses below 500 are kept (a replayed wrong statement code must not use up
+ * another attempt); after a 5xx the key is released so the caller can retry.
+ */
+export const idempotency = (): Middleware => ({
+  before: async ({ event, context }) => {
+    if (event.requestContext?.http?.method !== 'POST') return;
+    const key = event.headers?.['idempotency-key'];
+    if (key === undefined) return;
+    if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+      throw new ValidationError('invalid_idempotency_key', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
+    }
+    const scope = { tenant: context.http.tenant ?? '', route: context.http.route, key };
+    const fingerprint = fingerprintOf(event.rawPath, context.http.body);
+    const claim = await repository().claim(scope, fingerprint, dependency('now')());
+    if (claim.state !== 'claimed' && claim.fingerprint !== fingerprint) {
+      throw new UnprocessableError('idempotency_key_reused', 'this Idempotency-Key was used with another request');
+    }
+    if (claim.state === 'in_progress') {
+      throw new ConflictError('idempotency_key_in_use', 'a request with this Idempotency-Key is still in progress');
+    }
+    if (claim.state === 'completed') {
+      const { statusCode, headers, body } = claim.response;
+      return { statusCode, headers: { ...headers, 'idempotent-replayed': 'true' }, body };
+    }
+    claims.set(context, scope);
+  },
+  after: async ({ context, response }) => {
+    const scope = claims.get(context);
+    if (scope && response) await repository().complete(scope, stored(response));
+  },
+  onError: async ({ context, error }) => {
+    const scope = claims.get(context);
+    if (!scope) return;
+    const response = errorResult(error, context.http.requestId);
+    if (response.statusCode >= 500) await repository().release(scope);
+    else await repository().complete(scope, stored(response));
+  },
+});
+
+const repository = () => new IdempotencyRepository(dependency('documentClient'), tableName());
+
+const stored = (r: HttpResult) => ({ statusCode: r.statusCode, headers: r.headers, body: r.body });
+
+/** The request's identity: path and body, with keys sorted so key order does not matter. */
+function fingerprintOf(path: string, body: unknown): string {
+  return createHash('sha256').update(`${path}\n${canonical(body)}`, 'utf8').digest('hex');
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

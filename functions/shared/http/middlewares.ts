@@ -1,0 +1,112 @@
+import type middy from '@middy/core';
+import type { z } from 'zod';
+import { dependency } from '../aws';
+import { tableName } from '../config';
+import { AppError, ValidationError } from '../errors';
+import { TenantRepository } from '../db/tenants';
+import { createLogger } from '../logger';
+import { parseInput } from '../validation';
+import type { HttpContext, HttpEvent, HttpResult } from './types';
+import { errorResult } from './respond';
+
+type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext>;
+
+export const SERVICE_VERSION = 'v2022-09-21';
+
+/** Request id (API Gateway's, so partners can quote it), route and a logger carrying both. */
+export const requestState = (): Middleware => ({
+  before: ({ event, context }) => {
+    const requestId = event.requestContext?.requestId ?? context.awsRequestId;
+    const route = event.routeKey ?? 'unknown';
+    context.http = { requestId, route, logger: createLogger({ request_id: requestId, route }) };
+  },
+});
+
+/** The one place errors become responses. 4xx are the caller's; 5xx are logged with their cause. */
+export const errorMapper = (): Middleware => ({
+  onError: (request) => {
+    const { requestId, logger } = request.context.http ?? { requestId: request.context.awsRequestId, logger: createLogger() };
+    const response = errorResult(request.error, requestId);
+    if (response.statusCode >= 500) logger.error('request failed', { error: request.error });
+    else logger.info('request rejected', { error_code: (request.error as AppError).code });
+    request.response = response;
+  },
+});
+
+export const serviceVersion = (): Middleware => ({
+  before: ({ event }) => {
+    const version = event.headers?.['service-version'];
+    if (version === undefined || version === '') {
+      throw new ValidationError('version_missing', `the Service-Version header is required (use ${SERVICE_VERSION})`);
+    }
+    if (version !== SERVICE_VERSION) {
+      throw new ValidationError('version_invalid', `Service-Version must be ${SERVICE_VERSION}`);
+    }
+  },
+});
+
+const TENANT_CACHE_MS = 5 * 60 * 1000;
+const tenantCache = new Map<string, { tenant: string; until: number }>();
+
+/** Tenant from the token's `client_id` (or `sub`), through the client id's alias when it has one. */
+export const tenant = (): Middleware => ({
+  before: async ({ event, context }) => {
+    const claims = event.requestContext?.authorizer?.jwt?.claims ?? {};
+    const clientId = String(claims.client_id ?? claims.sub ?? '');
+    if (!clientId) throw new AppError(401, 'unauthorized', 'the token names no client');
+    const now = Date.now();
+    let entry = tenantCache.get(clientId);
+    if (!entry || entry.until < now) {
+      const repo = new TenantRepository(dependency('documentClient'), tableName());
+      entry = { tenant: await repo.tenantOfClient(clientId), until: now + TENANT_CACHE_MS };
+      tenantCache.set(clientId, entry);
+    }
+    context.http.tenant = entry.tenant;
+    context.http.logger = context.http.logger.child({ tenant: entry.tenant });
+  },
+});
+
+export interface InputSchemas {
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+}
+
+/** JSON body parsing and zod validation of body, query string and path parameters. */
+export const input = (schemas: InputSchemas): Middleware => ({
+  before: ({ event, context }) => {
+    if (schemas.params) context.http.params = parseInput(schemas.params, event.pathParameters ?? {}, 'path');
+    if (schemas.query) context.http.query = parseInput(schemas.query, queryObject(event.rawQueryString), 'query');
+    if (schemas.body) context.http.body = parseInput(schemas.body, jsonBody(event), 'body');
+  },
+});
+
+function jsonBody(event: HttpEvent): unknown {
+  const raw = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (raw === undefined || raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ValidationError('invalid_json', 'the request body is not valid JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ValidationError('invalid_json', 'the request body must be a JSON object');
+  }
+  return parsed;
+}
+
+/**
+ * Query parameters from the raw query string, because API Gateway's
+ * `queryStringParameters` joins repeated parameters with commas. A parameter given once
+ * is a string, one given several times an array.
+ */
+export function queryObject(rawQueryString: string | undefined): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(rawQueryString ?? '')) {
+    const existing = result[key];
+    if (existing === undefined) result[key] = value;
+    else result[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return result;
+}

@@ -1,0 +1,10 @@
+import { httpHandler } from '../shared/http/handler';
+import { presentAccount } from './present';
+import { accountIdParams, controlBody } from './schemas';
+import { submitStatementCode } from './service';
+
+/** POST /verify/accounts/{id}/control — submits the statement code seen on the account statement. */
+export const handler = httpHandler({ params: accountIdParams, body: controlBody }, async ({ tenant, params, body }) => {
+  const account = await submitStatementCode(tenant, params.id, body.statement_code);
+  return { body: { account: presentAccount(account) } };
+});

@@ -1,0 +1,10 @@
+import { httpHandler } from '../shared/http/handler';
+import { presentAccount } from './present';
+import { accountIdParams } from './schemas';
+import { getVerifyAccount } from './service';
+
+/** GET /verify/accounts/{id} — another tenant's id answers 404 like an unknown one. */
+export const handler = httpHandler({ params: accountIdParams }, async ({ tenant, params }) => {
+  const account = await getVerifyAccount(tenant, params.id);
+  return { body: { account: presentAccount(account) } };
+});

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { dependency } from '../shared/aws';
+import { tableName } from '../shared/config';
+import { VerifyAccountRepository, type AccountListFilter } from '../shared/db/verify-accounts';
+import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../shared/errors';
+import type { PageWindow } from '../domain/pagination';
+import { decideControlSubmission, hashStatementCode } from '../domain/statement-code';
+import { newVerifyAccount, type VerifyAccount } from '../domain/verify-account';
+import type { CreateVerifyAccountBody } from './schemas';
+
+/**
+ * The Verify use cases: what handlers call. Storage, cipher and clock come from the
+ * dependency registry, so the same code runs in Lambda, locally and in tests.
+ */
+
+/** The sandbox bank's statement code (Orum's sandbox uses the same). */
+export const SANDBOX_STATEMENT_CODE = '0000';
+const CONTROL_RETRIES = 3;
+
+const repository = () => new VerifyAccountRepository(dependency('documentClient'), tableName());
+
+/** The encryption context that binds an SSN or tax id ciphertext to its account. */
+export const ownershipSecretContext = (account: Pick<VerifyAccount, 'tenant' | 'id'>) => ({
+  tenant: account.tenant,
+  verify_account_id: account.id,
+  purpose: 'ownership',
+});
+
+export async function createVerifyAccount(tenant: string, body: CreateVerifyAccountBody): Promise<VerifyAccount> {
+  const now = dependency('now')();
+  const account = newVerifyAccount({ ...body, id: randomUUID(), tenant }, now, hashStatementCode(SANDBOX_STATEMENT_CODE));
+  const secret = body.person?.ssn ?? body.business?.tax_id;
+  const ciphertext =
+    secret === undefined ? undefined : await dependency('cipher').encrypt(secret, ownershipSecretContext(account));
+  await repository().create(account, ciphertext, now);
+  return account;
+}
+
+export async function getVerifyAccount(tenant: string, id: string): Promise<VerifyAccount> {
+  const account = await repository().get(tenant, id);
+  if (!account) throw new NotFoundError('unknown_id', 'no verify account has this id');
+  return account;
+}
+
+export async function listVerifyAccounts(tenant: string, filter: AccountListFilter, page: PageWindow) {
+  return repository().list(tenant, filter, page);
+}
+
+/** A statement-code submission (DESIGN.md §4); retried when the account changed meanwhile. */
+export async function submitStatementCode(tenant: string, id: string, code: string): Promise<VerifyAccount> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applyStatementCode(await getVerifyAccount(tenant, id), code);
+    } catch (error) {
+      const concurrent = error instanceof ConflictError && error.code === 'concurrent_update';
+      if (!concurrent || attempt >= CONTROL_RETRIES) throw error;
+    }
+  }
+}
+
+async function applyStatementCode(account: VerifyAccount, code: string): Promise<VerifyAccount> {
+  const decision = decideControlSubmission(account, code);
+  const now = dependency('now')();
+  switch (decision.kind) {
+    case 'not_requested':
+      throw new ValidationError('control_not_requested', `type ${account.type} does not verify control`);
+    case 'already_valid':
+      return account;
+    case 'too_many_attempts':
+      throw new RateLimitError('too_many_attempts', 'three wrong statement codes were submitted; control is canceled');
+    case 'canceled':
+      throw new ValidationError('control_canceled', 'control verification of this account was canceled');
+    case 'not_sent':
+      throw new ValidationError('statement_code_not_sent', 'the statement code has not been sent to the account yet');
+    case 'correct':
+      return repository().updateControl(account, { control_status: 'valid' }, now);
+    case 'incorrect': {
+      await repository().updateControl(
+        account,
+        { control_attempts: decision.attempts, control_status: decision.cancels ? 'canceled' : undefined },
+        now,
+      );
+      throw new ValidationError('incorrect_statement_code', 'the statement code is not correct', {
+        attempts_remaining: decision.attemptsRemaining,
+      });
+    }
+  }
+}
