@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_PAGE_SIZE, pageWindow } from '../../../functions/domain/pagination';
+
+describe('page-number pagination', () => {
+  it('page 0 starts at the first item', () => {
+    expect(pageWindow(0, 100)).toEqual({ skip: 0, take: 100 });
+  });
+
+  it('page index holds items index*size to index*size+size-1', () => {
+    expect(pageWindow(3, 25)).toEqual({ skip: 75, take: 25 });
+  });
+
+  it('size 0 takes nothing whatever the index', () => {
+    expect(pageWindow(7, 0)).toEqual({ skip: 0, take: 0 });
+  });
+
+  it(`refuses sizes above ${MAX_PAGE_SIZE} and negative or fractional values`, () => {
+    expect(() => pageWindow(0, MAX_PAGE_SIZE + 1)).toThrow(RangeError);
+    expect(() => pageWindow(-1, 10)).toThrow(RangeError);
+    expect(() => pageWindow(0, -1)).toThrow(RangeError);
+    expect(() => pageWindow(1.5, 10)).toThrow(RangeError);
+  });
+});
