@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dependency } from '../shared/aws';
+import { SANDBOX_STATEMENT_CODE } from '../shared/bank/sandbox-bank';
 import { tableName } from '../shared/config';
 import { VerifyAccountRepository, type AccountListFilter } from '../shared/db/verify-accounts';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../shared/errors';
@@ -13,8 +14,6 @@ import type { CreateVerifyAccountBody } from './schemas';
  * dependency registry, so the same code runs in Lambda, locally and in tests.
  */
 
-/** The sandbox bank's statement code (Orum's sandbox uses the same). */
-export const SANDBOX_STATEMENT_CODE = '0000';
 const CONTROL_RETRIES = 3;
 
 const repository = () => new VerifyAccountRepository(dependency('documentClient'), tableName());
