@@ -1,0 +1,83 @@
+import type { Construct } from 'constructs';
+import { SCOPES, type Scope } from '../../functions/shared/scopes';
+import type { IdentityProps, PartnerConfig } from './identity';
+
+/**
+ * The CDK context keys that configure who may call the API (see docs-infra.md). Values
+ * given on the command line (`-c partners='[...]'`) arrive as strings, values in
+ * cdk.json as JSON, so both are accepted.
+ */
+export const IDENTITY_CONTEXT = {
+  partners: 'partners',
+  jwtIssuer: 'jwtIssuer',
+  jwtAudience: 'jwtAudience',
+  jwtScopePrefix: 'jwtScopePrefix',
+  cognitoDomainPrefix: 'cognitoDomainPrefix',
+} as const;
+
+const PARTNER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** Reads and validates the identity context; throws with the key's name on bad input. */
+export function identityPropsFromContext(scope: Construct): IdentityProps {
+  const read = (key: string): unknown => scope.node.tryGetContext(key);
+  const issuer = optionalString(read(IDENTITY_CONTEXT.jwtIssuer), IDENTITY_CONTEXT.jwtIssuer);
+  if (issuer !== undefined) {
+    return {
+      externalIssuer: {
+        issuer,
+        audience: stringList(read(IDENTITY_CONTEXT.jwtAudience), IDENTITY_CONTEXT.jwtAudience),
+        scopePrefix: optionalString(read(IDENTITY_CONTEXT.jwtScopePrefix), IDENTITY_CONTEXT.jwtScopePrefix),
+      },
+    };
+  }
+  return {
+    partners: partners(read(IDENTITY_CONTEXT.partners)),
+    domainPrefix: optionalString(read(IDENTITY_CONTEXT.cognitoDomainPrefix), IDENTITY_CONTEXT.cognitoDomainPrefix),
+  };
+}
+
+function optionalString(value: unknown, key: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`context "${key}" must be a string`);
+  return value;
+}
+
+function stringList(value: unknown, key: string): string[] {
+  const parsed = typeof value === 'string' ? maybeJson(value) : value;
+  const list = typeof parsed === 'string' ? parsed.split(',') : parsed;
+  if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) {
+    throw new Error(`context "${key}" must be a comma-separated string or an array of strings`);
+  }
+  return list.map((v) => v.trim()).filter((v) => v !== '');
+}
+
+function partners(value: unknown): PartnerConfig[] {
+  if (value === undefined) return [];
+  const list = typeof value === 'string' ? maybeJson(value) : value;
+  if (!Array.isArray(list)) throw new Error('context "partners" must be an array of { name, scopes? }');
+  return list.map((entry, i) => {
+    const where = `context "partners"[${i}]`;
+    if (typeof entry !== 'object' || entry === null) throw new Error(`${where} must be an object`);
+    const { name, scopes } = entry as { name?: unknown; scopes?: unknown };
+    if (typeof name !== 'string' || !PARTNER_NAME.test(name)) {
+      throw new Error(`${where}.name must be 1-64 letters, digits, "-" or "_"`);
+    }
+    if (scopes === undefined) return { name };
+    if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every(isScope)) {
+      throw new Error(`${where}.scopes must be a non-empty list drawn from: ${SCOPES.join(', ')}`);
+    }
+    return { name, scopes };
+  });
+}
+
+const isScope = (value: unknown): value is Scope => (SCOPES as readonly unknown[]).includes(value);
+
+function maybeJson(value: string): unknown {
+  const trimmed = value.trim();
+  if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return value;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    throw new Error(`context value is not valid JSON: ${value}`);
+  }
+}

@@ -1,0 +1,179 @@
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AccountRecovery,
+  Mfa,
+  OAuthScope,
+  ResourceServerScope,
+  type UserPoolClient,
+  UserPoolClientIdentityProvider,
+  UserPool,
+  type UserPoolDomain,
+} from 'aws-cdk-lib/aws-cognito';
+import { Construct } from 'constructs';
+import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '../../functions/shared/scopes';
+
+/** A partner (tenant) that gets its own client-credentials app client. */
+export interface PartnerConfig {
+  /** Tenant name; also the app client's name. Letters, digits, `-` and `_`. */
+  readonly name: string;
+  /**
+   * The scopes this partner bought.
+   * @default - every scope in SCOPES
+   */
+  readonly scopes?: readonly Scope[];
+}
+
+/** An OAuth issuer that already exists (Okta, Auth0, another Cognito pool, ...). */
+export interface ExternalIssuerConfig {
+  /** Issuer URL exactly as in the tokens' `iss` claim (https). */
+  readonly issuer: string;
+  /** Accepted `aud` values (or `client_id` values when tokens carry no `aud`). */
+  readonly audience: readonly string[];
+  /**
+   * Prepended verbatim to every route scope, separator included (e.g. `verify-service/`).
+   * @default '' - tokens carry the bare scope names
+   */
+  readonly scopePrefix?: string;
+}
+
+/** What the HTTP API's JWT authorizer needs to know about the issuer. */
+export interface JwtSettings {
+  readonly issuer: string;
+  readonly audience: readonly string[];
+  /** Put in front of every route scope: Cognito writes `<resource server id>/<scope>`. */
+  readonly scopePrefix: string;
+}
+
+export interface IdentityProps {
+  /**
+   * Partners to create app clients for (Cognito mode only).
+   * @default - none; Cognito mode then fails synthesis, since an authorizer needs an audience
+   */
+  readonly partners?: readonly PartnerConfig[];
+  /**
+   * Trust an existing issuer instead of creating a Cognito user pool.
+   * @default - a Cognito user pool is created
+   */
+  readonly externalIssuer?: ExternalIssuerConfig;
+  /**
+   * Prefix of the Cognito domain (`<prefix>.auth.<region>.amazoncognito.com`), which must
+   * be unique within the region across all AWS accounts.
+   * @default - `<stack name>-<account id>`, lower-cased
+   */
+  readonly domainPrefix?: string;
+  /**
+   * Lifetime of the access tokens partners obtain.
+   * @default Duration.hours(1)
+   */
+  readonly accessTokenValidity?: Duration;
+}
+
+/**
+ * Who may call the API. By default a Cognito user pool that only issues
+ * client-credentials tokens (no users, no self sign-up): one resource server declaring
+ * every scope of the contract, one app client per partner with the scopes it bought, and
+ * a domain for the token endpoint. With `externalIssuer` nothing is created and the
+ * authorizer trusts that issuer instead.
+ */
+export class Identity extends Construct {
+  readonly jwt: JwtSettings;
+  readonly userPool?: UserPool;
+  readonly domain?: UserPoolDomain;
+  /** App clients by partner name (Cognito mode). */
+  readonly clients: ReadonlyMap<string, UserPoolClient>;
+
+  constructor(scope: Construct, id: string, props: IdentityProps = {}) {
+    super(scope, id);
+    if (props.externalIssuer) {
+      const { issuer, audience, scopePrefix = '' } = props.externalIssuer;
+      if (!/^https:\/\/\S+$/.test(issuer)) throw new Error(`jwtIssuer must be an https URL, got "${issuer}"`);
+      if (audience.length === 0) throw new Error('jwtAudience needs at least one value when jwtIssuer is set');
+      this.jwt = { issuer, audience: [...audience], scopePrefix };
+      this.clients = new Map();
+      return;
+    }
+
+    const partners = props.partners ?? [];
+    if (partners.length === 0) {
+      throw new Error('Cognito mode needs at least one partner: set the "partners" context, or jwtIssuer/jwtAudience');
+    }
+    const stack = Stack.of(this);
+    this.userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: false,
+      accountRecovery: AccountRecovery.NONE,
+      // The pool holds no users. A strict password policy and required TOTP MFA cost
+      // nothing and keep it safe should anyone ever add one.
+      passwordPolicy: {
+        minLength: 14,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+      },
+      mfa: Mfa.REQUIRED,
+      mfaSecondFactor: { otp: true, sms: false },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.userPool).acknowledge({
+      id: 'AwsSolutions-COG8',
+      reason:
+        'The Plus plan adds threat protection for user sign-ins; this pool has no users and only issues machine-to-machine client-credentials tokens, which threat protection does not evaluate.',
+    });
+
+    const scopes = new Map(
+      SCOPES.map((name) => [name, new ResourceServerScope({ scopeName: name, scopeDescription: `Verify service: ${name}` })]),
+    );
+    const resourceServer = this.userPool.addResourceServer('ResourceServer', {
+      identifier: RESOURCE_SERVER_ID,
+      scopes: [...scopes.values()],
+    });
+    const oauthScope = (name: Scope) => OAuthScope.resourceServer(resourceServer, scopes.get(name)!);
+
+    this.domain = this.userPool.addDomain('Domain', {
+      cognitoDomain: { domainPrefix: props.domainPrefix ?? defaultDomainPrefix(stack) },
+    });
+
+    const clients = new Map<string, UserPoolClient>();
+    for (const partner of partners) {
+      if (clients.has(partner.name)) throw new Error(`partner "${partner.name}" is listed twice`);
+      clients.set(
+        partner.name,
+        this.userPool.addClient(`Client-${partner.name}`, {
+          userPoolClientName: partner.name,
+          generateSecret: true,
+          oAuth: { flows: { clientCredentials: true }, scopes: (partner.scopes ?? SCOPES).map(oauthScope) },
+          supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+          accessTokenValidity: props.accessTokenValidity ?? Duration.hours(1),
+          enableTokenRevocation: true,
+          preventUserExistenceErrors: true,
+        }),
+      );
+    }
+    this.clients = clients;
+    this.jwt = {
+      issuer: `https://cognito-idp.${stack.region}.amazonaws.com/${this.userPool.userPoolId}`,
+      // Cognito access tokens carry no `aud`; API Gateway then matches `client_id`.
+      audience: [...clients.values()].map((client) => client.userPoolClientId),
+      scopePrefix: `${RESOURCE_SERVER_ID}/`,
+    };
+  }
+
+  /** The OAuth token endpoint partners call (Cognito mode). */
+  get tokenUrl(): string | undefined {
+    return this.domain ? `${this.domain.baseUrl()}/oauth2/token` : undefined;
+  }
+}
+
+/**
+ * Unique per account, region and stack, so two stages fit in one account. Cognito
+ * rejects prefixes containing "aws", "amazon" or "cognito".
+ */
+function defaultDomainPrefix(stack: Stack): string {
+  const name = stack.stackName
+    .toLowerCase()
+    .replace(/aws|amazon|cognito/g, '')
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `${name || 'verify'}-${stack.account}`;
+}

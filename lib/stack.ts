@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { ApiFunction } from './constructs/api-function';
+import { CipherKey, bindCipherKey } from './constructs/cipher-key';
+import { DataTable, bindTable } from './constructs/data-table';
+import { HttpApi, type HttpApiProps } from './constructs/http-api';
+import { Identity, type IdentityProps } from './constructs/identity';
+import { identityPropsFromContext } from './constructs/identity-context';
+import { ROUTES, type RouteDefinition, routeKey } from './service';
+
+/** Repository root: route handler paths in ROUTES are relative to it. */
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface VerifyServiceStackProps extends StackProps {
+  /**
+   * Who may call the API.
+   * @default - read from CDK context (`partners`, `jwtIssuer`, `jwtAudience`,
+   * `jwtScopePrefix`, `cognitoDomainPrefix`); see docs-infra.md
+   */
+  readonly identity?: IdentityProps;
+  /**
+   * The routes to deploy, one Lambda function each.
+   * @default ROUTES from lib/service.ts
+   */
+  readonly routes?: readonly RouteDefinition[];
+  /**
+   * Default-stage throttling of the HTTP API.
+   * @default - HttpApi's defaults (50 requests/s, burst 100)
+   */
+  readonly throttle?: Pick<HttpApiProps, 'throttleRateLimit' | 'throttleBurstLimit'>;
+}
+
+/**
+ * The whole service in one stack: the table, the key for SSNs and tax ids, the issuer
+ * of partner tokens, and an HTTP API with one function per route of the route table.
+ * Nothing carries a hard-coded physical name, so several stages fit in one account.
+ */
+export class VerifyServiceStack extends Stack {
+  readonly dataTable: DataTable;
+  readonly cipherKey: CipherKey;
+  readonly identity: Identity;
+  readonly httpApi: HttpApi;
+  /** The function of each route, by route id. */
+  readonly functions: ReadonlyMap<string, ApiFunction>;
+
+  constructor(scope: Construct, id: string, props: VerifyServiceStackProps = {}) {
+    super(scope, id, props);
+
+    this.dataTable = new DataTable(this, 'Data');
+    this.cipherKey = new CipherKey(this, 'CipherKey');
+    this.identity = new Identity(this, 'Identity', props.identity ?? identityPropsFromContext(this));
+    this.httpApi = new HttpApi(this, 'HttpApi', { jwt: this.identity.jwt, ...props.throttle });
+
+    const functions = new Map<string, ApiFunction>();
+    for (const route of props.routes ?? ROUTES) {
+      const fn = new ApiFunction(this, route.id, {
+        entry: join(PROJECT_ROOT, route.handler),
+        description: routeKey(route),
+      });
+      bindTable(fn.function, this.dataTable, route.table);
+      bindCipherKey(fn.function, this.cipherKey, route.cipher);
+      this.httpApi.addRoute(route, fn.function);
+      functions.set(route.id, fn);
+    }
+    this.functions = functions;
+
+    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'JwtIssuer', { value: this.identity.jwt.issuer, description: 'Issuer the API trusts' });
+    if (this.identity.tokenUrl) {
+      new CfnOutput(this, 'TokenUrl', {
+        value: this.identity.tokenUrl,
+        description: 'OAuth token endpoint (client-credentials grant)',
+      });
+    }
+    if (this.identity.userPool) {
+      new CfnOutput(this, 'UserPoolId', { value: this.identity.userPool.userPoolId });
+    }
+    for (const [name, client] of this.identity.clients) {
+      new CfnOutput(this, `ClientId${name.replace(/[^A-Za-z0-9]/g, '')}`, {
+        value: client.userPoolClientId,
+        description: `App client id of partner "${name}" (secret: aws cognito-idp describe-user-pool-client)`,
+      });
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { RESOURCE_SERVER_ID } from '../../functions/shared/scopes';
+import { ROUTES, routeKey } from '../../lib/service';
+import { refId, resourcesOf, synthTemplate } from './harness';
+
+const template = synthTemplate();
+const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route'));
+const routeFor = (key: string) => routes.find((r) => r.Properties?.RouteKey === key);
+
+describe('HTTP API routes', () => {
+  it('has exactly one route per entry of the route table, and no other', () => {
+    expect(routes.map((r) => r.Properties?.RouteKey).sort()).toEqual(ROUTES.map(routeKey).sort());
+  });
+
+  it.each(ROUTES.map((r) => [routeKey(r), r] as const))(
+    '%s requires a JWT carrying exactly its scopes, prefixed with the resource server id',
+    (key, route) => {
+      const props = routeFor(key)?.Properties;
+      expect(props?.AuthorizationType).toBe('JWT');
+      expect([...props?.AuthorizationScopes].sort()).toEqual(route.scopes.map((s) => `${RESOURCE_SERVER_ID}/${s}`).sort());
+    },
+  );
+
+  it('protects every route with the one JWT authorizer reading the Authorization header', () => {
+    const authorizers = resourcesOf(template, 'AWS::ApiGatewayV2::Authorizer');
+    expect(Object.keys(authorizers)).toHaveLength(1);
+    const [authorizerId, authorizer] = Object.entries(authorizers)[0]!;
+    expect(authorizer.Properties?.AuthorizerType).toBe('JWT');
+    expect(authorizer.Properties?.IdentitySource).toEqual(['$request.header.Authorization']);
+    for (const route of routes) expect(refId(route.Properties?.AuthorizerId)).toBe(authorizerId);
+  });
+
+  it.each(ROUTES.map((r) => [routeKey(r), r] as const))(
+    '%s is served by its own function (integration → function described by the route key)',
+    (key) => {
+      const target = routeFor(key)?.Properties?.Target['Fn::Join'][1][1];
+      const integration = resourcesOf(template, 'AWS::ApiGatewayV2::Integration')[refId(target)!];
+      expect(integration?.Properties?.IntegrationType).toBe('AWS_PROXY');
+      expect(integration?.Properties?.PayloadFormatVersion).toBe('2.0');
+      const fn = resourcesOf(template, 'AWS::Lambda::Function')[refId(integration?.Properties?.IntegrationUri)!];
+      expect(fn?.Properties?.Description).toBe(key);
+    },
+  );
+});
+
+describe('HTTP API default stage', () => {
+  const stages = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Stage'));
+
+  it('is the only stage, auto-deployed and throttled', () => {
+    expect(stages).toHaveLength(1);
+    const props = stages[0]!.Properties!;
+    expect(props.StageName).toBe('$default');
+    expect(props.AutoDeploy).toBe(true);
+    expect(props.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+  });
+
+  it('writes one JSON access log line per request with request id, route and status, never bodies', () => {
+    const settings = stages[0]!.Properties!.AccessLogSettings;
+    const logGroup = resourcesOf(template, 'AWS::Logs::LogGroup')[refId(settings.DestinationArn)!];
+    expect(logGroup?.Properties?.RetentionInDays).toBe(365);
+    const format = JSON.parse(settings.Format) as Record<string, string>;
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      clientId: '$context.authorizer.claims.client_id',
+    });
+    expect(settings.Format).not.toMatch(/body|requestOverride|header\./i);
+  });
+
+  it('outputs the API URL', () => {
+    template.hasOutput('ApiUrl', {});
+  });
+});

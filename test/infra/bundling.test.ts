@@ -1,0 +1,34 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROUTES, routeKey } from '../../lib/service';
+import { buildApp } from './harness';
+
+interface LambdaResource {
+  Type: string;
+  Properties: { Description: string; Code: { S3Key: string } };
+}
+
+/** The one test that bundles for real, with the local esbuild (no Docker), as `cdk synth` does. */
+describe('asset bundling', () => {
+  it('bundles every route handler into a minified ESM file with source map and the AWS SDK inside', () => {
+    const { app, stack } = buildApp({ bundle: true });
+    const assembly = app.synth();
+    const resources = assembly.getStackArtifact(stack.artifactId).template.Resources as Record<string, LambdaResource>;
+    const functions = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+    expect(functions.map((f) => f.Properties.Description).sort()).toEqual(ROUTES.map(routeKey).sort());
+
+    for (const fn of functions) {
+      // The asset's S3 key is its content hash, which also names its staging directory.
+      const hash = fn.Properties.Code.S3Key.replace(/\.zip$/, '');
+      const bundle = join(assembly.directory, `asset.${hash}`, 'index.mjs');
+      expect(existsSync(bundle), `${fn.Properties.Description}: ${bundle}`).toBe(true);
+      expect(existsSync(`${bundle}.map`)).toBe(true);
+      const code = readFileSync(bundle, 'utf8');
+      expect(code).toContain('createRequire');
+      // Bundled, not left to the runtime's copy: no bare import of an SDK package remains.
+      expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
+      expect(statSync(bundle).size).toBeLessThan(2 * 1024 * 1024);
+    }
+  });
+});

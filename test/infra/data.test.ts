@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { TABLE_SCHEMA } from '../../functions/shared/db/schema';
+import { resourcesOf, synthTemplate } from './harness';
+
+const template = synthTemplate();
+
+describe('data table', () => {
+  const tables = Object.values(resourcesOf(template, 'AWS::DynamoDB::Table'));
+  const table = tables[0]!;
+  const props = table.Properties!;
+
+  it('is the single table of the service', () => {
+    expect(tables).toHaveLength(1);
+  });
+
+  it('is keyed by the schema pk/sk strings and billed on demand', () => {
+    expect(props.KeySchema).toEqual([
+      { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_SCHEMA.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(props.AttributeDefinitions).toEqual(
+      expect.arrayContaining([
+        { AttributeName: TABLE_SCHEMA.partitionKey, AttributeType: 'S' },
+        { AttributeName: TABLE_SCHEMA.sortKey, AttributeType: 'S' },
+      ]),
+    );
+    expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+  });
+
+  it('streams new and old images for the stream router', () => {
+    expect(props.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  });
+
+  it('has point-in-time recovery and TTL on the schema ttl attribute', () => {
+    expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(props.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_SCHEMA.ttlAttribute, Enabled: true });
+  });
+
+  it('has exactly the schema indexes, each projecting exactly its non-key attributes (INCLUDE)', () => {
+    const expected = Object.values(TABLE_SCHEMA.indexes).map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.nonKeyAttributes].sort() },
+    }));
+    const actual = (props.GlobalSecondaryIndexes as { Projection: { NonKeyAttributes: string[] } }[]).map((gsi) => ({
+      ...gsi,
+      Projection: { ...gsi.Projection, NonKeyAttributes: [...gsi.Projection.NonKeyAttributes].sort() },
+    }));
+    expect(actual).toEqual(expected);
+  });
+
+  it('survives stack deletion and replacement and refuses to be deleted', () => {
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+    expect(props.DeletionProtectionEnabled).toBe(true);
+  });
+
+  it('is encrypted at rest with the AWS-managed key (no key grant needed in function roles)', () => {
+    expect(props.SSESpecification).toEqual({ SSEEnabled: true });
+  });
+});
+
+describe('cipher key', () => {
+  const keys = Object.values(resourcesOf(template, 'AWS::KMS::Key'));
+
+  it('is one symmetric key with yearly rotation, retained on stack deletion', () => {
+    expect(keys).toHaveLength(1);
+    const key = keys[0]!;
+    expect(key.Properties?.EnableKeyRotation).toBe(true);
+    expect(key.Properties?.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+    expect(key.DeletionPolicy).toBe('Retain');
+    expect(key.UpdateReplacePolicy).toBe('Retain');
+  });
+});
+
+describe('physical names', () => {
+  it('are never hard-coded, so two stages fit in one account', () => {
+    const named = [
+      ['AWS::DynamoDB::Table', 'TableName'],
+      ['AWS::Lambda::Function', 'FunctionName'],
+      ['AWS::IAM::Role', 'RoleName'],
+      ['AWS::Logs::LogGroup', 'LogGroupName'],
+      ['AWS::Cognito::UserPool', 'UserPoolName'],
+      ['AWS::KMS::Alias', 'AliasName'],
+    ] as const;
+    for (const [type, property] of named) {
+      for (const resource of Object.values(resourcesOf(template, type))) {
+        expect(resource.Properties?.[property], `${type}.${property}`).toBeUndefined();
+      }
+    }
+  });
+});

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { App, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { VerifyServiceStack, type VerifyServiceStackProps } from '../../lib/stack';
+
+/**
+ * Builds the app the way `cdk synth` does (cdk.json's context, feature flags included),
+ * with asset bundling skipped unless asked for: a template test then takes well under a
+ * second. The infra project sets CDK_VALIDATION=false for the same reason.
+ */
+
+export const ENV = { account: '123456789012', region: 'eu-west-1' } as const;
+
+const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+  context: Record<string, unknown>;
+};
+
+export interface BuildOptions {
+  /** Context entries layered over cdk.json's (`undefined` removes a key). */
+  readonly context?: Record<string, unknown>;
+  /** Bundle the handlers with esbuild, as a real synth does. */
+  readonly bundle?: boolean;
+  /** Register cdk-nag's AwsSolutions checks, as bin/app.ts does. */
+  readonly nag?: boolean;
+  readonly stackProps?: VerifyServiceStackProps;
+}
+
+export function buildApp(options: BuildOptions = {}): { app: App; stack: VerifyServiceStack } {
+  const context: Record<string, unknown> = { ...cdkJson.context, ...options.context };
+  for (const [key, value] of Object.entries(context)) if (value === undefined) delete context[key];
+  if (!options.bundle) context['aws:cdk:bundling-stacks'] = [];
+  const app = new App({ context });
+  if (options.nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  const stack = new VerifyServiceStack(app, 'VerifyService', { env: ENV, ...options.stackProps });
+  return { app, stack };
+}
+
+export function synthTemplate(options: BuildOptions = {}): Template {
+  return Template.fromStack(buildApp(options).stack);
+}
+
+type Resources = Record<string, { Type: string; Properties?: Record<string, any>; [k: string]: any }>;
+
+/** The template's resources of one type, by logical id. */
+export function resourcesOf(template: Template, type: string): Resources {
+  return template.findResources(type) as Resources;
+}
+
+/** `{ "Fn::GetAtt": [id, "Arn"] }` / `{ Ref: id }` → id. */
+export function refId(value: unknown): string | undefined {
+  if (value && typeof value === 'object') {
+    const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+    return v.Ref ?? v['Fn::GetAtt']?.[0];
+  }
+  return undefined;
+}
+
+export interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+/** Every statement of every inline policy attached to a role (by its logical id). */
+export function statementsOfRole(template: Template, roleId: string): Statement[] {
+  return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter((p) => (p.Properties?.Roles as unknown[]).some((r) => refId(r) === roleId))
+    .flatMap((p) => p.Properties?.PolicyDocument.Statement as Statement[]);
+}
+
+export const actionsOf = (statements: Statement[]): string[] =>
+  statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { RESOURCE_SERVER_ID, SCOPES } from '../../functions/shared/scopes';
+import { ROUTES, routeKey } from '../../lib/service';
+import { ENV, buildApp, refId, resourcesOf, synthTemplate } from './harness';
+
+const authorizerOf = (template: ReturnType<typeof synthTemplate>) =>
+  Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Authorizer'))[0]!.Properties!;
+const scopesByRoute = (template: ReturnType<typeof synthTemplate>) =>
+  Object.fromEntries(
+    Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map((r) => [
+      r.Properties?.RouteKey,
+      r.Properties?.AuthorizationScopes,
+    ]),
+  );
+const cognitoTypes = (template: ReturnType<typeof synthTemplate>) =>
+  Object.values(template.toJSON().Resources as Record<string, { Type: string }>)
+    .map((r) => r.Type)
+    .filter((t) => t.startsWith('AWS::Cognito::'));
+
+describe('Cognito identity (default)', () => {
+  const partners = [{ name: 'acme', scopes: ['read:verify-accounts'] }, { name: 'globex' }];
+  // A JSON string, as `cdk synth -c partners='[...]'` passes it.
+  const template = synthTemplate({ context: { partners: JSON.stringify(partners) } });
+  const clients = resourcesOf(template, 'AWS::Cognito::UserPoolClient');
+  const clientByName = (name: string) => Object.entries(clients).find(([, c]) => c.Properties?.ClientName === name)!;
+
+  it('creates a user pool that allows no self sign-up', () => {
+    const pools = Object.values(resourcesOf(template, 'AWS::Cognito::UserPool'));
+    expect(pools).toHaveLength(1);
+    expect(pools[0]!.Properties?.AdminCreateUserConfig).toEqual({ AllowAdminCreateUserOnly: true });
+  });
+
+  it('declares every contract scope on the resource server', () => {
+    const servers = Object.values(resourcesOf(template, 'AWS::Cognito::UserPoolResourceServer'));
+    expect(servers).toHaveLength(1);
+    expect(servers[0]!.Properties?.Identifier).toBe(RESOURCE_SERVER_ID);
+    expect(servers[0]!.Properties?.Scopes.map((s: { ScopeName: string }) => s.ScopeName)).toEqual([...SCOPES]);
+  });
+
+  it('gives each partner one client-credentials app client with the scopes it bought (all by default)', () => {
+    expect(Object.keys(clients)).toHaveLength(partners.length);
+    const scopeNames = (name: string) =>
+      clientByName(name)[1].Properties?.AllowedOAuthScopes.map((s: { 'Fn::Join': [string, unknown[]] }) => s['Fn::Join'][1][1]);
+    expect(scopeNames('acme')).toEqual(['/read:verify-accounts']);
+    expect(scopeNames('globex')).toEqual(SCOPES.map((s) => `/${s}`));
+    for (const client of Object.values(clients)) {
+      expect(client.Properties).toMatchObject({
+        AllowedOAuthFlows: ['client_credentials'],
+        AllowedOAuthFlowsUserPoolClient: true,
+        GenerateSecret: true,
+      });
+    }
+  });
+
+  it('derives the Cognito domain prefix from stack name and account', () => {
+    const domain = Object.values(resourcesOf(template, 'AWS::Cognito::UserPoolDomain'))[0]!;
+    expect(domain.Properties?.Domain).toBe(`verifyservice-${ENV.account}`);
+  });
+
+  it('takes the Cognito domain prefix from context "cognitoDomainPrefix" when given', () => {
+    const custom = synthTemplate({ context: { cognitoDomainPrefix: 'acme-verify-sandbox' } });
+    const domain = Object.values(resourcesOf(custom, 'AWS::Cognito::UserPoolDomain'))[0]!;
+    expect(domain.Properties?.Domain).toBe('acme-verify-sandbox');
+  });
+
+  it("makes the authorizer trust the pool's issuer, with the partners' client ids as audience", () => {
+    const authorizer = authorizerOf(template);
+    const [poolId] = Object.keys(resourcesOf(template, 'AWS::Cognito::UserPool'));
+    expect(authorizer.JwtConfiguration.Issuer).toEqual({
+      'Fn::Join': ['', [`https://cognito-idp.${ENV.region}.amazonaws.com/`, { Ref: poolId }]],
+    });
+    expect(authorizer.JwtConfiguration.Audience.map(refId).sort()).toEqual(
+      [clientByName('acme')[0], clientByName('globex')[0]].sort(),
+    );
+  });
+
+  it('outputs the token URL and each partner client id', () => {
+    template.hasOutput('TokenUrl', {});
+    template.hasOutput('ClientIdacme', { Value: { Ref: clientByName('acme')[0] } });
+  });
+
+  it('refuses to synthesize without partners, since the authorizer needs an audience', () => {
+    expect(() => buildApp({ context: { partners: [] } })).toThrow(/at least one partner/);
+  });
+
+  it('refuses a partner scope that is not in the contract', () => {
+    expect(() => buildApp({ context: { partners: [{ name: 'acme', scopes: ['admin'] }] } })).toThrow(/scopes/);
+  });
+});
+
+describe('external issuer (context jwtIssuer + jwtAudience)', () => {
+  const issuer = 'https://login.example.com/oauth2/default';
+
+  it('creates no Cognito resource and trusts the given issuer and audience', () => {
+    const template = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: 'api://verify, partner-portal' } });
+    expect(cognitoTypes(template)).toEqual([]);
+    expect(authorizerOf(template).JwtConfiguration).toEqual({ Issuer: issuer, Audience: ['api://verify', 'partner-portal'] });
+    template.hasOutput('JwtIssuer', { Value: issuer });
+  });
+
+  it('requires bare route scopes unless jwtScopePrefix is given', () => {
+    const template = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: ['api://verify'] } });
+    expect(scopesByRoute(template)).toEqual(Object.fromEntries(ROUTES.map((r) => [routeKey(r), [...r.scopes]])));
+  });
+
+  it('prefixes route scopes with jwtScopePrefix verbatim', () => {
+    const template = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: 'a', jwtScopePrefix: 'https://verify/' } });
+    expect(scopesByRoute(template)).toEqual(
+      Object.fromEntries(ROUTES.map((r) => [routeKey(r), r.scopes.map((s) => `https://verify/${s}`)])),
+    );
+  });
+
+  it('refuses an issuer without audience, or one that is not https', () => {
+    expect(() => buildApp({ context: { jwtIssuer: issuer } })).toThrow(/jwtAudience/);
+    expect(() => buildApp({ context: { jwtIssuer: 'http://insecure', jwtAudience: 'a' } })).toThrow(/https/);
+  });
+});
