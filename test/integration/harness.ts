@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { inject } from 'vitest';
+import { LocalIssuer } from '../../lib/local/jwt-issuer';
+import { consoleLog } from '../../lib/local/log';
+import { configureHandlerEnvironment, startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../lib/local/runtime';
+import { ensureTable } from '../../lib/local/table';
+
+/**
+ * Integration-test entry points. Everything runs against the run's one DynamoDB Local
+ * (global-setup.ts), each caller on a fresh, uniquely named table, so test files never
+ * see each other's data. Handlers read one process-wide environment: one runtime (or
+ * test table) per test file at a time.
+ */
+
+export const SERVICE_VERSION = 'v2022-09-21';
+
+const uniqueTableName = (): string => `test-${randomUUID()}`;
+
+// One throw-away key pair per test file: RSA generation is the slow part of minting.
+let issuer: Promise<LocalIssuer> | undefined;
+const testIssuer = (): Promise<LocalIssuer> => (issuer ??= LocalIssuer.generate());
+
+/**
+ * The local runtime on a random port and a fresh table. Pass `routes` to mount fixture
+ * handlers. Handler failures are logged (warn and above) so a failing test shows why.
+ */
+export async function startTestRuntime(options: Partial<LocalRuntimeOptions> = {}): Promise<LocalRuntime> {
+  return startLocalRuntime({
+    port: 0,
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName: uniqueTableName(),
+    issuer: await testIssuer(),
+    log: consoleLog('warn'),
+    ...options,
+  });
+}
+
+/** A fresh table with the handler environment pointed at it, for repository tests without HTTP. */
+export async function createTestTable(): Promise<{ tableName: string; dynamoEndpoint: string }> {
+  const dynamoEndpoint = inject('dynamoEndpoint');
+  const tableName = uniqueTableName();
+  configureHandlerEnvironment({ dynamoEndpoint, tableName });
+  const client = new DynamoDBClient({ endpoint: dynamoEndpoint });
+  try {
+    await ensureTable(client, tableName);
+  } finally {
+    client.destroy();
+  }
+  return { tableName, dynamoEndpoint };
+}
+
+export interface ApiResponse<B = any> {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Record<string, string>;
+  /** Parsed JSON; the raw text for other content; undefined when empty. */
+  readonly body: B;
+}
+
+export interface RequestOptions {
+  /** Sent as JSON unless it is a string or bytes (sent verbatim, e.g. to try malformed JSON). */
+  readonly body?: unknown;
+  /** Added to the defaults; `undefined` removes a default (e.g. `'service-version'`). */
+  readonly headers?: Record<string, string | undefined>;
+}
+
+/**
+ * fetch with the contract's default headers (`Authorization` when a token is given,
+ * `Service-Version`, `Content-Type: application/json`).
+ * `const call = api(runtime, token); const { status, body } = await call.post('/verify/accounts', {...})`
+ */
+export function api(runtime: Pick<LocalRuntime, 'url'>, token?: string) {
+  const request = async <B = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<B>> => {
+    const headers: Record<string, string | undefined> = {
+      'service-version': SERVICE_VERSION,
+      'content-type': 'application/json',
+      ...(token && { authorization: `Bearer ${token}` }),
+    };
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+    const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const verbatim = options.body === undefined || typeof options.body === 'string' || options.body instanceof Uint8Array;
+    const body = verbatim ? (options.body as string | Uint8Array | undefined) : JSON.stringify(options.body);
+
+    const response = await fetch(`${runtime.url}${path}`, { method, headers: sent, body });
+    const text = await response.text();
+    const isJson = response.headers.get('content-type')?.includes('json') ?? false;
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body: (text === '' ? undefined : isJson ? JSON.parse(text) : text) as B,
+    };
+  };
+  return {
+    request,
+    get: <B = any>(path: string, options?: RequestOptions) => request<B>('GET', path, options),
+    post: <B = any>(path: string, body?: unknown, options?: RequestOptions) => request<B>('POST', path, { ...options, body }),
+    put: <B = any>(path: string, body?: unknown, options?: RequestOptions) => request<B>('PUT', path, { ...options, body }),
+    patch: <B = any>(path: string, body?: unknown, options?: RequestOptions) => request<B>('PATCH', path, { ...options, body }),
+    delete: <B = any>(path: string, options?: RequestOptions) => request<B>('DELETE', path, options),
+  };
+}
