@@ -244,9 +244,10 @@ function buildQuery(
   partition: string,
   filter: AccountListFilter,
 ) {
-  const names: Record<string, string> = { '#pk': index.partitionKey, '#sk': index.sortKey };
+  const names: Record<string, string> = { '#pk': index.partitionKey };
   const values: Record<string, unknown> = { ':pk': partition };
   let keyCondition = '#pk = :pk';
+  if (filter.startTime || filter.endTime) names['#sk'] = index.sortKey;
   // Sort keys are `<created_at>#<id>`: `>= start` includes created_at == start, `< end` excludes created_at == end.
   if (filter.startTime && filter.endTime) {
     keyCondition += ' AND #sk BETWEEN :start AND :end';
