@@ -1,0 +1,198 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach } from 'vitest';
+import { hashStatementCode } from '../../../functions/domain/statement-code';
+import { resetDependencies, setDependencies } from '../../../functions/shared/aws';
+import type { Cipher } from '../../../functions/shared/cipher/cipher';
+import { keys } from '../../../functions/shared/db/keys';
+import { setLogSink } from '../../../functions/shared/logger';
+import { DEFAULT_CLIENT_ID, httpEvent, type EventOptions } from './events';
+
+/**
+ * What every handler test shares: DynamoDB mocked at the document client (every instance),
+ * a fake cipher, a fixed clock and captured log lines. Call `useHandlerHarness()` once at
+ * the top of a test file.
+ */
+
+// Handlers read TABLE_NAME on first use, not at import, so setting it here is early enough.
+export const TABLE = 'test-table';
+process.env.TABLE_NAME = TABLE;
+
+/** A Friday afternoon: control estimates roll over the weekend to Monday. */
+export const FRIDAY = new Date('2026-01-16T15:30:00.000Z');
+export const TENANT = DEFAULT_CLIENT_ID;
+
+export const ddb = mockClient(DynamoDBDocumentClient);
+
+/** Records what it was asked to encrypt; its ciphertext shares nothing with the plaintext. */
+export class FakeCipher implements Cipher {
+  readonly encrypted: { plaintext: string; context: Record<string, string> }[] = [];
+
+  async encrypt(plaintext: string, context: Record<string, string>): Promise<string> {
+    this.encrypted.push({ plaintext, context });
+    return `fake-ciphertext-${this.encrypted.length}`;
+  }
+
+  async decrypt(): Promise<string> {
+    throw new Error('the verify handlers never decrypt');
+  }
+}
+
+export interface Harness {
+  cipher: FakeCipher;
+  /** Log lines written during the current test. */
+  logs: string[];
+}
+
+export function useHandlerHarness(): Harness {
+  const harness: Harness = { cipher: new FakeCipher(), logs: [] };
+  beforeEach(() => {
+    harness.cipher = new FakeCipher();
+    harness.logs = [];
+    ddb.reset();
+    ddb.on(GetCommand).resolves({});
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [] } });
+    ddb.on(TransactWriteCommand).resolves({});
+    ddb.on(PutCommand).resolves({});
+    ddb.on(UpdateCommand).resolves({});
+    ddb.on(DeleteCommand).resolves({});
+    setDependencies({
+      documentClient: DynamoDBDocumentClient.from(
+        new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+      ),
+      cipher: harness.cipher,
+      now: () => new Date(FRIDAY),
+    });
+    setLogSink((line) => harness.logs.push(line));
+  });
+  afterEach(() => {
+    resetDependencies();
+    setLogSink(undefined);
+  });
+  return harness;
+}
+
+// ---- requests -------------------------------------------------------------------------
+
+export const VALID_ROUTING_NUMBER = '021000021';
+
+export const validCreateBody = (extra: Record<string, unknown> = {}) => ({
+  account_number: '123456789',
+  routing_number: VALID_ROUTING_NUMBER,
+  account_holder_name: 'Jane Doe',
+  ...extra,
+});
+
+export const createEvent = (body: unknown, options: EventOptions = {}) =>
+  httpEvent({ method: 'POST', path: '/verify/accounts', routeKey: 'POST /verify/accounts', body, ...options });
+
+export const getEvent = (id: string, options: EventOptions = {}) =>
+  httpEvent({
+    method: 'GET',
+    path: `/verify/accounts/${id}`,
+    routeKey: 'GET /verify/accounts/{id}',
+    pathParameters: { id },
+    ...options,
+  });
+
+export const listEvent = (rawQueryString = '', options: EventOptions = {}) =>
+  httpEvent({ method: 'GET', path: '/verify/accounts', routeKey: 'GET /verify/accounts', rawQueryString, ...options });
+
+export const controlEvent = (id: string, body: unknown, options: EventOptions = {}) =>
+  httpEvent({
+    method: 'POST',
+    path: `/verify/accounts/${id}/control`,
+    routeKey: 'POST /verify/accounts/{id}/control',
+    pathParameters: { id },
+    body,
+    ...options,
+  });
+
+// ---- stored state ---------------------------------------------------------------------
+
+export const ACCOUNT_ID = '6f1c2b9e-3d4a-4c5b-9e8f-0a1b2c3d4e5f';
+
+/** A verify account as the repository stores it, storage-only attributes included. */
+export function storedAccount(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const tenant = (overrides.tenant as string | undefined) ?? TENANT;
+  const id = (overrides.id as string | undefined) ?? ACCOUNT_ID;
+  const createdAt = (overrides.created_at as string | undefined) ?? '2026-01-15T10:00:00.000Z';
+  return {
+    ...keys.verifyAccount(tenant, id),
+    entity: 'verify_account',
+    gsi1pk: keys.accountsByTenant(tenant),
+    gsi1sk: keys.accountOrder(createdAt, id),
+    gsi2pk: keys.accountsByAccountNumber(tenant, '123456789'),
+    gsi2sk: keys.accountOrder(createdAt, id),
+    id,
+    tenant,
+    type: 'status',
+    created_at: createdAt,
+    updated_at: createdAt,
+    account_number: '123456789',
+    routing_number: VALID_ROUTING_NUMBER,
+    account_holder_name: 'Jane Doe',
+    verification_status: 'pending',
+    debit_status: 'pending',
+    estimated_verification_date: '2026-01-15T00:00:00.000Z',
+    control_attempts: 0,
+    version: 1,
+    ...overrides,
+  };
+}
+
+/** A control account whose statement-code credit was sent (sandbox code `0000`). */
+export function storedControlAccount(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return storedAccount({
+    type: 'control',
+    control_status: 'pending',
+    verification_status: 'valid',
+    debit_status: 'valid',
+    statement_code_hash: hashStatementCode('0000'),
+    statement_code_sent_at: '2026-01-15T12:00:00.000Z',
+    ...overrides,
+  });
+}
+
+/**
+ * Puts an item "in the table": GetItem on its key answers it, and UpdateItem on its key
+ * applies the `SET a = :x, …` expression to it and answers ALL_NEW, as DynamoDB would.
+ */
+export function givenStored(item: Record<string, unknown>): void {
+  const Key = { pk: item.pk, sk: item.sk };
+  ddb.on(GetCommand, { Key }).resolves({ Item: item });
+  ddb.on(UpdateCommand, { Key }).callsFake((input: UpdateCommandInput) => ({ Attributes: applySet(item, input) }));
+}
+
+function applySet(item: Record<string, unknown>, input: UpdateCommandInput): Record<string, unknown> {
+  const next = { ...item };
+  const assignments = (input.UpdateExpression ?? '').replace(/^\s*SET\s+/i, '').split(',');
+  for (const assignment of assignments) {
+    const [name, placeholder] = assignment.split('=').map((part) => part.trim());
+    const attribute = input.ExpressionAttributeNames?.[name] ?? name;
+    next[attribute] = input.ExpressionAttributeValues?.[placeholder];
+  }
+  return next;
+}
+
+/** Calls of one command whose Key's pk starts with a prefix (tells alias reads from account reads). */
+export function getCallsFor(pkPrefix: string) {
+  return ddb.commandCalls(GetCommand).filter((call) => String(call.args[0].input.Key?.pk).startsWith(pkPrefix));
+}
+
+/** GetItem calls other than the tenant-alias lookup. */
+export const accountGets = () => ddb.commandCalls(GetCommand).filter((c) => !String(c.args[0].input.Key?.pk).startsWith('CLIENT#'));
+
+export const ERROR_BODY_KEYS = ['error_code', 'message', 'request_id', 'details'];
