@@ -101,6 +101,17 @@ describe('POST /verify/accounts/{id}/control: when control cannot be submitted',
     expect(updates()).toHaveLength(0);
   });
 
+  it('refuses a statement code submitted more than 5 days after it was sent (codes expire)', async () => {
+    const sixDaysBefore = new Date(FRIDAY.getTime() - 6 * 24 * 60 * 60 * 1000).toISOString();
+    givenStored(storedControlAccount({ statement_code_sent_at: sixDaysBefore }));
+
+    const res = await submit('0000');
+
+    expect(res.statusCode).toBe(400);
+    expect(res.body.error_code).toBe('control_canceled');
+    expect(updates().some((u) => u.ExpressionAttributeValues?.[':control'] === 'valid')).toBe(false);
+  });
+
   it('accepts the right code just under 5 days after it was sent', async () => {
     const almostFiveDays = new Date(FRIDAY.getTime() - 5 * 24 * 60 * 60 * 1000 + 60_000).toISOString();
     givenStored(storedControlAccount({ statement_code_sent_at: almostFiveDays }));

@@ -218,6 +218,19 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
     expect(idemUpdates()).toHaveLength(0);
   });
 
+  it('still answers the contract’s 500 body when releasing the key fails too', async () => {
+    ddb.on(TransactWriteCommand).rejects(new Error('throttled'));
+    ddb.on(DeleteCommand).rejects(new Error('throttled again'));
+
+    const answer = invoke(create, createEvent(validCreateBody(), { ...withKey(KEY), requestId: 'req-release-fails' }));
+
+    // A rejected promise would reach API Gateway as its own bare 500, without the contract's body.
+    await expect(answer).resolves.toMatchObject({
+      statusCode: 500,
+      body: { error_code: 'internal_server_error', request_id: 'req-release-fails' },
+    });
+  });
+
   it('ignores Idempotency-Key on GET', async () => {
     await invoke(get, getEvent(ACCOUNT_ID, withKey(KEY)));
 

@@ -221,6 +221,20 @@ describe('GET /verify/accounts: filters reach DynamoDB', () => {
     expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(0);
     expect(accountGets()).toHaveLength(0);
   });
+  it('accepts an end_time past 9999-12-31 UTC (RFC 3339 allows 9999-12-31T23:59:59-01:00) as after any start_time', async () => {
+    const res = await invoke(list, listEvent('start_time=2026-01-01T00:00:00Z&end_time=9999-12-31T23:59:59-01:00'));
+
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('returns nothing for a start_time past 9999-12-31 UTC (no account was created after it)', async () => {
+    givenStored(storedAccount());
+
+    const res = await invoke(list, listEvent(`id=${ACCOUNT_ID}&start_time=9999-12-31T23:59:59-01:00`));
+
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toEqual({ accounts: [] });
+  });
 });
 
 describe('GET /verify/accounts: pages', () => {
