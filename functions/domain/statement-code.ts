@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { STATEMENT_CODE_ATTEMPTS, checksControl, type VerifyAccount } from './verify-account';
+import { STATEMENT_CODE_ATTEMPTS, STATEMENT_CODE_LIFETIME_MS, checksControl, type VerifyAccount } from './verify-account';
 
 /**
  * Account control by statement code (DESIGN.md §4). Only a hash of the code is stored;
@@ -19,17 +19,23 @@ export type ControlDecision =
   | { kind: 'already_valid' }
   | { kind: 'too_many_attempts' }
   | { kind: 'canceled' }
+  | { kind: 'expired' }
   | { kind: 'not_sent' }
   | { kind: 'correct' }
   | { kind: 'incorrect'; attempts: number; attemptsRemaining: number; cancels: boolean };
 
+/** Whether a code sent at `sentAt` has expired by `now` (the daily schedule then cancels control). */
+export const statementCodeExpired = (sentAt: string, now: Date): boolean =>
+  now.getTime() - new Date(sentAt).getTime() >= STATEMENT_CODE_LIFETIME_MS;
+
 /** What a statement-code submission does to this account. Pure: the caller stores it. */
-export function decideControlSubmission(account: VerifyAccount, submitted: string): ControlDecision {
+export function decideControlSubmission(account: VerifyAccount, submitted: string, now: Date): ControlDecision {
   if (!checksControl(account.type)) return { kind: 'not_requested' };
   if (account.control_status === 'valid') return { kind: 'already_valid' };
   if (account.control_attempts >= STATEMENT_CODE_ATTEMPTS) return { kind: 'too_many_attempts' };
   if (account.control_status === 'canceled') return { kind: 'canceled' };
   if (!account.statement_code_sent_at || !account.statement_code_hash) return { kind: 'not_sent' };
+  if (statementCodeExpired(account.statement_code_sent_at, now)) return { kind: 'expired' };
   if (statementCodeMatches(submitted, account.statement_code_hash)) return { kind: 'correct' };
   const attempts = account.control_attempts + 1;
   const attemptsRemaining = STATEMENT_CODE_ATTEMPTS - attempts;

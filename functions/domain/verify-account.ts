@@ -47,6 +47,8 @@ export const STATEMENT_CODE_ATTEMPTS = 3;
 /** Verifications of one bank account (routing + account number) a tenant may start per window. */
 export const VERIFICATIONS_PER_WINDOW = 5;
 export const VERIFICATION_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** A statement code expires this long after the credit carrying it was sent. */
+export const STATEMENT_CODE_LIFETIME_MS = 5 * 24 * 60 * 60 * 1000;
 /** Statement codes are 4 alphanumeric characters, compared case-insensitively. */
 export const STATEMENT_CODE_PATTERN = /^[A-Za-z0-9]{4}$/;
 

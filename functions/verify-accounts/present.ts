@@ -19,8 +19,26 @@ export function presentAccount(account: VerifyAccount) {
     verification_status: account.verification_status,
     status_reason: account.status_reason,
     ownership_status: account.ownership_status,
-    person: account.person && omitUndefined({ ...account.person }),
-    business: account.business && omitUndefined({ ...account.business }),
+    person:
+      account.person &&
+      omitUndefined({
+        first_name: account.person.first_name,
+        last_name: account.person.last_name,
+        phone_number: account.person.phone_number,
+        first_name_match: account.person.first_name_match,
+        last_name_match: account.person.last_name_match,
+        phone_number_match: account.person.phone_number_match,
+        ssn_match: account.person.ssn_match,
+      }),
+    business:
+      account.business &&
+      omitUndefined({
+        business_name: account.business.business_name,
+        phone_number: account.business.phone_number,
+        business_name_match: account.business.business_name_match,
+        phone_number_match: account.business.phone_number_match,
+        tax_id_match: account.business.tax_id_match,
+      }),
     control_status: account.control_status,
     debit_status: account.debit_status,
     debit_status_reason: account.debit_status_reason,

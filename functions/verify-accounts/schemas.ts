@@ -120,7 +120,18 @@ const integer = (min: number, max: number, fallback: number) =>
 const dateTime = z
   .string({ error: 'must be given once' })
   .pipe(z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z' }))
-  .transform((v) => new Date(v).toISOString());
+  .transform((v) => clampToFourDigitYears(new Date(v).toISOString()));
+
+/**
+ * Times are compared as strings, which holds for four-digit UTC years only; an offset
+ * can push a valid RFC 3339 time just past them (e.g. 9999-12-31T23:59:59-01:00), and
+ * such a bound means "after / before everything".
+ */
+function clampToFourDigitYears(iso: string): string {
+  if (iso.startsWith('+')) return '9999-12-31T23:59:59.999Z';
+  if (iso.startsWith('-')) return '0000-01-01T00:00:00.000Z';
+  return iso;
+}
 
 /** Pages far beyond any tenant's size are refused rather than walked. */
 export const MAX_PAGE_INDEX = 10_000_000;

@@ -58,8 +58,8 @@ export async function submitStatementCode(tenant: string, id: string, code: stri
 }
 
 async function applyStatementCode(account: VerifyAccount, code: string): Promise<VerifyAccount> {
-  const decision = decideControlSubmission(account, code);
   const now = dependency('now')();
+  const decision = decideControlSubmission(account, code, now);
   switch (decision.kind) {
     case 'not_requested':
       throw new ValidationError('control_not_requested', `type ${account.type} does not verify control`);
@@ -69,6 +69,8 @@ async function applyStatementCode(account: VerifyAccount, code: string): Promise
       throw new RateLimitError('too_many_attempts', 'three wrong statement codes were submitted; control is canceled');
     case 'canceled':
       throw new ValidationError('control_canceled', 'control verification of this account was canceled');
+    case 'expired':
+      throw new ValidationError('control_canceled', 'the statement code expired 5 days after it was sent; control is canceled');
     case 'not_sent':
       throw new ValidationError('statement_code_not_sent', 'the statement code has not been sent to the account yet');
     case 'correct':

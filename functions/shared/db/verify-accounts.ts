@@ -45,6 +45,8 @@ const STATUS_FILTERS = [
 ] as const;
 const SLOT_RACE_RETRIES = 5;
 const BATCH_GET_LIMIT = 100;
+/** Rounds of retrying unprocessed keys before giving up (backoff 50 ms … 1 s). */
+const BATCH_GET_ROUNDS = 8;
 
 export class VerifyAccountRepository {
   constructor(
@@ -226,6 +228,7 @@ export class VerifyAccountRepository {
     for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) {
       let request: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + BATCH_GET_LIMIT);
       for (let round = 0; request && request.length > 0; round++) {
+        if (round === BATCH_GET_ROUNDS) throw new InternalError('table kept throttling the page read');
         if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
         const out: BatchGetCommandOutput = await this.db.send(
           new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: request, ConsistentRead: true } } }),

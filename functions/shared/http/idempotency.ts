@@ -49,8 +49,13 @@ export const idempotency = (): Middleware => ({
     const scope = claims.get(context);
     if (!scope) return;
     const response = errorResult(error, context.http.requestId);
-    if (response.statusCode >= 500) await repository().release(scope);
-    else await repository().complete(scope, stored(response));
+    try {
+      if (response.statusCode >= 500) await repository().release(scope);
+      else await repository().complete(scope, stored(response));
+    } catch (cause) {
+      // The caller still gets the contract's answer; an unreleased key frees itself when its lock lapses.
+      context.http.logger.error('idempotency record not updated', { error: cause });
+    }
   },
 });
 
