@@ -6,6 +6,9 @@ import { DEFAULT_PORT, startLocalRuntime } from '../lib/local/runtime';
  * `npm start [-- --tenant <name>]`: the whole service on http://127.0.0.1:${PORT:-3000},
  * in memory unless DATA_DIR is set. Prints a ready token and a curl example.
  */
+// The AWS SDK warns on Node 20 that its 2027 releases need Node 22; locally that is noise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const { values } = parseArgs({ options: { tenant: { type: 'string', default: 'dev' } } });
 const port = process.env.PORT ? Number(process.env.PORT) : DEFAULT_PORT;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {

@@ -20,13 +20,19 @@ export interface RouteDefinition {
   readonly method: HttpMethod;
   /** API Gateway route path, with `{param}` placeholders. */
   readonly path: string;
-  /** The token must carry every one of these scopes. */
+  /**
+   * OAuth scopes of the route. Like API Gateway's JWT authorizer, a token must carry at
+   * least one of them; every route names exactly one, so that is also "all of them".
+   */
   readonly scopes: readonly Scope[];
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly handler: string;
   readonly table: TableAccess;
   readonly cipher?: CipherAccess;
 }
+
+/** Every API function's timeout: below API Gateway's 30 s limit; the local runtime enforces the same. */
+export const API_FUNCTION_TIMEOUT_SECONDS = 10;
 
 export const ROUTES: readonly RouteDefinition[] = [
   {

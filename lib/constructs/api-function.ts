@@ -5,6 +5,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENV } from '../../functions/shared/config';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../service';
 
 /**
  * ESM bundles have no `require`; a few CommonJS dependencies inside the bundled AWS SDK
@@ -29,7 +30,7 @@ export interface ApiFunctionProps {
   /**
    * Below API Gateway's 30 s integration limit, so a stuck call ends as a clean 5xx from
    * the function rather than a gateway timeout.
-   * @default Duration.seconds(10)
+   * @default Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS)
    */
   readonly timeout?: Duration;
   /**
@@ -77,7 +78,7 @@ export class ApiFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS),
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../service';
 import { LOCAL_ACCOUNT_ID } from './apigw-event';
 import { REPO_ROOT } from './state';
 
@@ -18,9 +19,9 @@ export interface FunctionDefinition {
   readonly handler: string;
 }
 
-/** Lambda's timeout for the API functions; HTTP APIs give up at 30 s anyway. */
-export const DEFAULT_FUNCTION_TIMEOUT_MS = 29_000;
-const MEMORY_MB = '1024';
+/** The same timeout the CDK stack gives the API functions. */
+export const DEFAULT_FUNCTION_TIMEOUT_MS = API_FUNCTION_TIMEOUT_SECONDS * 1000;
+const MEMORY_MB = '512';
 
 type Handler = (event: unknown, context: Context) => unknown;
 
