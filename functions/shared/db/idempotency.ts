@@ -42,6 +42,7 @@ export class IdempotencyRepository {
           Item: {
             ...this.key(scope),
             entity: ENTITY.idempotency,
+            version: 1,
             status: 'in_progress',
             fingerprint,
             locked_until_ms: t + IDEMPOTENCY_LOCK_MS,

@@ -82,6 +82,7 @@ export class VerifyAccountRepository {
                     pk: slotsPk,
                     sk: keys.verificationSlot(slot),
                     entity: ENTITY.verificationSlot,
+                    version: 1,
                     account_id: account.id,
                     expires_at_ms: now.getTime() + VERIFICATION_WINDOW_MS,
                     [TABLE_SCHEMA.ttlAttribute]: Math.ceil((now.getTime() + VERIFICATION_WINDOW_MS) / 1000),
