@@ -1,56 +1,62 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { KMSClient } from '@aws-sdk/client-kms';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BankProvider } from './bank/bank-provider';
 import type { Cipher } from './cipher/cipher';
-import { KmsCipher } from './cipher/kms-cipher';
-import { LocalCipher } from './cipher/local-cipher';
-import { ENV, optionalEnv, requireEnv } from './config';
+import type { Notifier } from './notify/notifier';
+import type { MessageQueue } from './queue/message-queue';
 
 /**
  * The one place handlers get their AWS clients and ports from. Which implementation is
- * used follows from configuration alone (e.g. `AWS_ENDPOINT_URL_DYNAMODB` points the
- * SDK at DynamoDB Local), so handlers never know which mode they run in. Tests and the
- * local runtime may replace any dependency with `setDependencies`.
+ * used follows from configuration alone (e.g. `AWS_ENDPOINT_URL_DYNAMODB` points the SDK
+ * at DynamoDB Local), so handlers never know which mode they run in. Tests and the local
+ * runtime replace any of them with `setDependencies`.
+ *
+ * Each port is declared next to its implementations (`cipher/index.ts`, `queue/index.ts`,
+ * …) with `port(name, factory)`, so a function bundles only the clients it uses.
  */
 export interface Dependencies {
   documentClient: DynamoDBDocumentClient;
   cipher: Cipher;
+  queue: MessageQueue;
+  bank: BankProvider;
+  notifier: Notifier;
   now: () => Date;
 }
 
+type Name = keyof Dependencies;
 const overrides: Partial<Dependencies> = {};
 const cache: Partial<Dependencies> = {};
 
-const factories: { [K in keyof Dependencies]: () => Dependencies[K] } = {
-  documentClient: () =>
-    DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-      marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
-    }),
-  cipher: () => {
-    const localKey = optionalEnv(ENV.localCipherKey);
-    if (localKey) return new LocalCipher(localKey);
-    return new KmsCipher(new KMSClient({}), requireEnv(ENV.cipherKeyArn));
-  },
-  now: () => () => new Date(),
-};
-
-export function dependency<K extends keyof Dependencies>(name: K): Dependencies[K] {
-  const override = overrides[name];
-  if (override) return override as Dependencies[K];
-  cache[name] ??= factories[name]();
-  return cache[name] as Dependencies[K];
+/** Declares a dependency and returns its getter: the override if one is set, else the (cached) default. */
+export function port<K extends Name>(name: K, factory: () => Dependencies[K]): () => Dependencies[K] {
+  return () => {
+    const override = overrides[name];
+    if (override !== undefined) return override as Dependencies[K];
+    cache[name] ??= factory();
+    return cache[name] as Dependencies[K];
+  };
 }
+
+export const documentClient = port('documentClient', () =>
+  DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+  }),
+);
+
+/** The clock; tests pin it. */
+export const clock = port('now', () => () => new Date());
+export const now = (): Date => clock()();
 
 /** Replace dependencies (tests, local runtime). Pass `undefined` to restore the default. */
 export function setDependencies(values: Partial<Dependencies>): void {
-  for (const [key, value] of Object.entries(values) as [keyof Dependencies, never][]) {
+  for (const [key, value] of Object.entries(values) as [Name, never][]) {
     if (value === undefined) delete overrides[key];
     else overrides[key] = value;
   }
 }
 
-/** Forget cached clients (tests that change the environment between cases). */
+/** Forget overrides and cached clients (tests that change the environment between cases). */
 export function resetDependencies(): void {
-  for (const key of Object.keys(overrides) as (keyof Dependencies)[]) delete overrides[key];
-  for (const key of Object.keys(cache) as (keyof Dependencies)[]) delete cache[key];
+  for (const key of Object.keys(overrides) as Name[]) delete overrides[key];
+  for (const key of Object.keys(cache) as Name[]) delete cache[key];
 }

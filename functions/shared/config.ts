@@ -10,6 +10,8 @@ export const ENV = {
   cipherKeyArn: 'CIPHER_KEY_ARN',
   /** Base64 256-bit key that encrypts SSNs and tax ids (local mode only). */
   localCipherKey: 'LOCAL_CIPHER_KEY',
+  /** Sender address of account-holder emails (an SES identity); emails are skipped without it. */
+  emailSender: 'EMAIL_SENDER',
   /** `debug` | `info` | `warn` | `error`; default `info`. */
   logLevel: 'LOG_LEVEL',
 } as const;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { dependency } from '../shared/aws';
+import { documentClient, now } from '../shared/aws';
+import { cipher } from '../shared/cipher';
 import { SANDBOX_STATEMENT_CODE } from '../shared/bank/sandbox-bank';
 import { tableName } from '../shared/config';
 import { VerifyAccountRepository, type AccountListFilter } from '../shared/db/verify-accounts';
@@ -16,7 +17,7 @@ import type { CreateVerifyAccountBody } from './schemas';
 
 const CONTROL_RETRIES = 3;
 
-const repository = () => new VerifyAccountRepository(dependency('documentClient'), tableName());
+const repository = () => new VerifyAccountRepository(documentClient(), tableName());
 
 /** The encryption context that binds an SSN or tax id ciphertext to its account. */
 export const ownershipSecretContext = (account: Pick<VerifyAccount, 'tenant' | 'id'>) => ({
@@ -26,12 +27,12 @@ export const ownershipSecretContext = (account: Pick<VerifyAccount, 'tenant' | '
 });
 
 export async function createVerifyAccount(tenant: string, body: CreateVerifyAccountBody): Promise<VerifyAccount> {
-  const now = dependency('now')();
-  const account = newVerifyAccount({ ...body, id: randomUUID(), tenant }, now, hashStatementCode(SANDBOX_STATEMENT_CODE));
+  const at = now();
+  const account = newVerifyAccount({ ...body, id: randomUUID(), tenant }, at, hashStatementCode(SANDBOX_STATEMENT_CODE));
   const secret = body.person?.ssn ?? body.business?.tax_id;
   const ciphertext =
-    secret === undefined ? undefined : await dependency('cipher').encrypt(secret, ownershipSecretContext(account));
-  await repository().create(account, ciphertext, now);
+    secret === undefined ? undefined : await cipher().encrypt(secret, ownershipSecretContext(account));
+  await repository().create(account, ciphertext, at);
   return account;
 }
 
@@ -58,8 +59,8 @@ export async function submitStatementCode(tenant: string, id: string, code: stri
 }
 
 async function applyStatementCode(account: VerifyAccount, code: string): Promise<VerifyAccount> {
-  const now = dependency('now')();
-  const decision = decideControlSubmission(account, code, now);
+  const at = now();
+  const decision = decideControlSubmission(account, code, at);
   switch (decision.kind) {
     case 'not_requested':
       throw new ValidationError('control_not_requested', `type ${account.type} does not verify control`);
@@ -74,12 +75,12 @@ async function applyStatementCode(account: VerifyAccount, code: string): Promise
     case 'not_sent':
       throw new ValidationError('statement_code_not_sent', 'the statement code has not been sent to the account yet');
     case 'correct':
-      return repository().updateControl(account, { control_status: 'valid' }, now);
+      return repository().updateControl(account, { control_status: 'valid' }, at);
     case 'incorrect': {
       await repository().updateControl(
         account,
         { control_attempts: decision.attempts, control_status: decision.cancels ? 'canceled' : undefined },
-        now,
+        at,
       );
       throw new ValidationError('incorrect_statement_code', 'the statement code is not correct', {
         attempts_remaining: decision.attemptsRemaining,

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import { createHash } from 'node:crypto';
-import { dependency } from '../aws';
+import { documentClient, now } from '../aws';
 import { tableName } from '../config';
 import { ConflictError, UnprocessableError, ValidationError } from '../errors';
 import { IdempotencyRepository, type IdempotencyScope } from '../db/idempotency';
@@ -28,7 +28,7 @@ export const idempotency = (): Middleware => ({
     }
     const scope = { tenant: context.http.tenant ?? '', route: context.http.route, key };
     const fingerprint = fingerprintOf(event.rawPath, context.http.body);
-    const claim = await repository().claim(scope, fingerprint, dependency('now')());
+    const claim = await repository().claim(scope, fingerprint, now());
     if (claim.state !== 'claimed' && claim.fingerprint !== fingerprint) {
       throw new UnprocessableError('idempotency_key_reused', 'this Idempotency-Key was used with another request');
     }
@@ -59,7 +59,7 @@ export const idempotency = (): Middleware => ({
   },
 });
 
-const repository = () => new IdempotencyRepository(dependency('documentClient'), tableName());
+const repository = () => new IdempotencyRepository(documentClient(), tableName());
 
 const stored = (r: HttpResult) => ({ statusCode: r.statusCode, headers: r.headers, body: r.body });
 

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { z } from 'zod';
-import { dependency } from '../aws';
+import { documentClient } from '../aws';
 import { tableName } from '../config';
 import { AppError, ValidationError } from '../errors';
 import { TenantRepository } from '../db/tenants';
@@ -57,7 +57,7 @@ export const tenant = (): Middleware => ({
     const now = Date.now();
     let entry = tenantCache.get(clientId);
     if (!entry || entry.until < now) {
-      const repo = new TenantRepository(dependency('documentClient'), tableName());
+      const repo = new TenantRepository(documentClient(), tableName());
       entry = { tenant: await repo.tenantOfClient(clientId), until: now + TENANT_CACHE_MS };
       tenantCache.set(clientId, entry);
     }

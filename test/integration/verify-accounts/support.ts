@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dependency } from '../../../functions/shared/aws';
+import { documentClient } from '../../../functions/shared/aws';
 import { keys } from '../../../functions/shared/db/keys';
 import { VerifyAccountRepository } from '../../../functions/shared/db/verify-accounts';
 import type { LocalRuntime } from '../../../lib/local/runtime';
@@ -28,7 +28,7 @@ export async function clientsFor(runtime: LocalRuntime) {
 
 /** The raw stored item, as DynamoDB holds it. */
 export async function storedItem(runtime: LocalRuntime, tenant: string, id: string) {
-  const out = await dependency('documentClient').send(
+  const out = await documentClient().send(
     new GetCommand({ TableName: runtime.tableName, Key: keys.verifyAccount(tenant, id) }),
   );
   return out.Item;
@@ -36,7 +36,7 @@ export async function storedItem(runtime: LocalRuntime, tenant: string, id: stri
 
 /** What the verification worker does once the credit carrying the statement code is out. */
 export async function markStatementCodeSent(runtime: LocalRuntime, tenant: string, id: string) {
-  const repository = new VerifyAccountRepository(dependency('documentClient'), runtime.tableName);
+  const repository = new VerifyAccountRepository(documentClient(), runtime.tableName);
   const account = await repository.get(tenant, id);
   if (!account) throw new Error(`no account ${id}`);
   await repository.recordStatementCodeSent(account, new Date());

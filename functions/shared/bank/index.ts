@@ -1,0 +1,5 @@
+import { now, port } from '../aws';
+import { SandboxBank } from './sandbox-bank';
+
+/** The sandbox bank is the only provider today (DESIGN.md §4). */
+export const bank = port('bank', () => new SandboxBank(now));

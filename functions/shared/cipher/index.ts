@@ -1,0 +1,12 @@
+import { KMSClient } from '@aws-sdk/client-kms';
+import { port } from '../aws';
+import { ENV, optionalEnv, requireEnv } from '../config';
+import { KmsCipher } from './kms-cipher';
+import { LocalCipher } from './local-cipher';
+
+/** KMS in AWS; AES-256-GCM under `LOCAL_CIPHER_KEY` in local mode. */
+export const cipher = port('cipher', () => {
+  const localKey = optionalEnv(ENV.localCipherKey);
+  if (localKey) return new LocalCipher(localKey);
+  return new KmsCipher(new KMSClient({}), requireEnv(ENV.cipherKeyArn));
+});

@@ -1,0 +1,11 @@
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { port } from '../aws';
+import { ENV, optionalEnv } from '../config';
+import { DisabledNotifier } from './notifier';
+import { SesNotifier } from './ses-notifier';
+
+/** SES v2 when `EMAIL_SENDER` is configured; otherwise emails are skipped. Locally, an outbox. */
+export const notifier = port('notifier', () => {
+  const sender = optionalEnv(ENV.emailSender);
+  return sender ? new SesNotifier(new SESv2Client({}), sender) : new DisabledNotifier();
+});

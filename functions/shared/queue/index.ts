@@ -1,0 +1,6 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { port } from '../aws';
+import { SqsMessageQueue } from './sqs-queue';
+
+/** SQS in AWS; the local runtime puts its in-process queues here. */
+export const messageQueue = port('queue', () => new SqsMessageQueue(new SQSClient({})));

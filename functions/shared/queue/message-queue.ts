@@ -1,0 +1,25 @@
+/**
+ * The service's queues, as functions know them: a name and the environment variable that
+ * carries its URL. Infrastructure settings (visibility timeout, retries, dead-letter queue)
+ * live beside the consumers in lib/service.ts.
+ */
+export const QUEUES = {
+  /** New verify accounts waiting for the bank (consumed by the verification worker). */
+  verification: { envVar: 'VERIFICATION_QUEUE_URL' },
+  /** Stored events waiting for webhook delivery (consumed by the webhook sender). */
+  webhookEvents: { envVar: 'WEBHOOK_EVENTS_QUEUE_URL' },
+} as const;
+
+export type QueueId = keyof typeof QUEUES;
+
+export interface QueueMessage {
+  /** Unique within one send call; reported back when that message fails. */
+  id: string;
+  body: unknown;
+  delaySeconds?: number;
+}
+
+/** Sends messages to one of the service's queues; throws unless every message was accepted. */
+export interface MessageQueue {
+  send(queue: QueueId, messages: QueueMessage[]): Promise<void>;
+}
