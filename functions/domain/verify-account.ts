@@ -94,10 +94,12 @@ export interface VerifyAccount {
   debit_status: DebitStatus;
   debit_status_reason?: DebitStatusReason;
   estimated_verification_date: string;
-  /** SHA-256 of the upper-cased statement code; set when the code is chosen. */
+  /** SHA-256 of the upper-cased statement code; set when the credit carrying it is sent. */
   statement_code_hash?: string;
   /** When the credit carrying the code was sent; submissions before it are refused. */
   statement_code_sent_at?: string;
+  /** When the holder's `email` was told the code is on its way. */
+  statement_code_notified_at?: string;
   control_attempts: number;
   version: number;
 }
@@ -129,7 +131,7 @@ export interface NewVerifyAccount {
 }
 
 /** A freshly created account: every applicable status pending, nothing else known yet. */
-export function newVerifyAccount(input: NewVerifyAccount, now: Date, statementCodeHash?: string): VerifyAccount {
+export function newVerifyAccount(input: NewVerifyAccount, now: Date): VerifyAccount {
   const at = now.toISOString();
   const ownership = checksOwnership(input.type);
   return {
@@ -159,7 +161,6 @@ export function newVerifyAccount(input: NewVerifyAccount, now: Date, statementCo
     control_status: checksControl(input.type) ? 'pending' : undefined,
     debit_status: 'pending',
     estimated_verification_date: estimatedVerificationDate(input.type, now),
-    statement_code_hash: checksControl(input.type) ? statementCodeHash : undefined,
     control_attempts: 0,
     version: 1,
   };

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { documentClient, now } from '../shared/aws';
 import { cipher } from '../shared/cipher';
-import { SANDBOX_STATEMENT_CODE } from '../shared/bank/sandbox-bank';
 import { tableName } from '../shared/config';
 import { VerifyAccountRepository, type AccountListFilter } from '../shared/db/verify-accounts';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../shared/errors';
 import type { PageWindow } from '../domain/pagination';
-import { decideControlSubmission, hashStatementCode } from '../domain/statement-code';
+import { decideControlSubmission } from '../domain/statement-code';
 import { newVerifyAccount, type VerifyAccount } from '../domain/verify-account';
 import type { CreateVerifyAccountBody } from './schemas';
 
@@ -28,7 +27,7 @@ export const ownershipSecretContext = (account: Pick<VerifyAccount, 'tenant' | '
 
 export async function createVerifyAccount(tenant: string, body: CreateVerifyAccountBody): Promise<VerifyAccount> {
   const at = now();
-  const account = newVerifyAccount({ ...body, id: randomUUID(), tenant }, at, hashStatementCode(SANDBOX_STATEMENT_CODE));
+  const account = newVerifyAccount({ ...body, id: randomUUID(), tenant }, at);
   const secret = body.person?.ssn ?? body.business?.tax_id;
   const ciphertext =
     secret === undefined ? undefined : await cipher().encrypt(secret, ownershipSecretContext(account));

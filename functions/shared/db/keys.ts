@@ -12,6 +12,9 @@ import { createHash } from 'node:crypto';
  * | 4 | count a tenant's verifications of a bank account | Query pk=T#<tenant>#VLIMIT#<digest> (≤ 5 slot items)   |
  * | 5 | idempotency record of (tenant, route, key)       | GetItem/PutItem pk=T#<tenant>#IDEM#<route>#<key>       |
  * | 6 | tenant of an OAuth client id (alias)             | GetItem pk=CLIENT#<client id>, sk=ALIAS                |
+ * | 7 | an event by id                                    | GetItem pk=T#<tenant>#EVT#<event id>, sk=EVT           |
+ * | 8 | a tenant's events newest first (event log)        | Query gsi1 pk=T#<tenant>#EVT, sk=<created_at>#<id>     |
+ * | 9 | statement codes sent before a time, all tenants   | Query gsi3 pk=STATEMENT_CODE_SENT, sk=<sent_at>#…      |
  *
  * Account numbers appear in keys only as a digest, so key-based tooling (metrics,
  * contributor insights, error messages quoting keys) never shows them.
@@ -21,6 +24,7 @@ export const ENTITY = {
   verificationSlot: 'verification_slot',
   idempotency: 'idempotency',
   tenantAlias: 'tenant_alias',
+  event: 'event',
 } as const;
 
 const digest = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 32);
@@ -36,4 +40,9 @@ export const keys = {
   verificationSlot: (n: number) => `SLOT#${n}`,
   idempotency: (tenant: string, scope: string, key: string) => ({ pk: `T#${tenant}#IDEM#${scope}#${key}`, sk: 'IDEM' }),
   tenantAlias: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'ALIAS' }),
+  event: (tenant: string, eventId: string) => ({ pk: `T#${tenant}#EVT#${eventId}`, sk: 'EVT' }),
+  eventsByTenant: (tenant: string) => `T#${tenant}#EVT`,
+  /** One partition for the sparse index: only codes awaiting an answer are in it (few). */
+  pendingStatementCodes: 'STATEMENT_CODE_SENT',
+  pendingStatementCode: (sentAt: string, tenant: string, id: string) => `${sentAt}#${tenant}#${id}`,
 };

@@ -9,13 +9,16 @@ export const TABLE_SCHEMA = {
   /** DynamoDB TTL attribute (epoch seconds). */
   ttlAttribute: 'ttl',
   indexes: {
-    /** Verify accounts of a tenant, newest first (list without `account_number`). */
-    accountsByTenant: {
+    /**
+     * A tenant's records of one kind, newest first: verify accounts (list without
+     * `account_number`) and events (the event log).
+     */
+    byTenant: {
       name: 'gsi1',
       partitionKey: 'gsi1pk',
       sortKey: 'gsi1sk',
       /** Only what the list filters need; the page's items are then fetched by key. */
-      nonKeyAttributes: ['id', 'verification_status', 'ownership_status', 'control_status', 'debit_status'],
+      nonKeyAttributes: ['id', 'verification_status', 'ownership_status', 'control_status', 'debit_status', 'event_type'],
     },
     /** Verify accounts of a tenant with one account number, newest first. */
     accountsByAccountNumber: {
@@ -23,6 +26,17 @@ export const TABLE_SCHEMA = {
       partitionKey: 'gsi2pk',
       sortKey: 'gsi2sk',
       nonKeyAttributes: ['id', 'verification_status', 'ownership_status', 'control_status', 'debit_status'],
+    },
+    /**
+     * Sparse: statement codes sent and not yet answered, oldest first, so the daily
+     * expiry finds the codes past 5 days without scanning. An account leaves the index
+     * when control becomes valid or canceled.
+     */
+    pendingStatementCodes: {
+      name: 'gsi3',
+      partitionKey: 'gsi3pk',
+      sortKey: 'gsi3sk',
+      nonKeyAttributes: ['tenant', 'id'],
     },
   },
 } as const;

@@ -1,6 +1,7 @@
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
+  type QueryCommandOutput,
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -36,7 +37,7 @@ export interface AccountListFilter {
 }
 
 /** Attributes that exist only in storage; `toAccount` strips them. */
-const STORAGE_ONLY = ['pk', 'sk', 'entity', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ownership_secret'] as const;
+const STORAGE_ONLY = ['pk', 'sk', 'entity', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'ownership_secret'] as const;
 const STATUS_FILTERS = [
   ['verificationStatus', 'verification_status'],
   ['ownershipStatus', 'ownership_status'],
@@ -123,43 +124,128 @@ export class VerifyAccountRepository {
     return this.batchGet(pageKeys);
   }
 
-  /** Applies a decision about the statement code; fails with a conflict if the account changed meanwhile. */
+  /** The account and the ciphertext of its SSN or tax id, for the verification worker. */
+  async getWithSecret(tenant: string, id: string): Promise<{ account: VerifyAccount; ownershipSecret?: string } | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.verifyAccount(tenant, id), ConsistentRead: true }),
+    );
+    if (!out.Item || out.Item.entity !== ENTITY.verifyAccount) return undefined;
+    return { account: toAccount(out.Item), ownershipSecret: out.Item.ownership_secret as string | undefined };
+  }
+
+  /**
+   * Applies a decision about the statement code. Once control is valid or canceled the
+   * account leaves the pending-codes index. Fails with a conflict if the account changed.
+   */
   async updateControl(
     account: VerifyAccount,
     change: { control_attempts?: number; control_status?: ControlStatus },
     now: Date,
   ): Promise<VerifyAccount> {
-    const sets = ['updated_at = :now', 'version = :next'];
+    const settled = change.control_status === 'valid' || change.control_status === 'canceled';
+    return this.update(account, change, settled ? ['gsi3pk', 'gsi3sk'] : [], now);
+  }
+
+  /**
+   * Stores the bank's answer in one write, so one verification is one status change:
+   * statuses, ownership matches, the statement code once its credit is sent. The SSN or
+   * tax id ciphertext is deleted in the same write: it is not needed any more.
+   */
+  async recordVerification(
+    account: VerifyAccount,
+    result: Pick<VerifyAccount, 'verification_status' | 'debit_status'> &
+      Partial<
+        Pick<
+          VerifyAccount,
+          | 'status_reason'
+          | 'debit_status_reason'
+          | 'ownership_status'
+          | 'person'
+          | 'business'
+          | 'control_status'
+          | 'statement_code_hash'
+          | 'statement_code_sent_at'
+        >
+      >,
+    now: Date,
+  ): Promise<VerifyAccount> {
+    const set: Record<string, unknown> = { ...result };
+    if (result.statement_code_sent_at) {
+      set.gsi3pk = keys.pendingStatementCodes;
+      set.gsi3sk = keys.pendingStatementCode(result.statement_code_sent_at, account.tenant, account.id);
+    }
+    return this.update(account, set, ['ownership_secret'], now);
+  }
+
+  /** Records that the credit carrying the statement code has been sent. */
+  async recordStatementCodeSent(account: VerifyAccount, sentAt: Date, codeHash = account.statement_code_hash): Promise<VerifyAccount> {
+    const at = sentAt.toISOString();
+    return this.update(
+      account,
+      {
+        statement_code_hash: codeHash,
+        statement_code_sent_at: at,
+        gsi3pk: keys.pendingStatementCodes,
+        gsi3sk: keys.pendingStatementCode(at, account.tenant, account.id),
+      },
+      [],
+      sentAt,
+    );
+  }
+
+  /** Records that the holder was told the statement code is on its way. */
+  async recordHolderNotified(account: VerifyAccount, at: Date): Promise<VerifyAccount> {
+    return this.update(account, { statement_code_notified_at: at.toISOString() }, [], at);
+  }
+
+  /** Accounts (any tenant) whose statement code was sent before `cutoff` and is still unanswered. */
+  async pendingStatementCodesSentBefore(cutoff: Date): Promise<{ tenant: string; id: string }[]> {
+    const index = TABLE_SCHEMA.indexes.pendingStatementCodes;
+    const found: { tenant: string; id: string }[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out: QueryCommandOutput = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk AND #sk < :cutoff',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
+          ExpressionAttributeValues: { ':pk': keys.pendingStatementCodes, ':cutoff': cutoff.toISOString() },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of out.Items ?? []) found.push({ tenant: String(item.tenant), id: String(item.id) });
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
+
+  /** SET and REMOVE in one write, bumping `version`; a conflict if the account changed meanwhile. */
+  private async update(account: VerifyAccount, set: Record<string, unknown>, remove: string[], now: Date) {
+    const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':now': now.toISOString(), ':next': account.version + 1, ':v': account.version };
-    if (change.control_attempts !== undefined) {
-      sets.push('control_attempts = :attempts');
-      values[':attempts'] = change.control_attempts;
+    const sets = ['updated_at = :now', 'version = :next'];
+    const removes: string[] = [];
+    for (const [field, value] of Object.entries(set)) {
+      names[`#${field}`] = field;
+      if (value === undefined) removes.push(`#${field}`);
+      else {
+        values[`:${field}`] = value;
+        sets.push(`#${field} = :${field}`);
+      }
     }
-    if (change.control_status !== undefined) {
-      sets.push('control_status = :control');
-      values[':control'] = change.control_status;
+    for (const field of remove) {
+      names[`#${field}`] = field;
+      removes.push(`#${field}`);
     }
-    return this.conditionalUpdate(account, `SET ${sets.join(', ')}`, values);
-  }
-
-  /** Records that the credit carrying the statement code has been sent (the verification worker calls this). */
-  async recordStatementCodeSent(account: VerifyAccount, sentAt: Date): Promise<VerifyAccount> {
-    return this.conditionalUpdate(account, 'SET statement_code_sent_at = :sent, updated_at = :now, version = :next', {
-      ':sent': sentAt.toISOString(),
-      ':now': sentAt.toISOString(),
-      ':next': account.version + 1,
-      ':v': account.version,
-    });
-  }
-
-  private async conditionalUpdate(account: VerifyAccount, update: string, values: Record<string, unknown>) {
     try {
       const out = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.verifyAccount(account.tenant, account.id),
-          UpdateExpression: update,
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
           ConditionExpression: 'version = :v',
+          ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
@@ -204,7 +290,7 @@ export class VerifyAccountRepository {
 
   /** Walks the slim index newest first, passing over `skip` matches, and keeps the page's keys. */
   private async pageKeys(tenant: string, filter: AccountListFilter, page: PageWindow) {
-    const index = filter.accountNumber ? TABLE_SCHEMA.indexes.accountsByAccountNumber : TABLE_SCHEMA.indexes.accountsByTenant;
+    const index = filter.accountNumber ? TABLE_SCHEMA.indexes.accountsByAccountNumber : TABLE_SCHEMA.indexes.byTenant;
     const partition = filter.accountNumber
       ? keys.accountsByAccountNumber(tenant, filter.accountNumber)
       : keys.accountsByTenant(tenant);

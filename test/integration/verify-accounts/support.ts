@@ -1,4 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { hashStatementCode } from '../../../functions/domain/statement-code';
+import { SANDBOX_STATEMENT_CODE } from '../../../functions/shared/bank/sandbox-bank';
 import { documentClient } from '../../../functions/shared/aws';
 import { keys } from '../../../functions/shared/db/keys';
 import { VerifyAccountRepository } from '../../../functions/shared/db/verify-accounts';
@@ -39,5 +41,5 @@ export async function markStatementCodeSent(runtime: LocalRuntime, tenant: strin
   const repository = new VerifyAccountRepository(documentClient(), runtime.tableName);
   const account = await repository.get(tenant, id);
   if (!account) throw new Error(`no account ${id}`);
-  await repository.recordStatementCodeSent(account, new Date());
+  await repository.recordStatementCodeSent(account, new Date(), hashStatementCode(SANDBOX_STATEMENT_CODE));
 }

@@ -42,9 +42,10 @@ describe('a new verify account', () => {
     const full = newVerifyAccount(
       { ...base, type: 'control_ownership', person: { first_name: 'Jane', last_name: 'Doe', ssn: '078051120' } },
       now,
-      'hash',
     );
-    expect(full).toMatchObject({ ownership_status: 'pending', control_status: 'pending', statement_code_hash: 'hash' });
+    expect(full).toMatchObject({ ownership_status: 'pending', control_status: 'pending' });
+    // The code is chosen when the credit carrying it is sent, not before.
+    expect(full.statement_code_hash).toBeUndefined();
   });
 
   it('keeps no SSN or tax id, only whether one was given', () => {
@@ -62,7 +63,4 @@ describe('a new verify account', () => {
     expect(business.has_tax_id).toBe(true);
   });
 
-  it('holds no statement code hash when control is not checked', () => {
-    expect(newVerifyAccount({ ...base, type: 'status' }, now, 'hash').statement_code_hash).toBeUndefined();
-  });
 });

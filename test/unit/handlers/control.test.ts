@@ -9,6 +9,7 @@ import {
   FRIDAY,
   TENANT,
   controlEvent,
+  applyUpdate,
   ddb,
   givenStored,
   storedAccount,
@@ -109,7 +110,7 @@ describe('POST /verify/accounts/{id}/control: when control cannot be submitted',
 
     expect(res.statusCode).toBe(400);
     expect(res.body.error_code).toBe('control_canceled');
-    expect(updates().some((u) => u.ExpressionAttributeValues?.[':control'] === 'valid')).toBe(false);
+    expect(updates().some((u) => applyUpdate({}, u).control_status === 'valid')).toBe(false);
   });
 
   it('accepts the right code just under 5 days after it was sent', async () => {
@@ -135,7 +136,8 @@ describe('POST /verify/accounts/{id}/control: the right code', () => {
     const [update] = updates();
     expect(update.Key).toEqual({ pk: `T#${TENANT}#VA#${ACCOUNT_ID}`, sk: 'VA' });
     expect(update.ConditionExpression).toBe('version = :v');
-    expect(update.ExpressionAttributeValues).toMatchObject({ ':control': 'valid', ':v': 3, ':next': 4 });
+    expect(applyUpdate({}, update)).toMatchObject({ control_status: 'valid', version: 4 });
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':v': 3 });
   });
 
   it('works for control_ownership accounts too', async () => {
@@ -209,8 +211,9 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
     expect(res.body.error_code).toBe('incorrect_statement_code');
     expect(res.body.details).toEqual({ attempts_remaining: remaining });
     const [update] = updates();
-    expect(update.ExpressionAttributeValues).toMatchObject({ ':attempts': before + 1, ':v': 7, ':next': 8 });
-    expect(update.ExpressionAttributeValues).not.toHaveProperty(':control');
+    expect(applyUpdate({}, update)).toMatchObject({ control_attempts: before + 1, version: 8 });
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':v': 7 });
+    expect(applyUpdate({}, update)).not.toHaveProperty('control_status');
   });
 
   it('the third wrong code answers attempts_remaining 0 and cancels control', async () => {
@@ -222,7 +225,7 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
     expect(res.body.error_code).toBe('incorrect_statement_code');
     expect(res.body.details).toEqual({ attempts_remaining: 0 });
     const [update] = updates();
-    expect(update.ExpressionAttributeValues).toMatchObject({ ':attempts': 3, ':control': 'canceled' });
+    expect(applyUpdate({}, update)).toMatchObject({ control_attempts: 3, control_status: 'canceled' });
   });
 
   it('a fourth submission answers 429 too_many_attempts, even with the right code, and writes nothing', async () => {
@@ -249,8 +252,7 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
       answers.push(res.statusCode === 400 ? res.body.details.attempts_remaining : res.body.error_code);
       const update = updates()[0];
       if (update) {
-        item = { ...item, control_attempts: update.ExpressionAttributeValues?.[':attempts'], version: update.ExpressionAttributeValues?.[':next'] };
-        if (update.ExpressionAttributeValues?.[':control']) item.control_status = update.ExpressionAttributeValues[':control'];
+        item = applyUpdate(item, update);
       }
     }
 

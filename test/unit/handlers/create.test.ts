@@ -1,7 +1,6 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { hashStatementCode } from '../../../functions/domain/statement-code';
 import { setDependencies } from '../../../functions/shared/aws';
 import { keys } from '../../../functions/shared/db/keys';
 import { handler as create } from '../../../functions/verify-accounts/create';
@@ -462,26 +461,13 @@ describe('POST /verify/accounts: a new account', () => {
     expect(account.has_ssn).toBeUndefined();
   });
 
-  it('stores the hash of the sandbox statement code (0000) for control types, never the code', async () => {
+  it('chooses no statement code at creation: the code comes with the credit, after verification', async () => {
     await invoke(create, createEvent(validCreateBody({ type: 'control' })));
     const { account } = written();
 
-    expect(account.statement_code_hash).toBe(hashStatementCode('0000'));
+    expect(account.statement_code_hash).toBeUndefined();
     expect(account.statement_code_sent_at).toBeUndefined();
     expect(account.control_status).toBe('pending');
-  });
-
-  it('stores no statement code hash for a status verification', async () => {
-    await invoke(create, createEvent(validCreateBody()));
-
-    expect(written().account.statement_code_hash).toBeUndefined();
-  });
-
-  it('never returns the statement code hash', async () => {
-    const res = await invoke(create, createEvent(validCreateBody({ type: 'control' })));
-
-    expect(res.raw).not.toContain(hashStatementCode('0000'));
-    expect(res.body.account).not.toHaveProperty('statement_code_hash');
   });
 });
 

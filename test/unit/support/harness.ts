@@ -173,17 +173,19 @@ export function storedControlAccount(overrides: Record<string, unknown> = {}): R
 export function givenStored(item: Record<string, unknown>): void {
   const Key = { pk: item.pk, sk: item.sk };
   ddb.on(GetCommand, { Key }).resolves({ Item: item });
-  ddb.on(UpdateCommand, { Key }).callsFake((input: UpdateCommandInput) => ({ Attributes: applySet(item, input) }));
+  ddb.on(UpdateCommand, { Key }).callsFake((input: UpdateCommandInput) => ({ Attributes: applyUpdate(item, input) }));
 }
 
-function applySet(item: Record<string, unknown>, input: UpdateCommandInput): Record<string, unknown> {
+/** The item after an UpdateItem's `SET a = :x, … [REMOVE b, …]` expression, as DynamoDB would leave it. */
+export function applyUpdate(item: Record<string, unknown>, input: UpdateCommandInput): Record<string, unknown> {
   const next = { ...item };
-  const assignments = (input.UpdateExpression ?? '').replace(/^\s*SET\s+/i, '').split(',');
-  for (const assignment of assignments) {
-    const [name, placeholder] = assignment.split('=').map((part) => part.trim());
-    const attribute = input.ExpressionAttributeNames?.[name] ?? name;
-    next[attribute] = input.ExpressionAttributeValues?.[placeholder];
+  const name = (token: string) => input.ExpressionAttributeNames?.[token] ?? token;
+  const [setPart, removePart] = (input.UpdateExpression ?? '').split(/\s+REMOVE\s+/i);
+  for (const assignment of setPart.replace(/^\s*SET\s+/i, '').split(',')) {
+    const [attribute, placeholder] = assignment.split('=').map((part) => part.trim());
+    next[name(attribute)] = input.ExpressionAttributeValues?.[placeholder];
   }
+  for (const attribute of removePart?.split(',') ?? []) delete next[name(attribute.trim())];
   return next;
 }
 
