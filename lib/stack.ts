@@ -8,6 +8,7 @@ import { DataTable, bindTable } from './constructs/data-table';
 import { HttpApi, type HttpApiProps } from './constructs/http-api';
 import { Identity, type IdentityProps } from './constructs/identity';
 import { identityPropsFromContext } from './constructs/identity-context';
+import { TenantAliases } from './constructs/tenant-aliases';
 import { ROUTES, type RouteDefinition, routeKey } from './service';
 
 /** Repository root: route handler paths in ROUTES are relative to it. */
@@ -41,6 +42,8 @@ export class VerifyServiceStack extends Stack {
   readonly dataTable: DataTable;
   readonly cipherKey: CipherKey;
   readonly identity: Identity;
+  /** The alias records that map each partner client id to its tenant (partner name). */
+  readonly tenantAliases: TenantAliases;
   readonly httpApi: HttpApi;
   /** The function of each route, by route id. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
@@ -51,6 +54,10 @@ export class VerifyServiceStack extends Stack {
     this.dataTable = new DataTable(this, 'Data');
     this.cipherKey = new CipherKey(this, 'CipherKey');
     this.identity = new Identity(this, 'Identity', props.identity ?? identityPropsFromContext(this));
+    this.tenantAliases = new TenantAliases(this, 'TenantAliases', {
+      table: this.dataTable.table,
+      aliases: this.identity.tenantAliases,
+    });
     this.httpApi = new HttpApi(this, 'HttpApi', { jwt: this.identity.jwt, ...props.throttle });
 
     const functions = new Map<string, ApiFunction>();

@@ -16,6 +16,8 @@ export const IDENTITY_CONTEXT = {
 } as const;
 
 const PARTNER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** An OAuth client id as tokens carry it: printable ASCII, no whitespace. */
+const CLIENT_ID = /^[\x21-\x7e]{1,256}$/;
 
 /** Reads and validates the identity context; throws with the key's name on bad input. */
 export function identityPropsFromContext(scope: Construct): IdentityProps {
@@ -28,6 +30,8 @@ export function identityPropsFromContext(scope: Construct): IdentityProps {
         audience: stringList(read(IDENTITY_CONTEXT.jwtAudience), IDENTITY_CONTEXT.jwtAudience),
         scopePrefix: optionalString(read(IDENTITY_CONTEXT.jwtScopePrefix), IDENTITY_CONTEXT.jwtScopePrefix),
       },
+      // Only their client ids matter here: they become alias records.
+      partners: partners(read(IDENTITY_CONTEXT.partners)),
     };
   }
   return {
@@ -54,19 +58,42 @@ function stringList(value: unknown, key: string): string[] {
 function partners(value: unknown): PartnerConfig[] {
   if (value === undefined) return [];
   const list = typeof value === 'string' ? maybeJson(value) : value;
-  if (!Array.isArray(list)) throw new Error('context "partners" must be an array of { name, scopes? }');
+  if (!Array.isArray(list)) {
+    throw new Error('context "partners" must be an array of { name, scopes?, aliases?, clientIds? }');
+  }
+  const seen = new Set<string>();
   return list.map((entry, i) => {
     const where = `context "partners"[${i}]`;
     if (typeof entry !== 'object' || entry === null) throw new Error(`${where} must be an object`);
-    const { name, scopes } = entry as { name?: unknown; scopes?: unknown };
+    const { name, scopes, aliases, clientIds } = entry as {
+      name?: unknown;
+      scopes?: unknown;
+      aliases?: unknown;
+      clientIds?: unknown;
+    };
     if (typeof name !== 'string' || !PARTNER_NAME.test(name)) {
       throw new Error(`${where}.name must be 1-64 letters, digits, "-" or "_"`);
     }
-    if (scopes === undefined) return { name };
-    if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every(isScope)) {
-      throw new Error(`${where}.scopes must be a non-empty list drawn from: ${SCOPES.join(', ')}`);
+    const partner: { -readonly [K in keyof PartnerConfig]: PartnerConfig[K] } = { name };
+    if (scopes !== undefined) {
+      if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every(isScope)) {
+        throw new Error(`${where}.scopes must be a non-empty list drawn from: ${SCOPES.join(', ')}`);
+      }
+      partner.scopes = scopes;
     }
-    return { name, scopes };
+    for (const [field, ids] of [['aliases', aliases], ['clientIds', clientIds]] as const) {
+      if (ids === undefined) continue;
+      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && CLIENT_ID.test(id))) {
+        throw new Error(`${where}.${field} must be a list of client ids (1-256 printable ASCII characters, no spaces)`);
+      }
+      for (const id of ids as string[]) {
+        // One client id acts for one tenant only.
+        if (seen.has(id)) throw new Error(`${where}.${field}: client id "${id}" is listed twice`);
+        seen.add(id);
+      }
+      partner[field] = ids as string[];
+    }
+    return partner;
   });
 }
 

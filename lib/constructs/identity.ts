@@ -11,16 +11,33 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '../../functions/shared/scopes';
+import type { TenantAlias } from './tenant-aliases';
 
-/** A partner (tenant) that gets its own client-credentials app client. */
+/**
+ * A partner, i.e. a tenant. In Cognito mode it gets its own client-credentials app client;
+ * either way, each of its client ids gets an alias record that maps the id to `name`.
+ */
 export interface PartnerConfig {
   /** Tenant name; also the app client's name. Letters, digits, `-` and `_`. */
   readonly name: string;
   /**
-   * The scopes this partner bought.
+   * The scopes this partner bought (Cognito mode).
    * @default - every scope in SCOPES
    */
   readonly scopes?: readonly Scope[];
+  /**
+   * Cognito mode: further client ids of this tenant besides its app client's, e.g. an app
+   * client of the same pool created outside the stack while credentials are rotated.
+   * They also join the authorizer's audience.
+   * @default - none
+   */
+  readonly aliases?: readonly string[];
+  /**
+   * External-issuer mode: the client ids (`client_id` claims) of this tenant at that
+   * issuer. Cognito mode refuses them, since Cognito assigns app client ids.
+   * @default - none; the partner then has no alias record
+   */
+  readonly clientIds?: readonly string[];
 }
 
 /** An OAuth issuer that already exists (Okta, Auth0, another Cognito pool, ...). */
@@ -46,7 +63,8 @@ export interface JwtSettings {
 
 export interface IdentityProps {
   /**
-   * Partners to create app clients for (Cognito mode only).
+   * Partners: Cognito mode creates an app client for each; in external-issuer mode only
+   * their `clientIds` (and `aliases`) are used, for alias records.
    * @default - none; Cognito mode then fails synthesis, since an authorizer needs an audience
    */
   readonly partners?: readonly PartnerConfig[];
@@ -81,6 +99,12 @@ export class Identity extends Construct {
   readonly domain?: UserPoolDomain;
   /** App clients by partner name (Cognito mode). */
   readonly clients: ReadonlyMap<string, UserPoolClient>;
+  /**
+   * Every client id of every partner with its tenant (the partner's name), for
+   * `TenantAliases`: in Cognito mode each app client's id and the partner's `aliases`; with
+   * an external issuer the partners' `clientIds` and `aliases`.
+   */
+  readonly tenantAliases: readonly TenantAlias[];
 
   constructor(scope: Construct, id: string, props: IdentityProps = {}) {
     super(scope, id);
@@ -90,10 +114,21 @@ export class Identity extends Construct {
       if (audience.length === 0) throw new Error('jwtAudience needs at least one value when jwtIssuer is set');
       this.jwt = { issuer, audience: [...audience], scopePrefix };
       this.clients = new Map();
+      // Partners without client ids are skipped: the context's default partner list is
+      // for Cognito mode and names no client id.
+      this.tenantAliases = (props.partners ?? []).flatMap((partner) =>
+        [...(partner.clientIds ?? []), ...(partner.aliases ?? [])].map((clientId) => ({ clientId, tenant: partner.name })),
+      );
       return;
     }
 
     const partners = props.partners ?? [];
+    const withClientIds = partners.find((partner) => partner.clientIds?.length);
+    if (withClientIds) {
+      throw new Error(
+        `partner "${withClientIds.name}": clientIds is for an external issuer (jwtIssuer); Cognito assigns app client ids, list further ids as aliases`,
+      );
+    }
     if (partners.length === 0) {
       throw new Error('Cognito mode needs at least one partner: set the "partners" context, or jwtIssuer/jwtAudience');
     }
@@ -150,10 +185,15 @@ export class Identity extends Construct {
       );
     }
     this.clients = clients;
+    this.tenantAliases = partners.flatMap((partner) => [
+      { clientId: clients.get(partner.name)!.userPoolClientId, tenant: partner.name },
+      ...(partner.aliases ?? []).map((clientId) => ({ clientId, tenant: partner.name })),
+    ]);
     this.jwt = {
       issuer: `https://cognito-idp.${stack.region}.amazonaws.com/${this.userPool.userPoolId}`,
-      // Cognito access tokens carry no `aud`; API Gateway then matches `client_id`.
-      audience: [...clients.values()].map((client) => client.userPoolClientId),
+      // Cognito access tokens carry no `aud`; API Gateway then matches `client_id`. Every
+      // client id of a partner is accepted: its app client's and its aliases.
+      audience: this.tenantAliases.map((alias) => alias.clientId),
       scopePrefix: `${RESOURCE_SERVER_ID}/`,
     };
   }

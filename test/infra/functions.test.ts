@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENV as CONFIG_ENV } from '../../functions/shared/config';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
 import { ROUTES, type RouteDefinition, routeKey } from '../../lib/service';
 import { actionsOf, refId, resourcesOf, statementsOfRole, synthTemplate } from './harness';
 
@@ -19,9 +20,17 @@ const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Delet
 const byRoute = ROUTES.map((r) => [routeKey(r), r] as const);
 
 describe('Lambda functions', () => {
-  it('are exactly one per route: explicit log groups leave no log-retention or other CDK helper function', () => {
-    expect(Object.keys(functions)).toHaveLength(ROUTES.length);
-    expect(Object.values(functions).map((f) => f.Properties?.Description).sort()).toEqual(ROUTES.map(routeKey).sort());
+  it('are one per route plus the one provider of the tenant-alias custom resources, and no log-retention or other CDK helper function', () => {
+    const apiFunctionIds = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Integration')).map((i) =>
+      refId(i.Properties?.IntegrationUri),
+    );
+    expect(new Set(apiFunctionIds).size).toBe(ROUTES.length);
+    expect(apiFunctionIds.map((id) => functions[id!]?.Properties?.Description).sort()).toEqual(ROUTES.map(routeKey).sort());
+    const providerIds = new Set(
+      Object.values(resourcesOf(template, TENANT_ALIAS_RESOURCE_TYPE)).map((r) => refId(r.Properties?.ServiceToken)),
+    );
+    expect(providerIds.size).toBe(1);
+    expect(Object.keys(functions).sort()).toEqual([...apiFunctionIds, ...providerIds].sort());
   });
 
   it.each(byRoute)('%s runs with the house defaults (Node 24, ARM64, tracing, 512 MB, 10 s, source maps)', (_, route) => {
@@ -82,7 +91,7 @@ describe('cipher key grants follow route.cipher', () => {
   it('grants a decrypting route kms:Decrypt on the cipher key and nothing else of KMS', () => {
     const reader: RouteDefinition = { ...ROUTES[0]!, id: 'DecryptProbe', method: 'GET', path: '/probe', cipher: 'decrypt', table: 'read' };
     const probe = synthTemplate({ stackProps: { routes: [reader] } });
-    const [fn] = Object.values(resourcesOf(probe, 'AWS::Lambda::Function'));
+    const fn = Object.values(resourcesOf(probe, 'AWS::Lambda::Function')).find((f) => f.Properties?.Description === routeKey(reader));
     const kms = statementsOfRole(probe, refId(fn!.Properties!.Role)!).filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
     expect(actionsOf(kms)).toEqual(['kms:Decrypt']);
     expect(kms.map((s) => refId(s.Resource))).toEqual(Object.keys(resourcesOf(probe, 'AWS::KMS::Key')));

@@ -86,6 +86,23 @@ describe('Cognito identity (default)', () => {
   it('refuses a partner scope that is not in the contract', () => {
     expect(() => buildApp({ context: { partners: [{ name: 'acme', scopes: ['admin'] }] } })).toThrow(/scopes/);
   });
+
+  it("adds a partner's aliases (further client ids of its tenant) to the authorizer's audience", () => {
+    const aliased = synthTemplate({ context: { partners: [{ name: 'acme', aliases: ['rotated-acme'] }] } });
+    const [clientId] = Object.keys(resourcesOf(aliased, 'AWS::Cognito::UserPoolClient'));
+    expect(authorizerOf(aliased).JwtConfiguration.Audience).toEqual([{ Ref: clientId }, 'rotated-acme']);
+  });
+
+  it('refuses clientIds in Cognito mode, since Cognito assigns app client ids', () => {
+    expect(() => buildApp({ context: { partners: [{ name: 'acme', clientIds: ['x1'] }] } })).toThrow(/clientIds.*aliases/);
+  });
+
+  it('refuses a client id listed twice, or one that is not printable ASCII without spaces', () => {
+    const twice = [{ name: 'acme', aliases: ['x1'] }, { name: 'globex', aliases: ['x1'] }];
+    expect(() => buildApp({ context: { partners: twice } })).toThrow(/"x1" is listed twice/);
+    expect(() => buildApp({ context: { partners: [{ name: 'acme', aliases: ['has space'] }] } })).toThrow(/aliases/);
+    expect(() => buildApp({ context: { partners: [{ name: 'acme', aliases: 'x1' }] } })).toThrow(/aliases/);
+  });
 });
 
 describe('external issuer (context jwtIssuer + jwtAudience)', () => {
@@ -108,6 +125,12 @@ describe('external issuer (context jwtIssuer + jwtAudience)', () => {
     expect(scopesByRoute(template)).toEqual(
       Object.fromEntries(ROUTES.map((r) => [routeKey(r), r.scopes.map((s) => `https://verify/${s}`)])),
     );
+  });
+
+  it('reads partners[].clientIds, as a JSON string too, and ignores partners without client ids', () => {
+    const partners = [{ name: 'acme', clientIds: ['0oa1acme'] }, { name: 'initech', scopes: ['read:persons'] }];
+    const { stack } = buildApp({ context: { jwtIssuer: issuer, jwtAudience: 'a', partners: JSON.stringify(partners) } });
+    expect(stack.identity.tenantAliases).toEqual([{ clientId: '0oa1acme', tenant: 'acme' }]);
   });
 
   it('refuses an issuer without audience, or one that is not https', () => {

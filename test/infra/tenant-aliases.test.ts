@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENTITY, keys } from '../../functions/shared/db/keys';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
+import { ROUTES } from '../../lib/service';
+import { actionsOf, buildApp, refId, resourcesOf, statementsOfRole, synthTemplate } from './harness';
+
+type Template = ReturnType<typeof synthTemplate>;
+
+/**
+ * An AwsCustomResource renders each SDK call as a JSON string, joined around the tokens it
+ * contains. Rebuild the JSON with `{{Ref:<logical id>}}` in place of each `Ref`.
+ */
+function sdkCall(value: unknown): { service: string; action: string; parameters: any; physicalResourceId?: { id: string } } {
+  if (typeof value === 'string') return JSON.parse(value);
+  const [separator, parts] = (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const id = (part as { Ref?: string }).Ref;
+      if (id === undefined) throw new Error(`unexpected token in SDK call: ${JSON.stringify(part)}`);
+      return `{{Ref:${id}}}`;
+    })
+    .join(separator);
+  return JSON.parse(text);
+}
+const ref = (logicalId: string) => `{{Ref:${logicalId}}}`;
+
+/** The item `TenantRepository.putAlias` writes, as DynamoDB attribute values. */
+const aliasItem = (clientId: string, tenant: string) => ({
+  pk: { S: keys.tenantAlias(clientId).pk },
+  sk: { S: keys.tenantAlias(clientId).sk },
+  entity: { S: ENTITY.tenantAlias },
+  tenant: { S: tenant },
+  version: { N: '1' },
+});
+const aliasKey = (clientId: string) => ({ pk: { S: keys.tenantAlias(clientId).pk }, sk: { S: keys.tenantAlias(clientId).sk } });
+
+const aliasResources = (template: Template) => resourcesOf(template, TENANT_ALIAS_RESOURCE_TYPE);
+/** Alias resources whose put writes the given client id's key. */
+const aliasesOf = (template: Template, clientId: string) =>
+  Object.entries(aliasResources(template)).filter(
+    ([, r]) => sdkCall(r.Properties?.Create).parameters.Item.pk.S === keys.tenantAlias(clientId).pk,
+  );
+const tableIdOf = (template: Template) => Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'))[0]!;
+/** Logical ids of the functions that serve alias resources (their ServiceToken). */
+const providerIdsOf = (template: Template) => [
+  ...new Set(Object.values(aliasResources(template)).map((r) => refId(r.Properties?.ServiceToken)!)),
+];
+
+describe('tenant aliases, Cognito mode', () => {
+  const partners = [{ name: 'acme', scopes: ['read:verify-accounts'] }, { name: 'globex' }];
+  const template = synthTemplate({ context: { partners } });
+  const clients = resourcesOf(template, 'AWS::Cognito::UserPoolClient');
+  const clientIdOf = (name: string) => Object.entries(clients).find(([, c]) => c.Properties?.ClientName === name)![0];
+  const tableId = tableIdOf(template);
+
+  it('are one resource per partner app client, and no other', () => {
+    expect(Object.keys(aliasResources(template))).toHaveLength(partners.length);
+    for (const { name } of partners) expect(aliasesOf(template, ref(clientIdOf(name)))).toHaveLength(1);
+  });
+
+  it.each(partners.map((p) => [p.name]))(
+    '%s: create and update put the alias item CLIENT#<app client id>/ALIAS → partner name; delete removes that key',
+    (name) => {
+      const clientId = ref(clientIdOf(name));
+      const [, resource] = aliasesOf(template, clientId)[0]!;
+      const create = sdkCall(resource.Properties?.Create);
+      expect(create).toEqual({
+        service: 'DynamoDB',
+        action: 'PutItem',
+        parameters: { TableName: ref(tableId), Item: aliasItem(clientId, name) },
+        // The physical id is the key: a replaced app client makes CloudFormation delete the old record.
+        physicalResourceId: { id: keys.tenantAlias(clientId).pk },
+      });
+      expect(sdkCall(resource.Properties?.Update)).toEqual(create);
+      expect(sdkCall(resource.Properties?.Delete)).toEqual({
+        service: 'DynamoDB',
+        action: 'DeleteItem',
+        parameters: { TableName: ref(tableId), Key: aliasKey(clientId) },
+      });
+      expect(resource.Properties?.InstallLatestAwsSdk).toBe(false);
+    },
+  );
+
+  it('are served by one provider function whose role may only put and delete CLIENT# items of the table, and log', () => {
+    const providerIds = providerIdsOf(template);
+    expect(providerIds).toHaveLength(1);
+    const provider = resourcesOf(template, 'AWS::Lambda::Function')[providerIds[0]!]!.Properties!;
+    const roleId = refId(provider.Role)!;
+    expect(resourcesOf(template, 'AWS::IAM::Role')[roleId]?.Properties?.ManagedPolicyArns).toBeUndefined();
+
+    const statements = statementsOfRole(template, roleId);
+    const dynamodb = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('dynamodb:')));
+    expect(dynamodb).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:DeleteItem', 'dynamodb:PutItem'],
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.tenantAlias('').pk}*`] } },
+      },
+    ]);
+    // Everything else is writing to its own log group, kept one month.
+    const logGroupId = refId(provider.LoggingConfig.LogGroup)!;
+    expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]?.Properties?.RetentionInDays).toBe(30);
+    const others = statements.filter((s) => !dynamodb.includes(s));
+    expect(actionsOf(others).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    expect(others.map((s) => refId(s.Resource))).toEqual([logGroupId]);
+  });
+
+  it('wait for the provider role and its policy before writing', () => {
+    const roleId = refId(resourcesOf(template, 'AWS::Lambda::Function')[providerIdsOf(template)[0]!]!.Properties!.Role)!;
+    const [policyId] = Object.entries(resourcesOf(template, 'AWS::IAM::Policy')).find(([, p]) =>
+      (p.Properties?.Roles as unknown[]).some((r) => refId(r) === roleId),
+    )!;
+    for (const resource of Object.values(aliasResources(template))) {
+      expect(resource.DependsOn).toEqual(expect.arrayContaining([roleId, policyId]));
+    }
+  });
+});
+
+describe('tenant aliases from context partners[].aliases (Cognito mode)', () => {
+  /** acme and globex, with the extra client id `legacy-acme` listed under `owner`. */
+  const withAlias = (owner: 'acme' | 'globex') =>
+    synthTemplate({
+      context: {
+        partners: ['acme', 'globex'].map((name) => ({ name, aliases: name === owner ? ['legacy-acme'] : [] })),
+      },
+    });
+  const template = withAlias('acme');
+
+  it('map each extra client id to the same tenant, besides the app client', () => {
+    expect(Object.keys(aliasResources(template))).toHaveLength(3);
+    const [[, resource]] = aliasesOf(template, 'legacy-acme') as [[string, any]];
+    expect(sdkCall(resource.Properties?.Create).parameters.Item).toEqual(aliasItem('legacy-acme', 'acme'));
+    expect(sdkCall(resource.Properties?.Delete).parameters.Key).toEqual(aliasKey('legacy-acme'));
+  });
+
+  it('keep one logical id per client id, so moving an alias to another partner updates its record in place', () => {
+    const moved = withAlias('globex');
+    const [[movedId, movedResource]] = aliasesOf(moved, 'legacy-acme') as [[string, any]];
+    expect(movedId).toBe(aliasesOf(template, 'legacy-acme')[0]![0]);
+    expect(sdkCall(movedResource.Properties?.Create).parameters.Item.tenant).toEqual({ S: 'globex' });
+  });
+});
+
+describe('tenant aliases with an external issuer (partners[].clientIds)', () => {
+  const issuer = 'https://login.example.com/oauth2/default';
+  const template = synthTemplate({
+    context: {
+      jwtIssuer: issuer,
+      jwtAudience: 'api://verify',
+      partners: [
+        { name: 'acme', clientIds: ['0oa1acme', '0oa2acme'] },
+        { name: 'globex', clientIds: ['0oa1globex'] },
+        { name: 'initech' },
+      ],
+    },
+  });
+
+  it('write one alias item per listed client id, mapping it to its partner; partners without ids get none', () => {
+    expect(Object.keys(aliasResources(template))).toHaveLength(3);
+    for (const [clientId, tenant] of [
+      ['0oa1acme', 'acme'],
+      ['0oa2acme', 'acme'],
+      ['0oa1globex', 'globex'],
+    ] as const) {
+      const found = aliasesOf(template, clientId);
+      expect(found).toHaveLength(1);
+      const props = found[0]![1].Properties!;
+      expect(sdkCall(props.Create)).toMatchObject({
+        action: 'PutItem',
+        parameters: { TableName: ref(tableIdOf(template)), Item: aliasItem(clientId, tenant) },
+      });
+      expect(sdkCall(props.Update)).toEqual(sdkCall(props.Create));
+      expect(sdkCall(props.Delete)).toMatchObject({ action: 'DeleteItem', parameters: { Key: aliasKey(clientId) } });
+    }
+  });
+
+  it('leave the authorizer audience to jwtAudience', () => {
+    const authorizer = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Authorizer'))[0]!;
+    expect(authorizer.Properties?.JwtConfiguration.Audience).toEqual(['api://verify']);
+  });
+
+  it('create nothing, not even the provider function, when no partner lists a client id', () => {
+    const bare = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: 'api://verify' } });
+    expect(aliasResources(bare)).toEqual({});
+    expect(Object.keys(resourcesOf(bare, 'AWS::Lambda::Function'))).toHaveLength(ROUTES.length);
+  });
+
+  it('pass cdk-nag with no acknowledgment beyond the existing ones', () => {
+    const { app } = buildApp({
+      nag: true,
+      context: { jwtIssuer: issuer, jwtAudience: 'api://verify', partners: [{ name: 'acme', clientIds: ['0oa1acme'] }] },
+    });
+    const report = JSON.parse(readFileSync(join(app.synth().directory, 'validation-report.json'), 'utf8')) as {
+      pluginReports: { violations: { severity: string }[] }[];
+    };
+    expect(report.pluginReports.flatMap((r) => r.violations).filter((v) => v.severity === 'error')).toEqual([]);
+  });
+});
