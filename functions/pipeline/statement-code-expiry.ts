@@ -1,0 +1,41 @@
+import { documentClient, now } from '../shared/aws';
+import { tableName } from '../shared/config';
+import { VerifyAccountRepository } from '../shared/db/verify-accounts';
+import { ConflictError } from '../shared/errors';
+import { createLogger } from '../shared/logger';
+import { statementCodeExpired } from '../domain/statement-code';
+import { STATEMENT_CODE_LIFETIME_MS } from '../domain/verify-account';
+
+/**
+ * Daily: statement codes sent 5 days ago or more and still unanswered expire, and control
+ * becomes `canceled` (which the stream turns into a `verify_account_updated` event). A
+ * code answered meanwhile is left alone; a conflicting write is picked up by the next run.
+ */
+export const handler = async (): Promise<{ canceled: number; skipped: number }> => {
+  const logger = createLogger({ worker: 'statement-code-expiry' });
+  const repository = new VerifyAccountRepository(documentClient(), tableName());
+  const at = now();
+  const due = await repository.pendingStatementCodesSentBefore(new Date(at.getTime() - STATEMENT_CODE_LIFETIME_MS + 1));
+  let canceled = 0;
+  let skipped = 0;
+  for (const { tenant, id } of due) {
+    const account = await repository.get(tenant, id);
+    const expired =
+      account?.control_status === 'pending' &&
+      account.statement_code_sent_at !== undefined &&
+      statementCodeExpired(account.statement_code_sent_at, at);
+    if (!account || !expired) {
+      skipped++;
+      continue;
+    }
+    try {
+      await repository.updateControl(account, { control_status: 'canceled' }, at);
+      canceled++;
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      skipped++;
+    }
+  }
+  logger.info('expired statement codes canceled', { canceled, skipped });
+  return { canceled, skipped };
+};

@@ -1,0 +1,65 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { documentClient, now } from '../shared/aws';
+import { tableName } from '../shared/config';
+import { EventRepository } from '../shared/db/events';
+import { createLogger, type Logger } from '../shared/logger';
+import { messageQueue } from '../shared/queue';
+import { routeStreamRecord, type RouterAction } from './routing';
+
+/**
+ * Table stream → queues (DESIGN.md §6). Records are handled in order; at the first failure
+ * the rest of the batch is reported failed from that record on, so Lambda retries from
+ * there (ReportBatchItemFailures) and, after its retries, sends the batch's description to
+ * the on-failure destination. Every action is safe to repeat: events are stored once per
+ * id and queued once per stored event.
+ */
+const events = () => new EventRepository(documentClient(), tableName());
+
+export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const logger = createLogger({ worker: 'stream-router' });
+  for (const record of event.Records) {
+    try {
+      for (const action of actionsOf(record)) await perform(action, logger);
+    } catch (error) {
+      logger.error('stream record failed; the batch resumes here on retry', {
+        error,
+        sequence_number: record.dynamodb?.SequenceNumber,
+      });
+      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
+    }
+  }
+  return { batchItemFailures: [] };
+};
+
+function actionsOf(record: DynamoDBRecord): RouterAction[] {
+  const image = (raw: unknown) => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
+  return routeStreamRecord(record.eventName, image(record.dynamodb?.OldImage), image(record.dynamodb?.NewImage));
+}
+
+async function perform(action: RouterAction, logger: Logger): Promise<void> {
+  switch (action.kind) {
+    case 'verify':
+      await messageQueue().send('verification', [{ id: action.id, body: { tenant: action.tenant, id: action.id } }]);
+      return;
+    case 'record-event': {
+      const stored = await events().store(action.tenant, action.envelope);
+      if (!stored) logger.info('event already stored', { event_id: action.envelope.event_id });
+      return;
+    }
+    case 'publish-event': {
+      const stored = await events().get(action.tenant, action.eventId);
+      if (!stored) {
+        logger.warn('event to publish no longer exists', { event_id: action.eventId });
+        return;
+      }
+      if (stored.queued_at) return;
+      await messageQueue().send('webhookEvents', [
+        { id: action.eventId, body: { tenant: action.tenant, event_id: action.eventId } },
+      ]);
+      await events().markQueued(action.tenant, action.eventId, now());
+      return;
+    }
+  }
+}

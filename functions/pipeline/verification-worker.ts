@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { processQueueBatch } from '../shared/batch';
+import { completeVerification } from '../verify-accounts/verification';
+
+/** Verification queue message: which account to verify. */
+export const verificationMessage = z.object({ tenant: z.string().min(1), id: z.uuid() });
+
+/** Completes verifications from the verification queue (SQS, partial batch failures). */
+export const handler = (event: Parameters<typeof processQueueBatch>[0]) =>
+  processQueueBatch(event, { worker: 'verification-worker', body: verificationMessage }, (message, logger) =>
+    completeVerification(message.tenant, message.id, logger.child({ tenant: message.tenant, verify_account_id: message.id })),
+  );

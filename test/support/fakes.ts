@@ -1,0 +1,20 @@
+import type { MessageQueue, QueueId, QueueMessage } from '../../../functions/shared/queue/message-queue';
+import type { EmailMessage, Notifier } from '../../../functions/shared/notify/notifier';
+
+/** Records what was sent; `failOn` makes a send to that queue throw. */
+export class FakeQueue implements MessageQueue {
+  readonly sent: { queue: QueueId; message: QueueMessage }[] = [];
+  failOn?: QueueId;
+
+  async send(queue: QueueId, messages: QueueMessage[]): Promise<void> {
+    if (this.failOn === queue) throw new Error(`queue ${queue} is down`);
+    for (const message of messages) this.sent.push({ queue, message });
+  }
+}
+
+export class FakeNotifier implements Notifier {
+  readonly sent: EmailMessage[] = [];
+  async send(message: EmailMessage): Promise<void> {
+    this.sent.push(message);
+  }
+}

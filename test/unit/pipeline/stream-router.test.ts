@@ -1,0 +1,102 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { handler } from '../../../functions/pipeline/stream-router';
+import { setDependencies } from '../../../functions/shared/aws';
+import { ddb, useHandlerHarness } from '../support/harness';
+import { FakeQueue } from '../../support/fakes';
+
+useHandlerHarness();
+let queue: FakeQueue;
+beforeEach(() => {
+  queue = new FakeQueue();
+  setDependencies({ queue });
+});
+
+const accountImage = (id: string, over: Record<string, unknown> = {}) => ({
+  pk: `T#t1#VA#${id}`,
+  sk: 'VA',
+  entity: 'verify_account',
+  tenant: 't1',
+  id,
+  type: 'status',
+  created_at: '2026-11-18T12:00:00.000Z',
+  updated_at: '2026-11-18T12:00:00.000Z',
+  account_number: '1234567890',
+  routing_number: '021000021',
+  account_holder_name: 'Jane Doe',
+  verification_status: 'pending',
+  debit_status: 'pending',
+  estimated_verification_date: '2026-11-18T00:00:00.000Z',
+  control_attempts: 0,
+  version: 1,
+  ...over,
+});
+
+let sequence = 100;
+const record = (eventName: 'INSERT' | 'MODIFY', newImage: object, oldImage?: object): DynamoDBRecord => ({
+  eventName,
+  dynamodb: {
+    SequenceNumber: String(++sequence),
+    NewImage: marshall(newImage) as never,
+    OldImage: oldImage ? (marshall(oldImage) as never) : undefined,
+  },
+});
+const batch = (...records: DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: records });
+
+describe('stream router', () => {
+  it('queues every new account for verification', async () => {
+    const result = await handler(batch(record('INSERT', accountImage('a1')), record('INSERT', accountImage('a2'))));
+    expect(result.batchItemFailures).toEqual([]);
+    expect(queue.sent.map((s) => [s.queue, s.message.body])).toEqual([
+      ['verification', { tenant: 't1', id: 'a1' }],
+      ['verification', { tenant: 't1', id: 'a2' }],
+    ]);
+  });
+
+  it('stores an event for a status change, conditionally so a replay stores none', async () => {
+    const changed = record('MODIFY', accountImage('a1', { verification_status: 'valid', version: 2 }), accountImage('a1'));
+    await handler(batch(changed));
+    const put = ddb.commandCalls(PutCommand)[0].args[0].input;
+    expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(put.Item).toMatchObject({ entity: 'event', event_type: 'verify_account_updated', tenant: 't1' });
+
+    ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
+    const replay = await handler(batch(changed));
+    expect(replay.batchItemFailures).toEqual([]);
+    expect(ddb.commandCalls(PutCommand)[1].args[0].input.Item?.id).toBe(put.Item?.id);
+  });
+
+  it('publishes a stored event once and marks it queued; a published one is not sent again', async () => {
+    const envelope = { event_id: 'e1', event_type: 'verify_account_updated', created_at: 'x', event_data: {} };
+    const inserted = record('INSERT', { pk: 'T#t1#EVT#e1', sk: 'EVT', entity: 'event', tenant: 't1', id: 'e1', envelope });
+    ddb.on(GetCommand, { Key: { pk: 'T#t1#EVT#e1', sk: 'EVT' } }).resolves({ Item: { envelope } });
+    await handler(batch(inserted));
+    expect(queue.sent).toEqual([{ queue: 'webhookEvents', message: { id: 'e1', body: { tenant: 't1', event_id: 'e1' } } }]);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+
+    ddb.on(GetCommand, { Key: { pk: 'T#t1#EVT#e1', sk: 'EVT' } }).resolves({ Item: { envelope, queued_at: 'y' } });
+    await handler(batch(inserted));
+    expect(queue.sent).toHaveLength(1);
+  });
+
+  it('reports the first failing record so the batch resumes there, and does nothing after it', async () => {
+    const first = record('INSERT', accountImage('a1'));
+    const failing = record('MODIFY', accountImage('a2', { verification_status: 'valid', version: 2 }), accountImage('a2'));
+    const after = record('INSERT', accountImage('a3'));
+    ddb.on(PutCommand).rejects(new Error('throttled'));
+
+    const result = await handler(batch(first, failing, after));
+
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: failing.dynamodb?.SequenceNumber }]);
+    expect(queue.sent.map((s) => s.message.id)).toEqual(['a1']);
+  });
+
+  it('fails the record when the queue refuses the message', async () => {
+    queue.failOn = 'verification';
+    const only = record('INSERT', accountImage('a1'));
+    expect((await handler(batch(only))).batchItemFailures).toEqual([{ itemIdentifier: only.dynamodb?.SequenceNumber }]);
+  });
+});
