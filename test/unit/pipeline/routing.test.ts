@@ -1,27 +1,10 @@
+import { storedAccountItem } from '../../support/records';
 import { describe, expect, it } from 'vitest';
 import { eventId, verifyAccountStatusChanged } from '../../../functions/domain/events';
 import { accountUpdated, routeStreamRecord } from '../../../functions/pipeline/routing';
 
-const account = (over: Record<string, unknown> = {}) => ({
-  pk: 'T#t1#VA#a1',
-  sk: 'VA',
-  entity: 'verify_account',
-  tenant: 't1',
-  id: '0b9f3f7e-35a4-4d8e-8d7b-2f1e9c1a0c11',
-  type: 'status',
-  created_at: '2026-11-18T12:00:00.000Z',
-  updated_at: '2026-11-18T12:00:00.000Z',
-  account_number: '1234567890',
-  routing_number: '021000021',
-  account_holder_name: 'Jane Doe',
-  verification_status: 'pending',
-  debit_status: 'pending',
-  estimated_verification_date: '2026-11-18T00:00:00.000Z',
-  control_attempts: 0,
-  version: 1,
-  ownership_secret: 'local:cipher',
-  ...over,
-});
+const ID = '0b9f3f7e-35a4-4d8e-8d7b-2f1e9c1a0c11';
+const account = (over: Record<string, unknown> = {}) => storedAccountItem(ID, { ownership_secret: 'local:cipher', ...over });
 
 describe('stream router: what each record asks for', () => {
   it('sends a new verify account to the verification queue', () => {

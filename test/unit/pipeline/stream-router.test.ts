@@ -2,6 +2,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { storedAccountItem } from '../../support/records';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/pipeline/stream-router';
 import { setDependencies } from '../../../functions/shared/aws';
@@ -15,25 +16,7 @@ beforeEach(() => {
   setDependencies({ queue });
 });
 
-const accountImage = (id: string, over: Record<string, unknown> = {}) => ({
-  pk: `T#t1#VA#${id}`,
-  sk: 'VA',
-  entity: 'verify_account',
-  tenant: 't1',
-  id,
-  type: 'status',
-  created_at: '2026-11-18T12:00:00.000Z',
-  updated_at: '2026-11-18T12:00:00.000Z',
-  account_number: '1234567890',
-  routing_number: '021000021',
-  account_holder_name: 'Jane Doe',
-  verification_status: 'pending',
-  debit_status: 'pending',
-  estimated_verification_date: '2026-11-18T00:00:00.000Z',
-  control_attempts: 0,
-  version: 1,
-  ...over,
-});
+const accountImage = storedAccountItem;
 
 let sequence = 100;
 const record = (eventName: 'INSERT' | 'MODIFY', newImage: object, oldImage?: object): DynamoDBRecord => ({

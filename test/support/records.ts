@@ -1,0 +1,20 @@
+/** A stored verify account item as DynamoDB holds it (keys and storage-only fields included). */
+export const storedAccountItem = (id: string, over: Record<string, unknown> = {}) => ({
+  pk: `T#t1#VA#${id}`,
+  sk: 'VA',
+  entity: 'verify_account',
+  tenant: 't1',
+  id,
+  type: 'status',
+  created_at: '2026-11-18T12:00:00.000Z',
+  updated_at: '2026-11-18T12:00:00.000Z',
+  account_number: '1234567890',
+  routing_number: '021000021',
+  account_holder_name: 'Jane Doe',
+  verification_status: 'pending',
+  debit_status: 'pending',
+  estimated_verification_date: '2026-11-18T00:00:00.000Z',
+  control_attempts: 0,
+  version: 1,
+  ...over,
+});
