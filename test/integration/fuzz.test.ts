@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '../../lib/local/runtime';
+import { api, startTestRuntime, type ApiResponse } from './harness';
+
+/**
+ * Property: nothing a caller sends produces a 5xx, and every error the service itself
+ * answers has the contract's shape. Inputs mix valid fields, wrong types, odd Unicode,
+ * malformed JSON and hostile query strings; runs are bounded so the suite stays fast.
+ */
+let runtime: LocalRuntime;
+let call: ReturnType<typeof api>;
+const RUNS = 120;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  call = api(runtime, await runtime.mintToken('tenant-fuzz'));
+});
+afterAll(() => runtime?.stop());
+
+function expectContractAnswer(response: ApiResponse, context: unknown) {
+  expect(response.status, JSON.stringify(context)).toBeLessThan(500);
+  if (response.status >= 400) {
+    const body = response.body as Record<string, unknown>;
+    expect(typeof body.error_code, JSON.stringify(context)).toBe('string');
+    expect(typeof body.message).toBe('string');
+    expect(typeof body.request_id).toBe('string');
+    expect(Object.keys(body).every((k) => ['error_code', 'message', 'details', 'request_id'].includes(k))).toBe(true);
+  }
+}
+
+const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
+const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary', maxLength: 300 }));
+const anyValue = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.object({ maxDepth: 2 }));
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(fc.oneof(arb, anyValue), { nil: undefined, freq: 3 });
+
+const ownership = fc.record(
+  { first_name: maybe(text), last_name: maybe(text), ssn: maybe(digits(0, 11)), phone_number: maybe(text), business_name: maybe(text), tax_id: maybe(digits(0, 11)) },
+  { requiredKeys: [] },
+);
+const createBody = fc.record(
+  {
+    account_number: maybe(digits(1, 20)),
+    routing_number: maybe(fc.constantFrom('021000021', '011000015', '021000022', '12345678')),
+    account_holder_name: maybe(text),
+    type: maybe(fc.constantFrom('status', 'control', 'status_ownership', 'control_ownership', 'STATUS', '')),
+    email: maybe(fc.oneof(fc.emailAddress(), text)),
+    person: maybe(ownership),
+    business: maybe(ownership),
+    sender_name: maybe(text),
+  },
+  { requiredKeys: [] },
+);
+const rawBody = fc.oneof(
+  createBody.map((b) => JSON.stringify(b)),
+  fc.json(),
+  text,
+  fc.constantFrom('', '{', '[]', 'null', '"x"', '{"account_number":}', '\u0000', '{"a":1}'.repeat(1000)),
+);
+const header = fc.option(fc.oneof(fc.constant('v2022-09-21'), text.filter((s) => /^[\x20-\x7e]*$/.test(s))), { nil: undefined, freq: 4 });
+const idempotencyKey = fc.option(fc.stringMatching(/^[\x21-\x7e]{0,300}$/), { nil: undefined, freq: 2 });
+
+describe('fuzzing: never a 5xx', () => {
+  it('POST /verify/accounts', async () => {
+    await fc.assert(
+      fc.asyncProperty(rawBody, header, idempotencyKey, async (body, version, key) => {
+        const headers: Record<string, string | undefined> = { 'service-version': version ?? 'v2022-09-21' };
+        if (key !== undefined) headers['idempotency-key'] = key;
+        expectContractAnswer(await call.post('/verify/accounts', body, { headers }), { body, version, key });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  const param = fc.constantFrom('index', 'size', 'id', 'start_time', 'end_time', 'account_number', 'verification_status', 'ownership_status', 'control_status', 'debit_status', 'x', '');
+  const value = fc.oneof(text, fc.integer().map(String), fc.constantFrom('0', '500', '501', '-1', 'pending', 'valid,closed', '2026-01-01T00:00:00Z', '+275760-09-13T00:00:00.000Z'));
+  it('GET /verify/accounts with any query string', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(param, value), { maxLength: 6 }), async (pairs) => {
+        const query = new URLSearchParams(pairs).toString();
+        expectContractAnswer(await call.get(`/verify/accounts?${query}`), query);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  // '.' and '..' are path navigation, resolved before any route is chosen.
+const id = fc.oneof(fc.uuid(), text.filter((s) => s.length > 0 && s !== '.' && s !== '..'));
+  it('GET /verify/accounts/{id} and POST …/control with any id and body', async () => {
+    await fc.assert(
+      fc.asyncProperty(id, rawBody, async (raw, body) => {
+        const path = `/verify/accounts/${encodeURIComponent(raw)}`;
+        expectContractAnswer(await call.get(path), raw);
+        expectContractAnswer(await call.post(`${path}/control`, body), { raw, body });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
