@@ -2,16 +2,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import type { QueueId } from '../functions/shared/queue/message-queue';
+import { AlarmTopic } from './constructs/alarms';
 import { ApiFunction } from './constructs/api-function';
 import { CipherKey, bindCipherKey } from './constructs/cipher-key';
 import { DataTable, bindTable } from './constructs/data-table';
+import { type EmailSenderSettings, emailSenderFromContext } from './constructs/email-sender';
+import { EventPipeline } from './constructs/event-pipeline';
 import { HttpApi, type HttpApiProps } from './constructs/http-api';
 import { Identity, type IdentityProps } from './constructs/identity';
 import { identityPropsFromContext } from './constructs/identity-context';
 import { TenantAliases } from './constructs/tenant-aliases';
-import { ROUTES, type RouteDefinition, routeKey } from './service';
+import { type ConsumerDefinition, type QueueSettings, ROUTES, type RouteDefinition, routeKey } from './service';
 
-/** Repository root: route handler paths in ROUTES are relative to it. */
+/** Repository root: handler paths in ROUTES and CONSUMERS are relative to it. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface VerifyServiceStackProps extends StackProps {
@@ -31,12 +35,29 @@ export interface VerifyServiceStackProps extends StackProps {
    * @default - HttpApi's defaults (50 requests/s, burst 100)
    */
   readonly throttle?: Pick<HttpApiProps, 'throttleRateLimit' | 'throttleBurstLimit'>;
+  /**
+   * The asynchronous consumers, one Lambda function each.
+   * @default CONSUMERS from lib/service.ts
+   */
+  readonly consumers?: readonly ConsumerDefinition[];
+  /**
+   * The work queues, one SQS queue (with its dead-letter queue) each.
+   * @default QUEUE_SETTINGS from lib/service.ts
+   */
+  readonly queueSettings?: Readonly<Record<QueueId, QueueSettings>>;
+  /**
+   * Sender of account-holder emails; `null` for none.
+   * @default - read from CDK context (`emailSender`, `emailIdentityArn`); none without it
+   */
+  readonly emailSender?: EmailSenderSettings | null;
 }
 
 /**
  * The whole service in one stack: the table, the key for SSNs and tax ids, the issuer
- * of partner tokens, and an HTTP API with one function per route of the route table.
- * Nothing carries a hard-coded physical name, so several stages fit in one account.
+ * of partner tokens, an HTTP API with one function per route of the route table, and
+ * the event pipeline (queues, their dead-letter queues and one function per consumer),
+ * whose alarms all notify one SNS topic. Nothing carries a hard-coded physical name, so
+ * several stages fit in one account.
  */
 export class VerifyServiceStack extends Stack {
   readonly dataTable: DataTable;
@@ -47,6 +68,10 @@ export class VerifyServiceStack extends Stack {
   readonly httpApi: HttpApi;
   /** The function of each route, by route id. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
+  /** The topic every alarm notifies. */
+  readonly alarms: AlarmTopic;
+  /** Queues, consumers and their sources. */
+  readonly pipeline: EventPipeline;
 
   constructor(scope: Construct, id: string, props: VerifyServiceStackProps = {}) {
     super(scope, id, props);
@@ -73,7 +98,22 @@ export class VerifyServiceStack extends Stack {
     }
     this.functions = functions;
 
+    this.alarms = new AlarmTopic(this, 'Alarms');
+    this.pipeline = new EventPipeline(this, 'Pipeline', {
+      projectRoot: PROJECT_ROOT,
+      dataTable: this.dataTable,
+      cipherKey: this.cipherKey,
+      alarms: this.alarms,
+      consumers: props.consumers,
+      queueSettings: props.queueSettings,
+      emailSender: props.emailSender === undefined ? emailSenderFromContext(this) : (props.emailSender ?? undefined),
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarms.topic.topicArn,
+      description: 'SNS topic of every alarm (dead letters, failed stream batches, failed scheduled runs): subscribe to it',
+    });
     new CfnOutput(this, 'JwtIssuer', { value: this.identity.jwt.issuer, description: 'Issuer the API trusts' });
     if (this.identity.tokenUrl) {
       new CfnOutput(this, 'TokenUrl', {

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
-import { ROUTES, routeKey } from '../../lib/service';
+import { consumerDescription } from '../../lib/constructs/consumer-function';
+import { CONSUMERS, ROUTES, routeKey } from '../../lib/service';
 import { buildApp } from './harness';
 
 interface LambdaResource {
@@ -12,7 +13,7 @@ interface LambdaResource {
 
 /** The one test that bundles for real, with the local esbuild (no Docker), as `cdk synth` does. */
 describe('asset bundling', () => {
-  it('bundles every route handler into a minified ESM file with source map and the AWS SDK inside', () => {
+  it('bundles every route and consumer handler into a minified ESM file with source map and the AWS SDK inside', () => {
     const { app, stack } = buildApp({ bundle: true });
     const assembly = app.synth();
     const resources = assembly.getStackArtifact(stack.artifactId).template.Resources as Record<string, LambdaResource>;
@@ -26,7 +27,9 @@ describe('asset bundling', () => {
     const functions = Object.entries(resources)
       .filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !providerIds.has(id))
       .map(([, r]) => r);
-    expect(functions.map((f) => f.Properties.Description).sort()).toEqual(ROUTES.map(routeKey).sort());
+    expect(functions.map((f) => f.Properties.Description).sort()).toEqual(
+      [...ROUTES.map(routeKey), ...CONSUMERS.map(consumerDescription)].sort(),
+    );
 
     for (const fn of functions) {
       // The asset's S3 key is its content hash, which also names its staging directory.

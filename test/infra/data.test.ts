@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../functions/shared/db/schema';
-import { resourcesOf, synthTemplate } from './harness';
+import { kmsKeyIds, resourcesOf, synthTemplate } from './harness';
 
 const template = synthTemplate();
 
@@ -64,11 +64,9 @@ describe('data table', () => {
 });
 
 describe('cipher key', () => {
-  const keys = Object.values(resourcesOf(template, 'AWS::KMS::Key'));
-
-  it('is one symmetric key with yearly rotation, retained on stack deletion', () => {
-    expect(keys).toHaveLength(1);
-    const key = keys[0]!;
+  it('is one symmetric key with yearly rotation, retained on stack deletion (the only other key is the alarm topic\'s)', () => {
+    expect(Object.keys(resourcesOf(template, 'AWS::KMS::Key'))).toHaveLength(2);
+    const key = resourcesOf(template, 'AWS::KMS::Key')[kmsKeyIds(template).cipher]!;
     expect(key.Properties?.EnableKeyRotation).toBe(true);
     expect(key.Properties?.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
     expect(key.DeletionPolicy).toBe('Retain');
@@ -85,6 +83,10 @@ describe('physical names', () => {
       ['AWS::Logs::LogGroup', 'LogGroupName'],
       ['AWS::Cognito::UserPool', 'UserPoolName'],
       ['AWS::KMS::Alias', 'AliasName'],
+      ['AWS::SQS::Queue', 'QueueName'],
+      ['AWS::SNS::Topic', 'TopicName'],
+      ['AWS::CloudWatch::Alarm', 'AlarmName'],
+      ['AWS::Events::Rule', 'Name'],
     ] as const;
     for (const [type, property] of named) {
       for (const resource of Object.values(resourcesOf(template, type))) {

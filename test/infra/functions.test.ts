@@ -1,99 +1,157 @@
 import { describe, expect, it } from 'vitest';
 import { ENV as CONFIG_ENV } from '../../functions/shared/config';
+import { consumerDescription } from '../../lib/constructs/consumer-function';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
-import { ROUTES, type RouteDefinition, routeKey } from '../../lib/service';
-import { actionsOf, refId, resourcesOf, statementsOfRole, synthTemplate } from './harness';
+import {
+  API_FUNCTION_TIMEOUT_SECONDS,
+  CONSUMERS,
+  type CipherAccess,
+  ROUTES,
+  type RouteDefinition,
+  type TableAccess,
+  routeKey,
+} from '../../lib/service';
+import {
+  actionsOf,
+  functionByDescription,
+  kmsKeyIds,
+  refId,
+  resourcesOf,
+  statementsOfRole,
+  synthTemplate,
+} from './harness';
 
 const template = synthTemplate();
 const functions = resourcesOf(template, 'AWS::Lambda::Function');
-const [cipherKeyId] = Object.keys(resourcesOf(template, 'AWS::KMS::Key'));
+const { cipher: cipherKeyId } = kmsKeyIds(template);
 const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
 
-const functionOf = (route: RouteDefinition) => {
-  const found = Object.entries(functions).filter(([, f]) => f.Properties?.Description === routeKey(route));
-  expect(found).toHaveLength(1);
-  return found[0]![1].Properties!;
-};
-const statementsOf = (route: RouteDefinition) => statementsOfRole(template, refId(functionOf(route).Role)!);
+/** What the service description says about one function: a route's or a consumer's row. */
+interface FunctionRow {
+  readonly description: string;
+  readonly table: TableAccess;
+  readonly cipher?: CipherAccess;
+  readonly timeoutSeconds: number;
+  /** Fed by the table stream (its event source mapping needs dynamodb:ListStreams). */
+  readonly readsStream: boolean;
+}
+const routeRows = ROUTES.map(
+  (r): [string, FunctionRow] => [
+    routeKey(r),
+    { description: routeKey(r), table: r.table, cipher: r.cipher, timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS, readsStream: false },
+  ],
+);
+const consumerRows = CONSUMERS.map(
+  (c): [string, FunctionRow] => [
+    c.id,
+    {
+      description: consumerDescription(c),
+      table: c.table,
+      cipher: c.cipher,
+      timeoutSeconds: c.timeoutSeconds,
+      readsStream: c.source.kind === 'table-stream',
+    },
+  ],
+);
+/** Every API function (by route key) and every consumer function (by consumer id). */
+const byFunction = [...routeRows, ...consumerRows];
+
+const functionOf = (row: Pick<FunctionRow, 'description'>) => functionByDescription(template, row.description).props;
+const statementsOf = (row: FunctionRow) => statementsOfRole(template, refId(functionOf(row).Role)!);
 
 const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-const byRoute = ROUTES.map((r) => [routeKey(r), r] as const);
+const byRoute = routeRows;
 
 describe('Lambda functions', () => {
-  it('are one per route plus the one provider of the tenant-alias custom resources, and no log-retention or other CDK helper function', () => {
+  it('are one per route, one per consumer, plus the one provider of the tenant-alias custom resources, and no log-retention or other CDK helper function', () => {
     const apiFunctionIds = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Integration')).map((i) =>
       refId(i.Properties?.IntegrationUri),
     );
     expect(new Set(apiFunctionIds).size).toBe(ROUTES.length);
     expect(apiFunctionIds.map((id) => functions[id!]?.Properties?.Description).sort()).toEqual(ROUTES.map(routeKey).sort());
+    const consumerFunctionIds = CONSUMERS.map((c) => functionByDescription(template, consumerDescription(c)).id);
+    expect(new Set(consumerFunctionIds).size).toBe(CONSUMERS.length);
     const providerIds = new Set(
       Object.values(resourcesOf(template, TENANT_ALIAS_RESOURCE_TYPE)).map((r) => refId(r.Properties?.ServiceToken)),
     );
     expect(providerIds.size).toBe(1);
-    expect(Object.keys(functions).sort()).toEqual([...apiFunctionIds, ...providerIds].sort());
+    expect(Object.keys(functions).sort()).toEqual([...apiFunctionIds, ...consumerFunctionIds, ...providerIds].sort());
   });
 
-  it.each(byRoute)('%s runs with the house defaults (Node 24, ARM64, tracing, 512 MB, 10 s, source maps)', (_, route) => {
-    const fn = functionOf(route);
+  it.each(byFunction)('%s runs with the house defaults (Node 24, ARM64, tracing, 512 MB, source maps) and its own timeout', (_, row) => {
+    const fn = functionOf(row);
     expect(fn).toMatchObject({
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       TracingConfig: { Mode: 'Active' },
       MemorySize: 512,
-      Timeout: 10,
+      Timeout: row.timeoutSeconds,
       Handler: 'index.handler',
     });
     expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
     expect(refId(fn.Environment.Variables[CONFIG_ENV.tableName])).toBe(tableId);
   });
 
-  it.each(byRoute)('%s logs to its own log group, kept one month', (_, route) => {
-    const logGroupId = refId(functionOf(route).LoggingConfig.LogGroup)!;
+  it.each(byRoute)('%s stays below API Gateway\'s 30 s integration limit (10 s)', (_, row) => {
+    expect(functionOf(row).Timeout).toBe(10);
+  });
+
+  it.each(byFunction)('%s logs to its own log group, kept one month', (_, row) => {
+    const logGroupId = refId(functionOf(row).LoggingConfig.LogGroup)!;
     expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]?.Properties?.RetentionInDays).toBe(30);
-    const logStatements = statementsOf(route).filter((s) => actionsOf([s]).some((a) => a.startsWith('logs:')));
+    const logStatements = statementsOf(row).filter((s) => actionsOf([s]).some((a) => a.startsWith('logs:')));
     expect(logStatements.map((s) => refId(s.Resource))).toEqual([logGroupId]);
   });
 
-  it.each(byRoute)('%s has a role without AWS managed policies', (_, route) => {
-    const role = resourcesOf(template, 'AWS::IAM::Role')[refId(functionOf(route).Role)!];
+  it.each(byFunction)('%s has a role without AWS managed policies', (_, row) => {
+    const role = resourcesOf(template, 'AWS::IAM::Role')[refId(functionOf(row).Role)!];
     expect(role?.Properties?.ManagedPolicyArns).toBeUndefined();
   });
 
-  it.each(byRoute)('%s uses the "*" resource only for X-Ray, which has no resource-level permissions', (_, route) => {
-    const wildcard = statementsOf(route).filter((s) => s.Resource === '*' || (s.Resource as unknown[]).includes?.('*'));
-    expect(actionsOf(wildcard).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+  it.each(byFunction)(
+    '%s uses the "*" resource only for X-Ray (and, when it reads the table stream, dynamodb:ListStreams), which have no resource-level permissions',
+    (_, row) => {
+      const wildcard = statementsOf(row).filter((s) => s.Resource === '*' || (s.Resource as unknown[]).includes?.('*'));
+      const expected = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments', ...(row.readsStream ? ['dynamodb:ListStreams'] : [])];
+      expect(actionsOf(wildcard).sort()).toEqual(expected.sort());
+    },
+  );
+
+  it.each(byFunction)('%s is allowed no wildcard action (no "*", "sqs:*", "kms:*", ...)', (_, row) => {
+    for (const action of actionsOf(statementsOf(row))) expect(action).not.toMatch(/(^|:)\*$/);
   });
 });
 
-describe('table grants follow route.table', () => {
-  it.each(byRoute)('%s may use the table only as its route declares', (_, route) => {
-    const actions = actionsOf(statementsOf(route));
+describe('table grants follow the row\'s table access', () => {
+  it.each(byFunction)('%s may use the table only as its row declares', (_, row) => {
+    const actions = actionsOf(statementsOf(row));
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-    if (route.table === 'read') for (const write of TABLE_WRITES) expect(actions).not.toContain(write);
+    if (row.table === 'read') for (const write of TABLE_WRITES) expect(actions).not.toContain(write);
     else expect(actions).toEqual(expect.arrayContaining(TABLE_WRITES));
-    for (const s of statementsOf(route).filter((x) => actionsOf([x]).some((a) => a.startsWith('dynamodb:')))) {
+    for (const s of statementsOf(row).filter((x) => actionsOf([x]).some((a) => a.startsWith('dynamodb:')))) {
+      if (s.Resource === '*') continue; // dynamodb:ListStreams, checked above
       expect(JSON.stringify(s.Resource)).toContain(tableId);
     }
   });
 });
 
-describe('cipher key grants follow route.cipher', () => {
-  const kmsActionsOf = (route: RouteDefinition) => actionsOf(statementsOf(route)).filter((a) => a.startsWith('kms:'));
+describe('cipher key grants follow the row\'s cipher access', () => {
+  const kmsActionsOf = (row: FunctionRow) => actionsOf(statementsOf(row)).filter((a) => a.startsWith('kms:'));
 
-  it.each(byRoute)('%s gets exactly the key operation of its route and the key ARN only with it', (_, route) => {
-    const expected = { encrypt: ['kms:Encrypt'], decrypt: ['kms:Decrypt'], none: [] }[route.cipher ?? 'none'];
-    expect(kmsActionsOf(route)).toEqual(expected);
-    const arn = functionOf(route).Environment.Variables[CONFIG_ENV.cipherKeyArn];
-    if (route.cipher) expect(refId(arn)).toBe(cipherKeyId);
+  it.each(byFunction)('%s gets exactly the key operation of its row and the key ARN only with it', (_, row) => {
+    const expected = { encrypt: ['kms:Encrypt'], decrypt: ['kms:Decrypt'], none: [] }[row.cipher ?? 'none'];
+    expect(kmsActionsOf(row)).toEqual(expected);
+    const arn = functionOf(row).Environment.Variables[CONFIG_ENV.cipherKeyArn];
+    if (row.cipher) expect(refId(arn)).toBe(cipherKeyId);
     else expect(arn).toBeUndefined();
   });
 
   it('grants a decrypting route kms:Decrypt on the cipher key and nothing else of KMS', () => {
     const reader: RouteDefinition = { ...ROUTES[0]!, id: 'DecryptProbe', method: 'GET', path: '/probe', cipher: 'decrypt', table: 'read' };
     const probe = synthTemplate({ stackProps: { routes: [reader] } });
-    const fn = Object.values(resourcesOf(probe, 'AWS::Lambda::Function')).find((f) => f.Properties?.Description === routeKey(reader));
-    const kms = statementsOfRole(probe, refId(fn!.Properties!.Role)!).filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
+    const fn = functionByDescription(probe, routeKey(reader)).props;
+    const kms = statementsOfRole(probe, refId(fn.Role)!).filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
     expect(actionsOf(kms)).toEqual(['kms:Decrypt']);
-    expect(kms.map((s) => refId(s.Resource))).toEqual(Object.keys(resourcesOf(probe, 'AWS::KMS::Key')));
+    expect(kms.map((s) => refId(s.Resource))).toEqual([kmsKeyIds(probe).cipher]);
   });
 });

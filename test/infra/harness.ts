@@ -71,3 +71,25 @@ export function statementsOfRole(template: Template, roleId: string): Statement[
 
 export const actionsOf = (statements: Statement[]): string[] =>
   statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+
+/**
+ * The stack's two KMS keys by role: the cipher key (SSNs and tax ids) and the key of the
+ * alarm topic (the one an SNS topic names as its master key).
+ */
+export function kmsKeyIds(template: Template): { cipher: string; alarms: string } {
+  const topicKeys = Object.values(resourcesOf(template, 'AWS::SNS::Topic')).map((t) => refId(t.Properties?.KmsMasterKeyId));
+  const keys = Object.keys(resourcesOf(template, 'AWS::KMS::Key'));
+  const cipher = keys.filter((id) => !topicKeys.includes(id));
+  const alarms = keys.filter((id) => topicKeys.includes(id));
+  if (cipher.length !== 1 || alarms.length !== 1) throw new Error(`expected one cipher key and one alarm-topic key, got ${keys.join(', ')}`);
+  return { cipher: cipher[0]!, alarms: alarms[0]! };
+}
+
+/** The one function with this description (routes: the route key; consumers: `consumerDescription`). */
+export function functionByDescription(template: Template, description: string): { id: string; props: Record<string, any> } {
+  const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(
+    ([, f]) => f.Properties?.Description === description,
+  );
+  if (found.length !== 1) throw new Error(`expected one function described "${description}", found ${found.length}`);
+  return { id: found[0]![0], props: found[0]![1].Properties! };
+}

@@ -31,6 +31,12 @@ describe('cdk-nag AwsSolutions checks', () => {
     expect(nag.every((r) => r.conclusion === 'success')).toBe(true);
   });
 
+  it('report no unacknowledged error with an email sender configured either (SES grant on one identity)', () => {
+    const { app } = buildApp({ nag: true, context: { emailSender: 'no-reply@example.com' } });
+    const nag = readReport(app.synth().directory).pluginReports.filter((r) => r.pluginName === 'AwsSolutions');
+    expect(nag.flatMap((r) => r.violations.filter((v) => v.severity === 'error'))).toEqual([]);
+  });
+
   it('do run in this harness: an unacknowledged AWS managed policy fails synthesis', () => {
     const { app, stack } = buildApp({ nag: true });
     new Role(Stack.of(stack), 'ProbeRole', {

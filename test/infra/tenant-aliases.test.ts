@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENTITY, keys } from '../../functions/shared/db/keys';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
-import { ROUTES } from '../../lib/service';
+import { CONSUMERS, ROUTES } from '../../lib/service';
 import { actionsOf, buildApp, refId, resourcesOf, statementsOfRole, synthTemplate } from './harness';
 
 type Template = ReturnType<typeof synthTemplate>;
@@ -186,7 +186,7 @@ describe('tenant aliases with an external issuer (partners[].clientIds)', () => 
   it('create nothing, not even the provider function, when no partner lists a client id', () => {
     const bare = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: 'api://verify' } });
     expect(aliasResources(bare)).toEqual({});
-    expect(Object.keys(resourcesOf(bare, 'AWS::Lambda::Function'))).toHaveLength(ROUTES.length);
+    expect(Object.keys(resourcesOf(bare, 'AWS::Lambda::Function'))).toHaveLength(ROUTES.length + CONSUMERS.length);
   });
 
   it('pass cdk-nag with no acknowledgment beyond the existing ones', () => {

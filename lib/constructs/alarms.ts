@@ -1,0 +1,98 @@
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+const CLOUDWATCH = 'cloudwatch.amazonaws.com';
+
+/**
+ * The one SNS topic every alarm of the service notifies (subscribe operators' e-mail,
+ * chat or paging to it after deploying; its ARN is a stack output).
+ *
+ * Encrypted with a customer-managed KMS key of its own: CloudWatch cannot publish to a
+ * topic under the AWS-managed `alias/aws/sns` key, because that key's policy cannot be
+ * changed to let CloudWatch use it. The key allows CloudWatch exactly `kms:Decrypt` and
+ * `kms:GenerateDataKey*` (what SNS needs on the publisher's behalf); the topic accepts
+ * only TLS publishes and allows CloudWatch to publish only for this account's alarms.
+ */
+export class AlarmTopic extends Construct {
+  readonly topic: Topic;
+  readonly key: Key;
+  private readonly action: SnsAction;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    this.key = new Key(this, 'Key', {
+      description: `Encrypts the alarm notifications of ${stack.stackName}`,
+      enableKeyRotation: true,
+      // Nothing is stored under this key beyond in-flight notifications.
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
+    });
+    this.key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToPublishToTheEncryptedTopic',
+        principals: [new ServicePrincipal(CLOUDWATCH)],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+    this.topic = new Topic(this, 'Topic', {
+      displayName: `${stack.stackName} alarms`,
+      masterKey: this.key,
+      enforceSSL: true,
+    });
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowThisAccountsCloudWatchAlarms',
+        principals: [new ServicePrincipal(CLOUDWATCH)],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+          StringEquals: { 'aws:SourceAccount': stack.account },
+        },
+      }),
+    );
+    this.action = new SnsAction(this.topic);
+  }
+
+  /** An alarm that notifies this topic (and again when it clears). */
+  alarm(scope: Construct, id: string, props: { metric: IMetric; threshold: number; description: string }): Alarm {
+    const alarm = new Alarm(scope, id, {
+      metric: props.metric,
+      threshold: props.threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: props.description,
+    });
+    alarm.addAlarmAction(this.action);
+    alarm.addOkAction(this.action);
+    return alarm;
+  }
+
+  /**
+   * Alarms as soon as a queue holds any visible message: for dead-letter queues and
+   * on-failure destinations, where every message is work that failed for good.
+   */
+  alarmWhenNotEmpty(scope: Construct, id: string, queue: IQueue, description: string): Alarm {
+    return this.alarm(scope, id, {
+      metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      description,
+    });
+  }
+}

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import { QUEUES, type QueueId } from '../../functions/shared/queue/message-queue';
+import type { ConsumerDefinition, ConsumerSource } from '../service';
+import { type CipherKey, bindCipherKey } from './cipher-key';
+import { type DataTable, bindTable } from './data-table';
+import { type EmailSenderSettings, bindEmailSender } from './email-sender';
+import type { WorkQueue } from './queue';
+import { ServiceFunction } from './service-function';
+
+/** What a consumer's function is described as in the Lambda console: its id and its source. */
+export function consumerDescription(consumer: Pick<ConsumerDefinition, 'id' | 'source'>): string {
+  return `${consumer.id}: ${sourceLabel(consumer.source)}`;
+}
+
+function sourceLabel(source: ConsumerSource): string {
+  switch (source.kind) {
+    case 'table-stream':
+      return 'table stream';
+    case 'queue':
+      return `${source.queue} queue`;
+    case 'schedule':
+      return `schedule cron(${source.cron.minute} ${source.cron.hour} * * ? *) UTC`;
+  }
+}
+
+/**
+ * Lets a function send to one of the service's queues: `sqs:SendMessage` (with
+ * `GetQueueAttributes` and `GetQueueUrl`) on that queue only, and its URL in the queue's
+ * variable (`QUEUES[id].envVar`).
+ */
+export function bindQueueSender(fn: LambdaFunction, id: QueueId, workQueue: WorkQueue): void {
+  workQueue.queue.grantSendMessages(fn);
+  fn.addEnvironment(QUEUES[id].envVar, workQueue.queue.queueUrl);
+}
+
+export interface ConsumerFunctionProps {
+  /** The consumer's row of `CONSUMERS`. */
+  readonly consumer: ConsumerDefinition;
+  /** Repository root: the consumer's handler path is relative to it. */
+  readonly projectRoot: string;
+  readonly dataTable: DataTable;
+  readonly cipherKey: CipherKey;
+  /** Every work queue of the service, by id. */
+  readonly queues: ReadonlyMap<QueueId, WorkQueue>;
+  /** The email sender, when one is configured. */
+  readonly emailSender?: EmailSenderSettings;
+}
+
+/**
+ * The function of one consumer row (`CONSUMERS` in lib/service.ts): the house defaults of
+ * `ServiceFunction` with the row's timeout, and exactly the access the row declares:
+ * the table (`table`), the cipher key (`cipher`), sending to each queue of `sendsTo`,
+ * and SES when it `sendsEmail` and a sender is configured. What feeds it (stream, queue,
+ * schedule) is wired by `EventPipeline`.
+ */
+export class ConsumerFunction extends ServiceFunction {
+  readonly consumer: ConsumerDefinition;
+
+  constructor(scope: Construct, id: string, props: ConsumerFunctionProps) {
+    const { consumer } = props;
+    super(scope, id, {
+      entry: join(props.projectRoot, consumer.handler),
+      description: consumerDescription(consumer),
+      timeout: Duration.seconds(consumer.timeoutSeconds),
+    });
+    this.consumer = consumer;
+    bindTable(this.function, props.dataTable, consumer.table);
+    bindCipherKey(this.function, props.cipherKey, consumer.cipher);
+    for (const queueId of consumer.sendsTo ?? []) {
+      const workQueue = props.queues.get(queueId);
+      if (!workQueue) throw new Error(`consumer "${consumer.id}" sends to unknown queue "${queueId}"`);
+      bindQueueSender(this.function, queueId, workQueue);
+    }
+    if (consumer.sendsEmail) bindEmailSender(this.function, props.emailSender);
+  }
+}

@@ -1,0 +1,69 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import { ENV } from '../../functions/shared/config';
+
+/** The CDK context keys that configure account-holder emails (see docs-infra.md). */
+export const EMAIL_CONTEXT = {
+  sender: 'emailSender',
+  identityArn: 'emailIdentityArn',
+} as const;
+
+/** Who sends account-holder emails: an address and the SES identity that covers it. */
+export interface EmailSenderSettings {
+  /** `From` address, e.g. `no-reply@example.com`. */
+  readonly address: string;
+  /** ARN of the verified SES identity (domain or address) the sending is authorised on. */
+  readonly identityArn: string;
+}
+
+const ADDRESS = /^[^\s@<>"]+@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63})$/;
+const IDENTITY_ARN = /^arn:aws[a-z-]*:ses:[a-z0-9-]+:\d{12}:identity\/\S+$/;
+
+/**
+ * Reads `emailSender` (and optional `emailIdentityArn`). Without `emailSender` there is no
+ * sender: functions then get neither the SES permission nor `EMAIL_SENDER`, and skip
+ * emails. Without `emailIdentityArn` the identity is the sender's domain in the stack's
+ * account and region (`arn:…:ses:<region>:<account>:identity/<domain>`).
+ */
+export function emailSenderFromContext(scope: Construct): EmailSenderSettings | undefined {
+  const sender = optionalString(scope.node.tryGetContext(EMAIL_CONTEXT.sender), EMAIL_CONTEXT.sender);
+  const identityArn = optionalString(scope.node.tryGetContext(EMAIL_CONTEXT.identityArn), EMAIL_CONTEXT.identityArn);
+  if (sender === undefined) {
+    if (identityArn !== undefined) throw new Error(`context "${EMAIL_CONTEXT.identityArn}" needs "${EMAIL_CONTEXT.sender}"`);
+    return undefined;
+  }
+  const match = ADDRESS.exec(sender);
+  if (!match) throw new Error(`context "${EMAIL_CONTEXT.sender}" must be an email address, got "${sender}"`);
+  if (identityArn !== undefined && !IDENTITY_ARN.test(identityArn)) {
+    throw new Error(`context "${EMAIL_CONTEXT.identityArn}" must be an SES identity ARN (arn:aws:ses:<region>:<account>:identity/<name>)`);
+  }
+  return {
+    address: sender,
+    identityArn:
+      identityArn ??
+      Stack.of(scope).formatArn({
+        service: 'ses',
+        resource: 'identity',
+        resourceName: match[1]!.toLowerCase(),
+        arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+      }),
+  };
+}
+
+/**
+ * Lets a function send email as the sender: `ses:SendEmail` on that one identity and
+ * `EMAIL_SENDER`. Without a sender, nothing: the function has no SES permission at all.
+ */
+export function bindEmailSender(fn: LambdaFunction, sender: EmailSenderSettings | undefined): void {
+  if (sender === undefined) return;
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [sender.identityArn] }));
+  fn.addEnvironment(ENV.emailSender, sender.address);
+}
+
+function optionalString(value: unknown, key: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`context "${key}" must be a string`);
+  return value.trim();
+}

@@ -1,0 +1,214 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Construct } from 'constructs';
+import type { QueueId } from '../../functions/shared/queue/message-queue';
+import {
+  CONSUMERS,
+  type ConsumerDefinition,
+  type ConsumerSource,
+  QUEUE_SETTINGS,
+  type QueueSettings,
+  streamFilterPattern,
+} from '../service';
+import type { AlarmTopic } from './alarms';
+import type { CipherKey } from './cipher-key';
+import { ConsumerFunction } from './consumer-function';
+import type { DataTable } from './data-table';
+import type { EmailSenderSettings } from './email-sender';
+import { DeadLetterStore, WorkQueue } from './queue';
+
+/**
+ * A queue's visibility timeout must be at least this many times its consumer's timeout
+ * (AWS's advice for Lambda event sources): a batch that is still being worked on, or
+ * retried after a throttle, must not become visible to a second invocation meanwhile.
+ */
+export const VISIBILITY_TIMEOUT_FACTOR = 6;
+
+/**
+ * How old a stream record may get before the stream router gives up on it and sends its
+ * description to the on-failure destination. The table stream keeps records 24 h anyway.
+ */
+export const STREAM_MAX_RECORD_AGE = Duration.days(1);
+
+/**
+ * Delivery of a scheduled run to its function: EventBridge retries this often within
+ * this time, then puts the event into the schedule's dead-letter queue.
+ */
+export const SCHEDULE_RETRY = { attempts: 4, maxEventAge: Duration.hours(2) } as const;
+
+export interface EventPipelineProps {
+  /** Repository root: handler paths are relative to it. */
+  readonly projectRoot: string;
+  readonly dataTable: DataTable;
+  readonly cipherKey: CipherKey;
+  /** Where every dead-letter and failure alarm notifies. */
+  readonly alarms: AlarmTopic;
+  /**
+   * The consumers, one function each.
+   * @default CONSUMERS from lib/service.ts
+   */
+  readonly consumers?: readonly ConsumerDefinition[];
+  /**
+   * One work queue (with its dead-letter queue) per entry.
+   * @default QUEUE_SETTINGS from lib/service.ts
+   */
+  readonly queueSettings?: Readonly<Record<QueueId, QueueSettings>>;
+  /**
+   * Sender of account-holder emails, for consumers that `sendsEmail`.
+   * @default - none: no SES permission, emails are skipped
+   */
+  readonly emailSender?: EmailSenderSettings;
+}
+
+/**
+ * The asynchronous side of the service, built from `QUEUE_SETTINGS` and `CONSUMERS`
+ * alone (a new consumer row needs no change here):
+ * - one `WorkQueue` per queue id, each with a dead-letter queue and an alarm on it;
+ * - one `ConsumerFunction` per consumer, fed by its source:
+ *   - `table-stream`: an event source mapping on the table stream with the row's filters,
+ *     batch size and retries, from the trim horizon, bisecting failing batches, reporting
+ *     partial batch failures, and sending what still fails to an on-failure queue (alarmed);
+ *   - `queue`: an SQS event source mapping reporting partial batch failures (the queue's
+ *     redrive policy dead-letters what keeps failing);
+ *   - `schedule`: an EventBridge rule (cron, UTC) whose target retries delivery and then
+ *     dead-letters the event (alarmed), plus an alarm on the function's errors.
+ */
+export class EventPipeline extends Construct {
+  /** The work queues, by queue id. */
+  readonly queues: ReadonlyMap<QueueId, WorkQueue>;
+  /** The consumer functions, by consumer id. */
+  readonly consumers: ReadonlyMap<string, ConsumerFunction>;
+  /** Each table-stream consumer's on-failure destination, by consumer id. */
+  readonly onFailure: ReadonlyMap<string, DeadLetterStore> = new Map();
+  /** Each scheduled consumer's rule, by consumer id. */
+  readonly schedules: ReadonlyMap<string, Rule> = new Map();
+  /** Each scheduled consumer's dead-letter queue for undeliverable runs, by consumer id. */
+  readonly scheduleDeadLetters: ReadonlyMap<string, DeadLetterStore> = new Map();
+
+  private readonly alarms: AlarmTopic;
+
+  constructor(scope: Construct, id: string, props: EventPipelineProps) {
+    super(scope, id);
+    this.alarms = props.alarms;
+
+    const queues = new Map<QueueId, WorkQueue>();
+    for (const [queueId, settings] of Object.entries(props.queueSettings ?? QUEUE_SETTINGS) as [QueueId, QueueSettings][]) {
+      queues.set(queueId, new WorkQueue(this, `${settings.name}Queue`, { settings, alarms: props.alarms }));
+    }
+    this.queues = queues;
+
+    const consumers = new Map<string, ConsumerFunction>();
+    const consumerOfQueue = new Map<QueueId, string>();
+    for (const consumer of props.consumers ?? CONSUMERS) {
+      if (consumers.has(consumer.id)) throw new Error(`consumer "${consumer.id}" is listed twice`);
+      if (consumer.source.kind === 'queue') {
+        const other = consumerOfQueue.get(consumer.source.queue);
+        if (other) throw new Error(`queue "${consumer.source.queue}" has two consumers: ${other} and ${consumer.id}`);
+        consumerOfQueue.set(consumer.source.queue, consumer.id);
+      }
+      const fn = new ConsumerFunction(this, consumer.id, {
+        consumer,
+        projectRoot: props.projectRoot,
+        dataTable: props.dataTable,
+        cipherKey: props.cipherKey,
+        queues,
+        emailSender: props.emailSender,
+      });
+      this.connectSource(fn, consumer.source, props.dataTable);
+      consumers.set(consumer.id, fn);
+    }
+    this.consumers = consumers;
+  }
+
+  private connectSource(fn: ConsumerFunction, source: ConsumerSource, dataTable: DataTable): void {
+    switch (source.kind) {
+      case 'table-stream':
+        return this.connectStream(fn, source, dataTable);
+      case 'queue':
+        return this.connectQueue(fn, source);
+      case 'schedule':
+        return this.connectSchedule(fn, source);
+    }
+  }
+
+  private connectStream(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'table-stream' }>, dataTable: DataTable) {
+    const id = fn.consumer.id;
+    const onFailure = new DeadLetterStore(fn, 'OnFailure', {
+      alarms: this.alarms,
+      description: `Table stream batches that ${id} could not process after ${source.maxRetryAttempts} retries or within ${STREAM_MAX_RECORD_AGE.toHumanString()}. Each message names the shard and sequence numbers; read the records from the stream (kept 24 h) or the table and replay them.`,
+      notRedriveTarget: `the on-failure destination of ${id}'s table stream event source mapping`,
+    });
+    mutable(this.onFailure).set(id, onFailure);
+    fn.function.addEventSource(
+      new DynamoEventSource(dataTable.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: source.batchSize,
+        filters: source.filters.map((filter) => FilterCriteria.filter(streamFilterPattern(filter))),
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: source.maxRetryAttempts,
+        maxRecordAge: STREAM_MAX_RECORD_AGE,
+        onFailure: new SqsDlq(onFailure.queue),
+      }),
+    );
+    Validations.of(fn.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Besides X-Ray (no resource-level permissions), the event source mapping needs dynamodb:ListStreams, which DynamoEventSource grants on "*" as AWS\'s AWSLambdaDynamoDBExecutionRole does; it only lists stream ARNs. Reading records (DescribeStream, GetShardIterator, GetRecords) is limited to this table\'s stream. No other statement of this role uses "*" (asserted in test/infra).',
+    });
+  }
+
+  private connectQueue(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'queue' }>) {
+    const { consumer } = fn;
+    const workQueue = this.queues.get(source.queue);
+    if (!workQueue) throw new Error(`consumer "${consumer.id}" reads unknown queue "${source.queue}"`);
+    const minimum = VISIBILITY_TIMEOUT_FACTOR * consumer.timeoutSeconds;
+    if (workQueue.settings.visibilityTimeoutSeconds < minimum) {
+      throw new Error(
+        `queue "${source.queue}": visibility timeout ${workQueue.settings.visibilityTimeoutSeconds} s is below ${VISIBILITY_TIMEOUT_FACTOR} × the ${consumer.timeoutSeconds} s timeout of its consumer ${consumer.id} (at least ${minimum} s)`,
+      );
+    }
+    fn.function.addEventSource(
+      new SqsEventSource(workQueue.queue, { batchSize: source.batchSize, reportBatchItemFailures: true }),
+    );
+  }
+
+  private connectSchedule(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'schedule' }>) {
+    const id = fn.consumer.id;
+    const deadLetters = new DeadLetterStore(fn, 'ScheduleDeadLetters', {
+      alarms: this.alarms,
+      description: `Scheduled runs of ${id} that EventBridge could not deliver to the function. Run it by hand (aws lambda invoke) once the cause is fixed.`,
+      notRedriveTarget: `the dead-letter queue of ${id}'s EventBridge schedule target`,
+    });
+    const rule = new Rule(fn, 'Schedule', {
+      schedule: Schedule.cron({ minute: source.cron.minute, hour: source.cron.hour }),
+      description: `Runs ${id} (UTC)`,
+    });
+    rule.addTarget(
+      new LambdaTarget(fn.function, {
+        deadLetterQueue: deadLetters.queue,
+        retryAttempts: SCHEDULE_RETRY.attempts,
+        maxEventAge: SCHEDULE_RETRY.maxEventAge,
+      }),
+    );
+    // EventBridge invokes asynchronously: its DLQ only catches runs it could not hand to
+    // Lambda. A run that fails inside the function is retried by Lambda (twice) and shows
+    // only in the function's Errors metric, hence this alarm. (An async on-failure
+    // destination would need sqs:SendMessage in the function's role, which it otherwise
+    // does not have.) Every scheduled job is
+    // a sweep that the next run repeats, so nothing is lost meanwhile.
+    this.alarms.alarm(fn, 'ErrorsAlarm', {
+      metric: fn.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 0,
+      description: `A scheduled run of ${id} failed (Lambda retries it twice); see its logs. The next run repeats the work.`,
+    });
+    mutable(this.schedules).set(id, rule);
+    mutable(this.scheduleDeadLetters).set(id, deadLetters);
+  }
+}
+
+/** The maps above are read-only to users of the construct, filled while it is built. */
+const mutable = <K, V>(map: ReadonlyMap<K, V>): Map<K, V> => map as Map<K, V>;
