@@ -13,6 +13,13 @@ import type { AlarmTopic } from './alarms';
 export const DEAD_LETTER_RETENTION = Duration.days(14);
 
 /**
+ * How long a work message waits for its consumer: a week, so a consumer that is down (or
+ * not deployed yet) over a long weekend loses nothing; still shorter than the dead-letter
+ * retention.
+ */
+export const WORK_QUEUE_RETENTION = Duration.days(7);
+
+/**
  * Every queue of the service is encrypted at rest with SQS-managed keys (SSE-SQS) and
  * refuses requests without TLS. SSE-SQS rather than a customer-managed KMS key: messages
  * carry only a tenant and record ids (the records, and the SSNs/tax ids encrypted under
@@ -83,6 +90,7 @@ export class WorkQueue extends Construct {
     this.queue = new Queue(this, 'Queue', {
       ...QUEUE_DEFAULTS,
       visibilityTimeout: Duration.seconds(settings.visibilityTimeoutSeconds),
+      retentionPeriod: WORK_QUEUE_RETENTION,
       deadLetterQueue: { queue: this.deadLetters.queue, maxReceiveCount: settings.maxReceiveCount },
     });
   }

@@ -97,6 +97,12 @@ describe('work queues (one per QUEUE_SETTINGS entry)', () => {
     expect(dlq.Properties?.RedrivePolicy).toBeUndefined();
   });
 
+  it.each(QUEUE_IDS)('%s keeps a waiting message a week, less than its dead-letter queue keeps it', (id) => {
+    const retention = queues[workQueueId(id)]!.Properties?.MessageRetentionPeriod;
+    expect(retention).toBe(7 * 24 * 60 * 60);
+    expect(retention).toBeLessThan(FOURTEEN_DAYS);
+  });
+
   it.each(QUEUE_IDS)('%s has an alarm on its dead-letter queue (ApproximateNumberOfMessagesVisible > 0) notifying the alarm topic', (id) => {
     const dlqId = refId(queues[workQueueId(id)]!.Properties?.RedrivePolicy.deadLetterTargetArn)!;
     expect(notEmptyAlarmsOf(dlqId)).toHaveLength(1);
