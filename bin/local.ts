@@ -4,7 +4,8 @@ import { DEFAULT_PORT, startLocalRuntime } from '../lib/local/runtime';
 
 /**
  * `npm start [-- --tenant <name>]`: the whole service on http://127.0.0.1:${PORT:-3000},
- * in memory unless DATA_DIR is set. Prints a ready token and a curl example.
+ * with its asynchronous pipeline, in memory unless DATA_DIR is set. Prints a ready token,
+ * a curl example and where the emails go.
  */
 // The AWS SDK warns on Node 20 that its 2027 releases need Node 22; locally that is noise.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -26,6 +27,8 @@ const token = await runtime.mintToken(values.tenant);
 console.log(`
 Local runtime ready on ${runtime.url}  (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})
 JWT issuer ${LOCAL_ISSUER}, audience ${LOCAL_AUDIENCE}
+Pipeline: table stream → queues → workers, in-process (timings compressed, see docs-local.md)
+Emails to account holders are written to ${runtime.outbox.dir}
 
 Token for tenant "${values.tenant}", every scope, valid 12 h (more: npm run --silent token -- --tenant <name>):
 export TOKEN='${token}'

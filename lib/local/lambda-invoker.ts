@@ -17,6 +17,8 @@ export interface FunctionDefinition {
   readonly name: string;
   /** Module path relative to the repository root; it exports `handler`. */
   readonly handler: string;
+  /** This function's own timeout; the invoker's default (the API functions' timeout) otherwise. */
+  readonly timeoutMs?: number;
 }
 
 /** The same timeout the CDK stack gives the API functions. */
@@ -37,13 +39,14 @@ export class LambdaInvoker {
 
   async invoke(fn: FunctionDefinition, event: unknown): Promise<unknown> {
     const handler = await this.load(fn);
-    const deadline = Date.now() + this.timeoutMs;
+    const timeoutMs = fn.timeoutMs ?? this.timeoutMs;
+    const deadline = Date.now() + timeoutMs;
     const context = lambdaContext(fn.name, this.region, deadline);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new FunctionTimeoutError(`${fn.name}: Task timed out after ${(this.timeoutMs / 1000).toFixed(2)} seconds`)),
-        this.timeoutMs,
+        () => reject(new FunctionTimeoutError(`${fn.name}: Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`)),
+        timeoutMs,
       );
     });
     try {

@@ -1,16 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { resetDependencies } from '../../functions/shared/aws';
+import { resetDependencies, setDependencies } from '../../functions/shared/aws';
 import { ENV } from '../../functions/shared/config';
-import { ROUTES, type RouteDefinition } from '../service';
+import { CONSUMERS, ROUTES, type ConsumerDefinition, type RouteDefinition } from '../service';
 import { LOCAL_AWS_ENV, startDynamoDbLocal } from './dynamodb-local';
 import { startHttpGateway } from './http-gateway';
 import { createJwtAuthorizer } from './jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
 import { LambdaInvoker } from './lambda-invoker';
+import type { LocalQueues } from './local-queues';
 import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
+import type { LocalOutbox } from './outbox';
+import { createLocalPipeline, type PipelineTimings } from './pipeline';
 import { readOrCreateFile, stateDir } from './state';
+import type { StreamFailure } from './stream-poller';
 import { ensureTable } from './table';
 import type { BackgroundWorker } from './workers';
 
@@ -21,14 +25,26 @@ export interface LocalRuntimeOptions {
   readonly dynamoEndpoint?: string;
   /** Default `verify-service`. */
   readonly tableName?: string;
-  /** Persist the database, the cipher key and the JWT key here; in memory when absent. */
+  /**
+   * Persist the database, the cipher key, the JWT key, the stream checkpoints and the
+   * outbox here; in memory (and `.local/` for the key and outbox) when absent.
+   */
   readonly dataDir?: string;
   /** Default: the service's route table (lib/service.ts). Tests mount fixture handlers. */
   readonly routes?: readonly RouteDefinition[];
   /** Default: the key pair persisted in `dataDir`, or `.local/`, that `npm run token` signs with. */
   readonly issuer?: LocalIssuer;
-  /** Started after the table exists, stopped before it goes away. */
+  /** Started after the table exists (before the pipeline's own), stopped before it goes away. */
   readonly workers?: readonly BackgroundWorker[];
+  /**
+   * The asynchronous pipeline: stream pollers, queue consumers and schedules. Default: the
+   * service's (lib/service.ts CONSUMERS); tests pass fixtures, or [] for none.
+   */
+  readonly consumers?: readonly ConsumerDefinition[];
+  /** Poll intervals, retry backoff and the queue time compression; see DEFAULT_PIPELINE_TIMINGS. */
+  readonly pipelineTimings?: Partial<PipelineTimings>;
+  /** Where emails are written. Default `<dataDir>/outbox`, or `.local/outbox`. */
+  readonly outboxDir?: string;
   readonly functionTimeoutMs?: number;
   readonly log?: RuntimeLog;
 }
@@ -42,7 +58,24 @@ export interface LocalRuntime {
   readonly issuer: LocalIssuer;
   /** A token the gateway accepts: `sub` = `client_id` = tenant, every scope by default. */
   mintToken(tenant: string, scopes?: readonly string[]): Promise<string>;
-  /** Closes the HTTP port, stops the workers, then DynamoDB Local if this runtime started it. */
+  /** The in-process queues handlers send to: `queue(id)` and `deadLetterQueue(id)` show their messages. */
+  readonly queues: LocalQueues;
+  /** Stream batches that exhausted their retries (the on-failure destination), oldest first. */
+  readonly streamFailures: readonly StreamFailure[];
+  /** Emails handlers sent: files under `outbox.dir`, and `outbox.messages`. */
+  readonly outbox: LocalOutbox;
+  /** Runs a schedule consumer now, after a run in progress; resolves with the handler's result. */
+  runSchedule(id: string): Promise<unknown>;
+  /**
+   * Resolves when the pipeline is at rest: streams drained, every consumed queue empty
+   * (retries and dead-lettering included), no schedule running. Rejects after `timeoutMs`
+   * (default 10 s) saying what is still busy. Tests use it instead of sleeping.
+   */
+  settle(timeoutMs?: number): Promise<void>;
+  /**
+   * Closes the HTTP port, stops the workers (batches in flight finish), then DynamoDB
+   * Local if this runtime started it.
+   */
   stop(): Promise<void>;
 }
 
@@ -51,9 +84,11 @@ export const DEFAULT_TABLE_NAME = 'verify-service';
 
 /**
  * The local runtime: the very handler modules of the route table, behind a stand-in for
- * API Gateway, on AWS's DynamoDB Local. Handlers get their configuration only through
- * the environment, exactly as in Lambda, so it is set before any handler is imported.
- * Handlers read one process-wide environment, so run one runtime per process at a time.
+ * API Gateway, and of the consumer list, fed by the table's stream, in-process queues and
+ * timers (lib/local/pipeline.ts), all on AWS's DynamoDB Local. Handlers get their
+ * configuration only through the environment, exactly as in Lambda, so it is set before
+ * any handler is imported. Handlers read one process-wide environment, so run one runtime
+ * per process at a time.
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const log = options.log ?? consoleLog(logLevelFromEnv(process.env[ENV.logLevel]));
@@ -82,7 +117,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const authorizer = createJwtAuthorizer({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], jwks: issuer.jwks });
     const invoker = new LambdaInvoker(options.functionTimeoutMs, LOCAL_AWS_ENV.AWS_REGION);
 
-    for (const worker of options.workers ?? []) {
+    const pipeline = createLocalPipeline({
+      consumers: options.consumers ?? CONSUMERS,
+      timings: options.pipelineTimings,
+      outboxDir: options.outboxDir ?? join(stateDir(options.dataDir), 'outbox'),
+      checkpointDir: options.dataDir && join(stateDir(options.dataDir), 'stream-checkpoints'),
+      region: LOCAL_AWS_ENV.AWS_REGION,
+      log,
+    });
+    // After configureHandlerEnvironment, whose reset would drop them; removed once the
+    // workers that use them have stopped.
+    setDependencies({ queue: pipeline.queues, notifier: pipeline.outbox });
+    teardown.push(() => setDependencies({ queue: undefined, notifier: undefined }));
+
+    for (const worker of [...(options.workers ?? []), ...pipeline.workers]) {
       await worker.start({ tableName, table, dynamoEndpoint, invoker, log });
       teardown.push(() => worker.stop());
       log('debug', `worker ${worker.name} started`);
@@ -104,6 +152,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       dynamoEndpoint,
       issuer,
       mintToken: (tenant, scopes) => issuer.mint({ tenant, scopes }),
+      queues: pipeline.queues,
+      streamFailures: pipeline.streamFailures,
+      outbox: pipeline.outbox,
+      runSchedule: pipeline.runSchedule,
+      settle: pipeline.settle,
       stop,
     };
   } catch (error) {
