@@ -14,7 +14,7 @@ import type { CreateVerifyAccountBody } from './schemas';
  * dependency registry, so the same code runs in Lambda, locally and in tests.
  */
 
-const CONTROL_RETRIES = 3;
+const CONTROL_RETRIES = 5;
 
 const repository = () => new VerifyAccountRepository(documentClient(), tableName());
 
@@ -45,7 +45,12 @@ export async function listVerifyAccounts(tenant: string, filter: AccountListFilt
   return repository().list(tenant, filter, page);
 }
 
-/** A statement-code submission (DESIGN.md §4); retried when the account changed meanwhile. */
+/**
+ * A statement-code submission (DESIGN.md §4). The account may change under it (another
+ * submission, the pipeline): the decision is then taken again on the fresh account, after
+ * a short random pause so racing submissions spread out. A partner sees a 409 only if the
+ * account keeps changing through every retry.
+ */
 export async function submitStatementCode(tenant: string, id: string, code: string): Promise<VerifyAccount> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -53,6 +58,7 @@ export async function submitStatementCode(tenant: string, id: string, code: stri
     } catch (error) {
       const concurrent = error instanceof ConflictError && error.code === 'concurrent_update';
       if (!concurrent || attempt >= CONTROL_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
   }
 }

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { LocalIssuer } from '../../lib/local/jwt-issuer';
 import { consoleLog } from '../../lib/local/log';
 import { configureHandlerEnvironment, startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../lib/local/runtime';
 import { ensureTable } from '../../lib/local/table';
+import { FAST_TIMINGS } from './fixtures/pipeline-consumers';
 
 /**
  * Integration-test entry points. Everything runs against the run's one DynamoDB Local
@@ -22,8 +26,10 @@ let issuer: Promise<LocalIssuer> | undefined;
 const testIssuer = (): Promise<LocalIssuer> => (issuer ??= LocalIssuer.generate());
 
 /**
- * The local runtime on a random port and a fresh table. Pass `routes` to mount fixture
- * handlers. Handler failures are logged (warn and above) so a failing test shows why.
+ * The local runtime on a random port and a fresh table, with the whole pipeline (stream,
+ * queues, schedules) on fast timings and emails in a throw-away outbox. Pass `routes` or
+ * `consumers` to mount fixtures (`consumers: []` for no pipeline). Handler failures are
+ * logged (warn and above) so a failing test shows why.
  */
 export async function startTestRuntime(options: Partial<LocalRuntimeOptions> = {}): Promise<LocalRuntime> {
   return startLocalRuntime({
@@ -32,6 +38,8 @@ export async function startTestRuntime(options: Partial<LocalRuntimeOptions> = {
     tableName: uniqueTableName(),
     issuer: await testIssuer(),
     log: consoleLog('warn'),
+    pipelineTimings: FAST_TIMINGS,
+    outboxDir: mkdtempSync(join(tmpdir(), 'verify-outbox-')),
     ...options,
   });
 }

@@ -1,9 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { hashStatementCode } from '../../../functions/domain/statement-code';
-import { SANDBOX_STATEMENT_CODE } from '../../../functions/shared/bank/sandbox-bank';
 import { documentClient } from '../../../functions/shared/aws';
 import { keys } from '../../../functions/shared/db/keys';
-import { VerifyAccountRepository } from '../../../functions/shared/db/verify-accounts';
 import type { LocalRuntime } from '../../../lib/local/runtime';
 import { api } from '../harness';
 
@@ -34,12 +31,4 @@ export async function storedItem(runtime: LocalRuntime, tenant: string, id: stri
     new GetCommand({ TableName: runtime.tableName, Key: keys.verifyAccount(tenant, id) }),
   );
   return out.Item;
-}
-
-/** What the verification worker does once the credit carrying the statement code is out. */
-export async function markStatementCodeSent(runtime: LocalRuntime, tenant: string, id: string) {
-  const repository = new VerifyAccountRepository(documentClient(), runtime.tableName);
-  const account = await repository.get(tenant, id);
-  if (!account) throw new Error(`no account ${id}`);
-  await repository.recordStatementCodeSent(account, new Date(), hashStatementCode(SANDBOX_STATEMENT_CODE));
 }

@@ -297,7 +297,7 @@ describe('POST /verify/accounts/{id}/control: concurrent submissions', () => {
     expect(updates().map((u) => u.ExpressionAttributeValues?.[':v'])).toEqual([1, 2]);
   });
 
-  it('answers 409 concurrent_update when the account keeps changing', async () => {
+  it('answers 409 concurrent_update only when the account keeps changing through all five tries', async () => {
     const item = storedControlAccount();
     ddb.on(GetCommand, { Key: { pk: item.pk, sk: 'VA' } }).resolves({ Item: item });
     ddb.on(UpdateCommand).rejects(conflict());
@@ -306,6 +306,6 @@ describe('POST /verify/accounts/{id}/control: concurrent submissions', () => {
 
     expect(res.statusCode).toBe(409);
     expect(res.body.error_code).toBe('concurrent_update');
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(3);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(5);
   });
 });
