@@ -22,7 +22,7 @@ export interface VerifyServiceStackProps extends StackProps {
   /**
    * Who may call the API.
    * @default - read from CDK context (`partners`, `jwtIssuer`, `jwtAudience`,
-   * `jwtScopePrefix`, `cognitoDomainPrefix`); see docs-infra.md
+   * `jwtScopePrefix`, `cognitoDomainPrefix`); see the README, "Infrastructure"
    */
   readonly identity?: IdentityProps;
   /**

@@ -4,7 +4,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { ENV } from '../../functions/shared/config';
 
-/** The CDK context keys that configure account-holder emails (see docs-infra.md). */
+/** The CDK context keys that configure account-holder emails (see the README, "Infrastructure"). */
 export const EMAIL_CONTEXT = {
   sender: 'emailSender',
   identityArn: 'emailIdentityArn',

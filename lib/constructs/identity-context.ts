@@ -3,7 +3,7 @@ import { SCOPES, type Scope } from '../../functions/shared/scopes';
 import type { IdentityProps, PartnerConfig } from './identity';
 
 /**
- * The CDK context keys that configure who may call the API (see docs-infra.md). Values
+ * The CDK context keys that configure who may call the API (see the README, "Infrastructure"). Values
  * given on the command line (`-c partners='[...]'`) arrive as strings, values in
  * cdk.json as JSON, so both are accepted.
  */
