@@ -165,3 +165,10 @@ export function newVerifyAccount(input: NewVerifyAccount, now: Date): VerifyAcco
     version: 1,
   };
 }
+
+/** The encryption context that binds an SSN or tax id ciphertext to its account. */
+export const ownershipSecretContext = (account: Pick<VerifyAccount, 'tenant' | 'id'>) => ({
+  tenant: account.tenant,
+  verify_account_id: account.id,
+  purpose: 'ownership',
+});

@@ -1,39 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import { documentClient, now } from '../shared/aws';
-import { cipher } from '../shared/cipher';
 import { tableName } from '../shared/config';
 import { VerifyAccountRepository, type AccountListFilter } from '../shared/db/verify-accounts';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../shared/errors';
 import type { PageWindow } from '../domain/pagination';
 import { decideControlSubmission } from '../domain/statement-code';
-import { newVerifyAccount, type VerifyAccount } from '../domain/verify-account';
-import type { CreateVerifyAccountBody } from './schemas';
+import type { VerifyAccount } from '../domain/verify-account';
 
 /**
- * The Verify use cases: what handlers call. Storage, cipher and clock come from the
- * dependency registry, so the same code runs in Lambda, locally and in tests.
+ * The Verify use cases that read and answer accounts: what the get, list and control
+ * handlers call. Storage and clock come from the dependency registry, so the same code
+ * runs in Lambda, locally and in tests. Starting a verification (which encrypts) is in
+ * start-verification.ts, so only that function bundles the KMS client.
  */
 
 const CONTROL_RETRIES = 5;
 
-const repository = () => new VerifyAccountRepository(documentClient(), tableName());
-
-/** The encryption context that binds an SSN or tax id ciphertext to its account. */
-export const ownershipSecretContext = (account: Pick<VerifyAccount, 'tenant' | 'id'>) => ({
-  tenant: account.tenant,
-  verify_account_id: account.id,
-  purpose: 'ownership',
-});
-
-export async function createVerifyAccount(tenant: string, body: CreateVerifyAccountBody): Promise<VerifyAccount> {
-  const at = now();
-  const account = newVerifyAccount({ ...body, id: randomUUID(), tenant }, at);
-  const secret = body.person?.ssn ?? body.business?.tax_id;
-  const ciphertext =
-    secret === undefined ? undefined : await cipher().encrypt(secret, ownershipSecretContext(account));
-  await repository().create(account, ciphertext, at);
-  return account;
-}
+export const repository = () => new VerifyAccountRepository(documentClient(), tableName());
 
 export async function getVerifyAccount(tenant: string, id: string): Promise<VerifyAccount> {
   const account = await repository().get(tenant, id);

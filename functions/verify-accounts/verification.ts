@@ -1,18 +1,17 @@
-import { documentClient, now } from '../shared/aws';
+import { now } from '../shared/aws';
 import { bank } from '../shared/bank';
 import type { OwnershipCheck, OwnershipClaims } from '../shared/bank/bank-provider';
 import { cipher } from '../shared/cipher';
-import { tableName } from '../shared/config';
-import { VerifyAccountRepository } from '../shared/db/verify-accounts';
+import type { VerifyAccountRepository } from '../shared/db/verify-accounts';
 import { ConflictError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { notifier } from '../shared/notify';
 import { DisabledNotifier } from '../shared/notify/notifier';
 import { statementCodeSentEmail } from '../domain/notifications';
+import { repository } from './service';
 import { aggregateOwnership } from '../domain/ownership';
 import { hashStatementCode, statementCodeExpired } from '../domain/statement-code';
-import { checksControl, checksOwnership, type MatchResult, type VerifyAccount } from '../domain/verify-account';
-import { ownershipSecretContext } from './service';
+import { checksControl, checksOwnership, ownershipSecretContext, type MatchResult, type VerifyAccount } from '../domain/verify-account';
 
 /**
  * The asynchronous half of a verification (DESIGN.md §4): ask the bank, match ownership,
@@ -20,8 +19,6 @@ import { ownershipSecretContext } from './service';
  * every step looks at what is already stored and does only what is missing.
  */
 const RETRIES_ON_CONFLICT = 3;
-
-const repository = () => new VerifyAccountRepository(documentClient(), tableName());
 
 export async function completeVerification(tenant: string, id: string, logger: Logger): Promise<void> {
   for (let attempt = 1; ; attempt++) {

@@ -4,7 +4,8 @@ import { handler as expire } from '../../../functions/pipeline/statement-code-ex
 import { handler as worker } from '../../../functions/pipeline/verification-worker';
 import { documentClient, setDependencies } from '../../../functions/shared/aws';
 import { VerifyAccountRepository } from '../../../functions/shared/db/verify-accounts';
-import { createVerifyAccount, submitStatementCode } from '../../../functions/verify-accounts/service';
+import { submitStatementCode } from '../../../functions/verify-accounts/service';
+import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { createTestTable } from '../harness';
 

@@ -4,7 +4,7 @@ import { handler as worker } from '../../../functions/pipeline/verification-work
 import { documentClient, setDependencies } from '../../../functions/shared/aws';
 import { VerifyAccountRepository } from '../../../functions/shared/db/verify-accounts';
 import { setLogSink } from '../../../functions/shared/logger';
-import { createVerifyAccount } from '../../../functions/verify-accounts/service';
+import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { FakeNotifier } from '../../support/fakes';
 import { createTestTable } from '../harness';
