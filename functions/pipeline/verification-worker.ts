@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { processQueueBatch } from '../shared/batch';
 import { completeVerification } from '../verify-accounts/verification';
 
 /** Verification queue message: which account to verify. */
-export const verificationMessage = z.object({ tenant: z.string().min(1), id: z.uuid() });
+export const verificationMessage = z.object({ tenant: z.string().check(z.minLength(1)), id: z.uuid() });
 
 /** Completes verifications from the verification queue (SQS, partial batch failures). */
 export const handler = (event: Parameters<typeof processQueueBatch>[0]) =>

@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { createLogger, type Logger } from './logger';
 
 /**
@@ -8,7 +8,7 @@ import { createLogger, type Logger } from './logger';
  * A message whose body does not parse fails too: it lands in the dead-letter queue for a
  * person to look at rather than disappearing.
  */
-export async function processQueueBatch<S extends z.ZodType>(
+export async function processQueueBatch<S extends z.core.$ZodType>(
   event: SQSEvent,
   options: { worker: string; body: S },
   work: (body: z.output<S>, logger: Logger, record: SQSRecord) => Promise<void>,
@@ -18,7 +18,7 @@ export async function processQueueBatch<S extends z.ZodType>(
   for (const record of event.Records) {
     const logger = base.child({ message_id: record.messageId, receive_count: record.attributes?.ApproximateReceiveCount });
     try {
-      const parsed = options.body.safeParse(JSON.parse(record.body));
+      const parsed = z.safeParse(options.body, JSON.parse(record.body));
       if (!parsed.success) throw new Error(`message body does not match the ${options.worker} schema`);
       await work(parsed.data, logger, record);
     } catch (error) {

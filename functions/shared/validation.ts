@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { ValidationError } from './errors';
 
 /**
@@ -17,8 +17,8 @@ export interface IssueDetail {
   message: string;
 }
 
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, source: InputSource): z.output<S> {
-  const result = schema.safeParse(input);
+export function parseInput<S extends z.core.$ZodType>(schema: S, input: unknown, source: InputSource): z.output<S> {
+  const result = z.safeParse(schema, input);
   if (result.success) return result.data;
   throw toValidationError(result.error.issues, input, source);
 }

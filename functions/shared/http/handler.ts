@@ -1,13 +1,13 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { idempotency } from './idempotency';
 import { errorMapper, input, requestState, serviceVersion, tenant } from './middlewares';
 import { jsonResult } from './respond';
 import type { HttpContext, HttpEvent, HttpResult, Reply } from './types';
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
 
 export interface HttpRequest<B, Q, P> {
   body: B;
@@ -23,7 +23,11 @@ export interface HttpRequest<B, Q, P> {
  * validation, idempotency. The handler function gets validated, typed input and returns
  * a body; one access-log line is written per request.
  */
-export function httpHandler<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined, PS extends z.ZodType | undefined = undefined>(
+export function httpHandler<
+  BS extends z.core.$ZodType | undefined = undefined,
+  QS extends z.core.$ZodType | undefined = undefined,
+  PS extends z.core.$ZodType | undefined = undefined,
+>(
   schemas: { body?: BS; query?: QS; params?: PS },
   fn: (request: HttpRequest<Out<BS>, Out<QS>, Out<PS>>) => Promise<Reply>,
 ) {

@@ -1,5 +1,5 @@
 import type middy from '@middy/core';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { documentClient } from '../aws';
 import { tableName } from '../config';
 import { AppError, ValidationError } from '../errors';
@@ -67,9 +67,9 @@ export const tenant = (): Middleware => ({
 });
 
 export interface InputSchemas {
-  body?: z.ZodType;
-  query?: z.ZodType;
-  params?: z.ZodType;
+  body?: z.core.$ZodType;
+  query?: z.core.$ZodType;
+  params?: z.core.$ZodType;
 }
 
 /** JSON body parsing and zod validation of body, query string and path parameters. */
