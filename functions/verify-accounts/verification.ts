@@ -59,7 +59,7 @@ async function verify(account: VerifyAccount, ownershipSecret: string | undefine
 
   if (checksControl(account.type)) {
     if (check.verification_status === 'valid') {
-      const credit = await provider.sendStatementCredit(account, account.sender_name);
+      const credit = await provider.sendStatementCredit(account, account.sender_name, account.id);
       result.statement_code_hash = hashStatementCode(credit.statementCode);
       result.statement_code_sent_at = credit.sentAt.toISOString();
     } else {

@@ -43,6 +43,10 @@ export interface StatementCredit {
 export interface BankProvider {
   checkAccount(account: BankAccountRef): Promise<AccountCheck>;
   checkOwnership(account: BankAccountRef, claims: OwnershipClaims): Promise<OwnershipCheck>;
-  /** Sends the 1-cent credit carrying the statement code. */
-  sendStatementCredit(account: BankAccountRef, senderName: string | undefined): Promise<StatementCredit>;
+  /**
+   * Sends the 1-cent credit carrying the statement code. `idempotencyKey` (the verify
+   * account id) must make a repeated call return the first credit instead of sending a
+   * second one: the worker may call again after a failed write.
+   */
+  sendStatementCredit(account: BankAccountRef, senderName: string | undefined, idempotencyKey: string): Promise<StatementCredit>;
 }
