@@ -1,6 +1,4 @@
 import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
   type QueryCommandOutput,
   GetCommand,
   QueryCommand,
@@ -13,42 +11,18 @@ import {
   VERIFICATION_WINDOW_MS,
   VERIFICATIONS_PER_WINDOW,
   type ControlStatus,
-  type DebitStatus,
-  type OwnershipStatus,
-  type VerificationStatus,
   type VerifyAccount,
 } from '../../domain/verify-account';
 import { ConflictError, InternalError, RateLimitError } from '../errors';
 import { failedConditions, isConditionFailure } from './conditions';
 import { ENTITY, keys } from './keys';
+import { toAccount } from './verify-account-item';
+import { matchesFilter, readAccountPage, type AccountListFilter } from './verify-account-list';
 import { TABLE_SCHEMA } from './schema';
 
-export interface AccountListFilter {
-  id?: string;
-  /** Inclusive lower bound of `created_at` (RFC 3339, UTC, ms). */
-  startTime?: string;
-  /** Exclusive upper bound of `created_at`. */
-  endTime?: string;
-  accountNumber?: string;
-  verificationStatus?: VerificationStatus[];
-  ownershipStatus?: OwnershipStatus[];
-  controlStatus?: ControlStatus[];
-  debitStatus?: DebitStatus[];
-}
+export type { AccountListFilter } from './verify-account-list';
 
-/** Attributes that exist only in storage; `toAccount` strips them. */
-const STORAGE_ONLY = ['pk', 'sk', 'entity', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'ownership_secret'] as const;
-const STATUS_FILTERS = [
-  ['verificationStatus', 'verification_status'],
-  ['ownershipStatus', 'ownership_status'],
-  ['controlStatus', 'control_status'],
-  ['debitStatus', 'debit_status'],
-] as const;
 const SLOT_RACE_RETRIES = 5;
-const BATCH_GET_LIMIT = 100;
-/** Rounds of retrying unprocessed keys before giving up (backoff 50 ms … 1 s). */
-const BATCH_GET_ROUNDS = 8;
-
 export class VerifyAccountRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -118,10 +92,9 @@ export class VerifyAccountRepository {
     if (page.take === 0) return [];
     if (filter.id !== undefined) {
       const account = await this.get(tenant, filter.id);
-      return account && page.skip === 0 && matches(account, filter) ? [account] : [];
+      return account && page.skip === 0 && matchesFilter(account, filter) ? [account] : [];
     }
-    const pageKeys = await this.pageKeys(tenant, filter, page);
-    return this.batchGet(pageKeys);
+    return readAccountPage(this.db, this.tableName, tenant, filter, page);
   }
 
   /** The account and the ciphertext of its SSN or tax id, for the verification worker. */
@@ -288,103 +261,8 @@ export class VerifyAccountRepository {
     return undefined;
   }
 
-  /** Walks the slim index newest first, passing over `skip` matches, and keeps the page's keys. */
-  private async pageKeys(tenant: string, filter: AccountListFilter, page: PageWindow) {
-    const index = filter.accountNumber ? TABLE_SCHEMA.indexes.accountsByAccountNumber : TABLE_SCHEMA.indexes.byTenant;
-    const partition = filter.accountNumber
-      ? keys.accountsByAccountNumber(tenant, filter.accountNumber)
-      : keys.accountsByTenant(tenant);
-    const query = buildQuery(index, partition, filter);
-    const found: { pk: string; sk: string }[] = [];
-    let seen = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(new QueryCommand({ TableName: this.tableName, ...query, ExclusiveStartKey: startKey }));
-      for (const item of out.Items ?? []) {
-        if (seen++ < page.skip) continue;
-        found.push({ pk: String(item.pk), sk: String(item.sk) });
-        if (found.length === page.take) return found;
-      }
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    return found;
-  }
-
-  private async batchGet(itemKeys: { pk: string; sk: string }[]): Promise<VerifyAccount[]> {
-    const byKey = new Map<string, VerifyAccount>();
-    for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) {
-      let request: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + BATCH_GET_LIMIT);
-      for (let round = 0; request && request.length > 0; round++) {
-        if (round === BATCH_GET_ROUNDS) throw new InternalError('table kept throttling the page read');
-        if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
-        const out: BatchGetCommandOutput = await this.db.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: request, ConsistentRead: true } } }),
-        );
-        for (const item of out.Responses?.[this.tableName] ?? []) byKey.set(`${item.pk}|${item.sk}`, toAccount(item));
-        request = out.UnprocessedKeys?.[this.tableName]?.Keys;
-      }
-    }
-    // BatchGet answers in any order; the page keeps the index's order (deleted items drop out).
-    return itemKeys.flatMap((k) => byKey.get(`${k.pk}|${k.sk}`) ?? []);
-  }
 }
 
-function buildQuery(
-  index: { name: string; partitionKey: string; sortKey: string },
-  partition: string,
-  filter: AccountListFilter,
-) {
-  const names: Record<string, string> = { '#pk': index.partitionKey };
-  const values: Record<string, unknown> = { ':pk': partition };
-  let keyCondition = '#pk = :pk';
-  if (filter.startTime || filter.endTime) names['#sk'] = index.sortKey;
-  // Sort keys are `<created_at>#<id>`: `>= start` includes created_at == start, `< end` excludes created_at == end.
-  if (filter.startTime && filter.endTime) {
-    keyCondition += ' AND #sk BETWEEN :start AND :end';
-    Object.assign(values, { ':start': filter.startTime, ':end': filter.endTime });
-  } else if (filter.startTime) {
-    keyCondition += ' AND #sk >= :start';
-    values[':start'] = filter.startTime;
-  } else if (filter.endTime) {
-    keyCondition += ' AND #sk < :end';
-    values[':end'] = filter.endTime;
-  }
-  const conditions: string[] = [];
-  for (const [param, attribute] of STATUS_FILTERS) {
-    const wanted = filter[param];
-    if (!wanted?.length) continue;
-    names[`#${attribute}`] = attribute;
-    const placeholders = wanted.map((value, i) => {
-      values[`:${attribute}${i}`] = value;
-      return `:${attribute}${i}`;
-    });
-    conditions.push(`#${attribute} IN (${placeholders.join(', ')})`);
-  }
-  return {
-    IndexName: index.name,
-    KeyConditionExpression: keyCondition,
-    FilterExpression: conditions.length ? conditions.join(' AND ') : undefined,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ScanIndexForward: false,
-  };
-}
-
-function matches(account: VerifyAccount, filter: AccountListFilter): boolean {
-  if (filter.startTime && account.created_at < filter.startTime) return false;
-  if (filter.endTime && account.created_at >= filter.endTime) return false;
-  if (filter.accountNumber && account.account_number !== filter.accountNumber) return false;
-  return STATUS_FILTERS.every(([param, attribute]) => {
-    const wanted = filter[param] as string[] | undefined;
-    return !wanted?.length || wanted.includes(account[attribute] as string);
-  });
-}
-
-export function toAccount(item: Record<string, unknown>): VerifyAccount {
-  const account = { ...item };
-  for (const attribute of STORAGE_ONLY) delete account[attribute];
-  return account as unknown as VerifyAccount;
-}
 
 const tooManyVerifications = () =>
   new RateLimitError(
