@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '../../../functions/shared/aws';
+import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '../../../functions/shared/db/idempotency';
+import { TenantRepository } from '../../../functions/shared/db/tenants';
+import { createTestTable } from '../harness';
+
+/** The conditional writes behind Idempotency-Key and tenant aliases, on the real engine. */
+let tableName: string;
+beforeAll(async () => {
+  ({ tableName } = await createTestTable());
+});
+
+const T0 = new Date('2026-03-02T10:00:00.000Z');
+const later = (ms: number) => new Date(T0.getTime() + ms);
+const response = { statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
+
+describe('IdempotencyRepository', () => {
+  const repository = () => new IdempotencyRepository(documentClient(), tableName);
+  let n = 0;
+  const scope = (route = 'POST /verify/accounts') => ({ tenant: 't1', route, key: `key-${++n}` });
+
+  it('claims a new key, then says it is in progress, then replays it once completed', async () => {
+    const s = scope();
+    expect(await repository().claim(s, 'fp', T0)).toEqual({ state: 'claimed' });
+    expect(await repository().claim(s, 'fp', later(1000))).toEqual({ state: 'in_progress', fingerprint: 'fp' });
+    await repository().complete(s, response);
+    expect(await repository().claim(s, 'other', later(2000))).toEqual({ state: 'completed', fingerprint: 'fp', response });
+  });
+
+  it('lets a new request take over a claim whose request died (its lock lapsed)', async () => {
+    const s = scope();
+    await repository().claim(s, 'fp', T0);
+    expect((await repository().claim(s, 'fp', later(IDEMPOTENCY_LOCK_MS - 1))).state).toBe('in_progress');
+    expect(await repository().claim(s, 'fp', later(IDEMPOTENCY_LOCK_MS))).toEqual({ state: 'claimed' });
+  });
+
+  it('forgets a completed key after 24 hours, even before TTL deletes it', async () => {
+    const s = scope();
+    await repository().claim(s, 'fp', T0);
+    await repository().complete(s, response);
+    expect((await repository().claim(s, 'other', later(IDEMPOTENCY_WINDOW_MS - 1))).state).toBe('completed');
+    expect(await repository().claim(s, 'other', later(IDEMPOTENCY_WINDOW_MS))).toEqual({ state: 'claimed' });
+  });
+
+  it('keeps the same key on another route or tenant apart', async () => {
+    const s = scope();
+    await repository().claim(s, 'fp', T0);
+    expect(await repository().claim({ ...s, route: 'POST /verify/accounts/{id}/control' }, 'fp', T0)).toEqual({ state: 'claimed' });
+    expect(await repository().claim({ ...s, tenant: 't2' }, 'fp', T0)).toEqual({ state: 'claimed' });
+  });
+
+  it('releases an in-progress claim but never a completed one', async () => {
+    const released = scope();
+    await repository().claim(released, 'fp', T0);
+    await repository().release(released);
+    expect(await repository().claim(released, 'fp', later(1))).toEqual({ state: 'claimed' });
+
+    const kept = scope();
+    await repository().claim(kept, 'fp', T0);
+    await repository().complete(kept, response);
+    await repository().release(kept);
+    expect((await repository().claim(kept, 'fp', later(1))).state).toBe('completed');
+  });
+});
+
+describe('TenantRepository', () => {
+  it('maps a client id to its tenant through an alias, and a client without one to itself', async () => {
+    const repository = new TenantRepository(documentClient(), tableName);
+    await repository.putAlias('client-rotated-2', 'acme');
+    expect(await repository.tenantOfClient('client-rotated-2')).toBe('acme');
+    expect(await repository.tenantOfClient('client-plain')).toBe('client-plain');
+  });
+});
