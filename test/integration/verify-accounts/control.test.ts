@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { startTestRuntime } from '../harness';
-import { accountBody, clientsFor, freshAccountNumber } from './support';
+import { describe, expect, it } from 'vitest';
+import { accountBody, freshAccountNumber, useVerifyRuntime } from './support';
 
-let runtime: LocalRuntime;
-let clients: Awaited<ReturnType<typeof clientsFor>>;
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  clients = await clientsFor(runtime);
-});
-afterAll(() => runtime?.stop());
+const env = useVerifyRuntime();
 
 /** A control account once the pipeline has verified it and sent the credit with the sandbox code. */
 async function controlAccount(type = 'control'): Promise<string> {
   const ownership = type === 'control_ownership' ? { business: { business_name: 'Acme Inc' } } : {};
-  const response = await clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber(), type, ...ownership }));
+  const response = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber(), type, ...ownership }));
   expect(response.status).toBe(200);
-  await runtime.settle();
+  await env.runtime.settle();
   return response.body.account.id;
 }
 
-const submit = (id: string, statement_code: unknown, client = () => clients.alice) =>
+const submit = (id: string, statement_code: unknown, client = () => env.clients.alice) =>
   client().post(`/verify/accounts/${id}/control`, { statement_code });
 
 describe('POST /verify/accounts/{id}/control', () => {
@@ -43,7 +34,7 @@ describe('POST /verify/accounts/{id}/control', () => {
       expect(wrong.status).toBe(400);
       expect(wrong.body).toMatchObject({ error_code: 'incorrect_statement_code', details: { attempts_remaining: remaining } });
     }
-    const fetched = await clients.alice.get(`/verify/accounts/${id}`);
+    const fetched = await env.clients.alice.get(`/verify/accounts/${id}`);
     expect(fetched.body.account.control_status).toBe('canceled');
     const fourth = await submit(id, '0000');
     expect(fourth.status).toBe(429);
@@ -61,8 +52,8 @@ describe('POST /verify/accounts/{id}/control', () => {
   it('replays a wrong-code answer for the same Idempotency-Key without using another attempt', async () => {
     const id = await controlAccount();
     const headers = { 'idempotency-key': `control-${id}` };
-    const first = await clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: 'AB12' }, { headers });
-    const replay = await clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: 'AB12' }, { headers });
+    const first = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: 'AB12' }, { headers });
+    const replay = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: 'AB12' }, { headers });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
     const next = await submit(id, 'CD34');
@@ -70,7 +61,7 @@ describe('POST /verify/accounts/{id}/control', () => {
   });
 
   it('answers control_not_requested for a type without control', async () => {
-    const created = await clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
+    const created = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
     const response = await submit(created.body.account.id, '0000');
     expect(response.status).toBe(400);
     expect(response.body.error_code).toBe('control_not_requested');
@@ -83,7 +74,7 @@ describe('POST /verify/accounts/{id}/control', () => {
       expect(response.status).toBe(400);
       expect(response.body.error_code).toBe(error);
     }
-    const foreign = await submit(id, '0000', () => clients.bob);
+    const foreign = await submit(id, '0000', () => env.clients.bob);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error_code).toBe('unknown_id');
     expect((await submit('not-a-uuid', '0000')).body.error_code).toBe('invalid_id');

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { startTestRuntime } from '../harness';
-import { accountBody, clientsFor, freshAccountNumber, storedItem } from './support';
+import { describe, expect, it } from 'vitest';
+import { accountBody, freshAccountNumber, storedItem, useVerifyRuntime } from './support';
 
-let runtime: LocalRuntime;
-let clients: Awaited<ReturnType<typeof clientsFor>>;
-
-beforeAll(async () => {
-  // No pipeline: these tests pin what create and get answer before verification runs.
-  runtime = await startTestRuntime({ consumers: [] });
-  clients = await clientsFor(runtime);
-});
-afterAll(() => runtime?.stop());
+// No pipeline: these tests pin what create and get answer before verification runs.
+const env = useVerifyRuntime({ consumers: [] });
 
 describe('POST /verify/accounts', () => {
   it('answers pending at once and GET returns the same account', async () => {
-    const created = await clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
+    const created = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
     expect(created.status).toBe(200);
     const { account } = created.body;
     expect(account).toMatchObject({ type: 'status', verification_status: 'pending', debit_status: 'pending' });
@@ -26,14 +17,14 @@ describe('POST /verify/accounts', () => {
     }
     expect(JSON.stringify(created.body)).not.toContain('null');
 
-    const fetched = await clients.alice.get(`/verify/accounts/${account.id}`);
+    const fetched = await env.clients.alice.get(`/verify/accounts/${account.id}`);
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual({ account });
   });
 
   it('stores the SSN only encrypted and never returns it', async () => {
     const ssn = '078051120';
-    const created = await clients.alice.post(
+    const created = await env.clients.alice.post(
       '/verify/accounts',
       accountBody({
         account_number: freshAccountNumber(),
@@ -44,10 +35,10 @@ describe('POST /verify/accounts', () => {
     expect(created.status).toBe(200);
     expect(created.body.account).toMatchObject({ ownership_status: 'pending', person: { first_name: 'Jane', last_name: 'Doe' } });
     expect(JSON.stringify(created.body)).not.toContain(ssn);
-    const fetched = await clients.alice.get(`/verify/accounts/${created.body.account.id}`);
+    const fetched = await env.clients.alice.get(`/verify/accounts/${created.body.account.id}`);
     expect(JSON.stringify(fetched.body)).not.toContain(ssn);
 
-    const item = await storedItem(runtime, 'tenant-alice', created.body.account.id);
+    const item = await storedItem(env.runtime, 'tenant-alice', created.body.account.id);
     expect(JSON.stringify(item)).not.toContain(ssn);
     expect(item?.ownership_secret).toMatch(/^local:/);
   });
@@ -61,7 +52,7 @@ describe('POST /verify/accounts', () => {
       ['{"account_number": ', 'invalid_json'],
     ];
     for (const [body, code] of cases) {
-      const response = await clients.alice.post('/verify/accounts', body);
+      const response = await env.clients.alice.post('/verify/accounts', body);
       expect(response.status, code).toBe(400);
       expect(response.body).toMatchObject({ error_code: code, request_id: response.headers['apigw-requestid'] });
       expect(typeof response.body.message).toBe('string');
@@ -69,33 +60,33 @@ describe('POST /verify/accounts', () => {
   });
 
   it('requires the Service-Version header and its one value', async () => {
-    const missing = await clients.alice.post('/verify/accounts', accountBody(), { headers: { 'service-version': undefined } });
+    const missing = await env.clients.alice.post('/verify/accounts', accountBody(), { headers: { 'service-version': undefined } });
     expect(missing.status).toBe(400);
     expect(missing.body.error_code).toBe('version_missing');
-    const wrong = await clients.alice.post('/verify/accounts', accountBody(), { headers: { 'Service-Version': 'v2020-01-01' } });
+    const wrong = await env.clients.alice.post('/verify/accounts', accountBody(), { headers: { 'Service-Version': 'v2020-01-01' } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error_code).toBe('version_invalid');
   });
 
   it('answers 401 without a token and 403 without the write scope', async () => {
-    expect((await clients.anonymous.post('/verify/accounts', accountBody())).status).toBe(401);
-    expect((await clients.readOnly.post('/verify/accounts', accountBody())).status).toBe(403);
+    expect((await env.clients.anonymous.post('/verify/accounts', accountBody())).status).toBe(401);
+    expect((await env.clients.readOnly.post('/verify/accounts', accountBody())).status).toBe(403);
   });
 
   it('allows five verifications of one bank account per tenant in 24 h, then 429', async () => {
     const body = accountBody({ account_number: freshAccountNumber() });
-    for (let i = 0; i < 5; i++) expect((await clients.alice.post('/verify/accounts', body)).status).toBe(200);
-    const sixth = await clients.alice.post('/verify/accounts', body);
+    for (let i = 0; i < 5; i++) expect((await env.clients.alice.post('/verify/accounts', body)).status).toBe(200);
+    const sixth = await env.clients.alice.post('/verify/accounts', body);
     expect(sixth.status).toBe(429);
     expect(sixth.body.error_code).toBe('too_many_verifications');
     // The limit is per tenant and per routing + account number.
-    expect((await clients.bob.post('/verify/accounts', body)).status).toBe(200);
-    expect((await clients.alice.post('/verify/accounts', { ...body, routing_number: '011000015' })).status).toBe(200);
+    expect((await env.clients.bob.post('/verify/accounts', body)).status).toBe(200);
+    expect((await env.clients.alice.post('/verify/accounts', { ...body, routing_number: '011000015' })).status).toBe(200);
   });
 
   it('holds the limit when the sixth and seventh arrive together', async () => {
     const body = accountBody({ account_number: freshAccountNumber() });
-    const results = await Promise.all(Array.from({ length: 8 }, () => clients.alice.post('/verify/accounts', body)));
+    const results = await Promise.all(Array.from({ length: 8 }, () => env.clients.alice.post('/verify/accounts', body)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 429)).toHaveLength(3);
   });
@@ -103,9 +94,9 @@ describe('POST /verify/accounts', () => {
 
 describe('GET /verify/accounts/{id}', () => {
   it("answers 404 for another tenant's account, exactly as for an unknown id", async () => {
-    const created = await clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
-    const foreign = await clients.bob.get(`/verify/accounts/${created.body.account.id}`);
-    const unknown = await clients.bob.get('/verify/accounts/7d2b3c38-2f7a-4d8e-9a51-6f0c1f6a2b11');
+    const created = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
+    const foreign = await env.clients.bob.get(`/verify/accounts/${created.body.account.id}`);
+    const unknown = await env.clients.bob.get('/verify/accounts/7d2b3c38-2f7a-4d8e-9a51-6f0c1f6a2b11');
     expect(foreign.status).toBe(404);
     expect(foreign.body.error_code).toBe('unknown_id');
     expect(unknown.status).toBe(404);
@@ -113,7 +104,7 @@ describe('GET /verify/accounts/{id}', () => {
   });
 
   it('answers 400 invalid_id for an id that is not a UUID', async () => {
-    const response = await clients.alice.get('/verify/accounts/not-a-uuid');
+    const response = await env.clients.alice.get('/verify/accounts/not-a-uuid');
     expect(response.status).toBe(400);
     expect(response.body.error_code).toBe('invalid_id');
   });
@@ -123,22 +114,22 @@ describe('Idempotency-Key', () => {
   it('replays the first response for the same key and body', async () => {
     const body = accountBody({ account_number: freshAccountNumber() });
     const headers = { 'idempotency-key': 'create-1' };
-    const first = await clients.alice.post('/verify/accounts', body, { headers });
-    const again = await clients.alice.post('/verify/accounts', { ...body }, { headers });
+    const first = await env.clients.alice.post('/verify/accounts', body, { headers });
+    const again = await env.clients.alice.post('/verify/accounts', { ...body }, { headers });
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     expect(again.body).toEqual(first.body);
     // Only one account was created.
-    const list = await clients.alice.get(`/verify/accounts?account_number=${body.account_number}`);
+    const list = await env.clients.alice.get(`/verify/accounts?account_number=${body.account_number}`);
     expect(list.body.accounts).toHaveLength(1);
   });
 
   it('answers 422 when the key comes back with another body', async () => {
     const headers = { 'idempotency-key': 'create-2' };
-    await clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }), { headers });
-    const other = await clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }), { headers });
+    await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }), { headers });
+    const other = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }), { headers });
     expect(other.status).toBe(422);
     expect(other.body.error_code).toBe('idempotency_key_reused');
   });
@@ -146,8 +137,8 @@ describe('Idempotency-Key', () => {
   it('scopes keys to the tenant', async () => {
     const headers = { 'idempotency-key': 'create-3' };
     const body = accountBody({ account_number: freshAccountNumber() });
-    const a = await clients.alice.post('/verify/accounts', body, { headers });
-    const b = await clients.bob.post('/verify/accounts', body, { headers });
+    const a = await env.clients.alice.post('/verify/accounts', body, { headers });
+    const b = await env.clients.bob.post('/verify/accounts', body, { headers });
     expect(b.status).toBe(200);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
     expect(b.body.account.id).not.toBe(a.body.account.id);
@@ -156,7 +147,7 @@ describe('Idempotency-Key', () => {
   it('answers 409 to a second request while the first still runs', async () => {
     const headers = { 'idempotency-key': 'create-4' };
     const body = accountBody({ account_number: freshAccountNumber() });
-    const results = await Promise.all(Array.from({ length: 6 }, () => clients.alice.post('/verify/accounts', body, { headers })));
+    const results = await Promise.all(Array.from({ length: 6 }, () => env.clients.alice.post('/verify/accounts', body, { headers })));
     const statuses = results.map((r) => r.status);
     const created = results.filter((r) => r.status === 200 && r.headers['idempotent-replayed'] === undefined);
     expect(created).toHaveLength(1);

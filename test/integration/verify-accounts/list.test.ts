@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { startTestRuntime } from '../harness';
-import { accountBody, clientsFor, freshAccountNumber } from './support';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accountBody, freshAccountNumber, useVerifyRuntime } from './support';
 
-let runtime: LocalRuntime;
-let clients: Awaited<ReturnType<typeof clientsFor>>;
 /** Every account alice created, newest first as the contract orders them. */
 let created: { id: string; created_at: string; type: string; account_number: string }[] = [];
 const TYPES = ['status', 'control', 'status_ownership', 'control_ownership'] as const;
@@ -13,99 +9,97 @@ const SHARED_NUMBER = freshAccountNumber();
 const newestFirst = <T extends { created_at: string; id: string }>(items: T[]) =>
   [...items].sort((a, b) => (a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at)));
 
+// No pipeline: every account stays as created, so the status filters have a fixed answer.
+const env = useVerifyRuntime({ consumers: [] });
 beforeAll(async () => {
-  // No pipeline: every account stays as created, so the status filters have a fixed answer.
-  runtime = await startTestRuntime({ consumers: [] });
-  clients = await clientsFor(runtime);
   for (let i = 0; i < 32; i++) {
     const type = TYPES[i % TYPES.length];
     const ownership = type.endsWith('ownership') ? { person: { first_name: 'Jane', last_name: 'Doe' } } : {};
     // Four accounts (i = 0, 10, 20, 30) share one account number to exercise that filter.
     const account_number = i % 10 === 0 ? SHARED_NUMBER : freshAccountNumber();
-    const response = await clients.alice.post('/verify/accounts', accountBody({ account_number, type, ...ownership }));
+    const response = await env.clients.alice.post('/verify/accounts', accountBody({ account_number, type, ...ownership }));
     expect(response.status).toBe(200);
     created.push(response.body.account);
   }
   created = newestFirst(created);
-  await clients.bob.post('/verify/accounts', accountBody({ account_number: SHARED_NUMBER }));
+  await env.clients.bob.post('/verify/accounts', accountBody({ account_number: SHARED_NUMBER }));
 }, 120_000);
-afterAll(() => runtime?.stop());
 
 const ids = (body: { accounts: { id: string }[] }) => body.accounts.map((a) => a.id);
 
 describe('GET /verify/accounts', () => {
   it("lists only the caller's accounts, newest first, 100 per page by default", async () => {
-    const response = await clients.alice.get('/verify/accounts');
+    const response = await env.clients.alice.get('/verify/accounts');
     expect(response.status).toBe(200);
     expect(ids(response.body)).toEqual(created.map((a) => a.id));
   });
 
   it('pages by page number: index*size to index*size+size-1', async () => {
-    const pages = await Promise.all([0, 1, 2, 3, 4].map((index) => clients.alice.get(`/verify/accounts?size=7&index=${index}`)));
+    const pages = await Promise.all([0, 1, 2, 3, 4].map((index) => env.clients.alice.get(`/verify/accounts?size=7&index=${index}`)));
     expect(ids(pages[0].body)).toEqual(created.slice(0, 7).map((a) => a.id));
     expect(ids(pages[1].body)).toEqual(created.slice(7, 14).map((a) => a.id));
     expect(ids(pages[4].body)).toEqual(created.slice(28, 32).map((a) => a.id));
     expect(pages.flatMap((p) => ids(p.body))).toEqual(created.map((a) => a.id));
-    expect((await clients.alice.get('/verify/accounts?size=7&index=5')).body.accounts).toEqual([]);
+    expect((await env.clients.alice.get('/verify/accounts?size=7&index=5')).body.accounts).toEqual([]);
   });
 
   it('answers an empty page for size 0', async () => {
-    const response = await clients.alice.get('/verify/accounts?size=0');
+    const response = await env.clients.alice.get('/verify/accounts?size=0');
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ accounts: [] });
   });
 
   it('filters by control status, with repeated and comma-separated values', async () => {
     const withControl = created.filter((a) => a.type.startsWith('control'));
-    const single = await clients.alice.get('/verify/accounts?control_status=pending');
+    const single = await env.clients.alice.get('/verify/accounts?control_status=pending');
     expect(ids(single.body)).toEqual(withControl.map((a) => a.id));
-    const repeated = await clients.alice.get('/verify/accounts?control_status=valid&control_status=pending');
+    const repeated = await env.clients.alice.get('/verify/accounts?control_status=valid&control_status=pending');
     expect(ids(repeated.body)).toEqual(withControl.map((a) => a.id));
-    const commas = await clients.alice.get('/verify/accounts?control_status=valid,canceled');
+    const commas = await env.clients.alice.get('/verify/accounts?control_status=valid,canceled');
     expect(commas.body.accounts).toEqual([]);
   });
 
   it('filters by ownership, verification and debit status together, paging the filtered set', async () => {
     const withOwnership = created.filter((a) => a.type.endsWith('ownership'));
-    const response = await clients.alice.get(
+    const response = await env.clients.alice.get(
       '/verify/accounts?ownership_status=pending&verification_status=pending&debit_status=pending&size=3&index=1',
     );
     expect(ids(response.body)).toEqual(withOwnership.slice(3, 6).map((a) => a.id));
-    expect((await clients.alice.get('/verify/accounts?verification_status=valid')).body.accounts).toEqual([]);
+    expect((await env.clients.alice.get('/verify/accounts?verification_status=valid')).body.accounts).toEqual([]);
   });
 
   it("filters by account number within the caller's accounts", async () => {
-    const response = await clients.alice.get(`/verify/accounts?account_number=${SHARED_NUMBER}`);
+    const response = await env.clients.alice.get(`/verify/accounts?account_number=${SHARED_NUMBER}`);
     expect(ids(response.body)).toEqual(created.filter((a) => a.account_number === SHARED_NUMBER).map((a) => a.id));
     expect(response.body.accounts).toHaveLength(4);
   });
 
   it('filters by id, and the id filter still honours the other filters', async () => {
     const target = created.find((a) => a.type === 'status')!;
-    expect(ids((await clients.alice.get(`/verify/accounts?id=${target.id}`)).body)).toEqual([target.id]);
-    expect((await clients.alice.get(`/verify/accounts?id=${target.id}&control_status=pending`)).body.accounts).toEqual([]);
-    expect((await clients.bob.get(`/verify/accounts?id=${target.id}`)).body.accounts).toEqual([]);
+    expect(ids((await env.clients.alice.get(`/verify/accounts?id=${target.id}`)).body)).toEqual([target.id]);
+    expect((await env.clients.alice.get(`/verify/accounts?id=${target.id}&control_status=pending`)).body.accounts).toEqual([]);
+    expect((await env.clients.bob.get(`/verify/accounts?id=${target.id}`)).body.accounts).toEqual([]);
   });
 
   it('filters by creation time: start_time inclusive, end_time exclusive', async () => {
     const oldestFirst = [...created].reverse();
     const from = oldestFirst[10].created_at;
     const to = oldestFirst[20].created_at;
-    const response = await clients.alice.get(`/verify/accounts?start_time=${from}&end_time=${to}`);
+    const response = await env.clients.alice.get(`/verify/accounts?start_time=${from}&end_time=${to}`);
     const expected = created.filter((a) => a.created_at >= from && a.created_at < to);
     expect(ids(response.body)).toEqual(expected.map((a) => a.id));
     expect(expected.length).toBeGreaterThan(0);
 
-    const onlyStart = await clients.alice.get(`/verify/accounts?start_time=${from}`);
+    const onlyStart = await env.clients.alice.get(`/verify/accounts?start_time=${from}`);
     expect(ids(onlyStart.body)).toEqual(created.filter((a) => a.created_at >= from).map((a) => a.id));
-    const onlyEnd = await clients.alice.get(`/verify/accounts?end_time=${to}`);
+    const onlyEnd = await env.clients.alice.get(`/verify/accounts?end_time=${to}`);
     expect(ids(onlyEnd.body)).toEqual(created.filter((a) => a.created_at < to).map((a) => a.id));
   });
 
   it('accepts date-times with an offset', async () => {
     const newest = created[0].created_at;
     const shifted = new Date(new Date(newest).getTime()).toISOString().replace('Z', '+00:00');
-    const response = await clients.alice.get(`/verify/accounts?start_time=${encodeURIComponent(shifted)}`);
+    const response = await env.clients.alice.get(`/verify/accounts?start_time=${encodeURIComponent(shifted)}`);
     expect(ids(response.body)).toContain(created[0].id);
   });
 
@@ -122,7 +116,7 @@ describe('GET /verify/accounts', () => {
       ['verification_stauts=valid', 'unknown_parameter'],
     ];
     for (const [query, code] of cases) {
-      const response = await clients.alice.get(`/verify/accounts?${query}`);
+      const response = await env.clients.alice.get(`/verify/accounts?${query}`);
       expect(response.status, query).toBe(400);
       expect(response.body.error_code, query).toBe(code);
     }

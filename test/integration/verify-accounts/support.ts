@@ -1,8 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../../functions/shared/aws';
 import { keys } from '../../../functions/shared/db/keys';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { api } from '../harness';
+import { afterAll, beforeAll } from 'vitest';
+import type { LocalRuntime, LocalRuntimeOptions } from '../../../lib/local/runtime';
+import { api, startTestRuntime } from '../harness';
 
 /** A valid create body; account numbers must differ between accounts of a test (5-per-24h limit). */
 export const accountBody = (over: Record<string, unknown> = {}) => ({
@@ -31,4 +32,18 @@ export async function storedItem(runtime: LocalRuntime, tenant: string, id: stri
     new GetCommand({ TableName: runtime.tableName, Key: keys.verifyAccount(tenant, id) }),
   );
   return out.Item;
+}
+
+/**
+ * A runtime for the whole test file, with clients for two tenants, a read-only token and
+ * no token. Read `runtime` and `clients` inside tests (they exist once `beforeAll` ran).
+ */
+export function useVerifyRuntime(options: Partial<LocalRuntimeOptions> = {}) {
+  const env = {} as { runtime: LocalRuntime; clients: Awaited<ReturnType<typeof clientsFor>> };
+  beforeAll(async () => {
+    env.runtime = await startTestRuntime(options);
+    env.clients = await clientsFor(env.runtime);
+  });
+  afterAll(() => env.runtime?.stop());
+  return env;
 }
