@@ -81,10 +81,7 @@ export class VerifyAccountRepository {
   }
 
   async get(tenant: string, id: string): Promise<VerifyAccount | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.verifyAccount(tenant, id), ConsistentRead: true }),
-    );
-    return out.Item && out.Item.entity === ENTITY.verifyAccount ? toAccount(out.Item) : undefined;
+    return (await this.getWithSecret(tenant, id))?.account;
   }
 
   /** Newest first (`created_at` descending, then id descending), one page of the filtered set. */
@@ -148,22 +145,6 @@ export class VerifyAccountRepository {
       set.gsi3sk = keys.pendingStatementCode(result.statement_code_sent_at, account.tenant, account.id);
     }
     return this.update(account, set, ['ownership_secret'], now);
-  }
-
-  /** Records that the credit carrying the statement code has been sent. */
-  async recordStatementCodeSent(account: VerifyAccount, sentAt: Date, codeHash = account.statement_code_hash): Promise<VerifyAccount> {
-    const at = sentAt.toISOString();
-    return this.update(
-      account,
-      {
-        statement_code_hash: codeHash,
-        statement_code_sent_at: at,
-        gsi3pk: keys.pendingStatementCodes,
-        gsi3sk: keys.pendingStatementCode(at, account.tenant, account.id),
-      },
-      [],
-      sentAt,
-    );
   }
 
   /** Records that the holder was told the statement code is on its way. */
