@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SCOPES } from '../functions/shared/scopes';
+import { SCOPES } from '#shared/scopes';
 import { DEFAULT_TOKEN_TTL_SECONDS, LocalIssuer } from '../lib/local/jwt-issuer';
 import { stateDir } from '../lib/local/state';
 

@@ -1,6 +1,6 @@
-import { ENTITY } from '../functions/shared/db/keys';
-import type { QueueId } from '../functions/shared/queue/message-queue';
-import type { Scope } from '../functions/shared/scopes';
+import { ENTITY } from '#shared/db/keys';
+import type { QueueId } from '#shared/queue/message-queue';
+import type { Scope } from '#shared/scopes';
 
 /**
  * The service, described once. The CDK stack makes one Lambda function and one HTTP API
@@ -73,8 +73,7 @@ export const ROUTES: readonly RouteDefinition[] = [
 ];
 
 /** API Gateway route key, e.g. `POST /verify/accounts/{id}/control`. */
-export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>): string =>
-  `${route.method} ${route.path}`;
+export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>): string => `${route.method} ${route.path}`;
 
 /* ------------------------------------------------------------------------------------ */
 /* Asynchronous side: the table stream, the queues and their workers, the schedules.     */

@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { QueueId } from '../functions/shared/queue/message-queue';
+import type { QueueId } from '#shared/queue/message-queue';
 import { AlarmTopic } from './constructs/alarms';
 import { ApiFunction } from './constructs/api-function';
-import { CipherKey, bindCipherKey } from './constructs/cipher-key';
-import { DataTable, bindTable } from './constructs/data-table';
+import { bindCipherKey, CipherKey } from './constructs/cipher-key';
+import { bindTable, DataTable } from './constructs/data-table';
 import { type EmailSenderSettings, emailSenderFromContext } from './constructs/email-sender';
 import { EventPipeline } from './constructs/event-pipeline';
 import { HttpApi, type HttpApiProps } from './constructs/http-api';
@@ -112,7 +112,8 @@ export class VerifyServiceStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,
-      description: 'SNS topic of every alarm (dead letters, failed stream batches, failed scheduled runs): subscribe to it',
+      description:
+        'SNS topic of every alarm (dead letters, failed stream batches, failed scheduled runs): subscribe to it',
     });
     new CfnOutput(this, 'JwtIssuer', { value: this.identity.jwt.issuer, description: 'Issuer the API trusts' });
     if (this.identity.tokenUrl) {

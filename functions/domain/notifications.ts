@@ -1,4 +1,4 @@
-import type { EmailMessage } from '../shared/notify/notifier';
+import type { EmailMessage } from '#shared/notify/notifier';
 import type { VerifyAccount } from './verify-account';
 
 /**

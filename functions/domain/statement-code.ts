@@ -1,5 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { STATEMENT_CODE_ATTEMPTS, STATEMENT_CODE_LIFETIME_MS, checksControl, type VerifyAccount } from './verify-account';
+import {
+  checksControl,
+  STATEMENT_CODE_ATTEMPTS,
+  STATEMENT_CODE_LIFETIME_MS,
+  type VerifyAccount,
+} from './verify-account';
 
 /**
  * Account control by statement code (DESIGN.md §4). Only a hash of the code is stored;

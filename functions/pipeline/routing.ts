@@ -1,7 +1,7 @@
-import { eventId, verifyAccountStatusChanged, type EventEnvelope } from '../domain/events';
-import type { VerifyAccount } from '../domain/verify-account';
-import { ENTITY } from '../shared/db/keys';
-import { toAccount } from '../shared/db/verify-account-item';
+import { type EventEnvelope, eventId, verifyAccountStatusChanged } from '#domain/events';
+import type { VerifyAccount } from '#domain/verify-account';
+import { ENTITY } from '#shared/db/keys';
+import { toAccount } from '#shared/db/verify-account-item';
 import { presentAccount } from '../verify-accounts/present';
 
 /**

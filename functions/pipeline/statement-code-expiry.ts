@@ -1,10 +1,10 @@
-import { documentClient, now } from '../shared/aws';
-import { tableName } from '../shared/config';
-import { VerifyAccountRepository } from '../shared/db/verify-accounts';
-import { ConflictError } from '../shared/errors';
-import { createLogger } from '../shared/logger';
-import { statementCodeExpired } from '../domain/statement-code';
-import { STATEMENT_CODE_LIFETIME_MS } from '../domain/verify-account';
+import { statementCodeExpired } from '#domain/statement-code';
+import { STATEMENT_CODE_LIFETIME_MS } from '#domain/verify-account';
+import { documentClient, now } from '#shared/aws';
+import { tableName } from '#shared/config';
+import { VerifyAccountRepository } from '#shared/db/verify-accounts';
+import { ConflictError } from '#shared/errors';
+import { createLogger } from '#shared/logger';
 
 /**
  * Daily: statement codes sent 5 days ago or more and still unanswered expire, and control

@@ -1,12 +1,12 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { documentClient, now } from '../shared/aws';
-import { tableName } from '../shared/config';
-import { EventRepository } from '../shared/db/events';
-import { createLogger, type Logger } from '../shared/logger';
-import { messageQueue } from '../shared/queue';
-import { routeStreamRecord, type RouterAction } from './routing';
+import { documentClient, now } from '#shared/aws';
+import { tableName } from '#shared/config';
+import { EventRepository } from '#shared/db/events';
+import { createLogger, type Logger } from '#shared/logger';
+import { messageQueue } from '#shared/queue/index';
+import { type RouterAction, routeStreamRecord } from './routing';
 
 /**
  * Table stream → queues (DESIGN.md §6). Records are handled in order; at the first failure

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { processQueueBatch } from '../shared/batch';
+import { processQueueBatch } from '#shared/batch';
 import { completeVerification } from '../verify-accounts/verification';
 
 /** Verification queue message: which account to verify. */
@@ -8,5 +8,9 @@ export const verificationMessage = z.object({ tenant: z.string().check(z.minLeng
 /** Completes verifications from the verification queue (SQS, partial batch failures). */
 export const handler = (event: Parameters<typeof processQueueBatch>[0]) =>
   processQueueBatch(event, { worker: 'verification-worker', body: verificationMessage }, (message, logger) =>
-    completeVerification(message.tenant, message.id, logger.child({ tenant: message.tenant, verify_account_id: message.id })),
+    completeVerification(
+      message.tenant,
+      message.id,
+      logger.child({ tenant: message.tenant, verify_account_id: message.id }),
+    ),
   );

@@ -16,7 +16,10 @@ export async function processQueueBatch<S extends z.core.$ZodType>(
   const base = createLogger({ worker: options.worker });
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
-    const logger = base.child({ message_id: record.messageId, receive_count: record.attributes?.ApproximateReceiveCount });
+    const logger = base.child({
+      message_id: record.messageId,
+      receive_count: record.attributes?.ApproximateReceiveCount,
+    });
     try {
       const parsed = z.safeParse(options.body, JSON.parse(record.body));
       if (!parsed.success) throw new Error(`message body does not match the ${options.worker} schema`);

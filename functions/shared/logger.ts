@@ -46,7 +46,9 @@ export function createLogger(base: Record<string, unknown> = {}): Logger {
   const threshold = LEVELS[(optionalEnv(ENV.logLevel) as Level | undefined) ?? 'info'] ?? LEVELS.info;
   const write = (level: Level, message: string, fields?: Record<string, unknown>) => {
     if (LEVELS[level] < threshold) return;
-    sink(JSON.stringify({ level, time: new Date().toISOString(), message, ...(redact({ ...base, ...fields }) as object) }));
+    sink(
+      JSON.stringify({ level, time: new Date().toISOString(), message, ...(redact({ ...base, ...fields }) as object) }),
+    );
   };
   return {
     debug: (m, f) => write('debug', m, f),

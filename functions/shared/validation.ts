@@ -36,7 +36,8 @@ export function toValidationError(
     return new ValidationError(code, `unknown ${what} '${unknown.field}'`, { issues: details });
   }
   const first = issues[0];
-  const custom = first.code === 'custom' ? (first.params as { error_code?: string } | undefined)?.error_code : undefined;
+  const custom =
+    first.code === 'custom' ? (first.params as { error_code?: string } | undefined)?.error_code : undefined;
   if (custom) return new ValidationError(custom, first.message, { issues: details });
 
   const [detail] = describe(first, input);
@@ -54,7 +55,13 @@ function describe(issue: z.core.$ZodIssue, input: unknown): IssueDetail[] {
     return issue.keys.map((key) => ({ field: `${parent}${key}`, problem: 'unknown', message: 'is not a known field' }));
   }
   const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
-  return [{ field: field || '(root)', problem: missing ? 'missing' : 'invalid', message: missing ? 'is required' : issue.message }];
+  return [
+    {
+      field: field || '(root)',
+      problem: missing ? 'missing' : 'invalid',
+      message: missing ? 'is required' : issue.message,
+    },
+  ];
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

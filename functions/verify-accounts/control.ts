@@ -1,4 +1,4 @@
-import { httpHandler } from '../shared/http/handler';
+import { httpHandler } from '#shared/http/handler';
 import { presentAccount } from './present';
 import { accountIdParams, controlBody } from './schemas';
 import { submitStatementCode } from './service';

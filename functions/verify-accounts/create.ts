@@ -1,4 +1,4 @@
-import { httpHandler } from '../shared/http/handler';
+import { httpHandler } from '#shared/http/handler';
 import { presentAccount } from './present';
 import { createVerifyAccountBody } from './schemas';
 import { createVerifyAccount } from './start-verification';

@@ -1,4 +1,4 @@
-import { httpHandler } from '../shared/http/handler';
+import { httpHandler } from '#shared/http/handler';
 import { presentAccount } from './present';
 import { accountIdParams } from './schemas';
 import { getVerifyAccount } from './service';

@@ -1,5 +1,5 @@
-import { pageWindow } from '../domain/pagination';
-import { httpHandler } from '../shared/http/handler';
+import { pageWindow } from '#domain/pagination';
+import { httpHandler } from '#shared/http/handler';
 import { presentAccount } from './present';
 import { listVerifyAccountsQuery } from './schemas';
 import { listVerifyAccounts } from './service';

@@ -1,4 +1,4 @@
-import type { VerifyAccount } from '../domain/verify-account';
+import type { VerifyAccount } from '#domain/verify-account';
 
 /**
  * The verify account as partners see it (SPEC.md §2.1). Fields that do not apply or are

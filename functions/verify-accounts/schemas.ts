@@ -1,15 +1,15 @@
 import * as z from 'zod/mini';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
-import { isValidRoutingNumber } from '../domain/routing-number';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '#domain/pagination';
+import { isValidRoutingNumber } from '#domain/routing-number';
 import {
   CONTROL_STATUSES,
+  checksOwnership,
   DEBIT_STATUSES,
   OWNERSHIP_STATUSES,
   STATEMENT_CODE_PATTERN,
   VERIFICATION_STATUSES,
   VERIFICATION_TYPES,
-  checksOwnership,
-} from '../domain/verify-account';
+} from '#domain/verify-account';
 
 /**
  * Request schemas of the Verify endpoints (SPEC.md §4, DESIGN.md §3–4). Messages state
@@ -25,7 +25,10 @@ const NAME_PATTERN = /^(?=.*[\p{L}\p{N}])[\p{Script=Latin}\p{M}\p{N} .'’\-‐�
 const string = () => z.string({ error: 'must be a string' });
 const name = (what: string) =>
   string().check(
-    z.refine((v) => [...v].length >= 1 && [...v].length <= 255, { message: 'must be 1 to 255 characters', abort: true }),
+    z.refine((v) => [...v].length >= 1 && [...v].length <= 255, {
+      message: 'must be 1 to 255 characters',
+      abort: true,
+    }),
     z.refine((v) => NAME_PATTERN.test(v), {
       message: `${what} may hold letters, digits, spaces, hyphens, dashes, periods and apostrophes only`,
     }),
@@ -63,7 +66,10 @@ export const createVerifyAccountBody = z
       z.refine(isValidRoutingNumber, 'must be a 9-digit ABA routing number with a valid checksum'),
     ),
     account_holder_name: name('account_holder_name'),
-    type: z._default(z.enum(VERIFICATION_TYPES, { error: `must be one of ${VERIFICATION_TYPES.join(', ')}` }), 'status'),
+    type: z._default(
+      z.enum(VERIFICATION_TYPES, { error: `must be one of ${VERIFICATION_TYPES.join(', ')}` }),
+      'status',
+    ),
     email: z.optional(
       z.email({ error: 'must be an email address' }).check(z.maxLength(254, 'must be at most 254 characters')),
     ),
@@ -105,13 +111,17 @@ export type CreateVerifyAccountBody = z.output<typeof createVerifyAccountBody>;
 export const accountIdParams = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 
 export const controlBody = z.strictObject({
-  statement_code: string().check(z.regex(STATEMENT_CODE_PATTERN, 'must be the 4 letters or digits shown on the statement')),
+  statement_code: string().check(
+    z.regex(STATEMENT_CODE_PATTERN, 'must be the 4 letters or digits shown on the statement'),
+  ),
 });
 
 /** A filter given once or repeated (`?s=a&s=b`); commas also separate values (`?s=a,b`). */
 const many = <T extends readonly [string, ...string[]]>(values: T) =>
   z.pipe(
-    z.transform((v: unknown) => (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(',')).filter((s) => s !== '')),
+    z.transform((v: unknown) =>
+      (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(',')).filter((s) => s !== ''),
+    ),
     z.array(z.enum(values, { error: `values must be among ${values.join(', ')}` })),
   );
 

@@ -1,10 +1,10 @@
-import { documentClient, now } from '../shared/aws';
-import { tableName } from '../shared/config';
-import { VerifyAccountRepository, type AccountListFilter } from '../shared/db/verify-accounts';
-import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../shared/errors';
-import type { PageWindow } from '../domain/pagination';
-import { decideControlSubmission } from '../domain/statement-code';
-import type { VerifyAccount } from '../domain/verify-account';
+import type { PageWindow } from '#domain/pagination';
+import { decideControlSubmission } from '#domain/statement-code';
+import type { VerifyAccount } from '#domain/verify-account';
+import { documentClient, now } from '#shared/aws';
+import { tableName } from '#shared/config';
+import { type AccountListFilter, VerifyAccountRepository } from '#shared/db/verify-accounts';
+import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '#shared/errors';
 
 /**
  * The Verify use cases that read and answer accounts: what the get, list and control
@@ -58,7 +58,10 @@ async function applyStatementCode(account: VerifyAccount, code: string): Promise
     case 'canceled':
       throw new ValidationError('control_canceled', 'control verification of this account was canceled');
     case 'expired':
-      throw new ValidationError('control_canceled', 'the statement code expired 5 days after it was sent; control is canceled');
+      throw new ValidationError(
+        'control_canceled',
+        'the statement code expired 5 days after it was sent; control is canceled',
+      );
     case 'not_sent':
       throw new ValidationError('statement_code_not_sent', 'the statement code has not been sent to the account yet');
     case 'correct':

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { newVerifyAccount, ownershipSecretContext, type VerifyAccount } from '../domain/verify-account';
-import { now } from '../shared/aws';
-import { cipher } from '../shared/cipher';
+import { newVerifyAccount, ownershipSecretContext, type VerifyAccount } from '#domain/verify-account';
+import { now } from '#shared/aws';
+import { cipher } from '#shared/cipher/index';
 import type { CreateVerifyAccountBody } from './schemas';
 import { repository } from './service';
 
@@ -13,8 +13,7 @@ export async function createVerifyAccount(tenant: string, body: CreateVerifyAcco
   const at = now();
   const account = newVerifyAccount({ ...body, id: randomUUID(), tenant }, at);
   const secret = body.person?.ssn ?? body.business?.tax_id;
-  const ciphertext =
-    secret === undefined ? undefined : await cipher().encrypt(secret, ownershipSecretContext(account));
+  const ciphertext = secret === undefined ? undefined : await cipher().encrypt(secret, ownershipSecretContext(account));
   await repository().create(account, ciphertext, at);
   return account;
 }

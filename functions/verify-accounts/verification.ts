@@ -1,17 +1,23 @@
-import { now } from '../shared/aws';
-import { bank } from '../shared/bank';
-import type { OwnershipCheck, OwnershipClaims } from '../shared/bank/bank-provider';
-import { cipher } from '../shared/cipher';
-import type { VerifyAccountRepository } from '../shared/db/verify-accounts';
-import { ConflictError } from '../shared/errors';
-import type { Logger } from '../shared/logger';
-import { notifier } from '../shared/notify';
-import { DisabledNotifier } from '../shared/notify/notifier';
-import { statementCodeSentEmail } from '../domain/notifications';
+import { statementCodeSentEmail } from '#domain/notifications';
+import { aggregateOwnership } from '#domain/ownership';
+import { hashStatementCode, statementCodeExpired } from '#domain/statement-code';
+import {
+  checksControl,
+  checksOwnership,
+  type MatchResult,
+  ownershipSecretContext,
+  type VerifyAccount,
+} from '#domain/verify-account';
+import { now } from '#shared/aws';
+import type { OwnershipCheck, OwnershipClaims } from '#shared/bank/bank-provider';
+import { bank } from '#shared/bank/index';
+import { cipher } from '#shared/cipher/index';
+import type { VerifyAccountRepository } from '#shared/db/verify-accounts';
+import { ConflictError } from '#shared/errors';
+import type { Logger } from '#shared/logger';
+import { notifier } from '#shared/notify/index';
+import { DisabledNotifier } from '#shared/notify/notifier';
 import { repository } from './service';
-import { aggregateOwnership } from '../domain/ownership';
-import { hashStatementCode, statementCodeExpired } from '../domain/statement-code';
-import { checksControl, checksOwnership, ownershipSecretContext, type MatchResult, type VerifyAccount } from '../domain/verify-account';
 
 /**
  * The asynchronous half of a verification (DESIGN.md §4): ask the bank, match ownership,
@@ -89,7 +95,8 @@ function mergeOwnership(account: VerifyAccount, check: OwnershipCheck) {
   );
   return {
     person: account.person && check.person ? { ...account.person, ...definedOnly(check.person) } : account.person,
-    business: account.business && check.business ? { ...account.business, ...definedOnly(check.business) } : account.business,
+    business:
+      account.business && check.business ? { ...account.business, ...definedOnly(check.business) } : account.business,
     ownership_status: aggregateOwnership(matches),
   };
 }

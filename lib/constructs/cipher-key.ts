@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { ENV } from '../../functions/shared/config';
+import { ENV } from '#shared/config';
 import type { CipherAccess } from '../service';
 
 export interface CipherKeyProps {

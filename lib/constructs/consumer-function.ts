@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { QUEUES, type QueueId } from '../../functions/shared/queue/message-queue';
+import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import type { ConsumerDefinition, ConsumerSource } from '../service';
-import { type CipherKey, bindCipherKey } from './cipher-key';
-import { type DataTable, bindTable } from './data-table';
-import { type EmailSenderSettings, bindEmailSender } from './email-sender';
+import { bindCipherKey, type CipherKey } from './cipher-key';
+import { bindTable, type DataTable } from './data-table';
+import { bindEmailSender, type EmailSenderSettings } from './email-sender';
 import type { WorkQueue } from './queue';
 import { ServiceFunction } from './service-function';
 

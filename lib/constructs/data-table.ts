@@ -10,8 +10,8 @@ import {
 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { ENV } from '../../functions/shared/config';
-import { TABLE_SCHEMA } from '../../functions/shared/db/schema';
+import { ENV } from '#shared/config';
+import { TABLE_SCHEMA } from '#shared/db/schema';
 import type { TableAccess } from '../service';
 
 export interface DataTableProps {

@@ -2,7 +2,7 @@ import { ArnFormat, Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { ENV } from '../../functions/shared/config';
+import { ENV } from '#shared/config';
 
 /** The CDK context keys that configure account-holder emails (see the README, "Infrastructure"). */
 export const EMAIL_CONTEXT = {
@@ -31,13 +31,16 @@ export function emailSenderFromContext(scope: Construct): EmailSenderSettings | 
   const sender = optionalString(scope.node.tryGetContext(EMAIL_CONTEXT.sender), EMAIL_CONTEXT.sender);
   const identityArn = optionalString(scope.node.tryGetContext(EMAIL_CONTEXT.identityArn), EMAIL_CONTEXT.identityArn);
   if (sender === undefined) {
-    if (identityArn !== undefined) throw new Error(`context "${EMAIL_CONTEXT.identityArn}" needs "${EMAIL_CONTEXT.sender}"`);
+    if (identityArn !== undefined)
+      throw new Error(`context "${EMAIL_CONTEXT.identityArn}" needs "${EMAIL_CONTEXT.sender}"`);
     return undefined;
   }
   const match = ADDRESS.exec(sender);
   if (!match) throw new Error(`context "${EMAIL_CONTEXT.sender}" must be an email address, got "${sender}"`);
   if (identityArn !== undefined && !IDENTITY_ARN.test(identityArn)) {
-    throw new Error(`context "${EMAIL_CONTEXT.identityArn}" must be an SES identity ARN (arn:aws:ses:<region>:<account>:identity/<name>)`);
+    throw new Error(
+      `context "${EMAIL_CONTEXT.identityArn}" must be an SES identity ARN (arn:aws:ses:<region>:<account>:identity/<name>)`,
+    );
   }
   return {
     address: sender,

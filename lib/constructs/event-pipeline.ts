@@ -4,7 +4,7 @@ import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import type { QueueId } from '../../functions/shared/queue/message-queue';
+import type { QueueId } from '#shared/queue/message-queue';
 import {
   CONSUMERS,
   type ConsumerDefinition,
@@ -95,7 +95,10 @@ export class EventPipeline extends Construct {
     this.alarms = props.alarms;
 
     const queues = new Map<QueueId, WorkQueue>();
-    for (const [queueId, settings] of Object.entries(props.queueSettings ?? QUEUE_SETTINGS) as [QueueId, QueueSettings][]) {
+    for (const [queueId, settings] of Object.entries(props.queueSettings ?? QUEUE_SETTINGS) as [
+      QueueId,
+      QueueSettings,
+    ][]) {
       queues.set(queueId, new WorkQueue(this, `${settings.name}Queue`, { settings, alarms: props.alarms }));
     }
     this.queues = queues;
@@ -134,7 +137,11 @@ export class EventPipeline extends Construct {
     }
   }
 
-  private connectStream(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'table-stream' }>, dataTable: DataTable) {
+  private connectStream(
+    fn: ConsumerFunction,
+    source: Extract<ConsumerSource, { kind: 'table-stream' }>,
+    dataTable: DataTable,
+  ) {
     const id = fn.consumer.id;
     const onFailure = new DeadLetterStore(fn, 'OnFailure', {
       alarms: this.alarms,

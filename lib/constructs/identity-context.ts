@@ -1,5 +1,5 @@
 import type { Construct } from 'constructs';
-import { SCOPES, type Scope } from '../../functions/shared/scopes';
+import { SCOPES, type Scope } from '#shared/scopes';
 import type { IdentityProps, PartnerConfig } from './identity';
 
 /**
@@ -81,7 +81,10 @@ function partners(value: unknown): PartnerConfig[] {
       }
       partner.scopes = scopes;
     }
-    for (const [field, ids] of [['aliases', aliases], ['clientIds', clientIds]] as const) {
+    for (const [field, ids] of [
+      ['aliases', aliases],
+      ['clientIds', clientIds],
+    ] as const) {
       if (ids === undefined) continue;
       if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && CLIENT_ID.test(id))) {
         throw new Error(`${where}.${field} must be a list of client ids (1-256 printable ASCII characters, no spaces)`);

@@ -4,13 +4,13 @@ import {
   Mfa,
   OAuthScope,
   ResourceServerScope,
+  UserPool,
   type UserPoolClient,
   UserPoolClientIdentityProvider,
-  UserPool,
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '../../functions/shared/scopes';
+import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '#shared/scopes';
 import type { TenantAlias } from './tenant-aliases';
 
 /**
@@ -117,7 +117,10 @@ export class Identity extends Construct {
       // Partners without client ids are skipped: the context's default partner list is
       // for Cognito mode and names no client id.
       this.tenantAliases = (props.partners ?? []).flatMap((partner) =>
-        [...(partner.clientIds ?? []), ...(partner.aliases ?? [])].map((clientId) => ({ clientId, tenant: partner.name })),
+        [...(partner.clientIds ?? []), ...(partner.aliases ?? [])].map((clientId) => ({
+          clientId,
+          tenant: partner.name,
+        })),
       );
       return;
     }
@@ -156,7 +159,10 @@ export class Identity extends Construct {
     });
 
     const scopes = new Map(
-      SCOPES.map((name) => [name, new ResourceServerScope({ scopeName: name, scopeDescription: `Verify service: ${name}` })]),
+      SCOPES.map((name) => [
+        name,
+        new ResourceServerScope({ scopeName: name, scopeDescription: `Verify service: ${name}` }),
+      ]),
     );
     const resourceServer = this.userPool.addResourceServer('ResourceServer', {
       identifier: RESOURCE_SERVER_ID,

@@ -4,7 +4,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ENV } from '../../functions/shared/config';
+import { ENV } from '#shared/config';
 
 /**
  * ESM bundles have no `require`; a few CommonJS dependencies inside the bundled AWS SDK

@@ -5,7 +5,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { ENTITY, keys } from '../../functions/shared/db/keys';
+import { ENTITY, keys } from '#shared/db/keys';
 
 /** One OAuth client id and the tenant (partner name) its tokens act for. */
 export interface TenantAlias {
@@ -86,10 +86,14 @@ export class TenantAliases extends Construct {
       // A Cognito client id is a token: name its resource by the tenant, which owns exactly
       // one app client. A literal id names its own resource, so moving it to another
       // partner updates the record in place rather than deleting it after the new put.
-      const resourceId = Token.isUnresolved(clientId) ? `AppClient-${tenant}` : `Client-${encodeURIComponent(clientId)}`;
+      const resourceId = Token.isUnresolved(clientId)
+        ? `AppClient-${tenant}`
+        : `Client-${encodeURIComponent(clientId)}`;
       if (resources.has(resourceId)) {
         throw new Error(
-          Token.isUnresolved(clientId) ? `tenant "${tenant}" has two app clients` : `client id "${clientId}" is mapped twice`,
+          Token.isUnresolved(clientId)
+            ? `tenant "${tenant}" has two app clients`
+            : `client id "${clientId}" is mapped twice`,
         );
       }
       const key = keys.tenantAlias(clientId);
@@ -135,6 +139,9 @@ export class TenantAliases extends Construct {
 /** DynamoDB's low-level attribute values, which the provider's PutItem/DeleteItem take. */
 function attributeValues(item: Record<string, string | number>): Record<string, { S: string } | { N: string }> {
   return Object.fromEntries(
-    Object.entries(item).map(([name, value]) => [name, typeof value === 'number' ? { N: String(value) } : { S: value }]),
+    Object.entries(item).map(([name, value]) => [
+      name,
+      typeof value === 'number' ? { N: String(value) } : { S: value },
+    ]),
   );
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { JWTPayload } from 'jose';
-import { routeKey, type RouteDefinition } from '../service';
+import { type RouteDefinition, routeKey } from '../service';
 
 /**
  * Builds the payload-format-2.0 event an HTTP API hands to a Lambda integration, with the
@@ -36,7 +36,9 @@ export function buildEvent(request: GatewayRequest, context: EventContext): APIG
   const { rawPath, rawQueryString } = splitTarget(request.target);
   const { headers, cookies } = collectHeaders(request.rawHeaders);
   const epoch = context.receivedAt.getTime();
-  headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${request.sourceIp}` : request.sourceIp;
+  headers['x-forwarded-for'] = headers['x-forwarded-for']
+    ? `${headers['x-forwarded-for']}, ${request.sourceIp}`
+    : request.sourceIp;
   headers['x-forwarded-port'] = String(request.localPort);
   headers['x-forwarded-proto'] = 'http';
   headers['x-amzn-trace-id'] = `Root=1-${Math.floor(epoch / 1000).toString(16)}-${randomBytes(12).toString('hex')}`;
@@ -96,7 +98,12 @@ export function collectHeaders(rawHeaders: readonly string[]): { headers: Record
     const name = (rawHeaders[index] as string).toLowerCase();
     const value = rawHeaders[index + 1] as string;
     if (name === 'cookie') {
-      cookies.push(...value.split(';').map((cookie) => cookie.trim()).filter(Boolean));
+      cookies.push(
+        ...value
+          .split(';')
+          .map((cookie) => cookie.trim())
+          .filter(Boolean),
+      );
     } else {
       headers[name] = name in headers ? `${headers[name]},${value}` : value;
     }

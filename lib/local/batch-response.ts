@@ -23,7 +23,10 @@ export function batchOutcome(response: unknown, batchIds: readonly string[]): Ba
   for (const failure of failures) {
     const id = (failure as { itemIdentifier?: unknown } | null)?.itemIdentifier;
     if (typeof id !== 'string' || !known.has(id)) {
-      return { kind: 'all-failed', reason: `batchItemFailures names ${JSON.stringify(id ?? null)}, which is not in the batch` };
+      return {
+        kind: 'all-failed',
+        reason: `batchItemFailures names ${JSON.stringify(id ?? null)}, which is not in the batch`,
+      };
     }
     ids.add(id);
   }
@@ -31,4 +34,5 @@ export function batchOutcome(response: unknown, batchIds: readonly string[]): Ba
 }
 
 /** A thrown value as one log- and test-friendly line. */
-export const describeError = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+export const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);

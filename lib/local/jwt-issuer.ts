@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
+  type CryptoKey,
   calculateJwkThumbprint,
   exportJWK,
   generateKeyPair,
   importJWK,
-  SignJWT,
-  type CryptoKey,
   type JWK,
   type JWTPayload,
+  SignJWT,
 } from 'jose';
-import { SCOPES } from '../../functions/shared/scopes';
+import { SCOPES } from '#shared/scopes';
 import { readOrCreateFile } from './state';
 
 /**
@@ -53,7 +53,10 @@ export class LocalIssuer {
 
   /** The key pair kept in `dir`, created on first use, shared by the server and `npm run token`. */
   static async persisted(dir: string): Promise<LocalIssuer> {
-    const text = await readOrCreateFile(join(dir, KEY_FILE), async () => `${JSON.stringify(await newPrivateJwk(), null, 2)}\n`);
+    const text = await readOrCreateFile(
+      join(dir, KEY_FILE),
+      async () => `${JSON.stringify(await newPrivateJwk(), null, 2)}\n`,
+    );
     return LocalIssuer.fromPrivateJwk(JSON.parse(text) as JWK);
   }
 

@@ -45,7 +45,8 @@ export class LambdaInvoker {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new FunctionTimeoutError(`${fn.name}: Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`)),
+        () =>
+          reject(new FunctionTimeoutError(`${fn.name}: Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`)),
         timeoutMs,
       );
     });

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { QUEUES, type MessageQueue, type QueueId, type QueueMessage } from '../../functions/shared/queue/message-queue';
+import { type MessageQueue, QUEUES, type QueueId, type QueueMessage } from '#shared/queue/message-queue';
 import { QUEUE_SETTINGS } from '../service';
 import { LOCAL_ACCOUNT_ID } from './apigw-event';
 import type { RuntimeLog } from './log';
@@ -192,9 +192,12 @@ export class LocalQueues implements MessageQueue {
       const body = JSON.stringify(message.body);
       const delay = message.delaySeconds ?? 0;
       if (body === undefined) throw new Error(`message ${message.id} for ${queue} has no JSON body`);
-      if (Buffer.byteLength(body) > MAX_MESSAGE_BYTES) throw new Error(`message ${message.id} for ${queue} is too large`);
+      if (Buffer.byteLength(body) > MAX_MESSAGE_BYTES)
+        throw new Error(`message ${message.id} for ${queue} is too large`);
       if (!Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_SECONDS) {
-        throw new Error(`message ${message.id} for ${queue}: delaySeconds must be 0–${MAX_DELAY_SECONDS}, got ${delay}`);
+        throw new Error(
+          `message ${message.id} for ${queue}: delaySeconds must be 0–${MAX_DELAY_SECONDS}, got ${delay}`,
+        );
       }
       return { body, delayMs: this.scaled(delay) };
     });

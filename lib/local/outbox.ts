@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EmailMessage, Notifier } from '../../functions/shared/notify/notifier';
+import type { EmailMessage, Notifier } from '#shared/notify/notifier';
 import type { RuntimeLog } from './log';
 
 /**

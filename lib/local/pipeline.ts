@@ -8,7 +8,7 @@ import { Activity, type PipelineWorker } from './pipeline-worker';
 import { QueueConsumer } from './queue-consumer';
 import { ScheduleRunner } from './schedules';
 import { StreamCheckpoints } from './stream-checkpoints';
-import { StreamPoller, type StreamFailure } from './stream-poller';
+import { type StreamFailure, StreamPoller } from './stream-poller';
 
 /**
  * The asynchronous half of the service, run in-process from the consumer list
@@ -93,7 +93,10 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
               retryBaseMs: timings.streamRetryBaseMs,
               retryMaxMs: timings.streamRetryMaxMs,
             },
-            checkpoints: new StreamCheckpoints(options.checkpointDir && join(options.checkpointDir, `${consumer.id}.json`), log),
+            checkpoints: new StreamCheckpoints(
+              options.checkpointDir && join(options.checkpointDir, `${consumer.id}.json`),
+              log,
+            ),
             activity,
             failures: streamFailures,
           },
@@ -118,7 +121,8 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
     streamFailures,
     runSchedule: (id) => {
       const runner = schedules.get(id);
-      if (!runner) return Promise.reject(new Error(`no schedule consumer ${id}; there are: ${[...schedules.keys()].join(', ')}`));
+      if (!runner)
+        return Promise.reject(new Error(`no schedule consumer ${id}; there are: ${[...schedules.keys()].join(', ')}`));
       return runner.run();
     },
     settle: (timeoutMs = DEFAULT_SETTLE_TIMEOUT_MS) => settle(workers, activity, timeoutMs),
@@ -135,7 +139,8 @@ export async function settle(workers: readonly PipelineWorker[], activity: Activ
     for (;;) {
       const busy = workers.map((worker) => worker.busy(since)).filter((reason) => reason !== undefined);
       if (busy.length === 0) break;
-      if (performance.now() > deadline) throw new Error(`the local pipeline did not settle within ${timeoutMs} ms: ${busy.join('; ')}`);
+      if (performance.now() > deadline)
+        throw new Error(`the local pipeline did not settle within ${timeoutMs} ms: ${busy.join('; ')}`);
       await sleep(10);
     }
     // Work done during the round (a queue worker writing to the table) may have made more.

@@ -3,7 +3,7 @@ import type { ConsumerDefinition, ConsumerSource } from '../service';
 import { LOCAL_ACCOUNT_ID } from './apigw-event';
 import { batchOutcome, describeError } from './batch-response';
 import type { LocalQueue, QueuedMessage } from './local-queues';
-import { consumerFunction, type Activity, type PipelineWorker } from './pipeline-worker';
+import { type Activity, consumerFunction, type PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 import type { WorkerContext } from './workers';
 
@@ -15,7 +15,9 @@ import type { WorkerContext } from './workers';
  * dead-letter queue is the queue's business (LocalQueue.receive). One batch at a time:
  * Lambda would scale out, but serial delivery keeps local runs easy to follow.
  */
-export type QueueConsumerDefinition = ConsumerDefinition & { readonly source: Extract<ConsumerSource, { kind: 'queue' }> };
+export type QueueConsumerDefinition = ConsumerDefinition & {
+  readonly source: Extract<ConsumerSource, { kind: 'queue' }>;
+};
 
 /** Longest pause of an empty queue; a new message wakes the consumer at once anyway. */
 const IDLE_PAUSE_MS = 1_000;
@@ -78,7 +80,10 @@ export class QueueConsumer implements PipelineWorker {
     let outcome;
     try {
       const response = await invoker.invoke(consumerFunction(this.consumer), event);
-      outcome = batchOutcome(response, batch.map((message) => message.messageId));
+      outcome = batchOutcome(
+        response,
+        batch.map((message) => message.messageId),
+      );
     } catch (error) {
       outcome = { kind: 'all-failed', reason: describeError(error) } as const;
     }
@@ -94,11 +99,15 @@ export class QueueConsumer implements PipelineWorker {
       return;
     }
     const failures = batch.filter(failed);
-    log('warn', `${this.name} failed ${failures.length} of ${batch.length} message(s); they return after the visibility timeout`, {
-      queue: queue.name,
-      messages: failures.map((message) => `${message.messageId} (receive ${message.receiveCount})`),
-      error: outcome.kind === 'all-failed' ? outcome.reason : 'batchItemFailures',
-    });
+    log(
+      'warn',
+      `${this.name} failed ${failures.length} of ${batch.length} message(s); they return after the visibility timeout`,
+      {
+        queue: queue.name,
+        messages: failures.map((message) => `${message.messageId} (receive ${message.receiveCount})`),
+        error: outcome.kind === 'all-failed' ? outcome.reason : 'batchItemFailures',
+      },
+    );
   }
 
   /** An SQSRecord as Lambda builds it from a received message. */

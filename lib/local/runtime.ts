@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { resetDependencies, setDependencies } from '../../functions/shared/aws';
-import { ENV } from '../../functions/shared/config';
-import { CONSUMERS, ROUTES, type ConsumerDefinition, type RouteDefinition } from '../service';
+import { resetDependencies, setDependencies } from '#shared/aws';
+import { ENV } from '#shared/config';
+import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '../service';
 import { LOCAL_AWS_ENV, startDynamoDbLocal } from './dynamodb-local';
 import { startHttpGateway } from './http-gateway';
 import { createJwtAuthorizer } from './jwt-authorizer';

@@ -3,7 +3,7 @@ import type { ScheduledEvent } from 'aws-lambda';
 import type { ConsumerDefinition, ConsumerSource } from '../service';
 import { LOCAL_ACCOUNT_ID } from './apigw-event';
 import { describeError } from './batch-response';
-import { consumerFunction, type Activity, type PipelineWorker } from './pipeline-worker';
+import { type Activity, consumerFunction, type PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 import type { WorkerContext } from './workers';
 
@@ -14,7 +14,9 @@ import type { WorkerContext } from './workers';
  * skipped, and an on-demand run waits for the current one and then runs afresh. A failed
  * run is logged; the next tick runs again.
  */
-export type ScheduleDefinition = ConsumerDefinition & { readonly source: Extract<ConsumerSource, { kind: 'schedule' }> };
+export type ScheduleDefinition = ConsumerDefinition & {
+  readonly source: Extract<ConsumerSource, { kind: 'schedule' }>;
+};
 
 export class ScheduleRunner implements PipelineWorker {
   readonly name: string;

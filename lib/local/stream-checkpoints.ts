@@ -35,7 +35,10 @@ export class StreamCheckpoints {
       if (saved.streamArn === streamArn) this.shards = { ...saved.shards };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        this.log('warn', 'stream checkpoints unreadable; reading the stream from its oldest record', { path: this.path, error });
+        this.log('warn', 'stream checkpoints unreadable; reading the stream from its oldest record', {
+          path: this.path,
+          error,
+        });
       }
     }
   }
@@ -50,9 +53,11 @@ export class StreamCheckpoints {
     const path = this.path;
     const content = JSON.stringify({ streamArn: this.streamArn, shards: this.shards } satisfies CheckpointFile);
     // Writes are chained so an older checkpoint never lands after a newer one.
-    this.writing = this.writing.then(() => writeAtomically(path, content)).catch((error: unknown) => {
-      this.log('warn', 'could not save a stream checkpoint', { path, error });
-    });
+    this.writing = this.writing
+      .then(() => writeAtomically(path, content))
+      .catch((error: unknown) => {
+        this.log('warn', 'could not save a stream checkpoint', { path, error });
+      });
   }
 
   /** Waits for pending writes (on stop). */

@@ -31,7 +31,9 @@ export function matchesPattern(pattern: FilterPattern, value: unknown): boolean 
     const field = isPlainObject(value) ? value[key] : undefined;
     if (Array.isArray(rule)) return matchesAlternatives(rule, field);
     if (isPlainObject(rule)) return matchesPattern(rule as FilterPattern, field);
-    throw new FilterPatternError(`filter pattern value at "${key}" must be a list or an object, got ${JSON.stringify(rule)}`);
+    throw new FilterPatternError(
+      `filter pattern value at "${key}" must be a list or an object, got ${JSON.stringify(rule)}`,
+    );
   });
 }
 
@@ -48,7 +50,8 @@ function matchesAlternatives(rules: readonly unknown[], field: unknown): boolean
 function matchesLeaf(rule: unknown, value: unknown): boolean {
   if (rule === null || typeof rule !== 'object') return rule === value;
   const entries = Object.entries(rule);
-  if (entries.length !== 1) throw new FilterPatternError(`a content filter has exactly one key, got ${JSON.stringify(rule)}`);
+  if (entries.length !== 1)
+    throw new FilterPatternError(`a content filter has exactly one key, got ${JSON.stringify(rule)}`);
   const [[operator, operand]] = entries;
   switch (operator) {
     case 'prefix':
@@ -89,14 +92,16 @@ function matchesNumeric(operand: unknown, value: number): boolean {
   for (let i = 0; i < operand.length; i += 2) {
     const compare = COMPARE[String(operand[i])];
     const bound = operand[i + 1];
-    if (!compare || typeof bound !== 'number') throw new FilterPatternError(`invalid numeric filter ${JSON.stringify(operand)}`);
+    if (!compare || typeof bound !== 'number')
+      throw new FilterPatternError(`invalid numeric filter ${JSON.stringify(operand)}`);
     if (!compare(value, bound)) return false;
   }
   return true;
 }
 
 function text(operator: string, operand: unknown): string {
-  if (typeof operand !== 'string') throw new FilterPatternError(`${operator} filter needs a string, got ${JSON.stringify(operand)}`);
+  if (typeof operand !== 'string')
+    throw new FilterPatternError(`${operator} filter needs a string, got ${JSON.stringify(operand)}`);
   return operand;
 }
 

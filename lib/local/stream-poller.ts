@@ -1,11 +1,11 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { streamFilterPattern, type ConsumerDefinition, type ConsumerSource } from '../service';
+import { type ConsumerDefinition, type ConsumerSource, streamFilterPattern } from '../service';
 import { batchOutcome, describeError } from './batch-response';
-import { consumerFunction, type Activity, type PipelineWorker } from './pipeline-worker';
+import { type Activity, consumerFunction, type PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 import type { StreamCheckpoints } from './stream-checkpoints';
-import { passesFilters, type FilterPattern } from './stream-filter';
-import { StreamShards, type ShardState } from './stream-shards';
+import { type FilterPattern, passesFilters } from './stream-filter';
+import { type ShardState, StreamShards } from './stream-shards';
 import type { WorkerContext } from './workers';
 
 /**
@@ -21,7 +21,9 @@ import type { WorkerContext } from './workers';
  * error, kept in `failures`) and the shard moves on. One batch per shard at a time, so
  * records are never lost or reordered within a shard.
  */
-export type StreamConsumer = ConsumerDefinition & { readonly source: Extract<ConsumerSource, { kind: 'table-stream' }> };
+export type StreamConsumer = ConsumerDefinition & {
+  readonly source: Extract<ConsumerSource, { kind: 'table-stream' }>;
+};
 
 export interface StreamTimings {
   /** Pause between polls of an idle stream (Lambda polls each shard about 4 times a second). */
@@ -175,7 +177,8 @@ export class StreamPoller implements PipelineWorker {
       return;
     }
     const firstFailed = outcome.kind === 'all-failed' ? 0 : sequenceNumbers.findIndex((n) => outcome.ids.has(n));
-    const reason = outcome.kind === 'all-failed' ? outcome.reason : `batchItemFailures from ${sequenceNumbers[firstFailed]}`;
+    const reason =
+      outcome.kind === 'all-failed' ? outcome.reason : `batchItemFailures from ${sequenceNumbers[firstFailed]}`;
     if (firstFailed > 0) this.shards!.done(shard, firstFailed); // the retried batch starts at the failure
     shard.failures++;
     const { maxRetryAttempts } = this.consumer.source;

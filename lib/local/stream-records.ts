@@ -35,7 +35,10 @@ export function toLambdaRecord(record: ApiRecord, source: StreamSource): DynamoD
     dynamodb: withoutUndefined(dynamodb),
     eventSourceARN: source.streamArn,
     // Present on TTL deletions; Lambda spells the SDK's Type/PrincipalId in lower camel case.
-    userIdentity: record.userIdentity && { type: record.userIdentity.Type, principalId: record.userIdentity.PrincipalId },
+    userIdentity: record.userIdentity && {
+      type: record.userIdentity.Type,
+      principalId: record.userIdentity.PrincipalId,
+    },
   });
 }
 

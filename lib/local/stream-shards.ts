@@ -5,8 +5,8 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
   ResourceNotFoundException,
-  TrimmedDataAccessException,
   type Shard,
+  TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { LOCAL_AWS_ENV } from './dynamodb-local';
@@ -53,7 +53,10 @@ export class StreamShards {
     this.client = new DynamoDBStreamsClient({
       endpoint,
       region: LOCAL_AWS_ENV.AWS_REGION,
-      credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
+      credentials: {
+        accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID,
+        secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY,
+      },
     });
   }
 

@@ -1,14 +1,14 @@
 import {
   CreateTableCommand,
+  type CreateTableCommandInput,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
-  ResourceInUseException,
-  UpdateTimeToLiveCommand,
-  type CreateTableCommandInput,
   type DynamoDBClient,
+  ResourceInUseException,
   type TableDescription,
+  UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_SCHEMA } from '../../functions/shared/db/schema';
+import { TABLE_SCHEMA } from '#shared/db/schema';
 
 /**
  * The local twin of the CDK data table, built from the same TABLE_SCHEMA. TABLE_SCHEMA

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESOURCE_SERVER_ID } from '../../functions/shared/scopes';
+import { RESOURCE_SERVER_ID } from '#shared/scopes';
 import { ROUTES, routeKey } from '../../lib/service';
 import { refId, resourcesOf, synthTemplate } from './harness';
 
@@ -17,7 +17,9 @@ describe('HTTP API routes', () => {
     (key, route) => {
       const props = routeFor(key)?.Properties;
       expect(props?.AuthorizationType).toBe('JWT');
-      expect([...props?.AuthorizationScopes].sort()).toEqual(route.scopes.map((s) => `${RESOURCE_SERVER_ID}/${s}`).sort());
+      expect([...props?.AuthorizationScopes].sort()).toEqual(
+        route.scopes.map((s) => `${RESOURCE_SERVER_ID}/${s}`).sort(),
+      );
     },
   );
 

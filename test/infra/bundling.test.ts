@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
 import { CONSUMERS, ROUTES, routeKey } from '../../lib/service';
 import { buildApp } from './harness';
 

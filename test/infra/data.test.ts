@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TABLE_SCHEMA } from '../../functions/shared/db/schema';
+import { TABLE_SCHEMA } from '#shared/db/schema';
 import { kmsKeyIds, resourcesOf, synthTemplate } from './harness';
 
 const template = synthTemplate();
@@ -64,7 +64,7 @@ describe('data table', () => {
 });
 
 describe('cipher key', () => {
-  it('is one symmetric key with yearly rotation, retained on stack deletion (the only other key is the alarm topic\'s)', () => {
+  it("is one symmetric key with yearly rotation, retained on stack deletion (the only other key is the alarm topic's)", () => {
     expect(Object.keys(resourcesOf(template, 'AWS::KMS::Key'))).toHaveLength(2);
     const key = resourcesOf(template, 'AWS::KMS::Key')[kmsKeyIds(template).cipher]!;
     expect(key.Properties?.EnableKeyRotation).toBe(true);

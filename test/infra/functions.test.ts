@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ENV as CONFIG_ENV } from '../../functions/shared/config';
+import { ENV as CONFIG_ENV } from '#shared/config';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
 import {
   API_FUNCTION_TIMEOUT_SECONDS,
-  CONSUMERS,
   type CipherAccess,
+  CONSUMERS,
   ROUTES,
   type RouteDefinition,
-  type TableAccess,
   routeKey,
+  type TableAccess,
 } from '../../lib/service';
 import {
   actionsOf,
@@ -35,24 +35,26 @@ interface FunctionRow {
   /** Fed by the table stream (its event source mapping needs dynamodb:ListStreams). */
   readonly readsStream: boolean;
 }
-const routeRows = ROUTES.map(
-  (r): [string, FunctionRow] => [
-    routeKey(r),
-    { description: routeKey(r), table: r.table, cipher: r.cipher, timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS, readsStream: false },
-  ],
-);
-const consumerRows = CONSUMERS.map(
-  (c): [string, FunctionRow] => [
-    c.id,
-    {
-      description: consumerDescription(c),
-      table: c.table,
-      cipher: c.cipher,
-      timeoutSeconds: c.timeoutSeconds,
-      readsStream: c.source.kind === 'table-stream',
-    },
-  ],
-);
+const routeRows = ROUTES.map((r): [string, FunctionRow] => [
+  routeKey(r),
+  {
+    description: routeKey(r),
+    table: r.table,
+    cipher: r.cipher,
+    timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
+    readsStream: false,
+  },
+]);
+const consumerRows = CONSUMERS.map((c): [string, FunctionRow] => [
+  c.id,
+  {
+    description: consumerDescription(c),
+    table: c.table,
+    cipher: c.cipher,
+    timeoutSeconds: c.timeoutSeconds,
+    readsStream: c.source.kind === 'table-stream',
+  },
+]);
 /** Every API function (by route key) and every consumer function (by consumer id). */
 const byFunction = [...routeRows, ...consumerRows];
 
@@ -68,7 +70,9 @@ describe('Lambda functions', () => {
       refId(i.Properties?.IntegrationUri),
     );
     expect(new Set(apiFunctionIds).size).toBe(ROUTES.length);
-    expect(apiFunctionIds.map((id) => functions[id!]?.Properties?.Description).sort()).toEqual(ROUTES.map(routeKey).sort());
+    expect(apiFunctionIds.map((id) => functions[id!]?.Properties?.Description).sort()).toEqual(
+      ROUTES.map(routeKey).sort(),
+    );
     const consumerFunctionIds = CONSUMERS.map((c) => functionByDescription(template, consumerDescription(c)).id);
     expect(new Set(consumerFunctionIds).size).toBe(CONSUMERS.length);
     const providerIds = new Set(
@@ -78,21 +82,24 @@ describe('Lambda functions', () => {
     expect(Object.keys(functions).sort()).toEqual([...apiFunctionIds, ...consumerFunctionIds, ...providerIds].sort());
   });
 
-  it.each(byFunction)('%s runs with the house defaults (Node 24, ARM64, tracing, 512 MB, source maps) and its own timeout', (_, row) => {
-    const fn = functionOf(row);
-    expect(fn).toMatchObject({
-      Runtime: 'nodejs24.x',
-      Architectures: ['arm64'],
-      TracingConfig: { Mode: 'Active' },
-      MemorySize: 512,
-      Timeout: row.timeoutSeconds,
-      Handler: 'index.handler',
-    });
-    expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
-    expect(refId(fn.Environment.Variables[CONFIG_ENV.tableName])).toBe(tableId);
-  });
+  it.each(byFunction)(
+    '%s runs with the house defaults (Node 24, ARM64, tracing, 512 MB, source maps) and its own timeout',
+    (_, row) => {
+      const fn = functionOf(row);
+      expect(fn).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        MemorySize: 512,
+        Timeout: row.timeoutSeconds,
+        Handler: 'index.handler',
+      });
+      expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(refId(fn.Environment.Variables[CONFIG_ENV.tableName])).toBe(tableId);
+    },
+  );
 
-  it.each(byRoute)('%s stays below API Gateway\'s 30 s integration limit (10 s)', (_, row) => {
+  it.each(byRoute)("%s stays below API Gateway's 30 s integration limit (10 s)", (_, row) => {
     expect(functionOf(row).Timeout).toBe(10);
   });
 
@@ -112,7 +119,11 @@ describe('Lambda functions', () => {
     '%s uses the "*" resource only for X-Ray (and, when it reads the table stream, dynamodb:ListStreams), which have no resource-level permissions',
     (_, row) => {
       const wildcard = statementsOf(row).filter((s) => s.Resource === '*' || (s.Resource as unknown[]).includes?.('*'));
-      const expected = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments', ...(row.readsStream ? ['dynamodb:ListStreams'] : [])];
+      const expected = [
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
+        ...(row.readsStream ? ['dynamodb:ListStreams'] : []),
+      ];
       expect(actionsOf(wildcard).sort()).toEqual(expected.sort());
     },
   );
@@ -122,7 +133,7 @@ describe('Lambda functions', () => {
   });
 });
 
-describe('table grants follow the row\'s table access', () => {
+describe("table grants follow the row's table access", () => {
   it.each(byFunction)('%s may use the table only as its row declares', (_, row) => {
     const actions = actionsOf(statementsOf(row));
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
@@ -135,7 +146,7 @@ describe('table grants follow the row\'s table access', () => {
   });
 });
 
-describe('cipher key grants follow the row\'s cipher access', () => {
+describe("cipher key grants follow the row's cipher access", () => {
   const kmsActionsOf = (row: FunctionRow) => actionsOf(statementsOf(row)).filter((a) => a.startsWith('kms:'));
 
   it.each(byFunction)('%s gets exactly the key operation of its row and the key ARN only with it', (_, row) => {
@@ -147,10 +158,19 @@ describe('cipher key grants follow the row\'s cipher access', () => {
   });
 
   it('grants a decrypting route kms:Decrypt on the cipher key and nothing else of KMS', () => {
-    const reader: RouteDefinition = { ...ROUTES[0]!, id: 'DecryptProbe', method: 'GET', path: '/probe', cipher: 'decrypt', table: 'read' };
+    const reader: RouteDefinition = {
+      ...ROUTES[0]!,
+      id: 'DecryptProbe',
+      method: 'GET',
+      path: '/probe',
+      cipher: 'decrypt',
+      table: 'read',
+    };
     const probe = synthTemplate({ stackProps: { routes: [reader] } });
     const fn = functionByDescription(probe, routeKey(reader)).props;
-    const kms = statementsOfRole(probe, refId(fn.Role)!).filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
+    const kms = statementsOfRole(probe, refId(fn.Role)!).filter((s) =>
+      actionsOf([s]).some((a) => a.startsWith('kms:')),
+    );
     expect(actionsOf(kms)).toEqual(['kms:Decrypt']);
     expect(kms.map((s) => refId(s.Resource))).toEqual([kmsKeyIds(probe).cipher]);
   });

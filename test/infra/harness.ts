@@ -77,16 +77,22 @@ export const actionsOf = (statements: Statement[]): string[] =>
  * alarm topic (the one an SNS topic names as its master key).
  */
 export function kmsKeyIds(template: Template): { cipher: string; alarms: string } {
-  const topicKeys = Object.values(resourcesOf(template, 'AWS::SNS::Topic')).map((t) => refId(t.Properties?.KmsMasterKeyId));
+  const topicKeys = Object.values(resourcesOf(template, 'AWS::SNS::Topic')).map((t) =>
+    refId(t.Properties?.KmsMasterKeyId),
+  );
   const keys = Object.keys(resourcesOf(template, 'AWS::KMS::Key'));
   const cipher = keys.filter((id) => !topicKeys.includes(id));
   const alarms = keys.filter((id) => topicKeys.includes(id));
-  if (cipher.length !== 1 || alarms.length !== 1) throw new Error(`expected one cipher key and one alarm-topic key, got ${keys.join(', ')}`);
+  if (cipher.length !== 1 || alarms.length !== 1)
+    throw new Error(`expected one cipher key and one alarm-topic key, got ${keys.join(', ')}`);
   return { cipher: cipher[0]!, alarms: alarms[0]! };
 }
 
 /** The one function with this description (routes: the route key; consumers: `consumerDescription`). */
-export function functionByDescription(template: Template, description: string): { id: string; props: Record<string, any> } {
+export function functionByDescription(
+  template: Template,
+  description: string,
+): { id: string; props: Record<string, any> } {
   const found = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).filter(
     ([, f]) => f.Properties?.Description === description,
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RESOURCE_SERVER_ID, SCOPES } from '../../functions/shared/scopes';
+import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
 import { ROUTES, routeKey } from '../../lib/service';
-import { ENV, buildApp, refId, resourcesOf, synthTemplate } from './harness';
+import { buildApp, ENV, refId, resourcesOf, synthTemplate } from './harness';
 
 const authorizerOf = (template: ReturnType<typeof synthTemplate>) =>
   Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Authorizer'))[0]!.Properties!;
@@ -40,7 +40,9 @@ describe('Cognito identity (default)', () => {
   it('gives each partner one client-credentials app client with the scopes it bought (all by default)', () => {
     expect(Object.keys(clients)).toHaveLength(partners.length);
     const scopeNames = (name: string) =>
-      clientByName(name)[1].Properties?.AllowedOAuthScopes.map((s: { 'Fn::Join': [string, unknown[]] }) => s['Fn::Join'][1][1]);
+      clientByName(name)[1].Properties?.AllowedOAuthScopes.map(
+        (s: { 'Fn::Join': [string, unknown[]] }) => s['Fn::Join'][1][1],
+      );
     expect(scopeNames('acme')).toEqual(['/read:verify-accounts']);
     expect(scopeNames('globex')).toEqual(SCOPES.map((s) => `/${s}`));
     for (const client of Object.values(clients)) {
@@ -94,11 +96,16 @@ describe('Cognito identity (default)', () => {
   });
 
   it('refuses clientIds in Cognito mode, since Cognito assigns app client ids', () => {
-    expect(() => buildApp({ context: { partners: [{ name: 'acme', clientIds: ['x1'] }] } })).toThrow(/clientIds.*aliases/);
+    expect(() => buildApp({ context: { partners: [{ name: 'acme', clientIds: ['x1'] }] } })).toThrow(
+      /clientIds.*aliases/,
+    );
   });
 
   it('refuses a client id listed twice, or one that is not printable ASCII without spaces', () => {
-    const twice = [{ name: 'acme', aliases: ['x1'] }, { name: 'globex', aliases: ['x1'] }];
+    const twice = [
+      { name: 'acme', aliases: ['x1'] },
+      { name: 'globex', aliases: ['x1'] },
+    ];
     expect(() => buildApp({ context: { partners: twice } })).toThrow(/"x1" is listed twice/);
     expect(() => buildApp({ context: { partners: [{ name: 'acme', aliases: ['has space'] }] } })).toThrow(/aliases/);
     expect(() => buildApp({ context: { partners: [{ name: 'acme', aliases: 'x1' }] } })).toThrow(/aliases/);
@@ -111,7 +118,10 @@ describe('external issuer (context jwtIssuer + jwtAudience)', () => {
   it('creates no Cognito resource and trusts the given issuer and audience', () => {
     const template = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: 'api://verify, partner-portal' } });
     expect(cognitoTypes(template)).toEqual([]);
-    expect(authorizerOf(template).JwtConfiguration).toEqual({ Issuer: issuer, Audience: ['api://verify', 'partner-portal'] });
+    expect(authorizerOf(template).JwtConfiguration).toEqual({
+      Issuer: issuer,
+      Audience: ['api://verify', 'partner-portal'],
+    });
     template.hasOutput('JwtIssuer', { Value: issuer });
   });
 
@@ -121,15 +131,22 @@ describe('external issuer (context jwtIssuer + jwtAudience)', () => {
   });
 
   it('prefixes route scopes with jwtScopePrefix verbatim', () => {
-    const template = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: 'a', jwtScopePrefix: 'https://verify/' } });
+    const template = synthTemplate({
+      context: { jwtIssuer: issuer, jwtAudience: 'a', jwtScopePrefix: 'https://verify/' },
+    });
     expect(scopesByRoute(template)).toEqual(
       Object.fromEntries(ROUTES.map((r) => [routeKey(r), r.scopes.map((s) => `https://verify/${s}`)])),
     );
   });
 
   it('reads partners[].clientIds, as a JSON string too, and ignores partners without client ids', () => {
-    const partners = [{ name: 'acme', clientIds: ['0oa1acme'] }, { name: 'initech', scopes: ['read:persons'] }];
-    const { stack } = buildApp({ context: { jwtIssuer: issuer, jwtAudience: 'a', partners: JSON.stringify(partners) } });
+    const partners = [
+      { name: 'acme', clientIds: ['0oa1acme'] },
+      { name: 'initech', scopes: ['read:persons'] },
+    ];
+    const { stack } = buildApp({
+      context: { jwtIssuer: issuer, jwtAudience: 'a', partners: JSON.stringify(partners) },
+    });
     expect(stack.identity.tenantAliases).toEqual([{ clientId: '0oa1acme', tenant: 'acme' }]);
   });
 

@@ -2,8 +2,8 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { ENV as CONFIG_ENV } from '../../functions/shared/config';
-import { QUEUES, type QueueId } from '../../functions/shared/queue/message-queue';
+import { ENV as CONFIG_ENV } from '#shared/config';
+import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
 import { VISIBILITY_TIMEOUT_FACTOR } from '../../lib/constructs/event-pipeline';
 import {
@@ -15,7 +15,16 @@ import {
   routeKey,
   streamFilterPattern,
 } from '../../lib/service';
-import { actionsOf, buildApp, type BuildOptions, functionByDescription, kmsKeyIds, refId, resourcesOf, statementsOfRole } from './harness';
+import {
+  actionsOf,
+  type BuildOptions,
+  buildApp,
+  functionByDescription,
+  kmsKeyIds,
+  refId,
+  resourcesOf,
+  statementsOfRole,
+} from './harness';
 
 const build = (options: BuildOptions = {}) => {
   const { stack } = buildApp(options);
@@ -35,7 +44,8 @@ const QUEUE_IDS = Object.keys(QUEUE_SETTINGS) as QueueId[];
 /** Logical id of the work queue of a queue id. */
 const workQueueId = (id: QueueId) => logicalId(stack.pipeline.queues.get(id)!.queue);
 const functionOf = (consumer: ConsumerDefinition) => functionByDescription(template, consumerDescription(consumer));
-const statementsOf = (consumer: ConsumerDefinition) => statementsOfRole(template, refId(functionOf(consumer).props.Role)!);
+const statementsOf = (consumer: ConsumerDefinition) =>
+  statementsOfRole(template, refId(functionOf(consumer).props.Role)!);
 /** Resources (logical ids) of the role's statements that allow `action`. */
 const resourcesAllowing = (consumer: ConsumerDefinition, action: string) =>
   statementsOf(consumer)
@@ -48,7 +58,9 @@ const mappingsOf = (consumer: ConsumerDefinition) =>
 
 type SourceOf<K extends ConsumerSource['kind']> = Extract<ConsumerSource, { kind: K }>;
 const consumersWith = <K extends ConsumerSource['kind']>(kind: K) =>
-  CONSUMERS.filter((c): c is ConsumerDefinition & { source: SourceOf<K> } => c.source.kind === kind).map((c) => [c.id, c] as const);
+  CONSUMERS.filter((c): c is ConsumerDefinition & { source: SourceOf<K> } => c.source.kind === kind).map(
+    (c) => [c.id, c] as const,
+  );
 const streamConsumers = consumersWith('table-stream');
 const queueConsumers = consumersWith('queue');
 const scheduleConsumers = consumersWith('schedule');
@@ -61,7 +73,8 @@ const notEmptyAlarmsOf = (queueId: string) =>
     return (
       p.Namespace === 'AWS/SQS' &&
       p.MetricName === 'ApproximateNumberOfMessagesVisible' &&
-      JSON.stringify(p.Dimensions) === JSON.stringify([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }]) &&
+      JSON.stringify(p.Dimensions) ===
+        JSON.stringify([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }]) &&
       p.ComparisonOperator === 'GreaterThanThreshold' &&
       p.Threshold === 0 &&
       JSON.stringify(p.AlarmActions) === JSON.stringify([{ Ref: topicId }])
@@ -85,17 +98,23 @@ describe('work queues (one per QUEUE_SETTINGS entry)', () => {
     const targets = redriven.map((q) => refId(q.Properties?.RedrivePolicy.deadLetterTargetArn));
     expect(new Set(targets).size).toBe(QUEUE_IDS.length);
     expect(QUEUE_IDS.map(workQueueId).sort()).toEqual(
-      Object.entries(queues).filter(([, q]) => q.Properties?.RedrivePolicy).map(([id]) => id).sort(),
+      Object.entries(queues)
+        .filter(([, q]) => q.Properties?.RedrivePolicy)
+        .map(([id]) => id)
+        .sort(),
     );
   });
 
-  it.each(QUEUE_IDS)('%s moves a message to its dead-letter queue after the settings\' maxReceiveCount receives; the DLQ keeps it 14 days', (id) => {
-    const redrive = queues[workQueueId(id)]!.Properties?.RedrivePolicy;
-    expect(redrive.maxReceiveCount).toBe(QUEUE_SETTINGS[id].maxReceiveCount);
-    const dlq = queues[refId(redrive.deadLetterTargetArn)!]!;
-    expect(dlq.Properties?.MessageRetentionPeriod).toBe(FOURTEEN_DAYS);
-    expect(dlq.Properties?.RedrivePolicy).toBeUndefined();
-  });
+  it.each(QUEUE_IDS)(
+    "%s moves a message to its dead-letter queue after the settings' maxReceiveCount receives; the DLQ keeps it 14 days",
+    (id) => {
+      const redrive = queues[workQueueId(id)]!.Properties?.RedrivePolicy;
+      expect(redrive.maxReceiveCount).toBe(QUEUE_SETTINGS[id].maxReceiveCount);
+      const dlq = queues[refId(redrive.deadLetterTargetArn)!]!;
+      expect(dlq.Properties?.MessageRetentionPeriod).toBe(FOURTEEN_DAYS);
+      expect(dlq.Properties?.RedrivePolicy).toBeUndefined();
+    },
+  );
 
   it.each(QUEUE_IDS)('%s keeps a waiting message a week, less than its dead-letter queue keeps it', (id) => {
     const retention = queues[workQueueId(id)]!.Properties?.MessageRetentionPeriod;
@@ -103,12 +122,15 @@ describe('work queues (one per QUEUE_SETTINGS entry)', () => {
     expect(retention).toBeLessThan(FOURTEEN_DAYS);
   });
 
-  it.each(QUEUE_IDS)('%s has an alarm on its dead-letter queue (ApproximateNumberOfMessagesVisible > 0) notifying the alarm topic', (id) => {
-    const dlqId = refId(queues[workQueueId(id)]!.Properties?.RedrivePolicy.deadLetterTargetArn)!;
-    expect(notEmptyAlarmsOf(dlqId)).toHaveLength(1);
-  });
+  it.each(QUEUE_IDS)(
+    '%s has an alarm on its dead-letter queue (ApproximateNumberOfMessagesVisible > 0) notifying the alarm topic',
+    (id) => {
+      const dlqId = refId(queues[workQueueId(id)]!.Properties?.RedrivePolicy.deadLetterTargetArn)!;
+      expect(notEmptyAlarmsOf(dlqId)).toHaveLength(1);
+    },
+  );
 
-  it.each(QUEUE_IDS)('%s has the settings\' visibility timeout', (id) => {
+  it.each(QUEUE_IDS)("%s has the settings' visibility timeout", (id) => {
     expect(queues[workQueueId(id)]!.Properties?.VisibilityTimeout).toBe(QUEUE_SETTINGS[id].visibilityTimeoutSeconds);
   });
 
@@ -137,35 +159,43 @@ describe('visibility timeout', () => {
   it.each(queueConsumers)(
     `%s: its queue's visibility timeout is at least ${VISIBILITY_TIMEOUT_FACTOR}× its function's timeout (settings and template)`,
     (_, consumer) => {
-      expect(QUEUE_SETTINGS[consumer.source.queue].visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * consumer.timeoutSeconds);
+      expect(QUEUE_SETTINGS[consumer.source.queue].visibilityTimeoutSeconds).toBeGreaterThanOrEqual(
+        6 * consumer.timeoutSeconds,
+      );
       const [mapping] = mappingsOf(consumer);
       const queue = queues[refId(mapping!.Properties?.EventSourceArn)!]!;
       expect(queue.Properties?.VisibilityTimeout).toBeGreaterThanOrEqual(6 * functionOf(consumer).props.Timeout);
     },
   );
 
-  it('refuses to synthesize a queue whose visibility timeout is below 6× its consumer\'s timeout', () => {
+  it("refuses to synthesize a queue whose visibility timeout is below 6× its consumer's timeout", () => {
     const [, consumer] = queueConsumers[0]!;
     const queueSettings = {
       ...QUEUE_SETTINGS,
-      [consumer.source.queue]: { ...QUEUE_SETTINGS[consumer.source.queue], visibilityTimeoutSeconds: 6 * consumer.timeoutSeconds - 1 },
+      [consumer.source.queue]: {
+        ...QUEUE_SETTINGS[consumer.source.queue],
+        visibilityTimeoutSeconds: 6 * consumer.timeoutSeconds - 1,
+      },
     };
     expect(() => buildApp({ stackProps: { queueSettings } })).toThrow(/visibility timeout/);
   });
 });
 
 describe('table stream → stream consumers', () => {
-  it.each(streamConsumers)('%s: one event source mapping on the table stream with exactly the row\'s filter criteria (streamFilterPattern)', (_, consumer) => {
-    const found = mappingsOf(consumer);
-    expect(found).toHaveLength(1);
-    const props = found[0]!.Properties!;
-    expect(props.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
-    const patterns = (props.FilterCriteria.Filters as { Pattern: string }[]).map((f) => JSON.parse(f.Pattern));
-    expect(patterns).toEqual(consumer.source.filters.map((f) => streamFilterPattern(f)));
-  });
+  it.each(streamConsumers)(
+    "%s: one event source mapping on the table stream with exactly the row's filter criteria (streamFilterPattern)",
+    (_, consumer) => {
+      const found = mappingsOf(consumer);
+      expect(found).toHaveLength(1);
+      const props = found[0]!.Properties!;
+      expect(props.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+      const patterns = (props.FilterCriteria.Filters as { Pattern: string }[]).map((f) => JSON.parse(f.Pattern));
+      expect(patterns).toEqual(consumer.source.filters.map((f) => streamFilterPattern(f)));
+    },
+  );
 
   it.each(streamConsumers)(
-    '%s: reports batch item failures, bisects failing batches, retries maxRetryAttempts times, from TRIM_HORIZON with the row\'s batch size and a 1-day record age limit',
+    "%s: reports batch item failures, bisects failing batches, retries maxRetryAttempts times, from TRIM_HORIZON with the row's batch size and a 1-day record age limit",
     (_, consumer) => {
       expect(mappingsOf(consumer)[0]!.Properties).toMatchObject({
         FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -178,25 +208,31 @@ describe('table stream → stream consumers', () => {
     },
   );
 
-  it.each(streamConsumers)('%s: batches that still fail go to an on-failure SQS queue that is kept 14 days and alarmed', (_, consumer) => {
-    const destination = refId(mappingsOf(consumer)[0]!.Properties?.DestinationConfig.OnFailure.Destination)!;
-    expect(queues[destination]?.Type).toBe('AWS::SQS::Queue');
-    expect(queues[destination]!.Properties?.MessageRetentionPeriod).toBe(FOURTEEN_DAYS);
-    expect(notEmptyAlarmsOf(destination)).toHaveLength(1);
-    expect(QUEUE_IDS.map(workQueueId)).not.toContain(destination);
-  });
+  it.each(streamConsumers)(
+    '%s: batches that still fail go to an on-failure SQS queue that is kept 14 days and alarmed',
+    (_, consumer) => {
+      const destination = refId(mappingsOf(consumer)[0]!.Properties?.DestinationConfig.OnFailure.Destination)!;
+      expect(queues[destination]?.Type).toBe('AWS::SQS::Queue');
+      expect(queues[destination]!.Properties?.MessageRetentionPeriod).toBe(FOURTEEN_DAYS);
+      expect(notEmptyAlarmsOf(destination)).toHaveLength(1);
+      expect(QUEUE_IDS.map(workQueueId)).not.toContain(destination);
+    },
+  );
 });
 
 describe('queues → queue consumers', () => {
-  it.each(queueConsumers)('%s: one SQS event source mapping on its own queue, with its batch size and ReportBatchItemFailures', (_, consumer) => {
-    const found = mappingsOf(consumer);
-    expect(found).toHaveLength(1);
-    expect(found[0]!.Properties).toMatchObject({
-      EventSourceArn: { 'Fn::GetAtt': [workQueueId(consumer.source.queue), 'Arn'] },
-      BatchSize: consumer.source.batchSize,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-    });
-  });
+  it.each(queueConsumers)(
+    '%s: one SQS event source mapping on its own queue, with its batch size and ReportBatchItemFailures',
+    (_, consumer) => {
+      const found = mappingsOf(consumer);
+      expect(found).toHaveLength(1);
+      expect(found[0]!.Properties).toMatchObject({
+        EventSourceArn: { 'Fn::GetAtt': [workQueueId(consumer.source.queue), 'Arn'] },
+        BatchSize: consumer.source.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    },
+  );
 
   it('every event source mapping of the stack belongs to a consumer row (none is left over)', () => {
     expect(Object.keys(mappings)).toHaveLength(streamConsumers.length + queueConsumers.length);
@@ -214,52 +250,65 @@ describe('schedules', () => {
     return found[0]!;
   };
 
-  it.each(scheduleConsumers)('%s: an EventBridge rule with the row\'s cron (UTC) targets only its function, with retries and an alarmed dead-letter queue', (_, consumer) => {
-    const [, rule] = ruleOf(consumer);
-    const { minute, hour } = consumer.source.cron;
-    expect(rule.Properties?.ScheduleExpression).toBe(`cron(${minute} ${hour} * * ? *)`);
-    expect(rule.Properties?.State).toBe('ENABLED');
-    const targets = rule.Properties?.Targets as Record<string, any>[];
-    expect(targets).toHaveLength(1);
-    expect(refId(targets[0]!.Arn)).toBe(functionOf(consumer).id);
-    expect(targets[0]!.RetryPolicy).toEqual({ MaximumRetryAttempts: 4, MaximumEventAgeInSeconds: 7200 });
-    const dlq = refId(targets[0]!.DeadLetterConfig.Arn)!;
-    expect(queues[dlq]?.Type).toBe('AWS::SQS::Queue');
-    expect(notEmptyAlarmsOf(dlq)).toHaveLength(1);
-  });
+  it.each(scheduleConsumers)(
+    "%s: an EventBridge rule with the row's cron (UTC) targets only its function, with retries and an alarmed dead-letter queue",
+    (_, consumer) => {
+      const [, rule] = ruleOf(consumer);
+      const { minute, hour } = consumer.source.cron;
+      expect(rule.Properties?.ScheduleExpression).toBe(`cron(${minute} ${hour} * * ? *)`);
+      expect(rule.Properties?.State).toBe('ENABLED');
+      const targets = rule.Properties?.Targets as Record<string, any>[];
+      expect(targets).toHaveLength(1);
+      expect(refId(targets[0]!.Arn)).toBe(functionOf(consumer).id);
+      expect(targets[0]!.RetryPolicy).toEqual({ MaximumRetryAttempts: 4, MaximumEventAgeInSeconds: 7200 });
+      const dlq = refId(targets[0]!.DeadLetterConfig.Arn)!;
+      expect(queues[dlq]?.Type).toBe('AWS::SQS::Queue');
+      expect(notEmptyAlarmsOf(dlq)).toHaveLength(1);
+    },
+  );
 
-  it.each(scheduleConsumers)('%s: EventBridge may invoke the function only from that rule, and may send only that rule\'s events to the DLQ', (_, consumer) => {
-    const [ruleId, rule] = ruleOf(consumer);
-    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
-      (p) => refId(p.Properties?.FunctionName) === functionOf(consumer).id,
-    );
-    expect(permissions.map((p) => p.Properties)).toEqual([
-      expect.objectContaining({ Principal: 'events.amazonaws.com', SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] } }),
-    ]);
-    const dlq = refId((rule.Properties?.Targets as Record<string, any>[])[0]!.DeadLetterConfig.Arn)!;
-    const allows = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'))
-      .filter((p) => (p.Properties?.Queues as unknown[]).some((q) => refId(q) === dlq))
-      .flatMap((p) => p.Properties?.PolicyDocument.Statement as Record<string, any>[])
-      .filter((s) => s.Effect === 'Allow');
-    expect(allows).toEqual([
-      expect.objectContaining({
-        Action: 'sqs:SendMessage',
-        Principal: { Service: 'events.amazonaws.com' },
-        Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [ruleId, 'Arn'] } } },
-      }),
-    ]);
-  });
+  it.each(scheduleConsumers)(
+    "%s: EventBridge may invoke the function only from that rule, and may send only that rule's events to the DLQ",
+    (_, consumer) => {
+      const [ruleId, rule] = ruleOf(consumer);
+      const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
+        (p) => refId(p.Properties?.FunctionName) === functionOf(consumer).id,
+      );
+      expect(permissions.map((p) => p.Properties)).toEqual([
+        expect.objectContaining({ Principal: 'events.amazonaws.com', SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] } }),
+      ]);
+      const dlq = refId((rule.Properties?.Targets as Record<string, any>[])[0]!.DeadLetterConfig.Arn)!;
+      const allows = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'))
+        .filter((p) => (p.Properties?.Queues as unknown[]).some((q) => refId(q) === dlq))
+        .flatMap((p) => p.Properties?.PolicyDocument.Statement as Record<string, any>[])
+        .filter((s) => s.Effect === 'Allow');
+      expect(allows).toEqual([
+        expect.objectContaining({
+          Action: 'sqs:SendMessage',
+          Principal: { Service: 'events.amazonaws.com' },
+          Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [ruleId, 'Arn'] } } },
+        }),
+      ]);
+    },
+  );
 
-  it.each(scheduleConsumers)('%s: an alarm on the function\'s Errors notifies the alarm topic (a run that fails inside Lambda never reaches the DLQ)', (_, consumer) => {
-    const errors = Object.values(alarms).filter(
-      (a) =>
-        a.Properties?.Namespace === 'AWS/Lambda' &&
-        a.Properties?.MetricName === 'Errors' &&
-        refId(a.Properties?.Dimensions?.[0]?.Value) === functionOf(consumer).id,
-    );
-    expect(errors).toHaveLength(1);
-    expect(errors[0]!.Properties).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [{ Ref: topicId }] });
-  });
+  it.each(scheduleConsumers)(
+    "%s: an alarm on the function's Errors notifies the alarm topic (a run that fails inside Lambda never reaches the DLQ)",
+    (_, consumer) => {
+      const errors = Object.values(alarms).filter(
+        (a) =>
+          a.Properties?.Namespace === 'AWS/Lambda' &&
+          a.Properties?.MetricName === 'Errors' &&
+          refId(a.Properties?.Dimensions?.[0]?.Value) === functionOf(consumer).id,
+      );
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.Properties).toMatchObject({
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        AlarmActions: [{ Ref: topicId }],
+      });
+    },
+  );
 });
 
 describe('consumer permissions follow the row', () => {
@@ -267,7 +316,10 @@ describe('consumer permissions follow the row', () => {
     '%s may send only to the queues of its sendsTo (a stream consumer also to its on-failure destination) and gets exactly their URL variables',
     (_, consumer) => {
       const onFailure = stack.pipeline.onFailure.get(consumer.id);
-      const expected = [...(consumer.sendsTo ?? []).map(workQueueId), ...(onFailure ? [logicalId(onFailure.queue)] : [])].sort();
+      const expected = [
+        ...(consumer.sendsTo ?? []).map(workQueueId),
+        ...(onFailure ? [logicalId(onFailure.queue)] : []),
+      ].sort();
       expect(resourcesAllowing(consumer, 'sqs:SendMessage')).toEqual(expected);
       const variables = functionOf(consumer).props.Environment.Variables;
       for (const id of QUEUE_IDS) {
@@ -296,16 +348,22 @@ describe('consumer permissions follow the row', () => {
   it('StreamRouter has sqs:SendMessage on exactly the queues of its sendsTo, plus the on-failure destination Lambda sends failed batches to with its role; and no kms', () => {
     const consumer = consumerById('StreamRouter');
     const onFailure = logicalId(stack.pipeline.onFailure.get('StreamRouter')!.queue);
-    expect(resourcesAllowing(consumer, 'sqs:SendMessage')).toEqual([...consumer.sendsTo!.map(workQueueId), onFailure].sort());
+    expect(resourcesAllowing(consumer, 'sqs:SendMessage')).toEqual(
+      [...consumer.sendsTo!.map(workQueueId), onFailure].sort(),
+    );
     expect(actionsOf(statementsOf(consumer)).filter((a) => a.startsWith('kms:'))).toEqual([]);
     expect(functionOf(consumer).props.Environment.Variables[CONFIG_ENV.cipherKeyArn]).toBeUndefined();
   });
 
-  it('StreamRouter reads only this table\'s stream: the stream read actions on its stream ARN, DescribeStream on nothing else', () => {
+  it("StreamRouter reads only this table's stream: the stream read actions on its stream ARN, DescribeStream on nothing else", () => {
     const consumer = consumerById('StreamRouter');
     const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
     const onStream = statementsOf(consumer).filter((s) => JSON.stringify(s.Resource) === JSON.stringify(streamArn));
-    expect(actionsOf(onStream).sort()).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']);
+    expect(actionsOf(onStream).sort()).toEqual([
+      'dynamodb:DescribeStream',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+    ]);
     expect(statementsOf(consumer).filter((s) => actionsOf([s]).includes('dynamodb:DescribeStream'))).toEqual(onStream);
   });
 
@@ -330,7 +388,11 @@ describe('consumer permissions follow the row', () => {
       (m) => refId(m.Properties?.FunctionName) === fn.id,
     );
     expect(found.map((m) => m.Properties)).toEqual([
-      expect.objectContaining({ EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] }, BatchSize: 5, FunctionResponseTypes: ['ReportBatchItemFailures'] }),
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+        BatchSize: 5,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      }),
     ]);
     const actions = actionsOf(statementsOfRole(probe.template, refId(fn.props.Role)!));
     expect(actions).not.toContain('dynamodb:PutItem');
@@ -339,7 +401,9 @@ describe('consumer permissions follow the row', () => {
 
   it('refuses two consumers on one queue', () => {
     const [, consumer] = queueConsumers[0]!;
-    expect(() => buildApp({ stackProps: { consumers: [...CONSUMERS, { ...consumer, id: 'Twin' }] } })).toThrow(/two consumers/);
+    expect(() => buildApp({ stackProps: { consumers: [...CONSUMERS, { ...consumer, id: 'Twin' }] } })).toThrow(
+      /two consumers/,
+    );
   });
 });
 
@@ -360,7 +424,7 @@ describe('email (SES) only with context emailSender', () => {
 
   const senders = CONSUMERS.filter((c) => c.sendsEmail);
 
-  it('with emailSender, exactly the sendsEmail consumers get ses:SendEmail on the sender domain\'s SES identity and EMAIL_SENDER', () => {
+  it("with emailSender, exactly the sendsEmail consumers get ses:SendEmail on the sender domain's SES identity and EMAIL_SENDER", () => {
     expect(senders.length).toBeGreaterThan(0);
     const { template: t } = build({ context: { emailSender: 'no-reply@Verify.Example.com' } });
     for (const consumer of senders) {
@@ -368,11 +432,19 @@ describe('email (SES) only with context emailSender', () => {
       expect(fn.Environment.Variables[CONFIG_ENV.emailSender]).toBe('no-reply@Verify.Example.com');
       const ses = statementsOfRole(t, refId(fn.Role)!).filter((s) => actionsOf([s]).some((a) => a.startsWith('ses:')));
       expect(ses).toEqual([
-        { Effect: 'Allow', Action: 'ses:SendEmail', Resource: 'arn:aws:ses:eu-west-1:123456789012:identity/verify.example.com' },
+        {
+          Effect: 'Allow',
+          Action: 'ses:SendEmail',
+          Resource: 'arn:aws:ses:eu-west-1:123456789012:identity/verify.example.com',
+        },
       ]);
     }
     expect(sesStatements(t)).toHaveLength(senders.length);
-    expect(emailSenderVariables(t).map(([d]) => d).sort()).toEqual(senders.map(consumerDescription).sort());
+    expect(
+      emailSenderVariables(t)
+        .map(([d]) => d)
+        .sort(),
+    ).toEqual(senders.map(consumerDescription).sort());
     expect(emailSenderVariables(t).map(([d]) => d)).not.toEqual(expect.arrayContaining(ROUTES.map(routeKey)));
   });
 
@@ -384,10 +456,12 @@ describe('email (SES) only with context emailSender', () => {
 
   it('refuses an emailSender that is not an address, a malformed emailIdentityArn, and emailIdentityArn alone', () => {
     expect(() => buildApp({ context: { emailSender: 'not-an-address' } })).toThrow(/emailSender/);
-    expect(() => buildApp({ context: { emailSender: 'a@example.com', emailIdentityArn: 'example.com' } })).toThrow(/emailIdentityArn/);
-    expect(() => buildApp({ context: { emailIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/example.com' } })).toThrow(
-      /emailSender/,
+    expect(() => buildApp({ context: { emailSender: 'a@example.com', emailIdentityArn: 'example.com' } })).toThrow(
+      /emailIdentityArn/,
     );
+    expect(() =>
+      buildApp({ context: { emailIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/example.com' } }),
+    ).toThrow(/emailSender/);
   });
 });
 
@@ -415,12 +489,16 @@ describe('alarm topic', () => {
     );
   });
 
-  it('accepts TLS publishes only, and CloudWatch may publish only for this account\'s alarms', () => {
+  it("accepts TLS publishes only, and CloudWatch may publish only for this account's alarms", () => {
     const statements = Object.values(resourcesOf(template, 'AWS::SNS::TopicPolicy')).flatMap(
       (p) => p.Properties?.PolicyDocument.Statement as Record<string, any>[],
     );
     expect(statements).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      expect.objectContaining({
+        Effect: 'Deny',
+        Action: 'sns:Publish',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
     );
     expect(statements.filter((s) => s.Effect === 'Allow')).toEqual([
       expect.objectContaining({

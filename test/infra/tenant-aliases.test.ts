@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENTITY, keys } from '../../functions/shared/db/keys';
+import { ENTITY, keys } from '#shared/db/keys';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
 import { CONSUMERS, ROUTES } from '../../lib/service';
 import { actionsOf, buildApp, refId, resourcesOf, statementsOfRole, synthTemplate } from './harness';
@@ -12,7 +12,12 @@ type Template = ReturnType<typeof synthTemplate>;
  * An AwsCustomResource renders each SDK call as a JSON string, joined around the tokens it
  * contains. Rebuild the JSON with `{{Ref:<logical id>}}` in place of each `Ref`.
  */
-function sdkCall(value: unknown): { service: string; action: string; parameters: any; physicalResourceId?: { id: string } } {
+function sdkCall(value: unknown): {
+  service: string;
+  action: string;
+  parameters: any;
+  physicalResourceId?: { id: string };
+} {
   if (typeof value === 'string') return JSON.parse(value);
   const [separator, parts] = (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
   const text = parts
@@ -35,7 +40,10 @@ const aliasItem = (clientId: string, tenant: string) => ({
   tenant: { S: tenant },
   version: { N: '1' },
 });
-const aliasKey = (clientId: string) => ({ pk: { S: keys.tenantAlias(clientId).pk }, sk: { S: keys.tenantAlias(clientId).sk } });
+const aliasKey = (clientId: string) => ({
+  pk: { S: keys.tenantAlias(clientId).pk },
+  sk: { S: keys.tenantAlias(clientId).sk },
+});
 
 const aliasResources = (template: Template) => resourcesOf(template, TENANT_ALIAS_RESOURCE_TYPE);
 /** Alias resources whose put writes the given client id's key. */
@@ -110,7 +118,9 @@ describe('tenant aliases, Cognito mode', () => {
   });
 
   it('wait for the provider role and its policy before writing', () => {
-    const roleId = refId(resourcesOf(template, 'AWS::Lambda::Function')[providerIdsOf(template)[0]!]!.Properties!.Role)!;
+    const roleId = refId(
+      resourcesOf(template, 'AWS::Lambda::Function')[providerIdsOf(template)[0]!]!.Properties!.Role,
+    )!;
     const [policyId] = Object.entries(resourcesOf(template, 'AWS::IAM::Policy')).find(([, p]) =>
       (p.Properties?.Roles as unknown[]).some((r) => refId(r) === roleId),
     )!;
@@ -192,7 +202,11 @@ describe('tenant aliases with an external issuer (partners[].clientIds)', () => 
   it('pass cdk-nag with no acknowledgment beyond the existing ones', () => {
     const { app } = buildApp({
       nag: true,
-      context: { jwtIssuer: issuer, jwtAudience: 'api://verify', partners: [{ name: 'acme', clientIds: ['0oa1acme'] }] },
+      context: {
+        jwtIssuer: issuer,
+        jwtAudience: 'api://verify',
+        partners: [{ name: 'acme', clientIds: ['0oa1acme'] }],
+      },
     });
     const report = JSON.parse(readFileSync(join(app.synth().directory, 'validation-report.json'), 'utf8')) as {
       pluginReports: { violations: { severity: string }[] }[];

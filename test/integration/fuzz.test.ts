@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../lib/local/runtime';
-import { api, startTestRuntime, type ApiResponse } from './harness';
+import { type ApiResponse, api, startTestRuntime } from './harness';
 
 /**
  * Property: nothing a caller sends produces a 5xx, and every error the service itself
@@ -31,11 +31,26 @@ function expectContractAnswer(response: ApiResponse, context: unknown) {
 
 const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
 const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary', maxLength: 300 }));
-const anyValue = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.object({ maxDepth: 2 }));
+const anyValue = fc.oneof(
+  text,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.object({ maxDepth: 2 }),
+);
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(fc.oneof(arb, anyValue), { nil: undefined, freq: 3 });
 
 const ownership = fc.record(
-  { first_name: maybe(text), last_name: maybe(text), ssn: maybe(digits(0, 11)), phone_number: maybe(text), business_name: maybe(text), tax_id: maybe(digits(0, 11)) },
+  {
+    first_name: maybe(text),
+    last_name: maybe(text),
+    ssn: maybe(digits(0, 11)),
+    phone_number: maybe(text),
+    business_name: maybe(text),
+    tax_id: maybe(digits(0, 11)),
+  },
   { requiredKeys: [] },
 );
 const createBody = fc.record(
@@ -57,7 +72,13 @@ const rawBody = fc.oneof(
   text,
   fc.constantFrom('', '{', '[]', 'null', '"x"', '{"account_number":}', '\u0000', '{"a":1}'.repeat(1000)),
 );
-const header = fc.option(fc.oneof(fc.constant('v2022-09-21'), text.filter((s) => /^[\x20-\x7e]*$/.test(s))), { nil: undefined, freq: 4 });
+const header = fc.option(
+  fc.oneof(
+    fc.constant('v2022-09-21'),
+    text.filter((s) => /^[\x20-\x7e]*$/.test(s)),
+  ),
+  { nil: undefined, freq: 4 },
+);
 const idempotencyKey = fc.option(fc.stringMatching(/^[\x21-\x7e]{0,300}$/), { nil: undefined, freq: 2 });
 
 describe('fuzzing: never a 5xx', () => {
@@ -72,8 +93,34 @@ describe('fuzzing: never a 5xx', () => {
     );
   });
 
-  const param = fc.constantFrom('index', 'size', 'id', 'start_time', 'end_time', 'account_number', 'verification_status', 'ownership_status', 'control_status', 'debit_status', 'x', '');
-  const value = fc.oneof(text, fc.integer().map(String), fc.constantFrom('0', '500', '501', '-1', 'pending', 'valid,closed', '2026-01-01T00:00:00Z', '+275760-09-13T00:00:00.000Z'));
+  const param = fc.constantFrom(
+    'index',
+    'size',
+    'id',
+    'start_time',
+    'end_time',
+    'account_number',
+    'verification_status',
+    'ownership_status',
+    'control_status',
+    'debit_status',
+    'x',
+    '',
+  );
+  const value = fc.oneof(
+    text,
+    fc.integer().map(String),
+    fc.constantFrom(
+      '0',
+      '500',
+      '501',
+      '-1',
+      'pending',
+      'valid,closed',
+      '2026-01-01T00:00:00Z',
+      '+275760-09-13T00:00:00.000Z',
+    ),
+  );
   it('GET /verify/accounts with any query string', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(param, value), { maxLength: 6 }), async (pairs) => {
@@ -85,7 +132,10 @@ describe('fuzzing: never a 5xx', () => {
   });
 
   // '.' and '..' are path navigation, resolved before any route is chosen.
-const id = fc.oneof(fc.uuid(), text.filter((s) => s.length > 0 && s !== '.' && s !== '..'));
+  const id = fc.oneof(
+    fc.uuid(),
+    text.filter((s) => s.length > 0 && s !== '.' && s !== '..'),
+  );
   it('GET /verify/accounts/{id} and POST …/control with any id and body', async () => {
     await fc.assert(
       fc.asyncProperty(id, rawBody, async (raw, body) => {

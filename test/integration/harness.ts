@@ -6,7 +6,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { LocalIssuer } from '../../lib/local/jwt-issuer';
 import { consoleLog } from '../../lib/local/log';
-import { configureHandlerEnvironment, startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../lib/local/runtime';
+import {
+  configureHandlerEnvironment,
+  type LocalRuntime,
+  type LocalRuntimeOptions,
+  startLocalRuntime,
+} from '../../lib/local/runtime';
 import { ensureTable } from '../../lib/local/table';
 import { FAST_TIMINGS } from './fixtures/pipeline-consumers';
 
@@ -79,15 +84,22 @@ export interface RequestOptions {
  * `const call = api(runtime, token); const { status, body } = await call.post('/verify/accounts', {...})`
  */
 export function api(runtime: Pick<LocalRuntime, 'url'>, token?: string) {
-  const request = async <B = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<B>> => {
+  const request = async <B = any>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<B>> => {
     const headers: Record<string, string | undefined> = {
       'service-version': SERVICE_VERSION,
       'content-type': 'application/json',
       ...(token && { authorization: `Bearer ${token}` }),
     };
     for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
-    const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const verbatim = options.body === undefined || typeof options.body === 'string' || options.body instanceof Uint8Array;
+    const sent = Object.fromEntries(
+      Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    const verbatim =
+      options.body === undefined || typeof options.body === 'string' || options.body instanceof Uint8Array;
     const body = verbatim ? (options.body as string | Uint8Array | undefined) : JSON.stringify(options.body);
 
     const response = await fetch(`${runtime.url}${path}`, { method, headers: sent, body });
@@ -102,9 +114,12 @@ export function api(runtime: Pick<LocalRuntime, 'url'>, token?: string) {
   return {
     request,
     get: <B = any>(path: string, options?: RequestOptions) => request<B>('GET', path, options),
-    post: <B = any>(path: string, body?: unknown, options?: RequestOptions) => request<B>('POST', path, { ...options, body }),
-    put: <B = any>(path: string, body?: unknown, options?: RequestOptions) => request<B>('PUT', path, { ...options, body }),
-    patch: <B = any>(path: string, body?: unknown, options?: RequestOptions) => request<B>('PATCH', path, { ...options, body }),
+    post: <B = any>(path: string, body?: unknown, options?: RequestOptions) =>
+      request<B>('POST', path, { ...options, body }),
+    put: <B = any>(path: string, body?: unknown, options?: RequestOptions) =>
+      request<B>('PUT', path, { ...options, body }),
+    patch: <B = any>(path: string, body?: unknown, options?: RequestOptions) =>
+      request<B>('PATCH', path, { ...options, body }),
     delete: <B = any>(path: string, options?: RequestOptions) => request<B>('DELETE', path, options),
   };
 }

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { messageQueue } from '../../functions/shared/queue';
-import { notifier } from '../../functions/shared/notify';
+import { notifier } from '#shared/notify/index';
+import { messageQueue } from '#shared/queue/index';
 import type { LogLevel } from '../../lib/local/log';
 import type { LocalRuntime } from '../../lib/local/runtime';
 import { QUEUE_SETTINGS } from '../../lib/service';
@@ -64,7 +64,8 @@ describe('local queues (as SQS with a Lambda event source mapping)', () => {
 
     expect(deliveriesOf('retry').map((d) => d.receiveCount)).toEqual([1, 2, 3]);
     // 180 s × 1/1800: each retry ~100 ms later, not three minutes.
-    const visibilityMs = QUEUE_SETTINGS.verification.visibilityTimeoutSeconds * 1000 * (FAST_TIMINGS.queueTimeScale ?? 0);
+    const visibilityMs =
+      QUEUE_SETTINGS.verification.visibilityTimeoutSeconds * 1000 * (FAST_TIMINGS.queueTimeScale ?? 0);
     expect(Date.now() - sent).toBeGreaterThanOrEqual(2 * visibilityMs - 10);
     expect(runtime.queues.deadLetterQueue('verification').size).toBe(0);
   });
@@ -78,8 +79,14 @@ describe('local queues (as SQS with a Lambda event source mapping)', () => {
     expect(runtime.queues.queue('verification').size).toBe(0);
     const [dead] = runtime.queues.deadLetterQueue('verification').contents();
     expect(JSON.parse(dead.body)).toEqual({ tag: 'poison', fail: 'always' });
-    expect(dead).toMatchObject({ receiveCount: maxReceiveCount, deadLetterQueueSourceArn: runtime.queues.queue('verification').arn });
-    expect(logged).toContainEqual({ level: 'error', message: 'message moved to the dead-letter queue VerificationDeadLetter' });
+    expect(dead).toMatchObject({
+      receiveCount: maxReceiveCount,
+      deadLetterQueueSourceArn: runtime.queues.queue('verification').arn,
+    });
+    expect(logged).toContainEqual({
+      level: 'error',
+      message: 'message moved to the dead-letter queue VerificationDeadLetter',
+    });
   });
 
   it('holds messages of a queue without a consumer, and settles anyway', async () => {
@@ -91,7 +98,11 @@ describe('local queues (as SQS with a Lambda event source mapping)', () => {
 
 describe('local outbox (the notifier port)', () => {
   it('writes an email a handler sends as a text file and keeps it for tests', async () => {
-    const email = { to: 'jane@example.com', subject: 'Deposit on its way', text: 'Hello Jane,\n\nA deposit is on its way.' };
+    const email = {
+      to: 'jane@example.com',
+      subject: 'Deposit on its way',
+      text: 'Hello Jane,\n\nA deposit is on its way.',
+    };
     await runtime.queues.send('verification', [{ id: 'e', body: { tag: 'email', email } }]);
     await runtime.settle();
 
@@ -107,11 +118,19 @@ describe('local outbox (the notifier port)', () => {
 
 describe('schedules', () => {
   it('run on their local interval, on demand, and never overlap', async () => {
-    await vi.waitFor(() => expect(store.scheduleRuns.length).toBeGreaterThanOrEqual(1), { timeout: 2_000, interval: 20 });
-    const [first, second] = (await Promise.all([runtime.runSchedule('Tick'), runtime.runSchedule('Tick')])) as { run: number }[];
+    await vi.waitFor(() => expect(store.scheduleRuns.length).toBeGreaterThanOrEqual(1), {
+      timeout: 2_000,
+      interval: 20,
+    });
+    const [first, second] = (await Promise.all([runtime.runSchedule('Tick'), runtime.runSchedule('Tick')])) as {
+      run: number;
+    }[];
     expect(second.run).toBeGreaterThan(first.run);
     expect(store.scheduleMostConcurrent).toBe(1);
-    expect(store.scheduleRuns[0]).toMatchObject({ consumer: 'Tick', event: { 'detail-type': 'Scheduled Event', source: 'aws.events' } });
+    expect(store.scheduleRuns[0]).toMatchObject({
+      consumer: 'Tick',
+      event: { 'detail-type': 'Scheduled Event', source: 'aws.events' },
+    });
     await expect(runtime.runSchedule('Nope')).rejects.toThrow(/no schedule consumer Nope/);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '../../functions/shared/aws';
+import { documentClient } from '#shared/aws';
 import type { LocalRuntime } from '../../lib/local/runtime';
 import { FAST_TIMINGS, STREAM_FIXTURES } from './fixtures/pipeline-consumers';
 import { fixtureStore } from './fixtures/pipeline-store';
@@ -33,7 +33,8 @@ const start = async (consumers = probeOnly) => {
   runtime = await startTestRuntime({ tableName, routes: [], consumers, pipelineTimings: FAST_TIMINGS, dataDir });
   return runtime;
 };
-const put = (pk: string) => documentClient().send(new PutCommand({ TableName: tableName, Item: { pk, sk: 'S', entity: 'probe' } }));
+const put = (pk: string) =>
+  documentClient().send(new PutCommand({ TableName: tableName, Item: { pk, sk: 'S', entity: 'probe' } }));
 const deliveries = (pk: string) =>
   fixtureStore()
     .streamInvocations.flatMap((i) => i.records)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '../../functions/shared/aws';
+import { documentClient } from '#shared/aws';
 import type { LogLevel } from '../../lib/local/log';
 import type { LocalRuntime } from '../../lib/local/runtime';
 import { FAST_TIMINGS, STREAM_FIXTURES } from './fixtures/pipeline-consumers';
@@ -26,7 +26,8 @@ beforeAll(async () => {
     log: (level, message, details) => logged.push({ level, message, details }),
   });
   const client = new DynamoDBClient({ endpoint: runtime.dynamoEndpoint });
-  streamArn = (await client.send(new DescribeTableCommand({ TableName: runtime.tableName }))).Table?.LatestStreamArn ?? '';
+  streamArn =
+    (await client.send(new DescribeTableCommand({ TableName: runtime.tableName }))).Table?.LatestStreamArn ?? '';
   client.destroy();
 });
 afterAll(() => runtime?.stop());
@@ -35,7 +36,9 @@ const put = (item: Record<string, unknown>) =>
   documentClient().send(new PutCommand({ TableName: runtime.tableName, Item: { sk: 'S', ...item } }));
 const putAll = (items: Record<string, unknown>[]) =>
   documentClient().send(
-    new BatchWriteCommand({ RequestItems: { [runtime.tableName]: items.map((item) => ({ PutRequest: { Item: { sk: 'S', ...item } } })) } }),
+    new BatchWriteCommand({
+      RequestItems: { [runtime.tableName]: items.map((item) => ({ PutRequest: { Item: { sk: 'S', ...item } } })) },
+    }),
   );
 const unique = (prefix: string) => `${prefix}#${randomUUID()}`;
 const recordsOf = (consumer: string) =>
@@ -113,7 +116,9 @@ describe('stream poller (as a Lambda event source mapping on the table stream)',
     const ours = (pk: string) => [a, b, c].includes(pk);
     const processed = store.streamProcessed.filter((p) => p.consumer === 'FlakyStream' && ours(p.pk));
     expect(processed.map((p) => p.pk)).toEqual([a, b, c]);
-    const invocations = store.streamInvocations.filter((i) => i.consumer === 'FlakyStream' && i.records.some((r) => ours(keyOf(r) ?? '')));
+    const invocations = store.streamInvocations.filter(
+      (i) => i.consumer === 'FlakyStream' && i.records.some((r) => ours(keyOf(r) ?? '')),
+    );
     const failedAt = invocations.findIndex((i) => i.records.some((r) => keyOf(r) === b));
     const retried = invocations[failedAt + 1];
     const sequenceOfB = invocations[failedAt].records.find((r) => keyOf(r) === b)?.dynamodb?.SequenceNumber;

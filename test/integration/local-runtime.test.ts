@@ -1,8 +1,8 @@
-import { TABLE_SCHEMA } from '../../functions/shared/db/schema';
 import { request as httpRequest } from 'node:http';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_SCHEMA } from '#shared/db/schema';
 import { LocalIssuer } from '../../lib/local/jwt-issuer';
 import type { LogLevel } from '../../lib/local/log';
 import type { LocalRuntime } from '../../lib/local/runtime';
@@ -122,7 +122,11 @@ describe('the event a handler receives (payload format 2.0)', () => {
       isBase64Encoded: false,
     });
     expect(event.body).toBeUndefined();
-    expect(event.headers).toMatchObject({ 'x-repeated': 'one,two', 'user-agent': 'local-runtime-test', 'x-forwarded-for': '127.0.0.1' });
+    expect(event.headers).toMatchObject({
+      'x-repeated': 'one,two',
+      'user-agent': 'local-runtime-test',
+      'x-forwarded-for': '127.0.0.1',
+    });
     expect(event.headers.cookie).toBeUndefined();
     expect(Object.keys(event.headers).every((name) => name === name.toLowerCase())).toBe(true);
 
@@ -132,7 +136,13 @@ describe('the event a handler receives (payload format 2.0)', () => {
       apiId: expect.any(String),
       domainName: `127.0.0.1:${runtime.port}`,
       domainPrefix: '127',
-      http: { method: 'GET', path: '/echo/acc%2F1%20x', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'local-runtime-test' },
+      http: {
+        method: 'GET',
+        path: '/echo/acc%2F1%20x',
+        protocol: 'HTTP/1.1',
+        sourceIp: '127.0.0.1',
+        userAgent: 'local-runtime-test',
+      },
       requestId: res.headers['apigw-requestid'],
       routeKey: 'GET /echo/{id}',
       stage: '$default',
@@ -150,7 +160,10 @@ describe('the event a handler receives (payload format 2.0)', () => {
     expect(Object.values(claims).every((value) => typeof value === 'string')).toBe(true);
     expect(claims.exp).toMatch(/^\d+$/);
 
-    expect(context).toMatchObject({ functionName: 'EchoGet', invokedFunctionArn: expect.stringContaining(':function:EchoGet') });
+    expect(context).toMatchObject({
+      functionName: 'EchoGet',
+      invokedFunctionArn: expect.stringContaining(':function:EchoGet'),
+    });
     expect(context.awsRequestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(context.remainingTimeInMillis).toBeGreaterThan(0);
   });
@@ -194,7 +207,12 @@ describe('the handler result, back to HTTP', () => {
 
   it('decodes a base64 body', async () => {
     const body = Buffer.from('héllo').toString('base64');
-    const res = await reply({ statusCode: 200, headers: { 'content-type': 'text/plain' }, body, isBase64Encoded: true });
+    const res = await reply({
+      statusCode: 200,
+      headers: { 'content-type': 'text/plain' },
+      body,
+      isBase64Encoded: true,
+    });
     expect(res.body).toBe('héllo');
   });
 
@@ -218,7 +236,9 @@ describe('the handler result, back to HTTP', () => {
     const res = await api(runtime, token).get('/throws');
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ message: 'Internal Server Error' });
-    const entry = logged.find((line) => line.level === 'error' && line.details?.requestId === res.headers['apigw-requestid']);
+    const entry = logged.find(
+      (line) => line.level === 'error' && line.details?.requestId === res.headers['apigw-requestid'],
+    );
     expect(String(entry?.details?.error)).toContain('fixture failure');
   });
 
@@ -232,7 +252,10 @@ describe('DynamoDB Local behind the handlers', () => {
   it('gives handlers the table through their environment', async () => {
     const res = await api(runtime, token).post('/probe', 'item-1', { headers: { 'content-type': 'text/plain' } });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({ table: runtime.tableName, item: { pk: 'PROBE', sk: 'item-1', written_by: 'table-probe' } });
+    expect(JSON.parse(res.body)).toEqual({
+      table: runtime.tableName,
+      item: { pk: 'PROBE', sk: 'item-1', written_by: 'table-probe' },
+    });
   });
 
   it('creates the table with the stream, the indexes and TTL of the schema', async () => {
@@ -244,7 +267,11 @@ describe('DynamoDB Local behind the handlers', () => {
     expect(Table?.LatestStreamArn).toBeDefined();
     const indexes = Object.values(TABLE_SCHEMA.indexes);
     expect(
-      Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.Projection?.ProjectionType, index.Projection?.NonKeyAttributes]),
+      Table?.GlobalSecondaryIndexes?.map((index) => [
+        index.IndexName,
+        index.Projection?.ProjectionType,
+        index.Projection?.NonKeyAttributes,
+      ]),
     ).toEqual(indexes.map((index) => [index.name, 'INCLUDE', [...index.nonKeyAttributes]]));
     expect(indexes.length).toBeGreaterThan(0);
     expect(ttl.TimeToLiveDescription).toMatchObject({ TimeToLiveStatus: 'ENABLED', AttributeName: 'ttl' });
@@ -270,7 +297,11 @@ function rawRequest(
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') }),
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers as Record<string, string>,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
       );
     });
     req.on('error', reject);

@@ -1,5 +1,5 @@
-import type { MessageQueue, QueueId, QueueMessage } from '../../functions/shared/queue/message-queue';
-import type { EmailMessage, Notifier } from '../../functions/shared/notify/notifier';
+import type { EmailMessage, Notifier } from '#shared/notify/notifier';
+import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-queue';
 
 /** Records what was sent; `failOn` makes a send to that queue throw. */
 export class FakeQueue implements MessageQueue {

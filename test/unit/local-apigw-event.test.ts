@@ -4,10 +4,10 @@ import {
   claimsToStrings,
   collectHeaders,
   formatRequestTime,
+  type GatewayRequest,
   isTextContentType,
   newRequestId,
   parseQueryString,
-  type GatewayRequest,
 } from '../../lib/local/apigw-event';
 
 const request = (overrides: Partial<GatewayRequest> = {}): GatewayRequest => ({
@@ -41,10 +41,21 @@ describe('API Gateway v2 event building', () => {
       pathParameters: { id: 'acc 1' },
       body: '{"code":"0000"}',
       isBase64Encoded: false,
-      headers: { host: '127.0.0.1:3000', 'content-type': 'application/json', 'x-trace': 'a,b', 'x-forwarded-proto': 'http' },
+      headers: {
+        host: '127.0.0.1:3000',
+        'content-type': 'application/json',
+        'x-trace': 'a,b',
+        'x-forwarded-proto': 'http',
+      },
       requestContext: {
         domainName: '127.0.0.1:3000',
-        http: { method: 'POST', path: '/verify/accounts/acc%201/control', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: '' },
+        http: {
+          method: 'POST',
+          path: '/verify/accounts/acc%201/control',
+          protocol: 'HTTP/1.1',
+          sourceIp: '127.0.0.1',
+          userAgent: '',
+        },
         requestId: 'JTHoQgcFoAMESmw=',
         routeKey: 'POST /verify/accounts/{id}/control',
         stage: '$default',
@@ -79,12 +90,11 @@ describe('API Gateway v2 event building', () => {
   });
 
   it('treats text/*, JSON, XML and JavaScript as text', () => {
-    expect(['text/plain', 'application/json; charset=utf-8', 'Application/XML', 'application/javascript'].map(isTextContentType)).toEqual([
-      true,
-      true,
-      true,
-      true,
-    ]);
+    expect(
+      ['text/plain', 'application/json; charset=utf-8', 'Application/XML', 'application/javascript'].map(
+        isTextContentType,
+      ),
+    ).toEqual([true, true, true, true]);
     expect(isTextContentType('application/problem+json')).toBe(false);
   });
 

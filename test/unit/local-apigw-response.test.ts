@@ -4,7 +4,11 @@ import { gatewayError, MalformedResultError, toHttpResponse } from '../../lib/lo
 describe('handler result to HTTP (payload format 2.0)', () => {
   it('copies status, headers (lower-cased, printed) and body', () => {
     const response = toHttpResponse({ statusCode: 201, headers: { 'X-Count': 3, 'X-Ok': true }, body: '{"a":1}' });
-    expect(response).toEqual({ statusCode: 201, headers: { 'x-count': '3', 'x-ok': 'true' }, body: Buffer.from('{"a":1}') });
+    expect(response).toEqual({
+      statusCode: 201,
+      headers: { 'x-count': '3', 'x-ok': 'true' },
+      body: Buffer.from('{"a":1}'),
+    });
   });
 
   it('turns cookies into set-cookie headers and decodes base64 bodies', () => {
@@ -39,7 +43,10 @@ describe('handler result to HTTP (payload format 2.0)', () => {
     expect(gatewayError('unauthorized').body.toString()).toBe('{"message":"Unauthorized"}');
     expect(gatewayError('forbidden').body.toString()).toBe('{"message":"Forbidden"}');
     expect(gatewayError('notFound').body.toString()).toBe('{"message":"Not Found"}');
-    expect(gatewayError('internalError')).toMatchObject({ statusCode: 500, headers: { 'content-type': 'application/json' } });
+    expect(gatewayError('internalError')).toMatchObject({
+      statusCode: 500,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(gatewayError('internalError').body.toString()).toBe('{"message":"Internal Server Error"}');
   });
 });

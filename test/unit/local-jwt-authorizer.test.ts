@@ -1,17 +1,22 @@
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '#shared/scopes';
 import { createJwtAuthorizer, type JwtAuthorizer } from '../../lib/local/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '../../lib/local/jwt-issuer';
-import { SCOPES } from '../../functions/shared/scopes';
 
 let issuer: LocalIssuer;
 let authorize: JwtAuthorizer;
 const now = () => Math.floor(Date.now() / 1000);
-const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+const decode = (jwt: string) =>
+  JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
 
 beforeAll(async () => {
   issuer = await LocalIssuer.generate();
-  authorize = createJwtAuthorizer({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE, 'partner-client-id'], jwks: issuer.jwks });
+  authorize = createJwtAuthorizer({
+    issuer: LOCAL_ISSUER,
+    audience: [LOCAL_AUDIENCE, 'partner-client-id'],
+    jwks: issuer.jwks,
+  });
 });
 
 describe('local JWT issuer', () => {
@@ -33,7 +38,10 @@ describe('local JWT issuer', () => {
 describe('local JWT authorizer (HTTP API rules)', () => {
   it('accepts a valid token with or without the Bearer prefix', async () => {
     const token = await issuer.mint({ tenant: 'acme' });
-    expect(await authorize(`Bearer ${token}`, ['read:persons'])).toMatchObject({ ok: true, claims: { client_id: 'acme' } });
+    expect(await authorize(`Bearer ${token}`, ['read:persons'])).toMatchObject({
+      ok: true,
+      claims: { client_id: 'acme' },
+    });
     expect(await authorize(token, ['read:persons'])).toMatchObject({ ok: true });
   });
 

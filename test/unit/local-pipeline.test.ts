@@ -29,7 +29,7 @@ afterEach(async () => {
   for (const worker of stopLater.splice(0)) await worker.stop();
 });
 
-describe('queue consumer (as Lambda\'s SQS event source mapping)', () => {
+describe("queue consumer (as Lambda's SQS event source mapping)", () => {
   const consumer: QueueConsumerDefinition = {
     id: 'Worker',
     handler: 'unused.ts',
@@ -77,7 +77,11 @@ describe('queue consumer (as Lambda\'s SQS event source mapping)', () => {
     const seen: string[] = [];
     const { queues, activity, worker } = start((event) => {
       for (const r of event.Records) seen.push(`${r.body}#${r.attributes.ApproximateReceiveCount}`);
-      return { batchItemFailures: event.Records.filter((r) => r.body === '"bad"').map((r) => ({ itemIdentifier: r.messageId })) };
+      return {
+        batchItemFailures: event.Records.filter((r) => r.body === '"bad"').map((r) => ({
+          itemIdentifier: r.messageId,
+        })),
+      };
     });
     await queues.send('verification', [
       { id: 'g', body: 'good' },
@@ -187,7 +191,9 @@ describe('local outbox', () => {
     expect(email).toMatchObject({ to: 'jane@example.com', subject: 'Hello\nthere' });
     const content = await readFile(email.path, 'utf8');
     const [headers, body] = content.split('\n\n');
-    expect(headers).toMatch(/^To: jane@example\.com\nSubject: Hello there\nDate: \w{3}, \d{2} \w{3} \d{4} [\d:]{8} GMT$/);
+    expect(headers).toMatch(
+      /^To: jane@example\.com\nSubject: Hello there\nDate: \w{3}, \d{2} \w{3} \d{4} [\d:]{8} GMT$/,
+    );
     expect(body).toBe('Line 1\nLine 2\n');
     expect(logged).toEqual([`info email written to the outbox: ${email.path}`]);
   });

@@ -11,7 +11,11 @@ function fakeClock(start = 1_000_000) {
 }
 
 function queueWithDeadLetters(clock: ReturnType<typeof fakeClock>, maxReceiveCount = 3) {
-  const deadLetterQueue = new LocalQueue('JobsDeadLetter', { visibilityTimeoutMs: 0, region: 'us-east-1', now: clock.now });
+  const deadLetterQueue = new LocalQueue('JobsDeadLetter', {
+    visibilityTimeoutMs: 0,
+    region: 'us-east-1',
+    now: clock.now,
+  });
   const queue = new LocalQueue('Jobs', {
     visibilityTimeoutMs: 1_000,
     redrive: { deadLetterQueue, maxReceiveCount },
@@ -72,7 +76,12 @@ describe('local queue visibility and dead-lettering (SQS rules)', () => {
     expect(queue.receive(10)).toEqual([]);
     expect(queue.size).toBe(0);
     expect(deadLetterQueue.contents()).toEqual([
-      expect.objectContaining({ messageId: sent.messageId, body: 'poison', receiveCount: 3, deadLetterQueueSourceArn: queue.arn }),
+      expect.objectContaining({
+        messageId: sent.messageId,
+        body: 'poison',
+        receiveCount: 3,
+        deadLetterQueueSourceArn: queue.arn,
+      }),
     ]);
   });
 
@@ -103,7 +112,10 @@ describe('the service queues behind the MessageQueue port', () => {
       { id: 'b', body: { tenant: 't', id: 'b' }, delaySeconds: 10 },
     ]);
     const verification = queues.queue('verification');
-    expect(verification.bodies()).toEqual([{ tenant: 't', id: 'a' }, { tenant: 't', id: 'b' }]);
+    expect(verification.bodies()).toEqual([
+      { tenant: 't', id: 'a' },
+      { tenant: 't', id: 'b' },
+    ]);
     const [received] = verification.receive(10);
     expect(received.body).toBe('{"tenant":"t","id":"a"}');
     expect(received.visibleAt - clock.now()).toBe(QUEUE_SETTINGS.verification.visibilityTimeoutSeconds * 10);
@@ -119,7 +131,12 @@ describe('the service queues behind the MessageQueue port', () => {
       { id: 'b', body: 2, delaySeconds: 901 },
     ];
     await expect(queues.send('verification', tooLate)).rejects.toThrow(/delaySeconds/);
-    await expect(queues.send('verification', [{ id: 'a', body: 1 }, { id: 'a', body: 2 }])).rejects.toThrow(/distinct/);
+    await expect(
+      queues.send('verification', [
+        { id: 'a', body: 1 },
+        { id: 'a', body: 2 },
+      ]),
+    ).rejects.toThrow(/distinct/);
     await expect(queues.send('verification', [{ id: 'a', body: 'x'.repeat(1_048_577) }])).rejects.toThrow(/too large/);
     expect(queues.queue('verification').size).toBe(0);
   });
@@ -142,7 +159,13 @@ describe('batch responses (ReportBatchItemFailures rules, streams and SQS alike)
   });
 
   it('fails the whole batch for an empty, missing, misnamed or unknown identifier', () => {
-    for (const failure of [{ itemIdentifier: '' }, { itemIdentifier: null }, { itemId: 'm1' }, { itemIdentifier: 'm9' }, null]) {
+    for (const failure of [
+      { itemIdentifier: '' },
+      { itemIdentifier: null },
+      { itemId: 'm1' },
+      { itemIdentifier: 'm9' },
+      null,
+    ]) {
       expect(batchOutcome({ batchItemFailures: [failure] }, ids).kind).toBe('all-failed');
     }
     expect(batchOutcome({ batchItemFailures: 'm1' }, ids).kind).toBe('all-failed');

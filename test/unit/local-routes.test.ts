@@ -52,7 +52,10 @@ describe('local route selection (as an HTTP API selects routes)', () => {
   it('lets a greedy {name+} parameter take the rest of the path, after more specific routes', () => {
     const table = new RouteTable([route('GET', '/files/{path+}'), route('GET', '/files/{id}')]);
     expect(table.match('GET', '/files/one')?.route.path).toBe('/files/{id}');
-    expect(table.match('GET', '/files/a/b%20c')).toMatchObject({ route: { path: '/files/{path+}' }, pathParameters: { path: 'a/b c' } });
+    expect(table.match('GET', '/files/a/b%20c')).toMatchObject({
+      route: { path: '/files/{path+}' },
+      pathParameters: { path: 'a/b c' },
+    });
     expect(table.match('GET', '/files/')).toBeUndefined();
   });
 });

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { FilterPatternError, matchesPattern, passesFilters } from '../../lib/local/stream-filter';
-import { CONSUMERS, streamFilterPattern, type StreamFilter } from '../../lib/service';
+import { CONSUMERS, type StreamFilter, streamFilterPattern } from '../../lib/service';
 
 /** A stream record in Lambda's format, reduced to what filters look at. */
 const record = (eventName: string, newImage?: Record<string, unknown>, oldImage?: Record<string, unknown>) => ({
   eventID: 'e1',
   eventName,
   eventSource: 'aws:dynamodb',
-  dynamodb: { Keys: { pk: { S: 'p' } }, ...(newImage && { NewImage: newImage }), ...(oldImage && { OldImage: oldImage }) },
+  dynamodb: {
+    Keys: { pk: { S: 'p' } },
+    ...(newImage && { NewImage: newImage }),
+    ...(oldImage && { OldImage: oldImage }),
+  },
 });
 const entity = (name: string) => ({ entity: { S: name } });
 
@@ -53,7 +57,7 @@ describe('stream filters with the patterns streamFilterPattern produces (Lambda 
     expect(passesFilters([], record('REMOVE'))).toBe(true);
   });
 
-  it('accepts the service consumers\' own filters', () => {
+  it("accepts the service consumers' own filters", () => {
     for (const consumer of CONSUMERS) {
       if (consumer.source.kind !== 'table-stream') continue;
       const own = consumer.source.filters.map(streamFilterPattern);
@@ -62,7 +66,7 @@ describe('stream filters with the patterns streamFilterPattern produces (Lambda 
   });
 });
 
-describe('the rest of Lambda\'s filter syntax', () => {
+describe("the rest of Lambda's filter syntax", () => {
   it('matches a record value that is a list when any element matches', () => {
     expect(matchesPattern({ tags: ['b'] }, { tags: ['a', 'b'] })).toBe(true);
     expect(matchesPattern({ tags: ['c'] }, { tags: ['a', 'b'] })).toBe(false);

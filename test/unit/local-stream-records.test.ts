@@ -72,7 +72,7 @@ describe('stream record conversion (Streams API → Lambda DynamoDBStreamEvent r
     expect(Object.keys(insert)).not.toContain('userIdentity');
   });
 
-  it('keeps the userIdentity of a TTL deletion, in Lambda\'s spelling', () => {
+  it("keeps the userIdentity of a TTL deletion, in Lambda's spelling", () => {
     const ttl = { Type: 'Service', PrincipalId: 'dynamodb.amazonaws.com' };
     const source = { streamArn: STREAM_ARN, region: 'us-east-1' };
     const removed = toLambdaRecord({ ...apiRecord, eventName: 'REMOVE', userIdentity: ttl }, source);

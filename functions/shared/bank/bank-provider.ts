@@ -4,7 +4,7 @@ import type {
   MatchResult,
   StatusReason,
   VerificationStatus,
-} from '../../domain/verify-account';
+} from '#domain/verify-account';
 
 /**
  * The bank side of a verification. The sandbox bank is the only implementation today;
@@ -30,7 +30,12 @@ export interface OwnershipClaims {
 
 /** Per-field results for the fields that were supplied (and only those). */
 export interface OwnershipCheck {
-  person?: { first_name_match: MatchResult; last_name_match: MatchResult; phone_number_match?: MatchResult; ssn_match?: MatchResult };
+  person?: {
+    first_name_match: MatchResult;
+    last_name_match: MatchResult;
+    phone_number_match?: MatchResult;
+    ssn_match?: MatchResult;
+  };
   business?: { business_name_match: MatchResult; phone_number_match?: MatchResult; tax_id_match?: MatchResult };
 }
 
@@ -48,5 +53,9 @@ export interface BankProvider {
    * account id) must make a repeated call return the first credit instead of sending a
    * second one: the worker may call again after a failed write.
    */
-  sendStatementCredit(account: BankAccountRef, senderName: string | undefined, idempotencyKey: string): Promise<StatementCredit>;
+  sendStatementCredit(
+    account: BankAccountRef,
+    senderName: string | undefined,
+    idempotencyKey: string,
+  ): Promise<StatementCredit>;
 }

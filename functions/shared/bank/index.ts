@@ -1,4 +1,4 @@
-import { now, port } from '../aws';
+import { now, port } from '#shared/aws';
 import { SandboxBank } from './sandbox-bank';
 
 /** The sandbox bank is the only provider today (DESIGN.md §4). */

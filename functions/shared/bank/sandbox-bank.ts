@@ -1,6 +1,13 @@
-import { matchBusinessName, matchFirstName, matchLastName } from '../../domain/ownership';
-import type { MatchResult } from '../../domain/verify-account';
-import type { AccountCheck, BankAccountRef, BankProvider, OwnershipCheck, OwnershipClaims, StatementCredit } from './bank-provider';
+import { matchBusinessName, matchFirstName, matchLastName } from '#domain/ownership';
+import type { MatchResult } from '#domain/verify-account';
+import type {
+  AccountCheck,
+  BankAccountRef,
+  BankProvider,
+  OwnershipCheck,
+  OwnershipClaims,
+  StatementCredit,
+} from './bank-provider';
 
 /**
  * The documented sandbox bank (DESIGN.md §4, "Sandbox outcomes"): outcomes are chosen by
@@ -8,8 +15,18 @@ import type { AccountCheck, BankAccountRef, BankProvider, OwnershipCheck, Owners
  * sandbox. Partners rely on this table: change it only with the docs.
  */
 const BY_SUFFIX: Record<string, AccountCheck> = {
-  '1111': { verification_status: 'invalid', status_reason: 'invalid_account', debit_status: 'failed', debit_status_reason: 'invalid_account' },
-  '2222': { verification_status: 'closed', status_reason: 'closed_account', debit_status: 'failed', debit_status_reason: 'closed_account' },
+  '1111': {
+    verification_status: 'invalid',
+    status_reason: 'invalid_account',
+    debit_status: 'failed',
+    debit_status_reason: 'invalid_account',
+  },
+  '2222': {
+    verification_status: 'closed',
+    status_reason: 'closed_account',
+    debit_status: 'failed',
+    debit_status_reason: 'closed_account',
+  },
   '3333': {
     verification_status: 'failed',
     status_reason: 'unavailable_financial_institution',
@@ -17,7 +34,12 @@ const BY_SUFFIX: Record<string, AccountCheck> = {
     debit_status_reason: 'unavailable_financial_institution',
   },
   '4444': { verification_status: 'valid', debit_status: 'blocked', debit_status_reason: 'debit_blocked' },
-  '5555': { verification_status: 'invalid', status_reason: 'blocked_account', debit_status: 'blocked', debit_status_reason: 'blocked_account' },
+  '5555': {
+    verification_status: 'invalid',
+    status_reason: 'blocked_account',
+    debit_status: 'blocked',
+    debit_status_reason: 'blocked_account',
+  },
 };
 const VALID: AccountCheck = { verification_status: 'valid', debit_status: 'valid' };
 
@@ -34,7 +56,9 @@ export const SANDBOX_STATEMENT_CODE = '0000';
 
 export function sandboxAccountCheck(account: BankAccountRef): AccountCheck {
   return (
-    BY_HOLDER_NAME[account.account_holder_name.trim().toLowerCase()] ?? BY_SUFFIX[account.account_number.slice(-4)] ?? VALID
+    BY_HOLDER_NAME[account.account_holder_name.trim().toLowerCase()] ??
+    BY_SUFFIX[account.account_number.slice(-4)] ??
+    VALID
   );
 }
 

@@ -12,7 +12,10 @@ export function isConditionFailure(error: unknown): boolean {
 
 /** Which items of a canceled transaction failed their condition (by position). */
 export function failedConditions(error: unknown): number[] {
-  if (!(error instanceof TransactionCanceledException) && (error as { name?: string })?.name !== 'TransactionCanceledException') {
+  if (
+    !(error instanceof TransactionCanceledException) &&
+    (error as { name?: string })?.name !== 'TransactionCanceledException'
+  ) {
     return [];
   }
   const reasons = (error as TransactionCanceledException).CancellationReasons ?? [];

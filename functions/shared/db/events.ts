@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EVENT_RETENTION_MS, type EventEnvelope } from '../../domain/events';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
 import { isConditionFailure } from './conditions';
 import { ENTITY, keys } from './keys';
 import { TABLE_SCHEMA } from './schema';
@@ -53,7 +53,11 @@ export class EventRepository {
       new GetCommand({ TableName: this.tableName, Key: keys.event(tenant, eventId), ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
-    return { tenant, envelope: out.Item.envelope as EventEnvelope, queued_at: out.Item.queued_at as string | undefined };
+    return {
+      tenant,
+      envelope: out.Item.envelope as EventEnvelope,
+      queued_at: out.Item.queued_at as string | undefined,
+    };
   }
 
   async markQueued(tenant: string, eventId: string, at: Date): Promise<void> {

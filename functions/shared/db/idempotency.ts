@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from './conditions';
 import { ENTITY, keys } from './keys';
 import { TABLE_SCHEMA } from './schema';
@@ -64,7 +64,11 @@ export class IdempotencyRepository {
       if (!old) throw error;
       const held = unmarshallLoose(old);
       if (held.status === 'completed') {
-        return { state: 'completed', fingerprint: String(held.fingerprint), response: JSON.parse(String(held.response)) };
+        return {
+          state: 'completed',
+          fingerprint: String(held.fingerprint),
+          response: JSON.parse(String(held.response)),
+        };
       }
       return { state: 'in_progress', fingerprint: String(held.fingerprint) };
     }

@@ -18,7 +18,14 @@ export const TABLE_SCHEMA = {
       partitionKey: 'gsi1pk',
       sortKey: 'gsi1sk',
       /** Only what the list filters need; the page's items are then fetched by key. */
-      nonKeyAttributes: ['id', 'verification_status', 'ownership_status', 'control_status', 'debit_status', 'event_type'],
+      nonKeyAttributes: [
+        'id',
+        'verification_status',
+        'ownership_status',
+        'control_status',
+        'debit_status',
+        'event_type',
+      ],
     },
     /** Verify accounts of a tenant with one account number, newest first. */
     accountsByAccountNumber: {

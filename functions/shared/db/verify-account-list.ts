@@ -1,12 +1,18 @@
 import {
   BatchGetCommand,
-  QueryCommand,
   type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
+  QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { PageWindow } from '../../domain/pagination';
-import type { ControlStatus, DebitStatus, OwnershipStatus, VerificationStatus, VerifyAccount } from '../../domain/verify-account';
-import { InternalError } from '../errors';
+import type { PageWindow } from '#domain/pagination';
+import type {
+  ControlStatus,
+  DebitStatus,
+  OwnershipStatus,
+  VerificationStatus,
+  VerifyAccount,
+} from '#domain/verify-account';
+import { InternalError } from '#shared/errors';
 import { keys } from './keys';
 import { TABLE_SCHEMA } from './schema';
 import { toAccount } from './verify-account-item';
@@ -39,7 +45,6 @@ const BATCH_GET_LIMIT = 100;
 /** Rounds of retrying unprocessed keys before giving up (backoff 50 ms … 1 s). */
 const BATCH_GET_ROUNDS = 8;
 
-
 export async function readAccountPage(
   db: DynamoDBDocumentClient,
   tableName: string,
@@ -51,7 +56,13 @@ export async function readAccountPage(
 }
 
 /** Walks the slim index newest first, passing over `skip` matches, and keeps the page's keys. */
-async function pageKeys(db: DynamoDBDocumentClient, tableName: string, tenant: string, filter: AccountListFilter, page: PageWindow) {
+async function pageKeys(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  tenant: string,
+  filter: AccountListFilter,
+  page: PageWindow,
+) {
   const index = filter.accountNumber ? TABLE_SCHEMA.indexes.accountsByAccountNumber : TABLE_SCHEMA.indexes.byTenant;
   const partition = filter.accountNumber
     ? keys.accountsByAccountNumber(tenant, filter.accountNumber)
@@ -72,23 +83,27 @@ async function pageKeys(db: DynamoDBDocumentClient, tableName: string, tenant: s
   return found;
 }
 
-  async function batchGet(db: DynamoDBDocumentClient, tableName: string, itemKeys: { pk: string; sk: string }[]): Promise<VerifyAccount[]> {
-    const byKey = new Map<string, VerifyAccount>();
-    for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) {
-      let request: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + BATCH_GET_LIMIT);
-      for (let round = 0; request && request.length > 0; round++) {
-        if (round === BATCH_GET_ROUNDS) throw new InternalError('table kept throttling the page read');
-        if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
-        const out: BatchGetCommandOutput = await db.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: request, ConsistentRead: true } } }),
-        );
-        for (const item of out.Responses?.[tableName] ?? []) byKey.set(`${item.pk}|${item.sk}`, toAccount(item));
-        request = out.UnprocessedKeys?.[tableName]?.Keys;
-      }
+async function batchGet(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  itemKeys: { pk: string; sk: string }[],
+): Promise<VerifyAccount[]> {
+  const byKey = new Map<string, VerifyAccount>();
+  for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) {
+    let request: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + BATCH_GET_LIMIT);
+    for (let round = 0; request && request.length > 0; round++) {
+      if (round === BATCH_GET_ROUNDS) throw new InternalError('table kept throttling the page read');
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
+      const out: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: request, ConsistentRead: true } } }),
+      );
+      for (const item of out.Responses?.[tableName] ?? []) byKey.set(`${item.pk}|${item.sk}`, toAccount(item));
+      request = out.UnprocessedKeys?.[tableName]?.Keys;
     }
-    // BatchGet answers in any order; the page keeps the index's order (deleted items drop out).
-    return itemKeys.flatMap((k) => byKey.get(`${k.pk}|${k.sk}`) ?? []);
   }
+  // BatchGet answers in any order; the page keeps the index's order (deleted items drop out).
+  return itemKeys.flatMap((k) => byKey.get(`${k.pk}|${k.sk}`) ?? []);
+}
 
 function buildQuery(
   index: { name: string; partitionKey: string; sortKey: string },

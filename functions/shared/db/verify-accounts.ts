@@ -1,24 +1,24 @@
 import {
-  type QueryCommandOutput,
+  type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
+  type QueryCommandOutput,
   TransactWriteCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { PageWindow } from '../../domain/pagination';
+import type { PageWindow } from '#domain/pagination';
 import {
+  type ControlStatus,
   VERIFICATION_WINDOW_MS,
   VERIFICATIONS_PER_WINDOW,
-  type ControlStatus,
   type VerifyAccount,
-} from '../../domain/verify-account';
-import { ConflictError, InternalError, RateLimitError } from '../errors';
+} from '#domain/verify-account';
+import { ConflictError, InternalError, RateLimitError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from './conditions';
 import { ENTITY, keys } from './keys';
-import { toAccount } from './verify-account-item';
-import { matchesFilter, readAccountPage, type AccountListFilter } from './verify-account-list';
 import { TABLE_SCHEMA } from './schema';
+import { toAccount } from './verify-account-item';
+import { type AccountListFilter, matchesFilter, readAccountPage } from './verify-account-list';
 
 export type { AccountListFilter } from './verify-account-list';
 
@@ -95,7 +95,10 @@ export class VerifyAccountRepository {
   }
 
   /** The account and the ciphertext of its SSN or tax id, for the verification worker. */
-  async getWithSecret(tenant: string, id: string): Promise<{ account: VerifyAccount; ownershipSecret?: string } | undefined> {
+  async getWithSecret(
+    tenant: string,
+    id: string,
+  ): Promise<{ account: VerifyAccount; ownershipSecret?: string } | undefined> {
     const out = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.verifyAccount(tenant, id), ConsistentRead: true }),
     );
@@ -177,7 +180,11 @@ export class VerifyAccountRepository {
   /** SET and REMOVE in one write, bumping `version`; a conflict if the account changed meanwhile. */
   private async update(account: VerifyAccount, set: Record<string, unknown>, remove: string[], now: Date) {
     const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':now': now.toISOString(), ':next': account.version + 1, ':v': account.version };
+    const values: Record<string, unknown> = {
+      ':now': now.toISOString(),
+      ':next': account.version + 1,
+      ':v': account.version,
+    };
     const sets = ['updated_at = :now', 'version = :next'];
     const removes: string[] = [];
     for (const [field, value] of Object.entries(set)) {
@@ -206,7 +213,8 @@ export class VerifyAccountRepository {
       );
       return toAccount(out.Attributes ?? {});
     } catch (error) {
-      if (isConditionFailure(error)) throw new ConflictError('concurrent_update', 'the account changed meanwhile; retry');
+      if (isConditionFailure(error))
+        throw new ConflictError('concurrent_update', 'the account changed meanwhile; retry');
       throw error;
     }
   }
@@ -241,9 +249,7 @@ export class VerifyAccountRepository {
     }
     return undefined;
   }
-
 }
-
 
 const tooManyVerifications = () =>
   new RateLimitError(

@@ -1,9 +1,9 @@
-import type middy from '@middy/core';
 import { createHash } from 'node:crypto';
-import { documentClient, now } from '../aws';
-import { tableName } from '../config';
-import { ConflictError, UnprocessableError, ValidationError } from '../errors';
-import { IdempotencyRepository, type IdempotencyScope } from '../db/idempotency';
+import type middy from '@middy/core';
+import { documentClient, now } from '#shared/aws';
+import { tableName } from '#shared/config';
+import { IdempotencyRepository, type IdempotencyScope } from '#shared/db/idempotency';
+import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
 import { errorResult } from './respond';
 import type { HttpContext, HttpEvent, HttpResult } from './types';
 
@@ -65,7 +65,9 @@ const stored = (r: HttpResult) => ({ statusCode: r.statusCode, headers: r.header
 
 /** The request's identity: path and body, with keys sorted so key order does not matter. */
 function fingerprintOf(path: string, body: unknown): string {
-  return createHash('sha256').update(`${path}\n${canonical(body)}`, 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(`${path}\n${canonical(body)}`, 'utf8')
+    .digest('hex');
 }
 
 function canonical(value: unknown): string {

@@ -1,13 +1,13 @@
 import type middy from '@middy/core';
 import type * as z from 'zod/mini';
-import { documentClient } from '../aws';
-import { tableName } from '../config';
-import { AppError, ValidationError } from '../errors';
-import { TenantRepository } from '../db/tenants';
-import { createLogger } from '../logger';
-import { parseInput } from '../validation';
-import type { HttpContext, HttpEvent, HttpResult } from './types';
+import { documentClient } from '#shared/aws';
+import { tableName } from '#shared/config';
+import { TenantRepository } from '#shared/db/tenants';
+import { AppError, ValidationError } from '#shared/errors';
+import { createLogger } from '#shared/logger';
+import { parseInput } from '#shared/validation';
 import { errorResult } from './respond';
+import type { HttpContext, HttpEvent, HttpResult } from './types';
 
 type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext>;
 
@@ -25,7 +25,10 @@ export const requestState = (): Middleware => ({
 /** The one place errors become responses. 4xx are the caller's; 5xx are logged with their cause. */
 export const errorMapper = (): Middleware => ({
   onError: (request) => {
-    const { requestId, logger } = request.context.http ?? { requestId: request.context.awsRequestId, logger: createLogger() };
+    const { requestId, logger } = request.context.http ?? {
+      requestId: request.context.awsRequestId,
+      logger: createLogger(),
+    };
     const response = errorResult(request.error, requestId);
     if (response.statusCode >= 500) logger.error('request failed', { error: request.error });
     else logger.info('request rejected', { error_code: (request.error as AppError).code });

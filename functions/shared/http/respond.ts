@@ -1,9 +1,14 @@
-import { AppError } from '../errors';
+import { AppError } from '#shared/errors';
 import type { HttpResult } from './types';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
-export function jsonResult(statusCode: number, body: unknown, requestId: string, headers: Record<string, string> = {}): HttpResult {
+export function jsonResult(
+  statusCode: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): HttpResult {
   return {
     statusCode,
     headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...headers },
@@ -19,6 +24,10 @@ export function errorResult(error: unknown, requestId: string): HttpResult {
   const known = error instanceof AppError && error.expose;
   const body = known
     ? { error_code: error.code, message: error.message, details: error.details, request_id: requestId }
-    : { error_code: 'internal_server_error', message: 'an internal error occurred; retry later', request_id: requestId };
+    : {
+        error_code: 'internal_server_error',
+        message: 'an internal error occurred; retry later',
+        request_id: requestId,
+      };
   return jsonResult(known ? error.statusCode : 500, body, requestId);
 }

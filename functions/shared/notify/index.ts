@@ -1,6 +1,6 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { port } from '../aws';
-import { ENV, optionalEnv } from '../config';
+import { port } from '#shared/aws';
+import { ENV, optionalEnv } from '#shared/config';
 import { DisabledNotifier } from './notifier';
 import { SesNotifier } from './ses-notifier';
 

@@ -1,4 +1,4 @@
-import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
+import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { EmailMessage, Notifier } from './notifier';
 
 export class SesNotifier implements Notifier {

@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { requireEnv } from '../config';
-import { QUEUES, type MessageQueue, type QueueId, type QueueMessage } from './message-queue';
+import { requireEnv } from '#shared/config';
+import { type MessageQueue, QUEUES, type QueueId, type QueueMessage } from './message-queue';
 
 /** SQS accepts at most 10 messages per batch call. */
 const SQS_BATCH = 10;

@@ -2,13 +2,13 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient, setDependencies } from '#shared/aws';
+import type { BankProvider } from '#shared/bank/bank-provider';
+import { SandboxBank } from '#shared/bank/sandbox-bank';
+import { EventRepository } from '#shared/db/events';
+import { keys } from '#shared/db/keys';
+import { setLogSink } from '#shared/logger';
 import { handler as streamRouter } from '../../../functions/pipeline/stream-router';
-import { documentClient, setDependencies } from '../../../functions/shared/aws';
-import type { BankProvider } from '../../../functions/shared/bank/bank-provider';
-import { SandboxBank } from '../../../functions/shared/bank/sandbox-bank';
-import { EventRepository } from '../../../functions/shared/db/events';
-import { keys } from '../../../functions/shared/db/keys';
-import { setLogSink } from '../../../functions/shared/logger';
 import type { LocalRuntime } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 import { accountBody, freshAccountNumber, storedItem } from '../verify-accounts/support';
@@ -45,11 +45,19 @@ async function storedEvents(tenant = TENANT) {
   );
   // The index holds ids only; the events themselves are read by key.
   const repository = new EventRepository(documentClient(), runtime.tableName);
-  return Promise.all((out.Items ?? []).map(async (item) => ({ id: String(item.id), ...(await repository.get(tenant, String(item.id)))! })));
+  return Promise.all(
+    (out.Items ?? []).map(async (item) => ({
+      id: String(item.id),
+      ...(await repository.get(tenant, String(item.id)))!,
+    })),
+  );
 }
 
 const queuedEventIds = () =>
-  runtime.queues.queue('webhookEvents').bodies<{ event_id: string }>().map((b) => b.event_id);
+  runtime.queues
+    .queue('webhookEvents')
+    .bodies<{ event_id: string }>()
+    .map((b) => b.event_id);
 
 describe('a new account settles through the pipeline', () => {
   it.each([
@@ -67,10 +75,28 @@ describe('a new account settles through the pipeline', () => {
   it('reaches full, partial and not_found ownership', async () => {
     const person = { first_name: 'Jane', last_name: 'Doe', ssn: '078051120' };
     const full = await settled({ account_number: freshAccountNumber(), type: 'status_ownership', person });
-    const partial = await settled({ account_number: freshAccountNumber(), type: 'status_ownership', person: { ...person, last_name: 'Roe' } });
-    const none = await settled({ account_number: `${freshAccountNumber().slice(0, 8)}9999`, type: 'status_ownership', person });
-    expect([full.ownership_status, partial.ownership_status, none.ownership_status]).toEqual(['full', 'partial', 'not_found']);
-    expect(full.person).toEqual({ first_name: 'Jane', last_name: 'Doe', first_name_match: 'match', last_name_match: 'match', ssn_match: 'match' });
+    const partial = await settled({
+      account_number: freshAccountNumber(),
+      type: 'status_ownership',
+      person: { ...person, last_name: 'Roe' },
+    });
+    const none = await settled({
+      account_number: `${freshAccountNumber().slice(0, 8)}9999`,
+      type: 'status_ownership',
+      person,
+    });
+    expect([full.ownership_status, partial.ownership_status, none.ownership_status]).toEqual([
+      'full',
+      'partial',
+      'not_found',
+    ]);
+    expect(full.person).toEqual({
+      first_name: 'Jane',
+      last_name: 'Doe',
+      first_name_match: 'match',
+      last_name_match: 'match',
+      ssn_match: 'match',
+    });
     const item = await storedItem(runtime, TENANT, full.id);
     expect(item?.ownership_secret).toBeUndefined();
   });
@@ -89,7 +115,10 @@ describe('verify_account_updated events', () => {
   it('are stored and queued exactly once per status change', async () => {
     const tenant = 'tenant-events';
     const client = api(runtime, await runtime.mintToken(tenant));
-    const created = await client.post('/verify/accounts', accountBody({ account_number: freshAccountNumber(), type: 'control' }));
+    const created = await client.post(
+      '/verify/accounts',
+      accountBody({ account_number: freshAccountNumber(), type: 'control' }),
+    );
     const id = created.body.account.id;
     await runtime.settle();
     // pending → valid (and the code sent), then control valid: two changes.
@@ -100,10 +129,12 @@ describe('verify_account_updated events', () => {
     expect(events).toHaveLength(2);
     const envelopes = events.map((e) => e.envelope).sort((a, b) => a.created_at.localeCompare(b.created_at));
     const accountOf = (e: (typeof envelopes)[number]) => e.event_data.account as Record<string, string>;
-    expect(envelopes.map((e) => [e.event_type, accountOf(e).verification_status, accountOf(e).control_status])).toEqual([
-      ['verify_account_updated', 'valid', 'pending'],
-      ['verify_account_updated', 'valid', 'valid'],
-    ]);
+    expect(envelopes.map((e) => [e.event_type, accountOf(e).verification_status, accountOf(e).control_status])).toEqual(
+      [
+        ['verify_account_updated', 'valid', 'pending'],
+        ['verify_account_updated', 'valid', 'valid'],
+      ],
+    );
     const queued = queuedEventIds();
     for (const e of envelopes) expect(queued.filter((q) => q === e.event_id)).toHaveLength(1);
   });
@@ -124,8 +155,21 @@ describe('verify_account_updated events', () => {
     // The same records Lambda would hand over again after a failed invocation.
     const replay: DynamoDBStreamEvent = {
       Records: [
-        { eventName: 'MODIFY', dynamodb: { SequenceNumber: '1', OldImage: marshall(before, { removeUndefinedValues: true }) as never, NewImage: marshall(item, { removeUndefinedValues: true }) as never } },
-        { eventName: 'INSERT', dynamodb: { SequenceNumber: '2', NewImage: marshall({ ...eventItem, queued_at: undefined }, { removeUndefinedValues: true }) as never } },
+        {
+          eventName: 'MODIFY',
+          dynamodb: {
+            SequenceNumber: '1',
+            OldImage: marshall(before, { removeUndefinedValues: true }) as never,
+            NewImage: marshall(item, { removeUndefinedValues: true }) as never,
+          },
+        },
+        {
+          eventName: 'INSERT',
+          dynamodb: {
+            SequenceNumber: '2',
+            NewImage: marshall({ ...eventItem, queued_at: undefined }, { removeUndefinedValues: true }) as never,
+          },
+        },
       ],
     };
     expect((await streamRouter(replay)).batchItemFailures).toEqual([]);

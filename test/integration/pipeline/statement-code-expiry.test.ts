@@ -1,12 +1,12 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient, setDependencies } from '#shared/aws';
+import { VerifyAccountRepository } from '#shared/db/verify-accounts';
 import { handler as expire } from '../../../functions/pipeline/statement-code-expiry';
 import { handler as worker } from '../../../functions/pipeline/verification-worker';
-import { documentClient, setDependencies } from '../../../functions/shared/aws';
-import { VerifyAccountRepository } from '../../../functions/shared/db/verify-accounts';
+import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { submitStatementCode } from '../../../functions/verify-accounts/service';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
-import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { createTestTable } from '../harness';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -28,7 +28,9 @@ async function codeSentAt(sentAt: Date, tenant: string) {
     type: 'control',
   });
   const account = await createVerifyAccount(tenant, body);
-  await worker({ Records: [{ messageId: account.id, body: JSON.stringify({ tenant, id: account.id }) }] } as unknown as SQSEvent);
+  await worker({
+    Records: [{ messageId: account.id, body: JSON.stringify({ tenant, id: account.id }) }],
+  } as unknown as SQSEvent);
   return account.id;
 }
 

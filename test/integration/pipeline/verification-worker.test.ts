@@ -1,11 +1,11 @@
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { documentClient, setDependencies } from '#shared/aws';
+import { VerifyAccountRepository } from '#shared/db/verify-accounts';
+import { setLogSink } from '#shared/logger';
 import { handler as worker } from '../../../functions/pipeline/verification-worker';
-import { documentClient, setDependencies } from '../../../functions/shared/aws';
-import { VerifyAccountRepository } from '../../../functions/shared/db/verify-accounts';
-import { setLogSink } from '../../../functions/shared/logger';
-import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
+import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
 import { FakeNotifier } from '../../support/fakes';
 import { createTestTable } from '../harness';
 
@@ -30,12 +30,18 @@ beforeEach(() => {
 
 let n = 0;
 async function created(body: Record<string, unknown>) {
-  const parsed = createVerifyAccountBody.parse({ routing_number: '021000021', account_holder_name: 'Jane Doe', ...body });
+  const parsed = createVerifyAccountBody.parse({
+    routing_number: '021000021',
+    account_holder_name: 'Jane Doe',
+    ...body,
+  });
   return createVerifyAccount(`tenant-${++n}`, parsed);
 }
 
 const message = (tenant: string, id: string, messageId = `m-${id}`) =>
-  ({ Records: [{ messageId, body: JSON.stringify({ tenant, id }), attributes: { ApproximateReceiveCount: '1' } }] }) as unknown as SQSEvent;
+  ({
+    Records: [{ messageId, body: JSON.stringify({ tenant, id }), attributes: { ApproximateReceiveCount: '1' } }],
+  }) as unknown as SQSEvent;
 
 async function verified(body: Record<string, unknown>) {
   const account = await created(body);
@@ -47,11 +53,38 @@ async function verified(body: Record<string, unknown>) {
 
 describe('verification worker: the sandbox outcomes', () => {
   it.each([
-    ['0001111', { verification_status: 'invalid', status_reason: 'invalid_account', debit_status: 'failed', debit_status_reason: 'invalid_account' }],
-    ['0002222', { verification_status: 'closed', status_reason: 'closed_account', debit_status: 'failed', debit_status_reason: 'closed_account' }],
-    ['0003333', { verification_status: 'failed', status_reason: 'unavailable_financial_institution', debit_status: 'failed' }],
+    [
+      '0001111',
+      {
+        verification_status: 'invalid',
+        status_reason: 'invalid_account',
+        debit_status: 'failed',
+        debit_status_reason: 'invalid_account',
+      },
+    ],
+    [
+      '0002222',
+      {
+        verification_status: 'closed',
+        status_reason: 'closed_account',
+        debit_status: 'failed',
+        debit_status_reason: 'closed_account',
+      },
+    ],
+    [
+      '0003333',
+      { verification_status: 'failed', status_reason: 'unavailable_financial_institution', debit_status: 'failed' },
+    ],
     ['0004444', { verification_status: 'valid', debit_status: 'blocked', debit_status_reason: 'debit_blocked' }],
-    ['0005555', { verification_status: 'invalid', status_reason: 'blocked_account', debit_status: 'blocked', debit_status_reason: 'blocked_account' }],
+    [
+      '0005555',
+      {
+        verification_status: 'invalid',
+        status_reason: 'blocked_account',
+        debit_status: 'blocked',
+        debit_status_reason: 'blocked_account',
+      },
+    ],
     ['0006789', { verification_status: 'valid', debit_status: 'valid' }],
   ])('account ending %s settles as the table says', async (account_number, expected) => {
     const { account } = await verified({ account_number });
@@ -73,7 +106,12 @@ describe('verification worker: ownership', () => {
       person: { first_name: 'JANE', last_name: 'doe', ssn: '078051120', phone_number: '+14155550123' },
     });
     expect(account.ownership_status).toBe('full');
-    expect(account.person).toMatchObject({ first_name_match: 'match', last_name_match: 'match', ssn_match: 'match', phone_number_match: 'match' });
+    expect(account.person).toMatchObject({
+      first_name_match: 'match',
+      last_name_match: 'match',
+      ssn_match: 'match',
+      phone_number_match: 'match',
+    });
     expect(ownershipSecret).toBeUndefined();
   });
 
@@ -84,7 +122,11 @@ describe('verification worker: ownership', () => {
       person: { first_name: 'Jane', last_name: 'Smith', ssn: '111111111' },
     });
     expect(account.ownership_status).toBe('partial');
-    expect(account.person).toMatchObject({ first_name_match: 'match', last_name_match: 'not_a_match', ssn_match: 'not_a_match' });
+    expect(account.person).toMatchObject({
+      first_name_match: 'match',
+      last_name_match: 'not_a_match',
+      ssn_match: 'not_a_match',
+    });
   });
 
   it('is not_found when the bank has no record (account ending 9999)', async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '../../../functions/shared/aws';
-import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '../../../functions/shared/db/idempotency';
-import { TenantRepository } from '../../../functions/shared/db/tenants';
+import { documentClient } from '#shared/aws';
+import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '#shared/db/idempotency';
+import { TenantRepository } from '#shared/db/tenants';
 import { createTestTable } from '../harness';
 
 /** The conditional writes behind Idempotency-Key and tenant aliases, on the real engine. */
@@ -24,7 +24,11 @@ describe('IdempotencyRepository', () => {
     expect(await repository().claim(s, 'fp', T0)).toEqual({ state: 'claimed' });
     expect(await repository().claim(s, 'fp', later(1000))).toEqual({ state: 'in_progress', fingerprint: 'fp' });
     await repository().complete(s, response);
-    expect(await repository().claim(s, 'other', later(2000))).toEqual({ state: 'completed', fingerprint: 'fp', response });
+    expect(await repository().claim(s, 'other', later(2000))).toEqual({
+      state: 'completed',
+      fingerprint: 'fp',
+      response,
+    });
   });
 
   it('lets a new request take over a claim whose request died (its lock lapsed)', async () => {
@@ -45,7 +49,9 @@ describe('IdempotencyRepository', () => {
   it('keeps the same key on another route or tenant apart', async () => {
     const s = scope();
     await repository().claim(s, 'fp', T0);
-    expect(await repository().claim({ ...s, route: 'POST /verify/accounts/{id}/control' }, 'fp', T0)).toEqual({ state: 'claimed' });
+    expect(await repository().claim({ ...s, route: 'POST /verify/accounts/{id}/control' }, 'fp', T0)).toEqual({
+      state: 'claimed',
+    });
     expect(await repository().claim({ ...s, tenant: 't2' }, 'fp', T0)).toEqual({ state: 'claimed' });
   });
 

@@ -6,7 +6,10 @@ const env = useVerifyRuntime({ consumers: [] });
 
 describe('POST /verify/accounts/{id}/control before the credit is sent', () => {
   it('answers statement_code_not_sent and uses up no attempt', async () => {
-    const created = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber(), type: 'control' }));
+    const created = await env.clients.alice.post(
+      '/verify/accounts',
+      accountBody({ account_number: freshAccountNumber(), type: 'control' }),
+    );
     const id = created.body.account.id;
     for (let i = 0; i < 4; i++) {
       const early = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: '0000' });

@@ -6,7 +6,10 @@ const env = useVerifyRuntime();
 /** A control account once the pipeline has verified it and sent the credit with the sandbox code. */
 async function controlAccount(type = 'control'): Promise<string> {
   const ownership = type === 'control_ownership' ? { business: { business_name: 'Acme Inc' } } : {};
-  const response = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber(), type, ...ownership }));
+  const response = await env.clients.alice.post(
+    '/verify/accounts',
+    accountBody({ account_number: freshAccountNumber(), type, ...ownership }),
+  );
   expect(response.status).toBe(200);
   await env.runtime.settle();
   return response.body.account.id;
@@ -32,7 +35,10 @@ describe('POST /verify/accounts/{id}/control', () => {
     for (const remaining of [2, 1, 0]) {
       const wrong = await submit(id, 'AB12');
       expect(wrong.status).toBe(400);
-      expect(wrong.body).toMatchObject({ error_code: 'incorrect_statement_code', details: { attempts_remaining: remaining } });
+      expect(wrong.body).toMatchObject({
+        error_code: 'incorrect_statement_code',
+        details: { attempts_remaining: remaining },
+      });
     }
     const fetched = await env.clients.alice.get(`/verify/accounts/${id}`);
     expect(fetched.body.account.control_status).toBe('canceled');
@@ -52,8 +58,16 @@ describe('POST /verify/accounts/{id}/control', () => {
   it('replays a wrong-code answer for the same Idempotency-Key without using another attempt', async () => {
     const id = await controlAccount();
     const headers = { 'idempotency-key': `control-${id}` };
-    const first = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: 'AB12' }, { headers });
-    const replay = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: 'AB12' }, { headers });
+    const first = await env.clients.alice.post(
+      `/verify/accounts/${id}/control`,
+      { statement_code: 'AB12' },
+      { headers },
+    );
+    const replay = await env.clients.alice.post(
+      `/verify/accounts/${id}/control`,
+      { statement_code: 'AB12' },
+      { headers },
+    );
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
     const next = await submit(id, 'CD34');
@@ -61,7 +75,10 @@ describe('POST /verify/accounts/{id}/control', () => {
   });
 
   it('answers control_not_requested for a type without control', async () => {
-    const created = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
+    const created = await env.clients.alice.post(
+      '/verify/accounts',
+      accountBody({ account_number: freshAccountNumber() }),
+    );
     const response = await submit(created.body.account.id, '0000');
     expect(response.status).toBe(400);
     expect(response.body.error_code).toBe('control_not_requested');
@@ -69,7 +86,11 @@ describe('POST /verify/accounts/{id}/control', () => {
 
   it('validates the code and the id, and hides other tenants’ accounts', async () => {
     const id = await controlAccount();
-    for (const [code, error] of [['00', 'invalid_statement_code'], ['0000!', 'invalid_statement_code'], [undefined, 'missing_statement_code']] as const) {
+    for (const [code, error] of [
+      ['00', 'invalid_statement_code'],
+      ['0000!', 'invalid_statement_code'],
+      [undefined, 'missing_statement_code'],
+    ] as const) {
       const response = await submit(id, code);
       expect(response.status).toBe(400);
       expect(response.body.error_code).toBe(error);

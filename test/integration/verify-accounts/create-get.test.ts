@@ -6,13 +6,24 @@ const env = useVerifyRuntime({ consumers: [] });
 
 describe('POST /verify/accounts', () => {
   it('answers pending at once and GET returns the same account', async () => {
-    const created = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
+    const created = await env.clients.alice.post(
+      '/verify/accounts',
+      accountBody({ account_number: freshAccountNumber() }),
+    );
     expect(created.status).toBe(200);
     const { account } = created.body;
     expect(account).toMatchObject({ type: 'status', verification_status: 'pending', debit_status: 'pending' });
     expect(account.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(account.estimated_verification_date).toMatch(/T00:00:00\.000Z$/);
-    for (const absent of ['email', 'sender_name', 'person', 'business', 'ownership_status', 'control_status', 'status_reason']) {
+    for (const absent of [
+      'email',
+      'sender_name',
+      'person',
+      'business',
+      'ownership_status',
+      'control_status',
+      'status_reason',
+    ]) {
       expect(account).not.toHaveProperty(absent);
     }
     expect(JSON.stringify(created.body)).not.toContain('null');
@@ -33,7 +44,10 @@ describe('POST /verify/accounts', () => {
       }),
     );
     expect(created.status).toBe(200);
-    expect(created.body.account).toMatchObject({ ownership_status: 'pending', person: { first_name: 'Jane', last_name: 'Doe' } });
+    expect(created.body.account).toMatchObject({
+      ownership_status: 'pending',
+      person: { first_name: 'Jane', last_name: 'Doe' },
+    });
     expect(JSON.stringify(created.body)).not.toContain(ssn);
     const fetched = await env.clients.alice.get(`/verify/accounts/${created.body.account.id}`);
     expect(JSON.stringify(fetched.body)).not.toContain(ssn);
@@ -60,10 +74,14 @@ describe('POST /verify/accounts', () => {
   });
 
   it('requires the Service-Version header and its one value', async () => {
-    const missing = await env.clients.alice.post('/verify/accounts', accountBody(), { headers: { 'service-version': undefined } });
+    const missing = await env.clients.alice.post('/verify/accounts', accountBody(), {
+      headers: { 'service-version': undefined },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.error_code).toBe('version_missing');
-    const wrong = await env.clients.alice.post('/verify/accounts', accountBody(), { headers: { 'Service-Version': 'v2020-01-01' } });
+    const wrong = await env.clients.alice.post('/verify/accounts', accountBody(), {
+      headers: { 'Service-Version': 'v2020-01-01' },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error_code).toBe('version_invalid');
   });
@@ -81,12 +99,16 @@ describe('POST /verify/accounts', () => {
     expect(sixth.body.error_code).toBe('too_many_verifications');
     // The limit is per tenant and per routing + account number.
     expect((await env.clients.bob.post('/verify/accounts', body)).status).toBe(200);
-    expect((await env.clients.alice.post('/verify/accounts', { ...body, routing_number: '011000015' })).status).toBe(200);
+    expect((await env.clients.alice.post('/verify/accounts', { ...body, routing_number: '011000015' })).status).toBe(
+      200,
+    );
   });
 
   it('holds the limit when the sixth and seventh arrive together', async () => {
     const body = accountBody({ account_number: freshAccountNumber() });
-    const results = await Promise.all(Array.from({ length: 8 }, () => env.clients.alice.post('/verify/accounts', body)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => env.clients.alice.post('/verify/accounts', body)),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 429)).toHaveLength(3);
   });
@@ -94,7 +116,10 @@ describe('POST /verify/accounts', () => {
 
 describe('GET /verify/accounts/{id}', () => {
   it("answers 404 for another tenant's account, exactly as for an unknown id", async () => {
-    const created = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
+    const created = await env.clients.alice.post(
+      '/verify/accounts',
+      accountBody({ account_number: freshAccountNumber() }),
+    );
     const foreign = await env.clients.bob.get(`/verify/accounts/${created.body.account.id}`);
     const unknown = await env.clients.bob.get('/verify/accounts/7d2b3c38-2f7a-4d8e-9a51-6f0c1f6a2b11');
     expect(foreign.status).toBe(404);
@@ -128,8 +153,14 @@ describe('Idempotency-Key', () => {
 
   it('answers 422 when the key comes back with another body', async () => {
     const headers = { 'idempotency-key': 'create-2' };
-    await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }), { headers });
-    const other = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }), { headers });
+    await env.clients.alice.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }), {
+      headers,
+    });
+    const other = await env.clients.alice.post(
+      '/verify/accounts',
+      accountBody({ account_number: freshAccountNumber() }),
+      { headers },
+    );
     expect(other.status).toBe(422);
     expect(other.body.error_code).toBe('idempotency_key_reused');
   });
@@ -147,13 +178,18 @@ describe('Idempotency-Key', () => {
   it('answers 409 to a second request while the first still runs', async () => {
     const headers = { 'idempotency-key': 'create-4' };
     const body = accountBody({ account_number: freshAccountNumber() });
-    const results = await Promise.all(Array.from({ length: 6 }, () => env.clients.alice.post('/verify/accounts', body, { headers })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => env.clients.alice.post('/verify/accounts', body, { headers })),
+    );
     const statuses = results.map((r) => r.status);
     const created = results.filter((r) => r.status === 200 && r.headers['idempotent-replayed'] === undefined);
     expect(created).toHaveLength(1);
     // The others either saw the first still running (409) or replayed its response.
     for (const r of results) {
-      if (r !== created[0]) expect(r.status === 409 ? r.body.error_code : r.headers['idempotent-replayed']).toMatch(/idempotency_key_in_use|true/);
+      if (r !== created[0])
+        expect(r.status === 409 ? r.body.error_code : r.headers['idempotent-replayed']).toMatch(
+          /idempotency_key_in_use|true/,
+        );
     }
     expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
   });

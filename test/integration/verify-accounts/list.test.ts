@@ -7,7 +7,9 @@ const TYPES = ['status', 'control', 'status_ownership', 'control_ownership'] as 
 const SHARED_NUMBER = freshAccountNumber();
 
 const newestFirst = <T extends { created_at: string; id: string }>(items: T[]) =>
-  [...items].sort((a, b) => (a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at)));
+  [...items].sort((a, b) =>
+    a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at),
+  );
 
 // No pipeline: every account stays as created, so the status filters have a fixed answer.
 const env = useVerifyRuntime({ consumers: [] });
@@ -17,7 +19,10 @@ beforeAll(async () => {
     const ownership = type.endsWith('ownership') ? { person: { first_name: 'Jane', last_name: 'Doe' } } : {};
     // Four accounts (i = 0, 10, 20, 30) share one account number to exercise that filter.
     const account_number = i % 10 === 0 ? SHARED_NUMBER : freshAccountNumber();
-    const response = await env.clients.alice.post('/verify/accounts', accountBody({ account_number, type, ...ownership }));
+    const response = await env.clients.alice.post(
+      '/verify/accounts',
+      accountBody({ account_number, type, ...ownership }),
+    );
     expect(response.status).toBe(200);
     created.push(response.body.account);
   }
@@ -35,7 +40,9 @@ describe('GET /verify/accounts', () => {
   });
 
   it('pages by page number: index*size to index*size+size-1', async () => {
-    const pages = await Promise.all([0, 1, 2, 3, 4].map((index) => env.clients.alice.get(`/verify/accounts?size=7&index=${index}`)));
+    const pages = await Promise.all(
+      [0, 1, 2, 3, 4].map((index) => env.clients.alice.get(`/verify/accounts?size=7&index=${index}`)),
+    );
     expect(ids(pages[0].body)).toEqual(created.slice(0, 7).map((a) => a.id));
     expect(ids(pages[1].body)).toEqual(created.slice(7, 14).map((a) => a.id));
     expect(ids(pages[4].body)).toEqual(created.slice(28, 32).map((a) => a.id));
@@ -77,7 +84,9 @@ describe('GET /verify/accounts', () => {
   it('filters by id, and the id filter still honours the other filters', async () => {
     const target = created.find((a) => a.type === 'status')!;
     expect(ids((await env.clients.alice.get(`/verify/accounts?id=${target.id}`)).body)).toEqual([target.id]);
-    expect((await env.clients.alice.get(`/verify/accounts?id=${target.id}&control_status=pending`)).body.accounts).toEqual([]);
+    expect(
+      (await env.clients.alice.get(`/verify/accounts?id=${target.id}&control_status=pending`)).body.accounts,
+    ).toEqual([]);
     expect((await env.clients.bob.get(`/verify/accounts?id=${target.id}`)).body.accounts).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../../functions/shared/aws';
-import { keys } from '../../../functions/shared/db/keys';
 import { afterAll, beforeAll } from 'vitest';
+import { documentClient } from '#shared/aws';
+import { keys } from '#shared/db/keys';
 import type { LocalRuntime, LocalRuntimeOptions } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 
@@ -15,7 +15,8 @@ export const accountBody = (over: Record<string, unknown> = {}) => ({
 
 let counter = 0;
 /** A fresh account number ending in digits the sandbox treats as `valid`. */
-export const freshAccountNumber = (): string => `${Date.now() % 1_000_000}${String(++counter).padStart(4, '0')}6789`.slice(-15);
+export const freshAccountNumber = (): string =>
+  `${Date.now() % 1_000_000}${String(++counter).padStart(4, '0')}6789`.slice(-15);
 
 export async function clientsFor(runtime: LocalRuntime) {
   return {

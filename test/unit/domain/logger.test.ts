@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, REDACTED, redact, setLogSink } from '../../../functions/shared/logger';
+import { createLogger, REDACTED, redact, setLogSink } from '#shared/logger';
 
 describe('structured logger', () => {
   afterEach(() => setLogSink(undefined));
@@ -26,6 +26,12 @@ describe('structured logger', () => {
     setLogSink((line) => lines.push(line));
     createLogger({ request_id: 'r1' }).child({ tenant: 't1' }).info('hello', { ssn: '123456789' });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 'info', message: 'hello', request_id: 'r1', tenant: 't1', ssn: REDACTED });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 'info',
+      message: 'hello',
+      request_id: 'r1',
+      tenant: 't1',
+      ssn: REDACTED,
+    });
   });
 });

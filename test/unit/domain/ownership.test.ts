@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldName } from '../../../functions/domain/name-folding';
-import { aggregateOwnership, matchBusinessName, matchFirstName, matchLastName } from '../../../functions/domain/ownership';
+import { foldName } from '#domain/name-folding';
+import { aggregateOwnership, matchBusinessName, matchFirstName, matchLastName } from '#domain/ownership';
 
 describe('name folding', () => {
   it.each([

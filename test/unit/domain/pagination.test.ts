@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PAGE_SIZE, pageWindow } from '../../../functions/domain/pagination';
+import { MAX_PAGE_SIZE, pageWindow } from '#domain/pagination';
 
 describe('page-number pagination', () => {
   it('page 0 starts at the first item', () => {

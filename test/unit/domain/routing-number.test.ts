@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isValidRoutingNumber } from '../../../functions/domain/routing-number';
+import { isValidRoutingNumber } from '#domain/routing-number';
 
 describe('ABA routing number checksum', () => {
-  it.each(['021000021', '011000015', '121000358', '026009593', '322271627'])('accepts the real routing number %s', (n) => {
-    expect(isValidRoutingNumber(n)).toBe(true);
-  });
+  it.each(['021000021', '011000015', '121000358', '026009593', '322271627'])(
+    'accepts the real routing number %s',
+    (n) => {
+      expect(isValidRoutingNumber(n)).toBe(true);
+    },
+  );
 
   it('rejects a routing number whose checksum fails', () => {
     expect(isValidRoutingNumber('021000022')).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideControlSubmission, hashStatementCode } from '../../../functions/domain/statement-code';
-import type { VerifyAccount } from '../../../functions/domain/verify-account';
+import { decideControlSubmission, hashStatementCode } from '#domain/statement-code';
+import type { VerifyAccount } from '#domain/verify-account';
 
 const NOW = new Date('2026-11-19T09:00:00.000Z');
 
@@ -31,9 +31,21 @@ describe('statement code submission', () => {
   });
 
   it('counts wrong codes down and cancels at the third', () => {
-    expect(decideControlSubmission(account(), 'ZZ99', NOW)).toEqual({ kind: 'incorrect', attempts: 1, attemptsRemaining: 2, cancels: false });
-    expect(decideControlSubmission(account({ control_attempts: 1 }), 'ZZ99', NOW)).toMatchObject({ attemptsRemaining: 1, cancels: false });
-    expect(decideControlSubmission(account({ control_attempts: 2 }), 'ZZ99', NOW)).toMatchObject({ attempts: 3, attemptsRemaining: 0, cancels: true });
+    expect(decideControlSubmission(account(), 'ZZ99', NOW)).toEqual({
+      kind: 'incorrect',
+      attempts: 1,
+      attemptsRemaining: 2,
+      cancels: false,
+    });
+    expect(decideControlSubmission(account({ control_attempts: 1 }), 'ZZ99', NOW)).toMatchObject({
+      attemptsRemaining: 1,
+      cancels: false,
+    });
+    expect(decideControlSubmission(account({ control_attempts: 2 }), 'ZZ99', NOW)).toMatchObject({
+      attempts: 3,
+      attemptsRemaining: 0,
+      cancels: true,
+    });
   });
 
   it('refuses every submission after three wrong codes, even the right one', () => {
@@ -43,15 +55,21 @@ describe('statement code submission', () => {
 
   it('says control was not requested for types without control', () => {
     expect(decideControlSubmission(account({ type: 'status' }), 'AB12', NOW)).toEqual({ kind: 'not_requested' });
-    expect(decideControlSubmission(account({ type: 'status_ownership' }), 'AB12', NOW)).toEqual({ kind: 'not_requested' });
+    expect(decideControlSubmission(account({ type: 'status_ownership' }), 'AB12', NOW)).toEqual({
+      kind: 'not_requested',
+    });
   });
 
   it('refuses a code before the credit carrying it was sent', () => {
-    expect(decideControlSubmission(account({ statement_code_sent_at: undefined }), 'AB12', NOW)).toEqual({ kind: 'not_sent' });
+    expect(decideControlSubmission(account({ statement_code_sent_at: undefined }), 'AB12', NOW)).toEqual({
+      kind: 'not_sent',
+    });
   });
 
   it('leaves an account already valid for control unchanged', () => {
-    expect(decideControlSubmission(account({ control_status: 'valid' }), 'ZZ99', NOW)).toEqual({ kind: 'already_valid' });
+    expect(decideControlSubmission(account({ control_status: 'valid' }), 'ZZ99', NOW)).toEqual({
+      kind: 'already_valid',
+    });
   });
 
   it('refuses a code once control was canceled for another reason', () => {

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  estimatedVerificationDate,
-  newVerifyAccount,
-  type VerificationType,
-} from '../../../functions/domain/verify-account';
+import { estimatedVerificationDate, newVerifyAccount, type VerificationType } from '#domain/verify-account';
 
 const at = (iso: string) => new Date(iso);
 
@@ -35,7 +31,12 @@ describe('a new verify account', () => {
 
   it('starts pending with only the statuses its type checks', () => {
     const status = newVerifyAccount({ ...base, type: 'status' }, now);
-    expect(status).toMatchObject({ verification_status: 'pending', debit_status: 'pending', control_attempts: 0, version: 1 });
+    expect(status).toMatchObject({
+      verification_status: 'pending',
+      debit_status: 'pending',
+      control_attempts: 0,
+      version: 1,
+    });
     expect(status.ownership_status).toBeUndefined();
     expect(status.control_status).toBeUndefined();
 
@@ -62,5 +63,4 @@ describe('a new verify account', () => {
     expect(person.has_ssn).toBe(true);
     expect(business.has_tax_id).toBe(true);
   });
-
 });

@@ -1,19 +1,19 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { hashStatementCode } from '../../../functions/domain/statement-code';
+import { hashStatementCode } from '#domain/statement-code';
 import { handler as control } from '../../../functions/verify-accounts/control';
 import { invoke } from '../support/events';
 import {
   ACCOUNT_ID,
-  FRIDAY,
-  TENANT,
-  controlEvent,
   applyUpdate,
+  controlEvent,
   ddb,
+  FRIDAY,
   givenStored,
   storedAccount,
   storedControlAccount,
+  TENANT,
   useHandlerHarness,
 } from '../support/harness';
 
@@ -202,19 +202,22 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
   it.each([
     [0, 2],
     [1, 1],
-  ])('after %i earlier wrong codes, a wrong code answers 400 incorrect_statement_code with attempts_remaining %i', async (before, remaining) => {
-    givenStored(storedControlAccount({ control_attempts: before, version: 7 }));
+  ])(
+    'after %i earlier wrong codes, a wrong code answers 400 incorrect_statement_code with attempts_remaining %i',
+    async (before, remaining) => {
+      givenStored(storedControlAccount({ control_attempts: before, version: 7 }));
 
-    const res = await submit('9999');
+      const res = await submit('9999');
 
-    expect(res.statusCode).toBe(400);
-    expect(res.body.error_code).toBe('incorrect_statement_code');
-    expect(res.body.details).toEqual({ attempts_remaining: remaining });
-    const [update] = updates();
-    expect(applyUpdate({}, update)).toMatchObject({ control_attempts: before + 1, version: 8 });
-    expect(update.ExpressionAttributeValues).toMatchObject({ ':v': 7 });
-    expect(applyUpdate({}, update)).not.toHaveProperty('control_status');
-  });
+      expect(res.statusCode).toBe(400);
+      expect(res.body.error_code).toBe('incorrect_statement_code');
+      expect(res.body.details).toEqual({ attempts_remaining: remaining });
+      const [update] = updates();
+      expect(applyUpdate({}, update)).toMatchObject({ control_attempts: before + 1, version: 8 });
+      expect(update.ExpressionAttributeValues).toMatchObject({ ':v': 7 });
+      expect(applyUpdate({}, update)).not.toHaveProperty('control_status');
+    },
+  );
 
   it('the third wrong code answers attempts_remaining 0 and cancels control', async () => {
     givenStored(storedControlAccount({ control_attempts: 2 }));
@@ -261,7 +264,13 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
   });
 
   it('answers 400 control_canceled when control was canceled without wrong codes (verification did not end valid)', async () => {
-    givenStored(storedControlAccount({ verification_status: 'closed', control_status: 'canceled', statement_code_sent_at: undefined }));
+    givenStored(
+      storedControlAccount({
+        verification_status: 'closed',
+        control_status: 'canceled',
+        statement_code_sent_at: undefined,
+      }),
+    );
 
     const res = await submit('0000');
 
@@ -279,12 +288,16 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
 });
 
 describe('POST /verify/accounts/{id}/control: concurrent submissions', () => {
-  const conflict = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+  const conflict = () =>
+    new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 
   it('re-reads the account and decides again when it changed meanwhile', async () => {
     const stale = storedControlAccount({ version: 1 });
     const fresh = storedControlAccount({ version: 2, control_attempts: 1 });
-    ddb.on(GetCommand, { Key: { pk: stale.pk, sk: 'VA' } }).resolvesOnce({ Item: stale }).resolves({ Item: fresh });
+    ddb
+      .on(GetCommand, { Key: { pk: stale.pk, sk: 'VA' } })
+      .resolvesOnce({ Item: stale })
+      .resolves({ Item: fresh });
     ddb
       .on(UpdateCommand)
       .rejectsOnce(conflict())

@@ -1,11 +1,11 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { setDependencies } from '../../../functions/shared/aws';
-import { keys } from '../../../functions/shared/db/keys';
+import { setDependencies } from '#shared/aws';
+import { keys } from '#shared/db/keys';
 import { handler as create } from '../../../functions/verify-accounts/create';
 import { invoke } from '../support/events';
-import { FRIDAY, TABLE, TENANT, createEvent, ddb, useHandlerHarness, validCreateBody } from '../support/harness';
+import { createEvent, ddb, FRIDAY, TABLE, TENANT, useHandlerHarness, validCreateBody } from '../support/harness';
 
 const harness = useHandlerHarness();
 
@@ -28,7 +28,11 @@ const business = (extra: Record<string, unknown> = {}) => ({
 async function rejected(body: unknown) {
   const res = await invoke(create, createEvent(body));
   expect(res.statusCode).toBe(400);
-  return res.body as { error_code: string; message: string; details?: { issues: { field: string; problem: string }[] } };
+  return res.body as {
+    error_code: string;
+    message: string;
+    details?: { issues: { field: string; problem: string }[] };
+  };
 }
 
 /** The account item and the slot item written in the create transaction. */
@@ -52,7 +56,9 @@ describe('POST /verify/accounts: account_number', () => {
     ['separators', '1234-5678'],
     ['an empty string', ''],
   ])('rejects an account_number of %s: 400 invalid_account_number', async (_what, accountNumber) => {
-    expect((await rejected(validCreateBody({ account_number: accountNumber }))).error_code).toBe('invalid_account_number');
+    expect((await rejected(validCreateBody({ account_number: accountNumber }))).error_code).toBe(
+      'invalid_account_number',
+    );
   });
 
   it('rejects an account_number sent as a JSON number: 400 invalid_account_number', async () => {
@@ -83,19 +89,26 @@ describe('POST /verify/accounts: routing_number', () => {
     ['letters', '02100002A'],
     ['a number type', 21000021],
   ])('rejects a routing_number of %s: 400 invalid_routing_number', async (_what, routingNumber) => {
-    expect((await rejected(validCreateBody({ routing_number: routingNumber }))).error_code).toBe('invalid_routing_number');
+    expect((await rejected(validCreateBody({ routing_number: routingNumber }))).error_code).toBe(
+      'invalid_routing_number',
+    );
   });
 
   it('rejects a routing number whose ABA checksum fails (021000022): 400 invalid_routing_number', async () => {
-    expect((await rejected(validCreateBody({ routing_number: '021000022' }))).error_code).toBe('invalid_routing_number');
+    expect((await rejected(validCreateBody({ routing_number: '021000022' }))).error_code).toBe(
+      'invalid_routing_number',
+    );
   });
 
-  it.each(['021000021', '011000015', '122105155'])('accepts a routing number whose ABA checksum holds (%s)', async (routingNumber) => {
-    const res = await invoke(create, createEvent(validCreateBody({ routing_number: routingNumber })));
+  it.each(['021000021', '011000015', '122105155'])(
+    'accepts a routing number whose ABA checksum holds (%s)',
+    async (routingNumber) => {
+      const res = await invoke(create, createEvent(validCreateBody({ routing_number: routingNumber })));
 
-    expect(res.statusCode).toBe(200);
-    expect(res.body.account.routing_number).toBe(routingNumber);
-  });
+      expect(res.statusCode).toBe(200);
+      expect(res.body.account.routing_number).toBe(routingNumber);
+    },
+  );
 });
 
 describe('POST /verify/accounts: account_holder_name and sender_name', () => {
@@ -113,7 +126,9 @@ describe('POST /verify/accounts: account_holder_name and sender_name', () => {
     ['made of punctuation only', "- . '"],
     ['not a string', 42],
   ])('rejects an account_holder_name %s: 400 invalid_account_holder_name', async (_what, name) => {
-    expect((await rejected(validCreateBody({ account_holder_name: name }))).error_code).toBe('invalid_account_holder_name');
+    expect((await rejected(validCreateBody({ account_holder_name: name }))).error_code).toBe(
+      'invalid_account_holder_name',
+    );
   });
 
   it.each([
@@ -149,9 +164,12 @@ describe('POST /verify/accounts: account_holder_name and sender_name', () => {
 });
 
 describe('POST /verify/accounts: type and email', () => {
-  it.each(['ownership', 'STATUS', '', 7])('rejects a type outside the four verification types (%s): 400 invalid_type', async (type) => {
-    expect((await rejected(validCreateBody({ type }))).error_code).toBe('invalid_type');
-  });
+  it.each(['ownership', 'STATUS', '', 7])(
+    'rejects a type outside the four verification types (%s): 400 invalid_type',
+    async (type) => {
+      expect((await rejected(validCreateBody({ type }))).error_code).toBe('invalid_type');
+    },
+  );
 
   it.each(['not-an-email', 'jane@', '@example.com', 'jane doe@example.com', 42])(
     'rejects an email that is not an email address (%s): 400 invalid_email',
@@ -179,7 +197,9 @@ describe('POST /verify/accounts: unknown fields', () => {
     const body = await rejected(validCreateBody({ type: 'status_ownership', person: person({ middle_name: 'Q' }) }));
 
     expect(body.error_code).toBe('unknown_field');
-    expect(body.details?.issues).toContainEqual(expect.objectContaining({ field: 'person.middle_name', problem: 'unknown' }));
+    expect(body.details?.issues).toContainEqual(
+      expect.objectContaining({ field: 'person.middle_name', problem: 'unknown' }),
+    );
   });
 
   it('rejects an unknown field inside business: 400 unknown_field', async () => {
@@ -211,11 +231,15 @@ describe('POST /verify/accounts: person and business', () => {
 
   it('rejects a person without a last_name: 400 invalid_person', async () => {
     const { last_name: _, ...incomplete } = person();
-    expect((await rejected(validCreateBody({ type: 'status_ownership', person: incomplete }))).error_code).toBe('invalid_person');
+    expect((await rejected(validCreateBody({ type: 'status_ownership', person: incomplete }))).error_code).toBe(
+      'invalid_person',
+    );
   });
 
   it('rejects a person that is not an object: 400 invalid_person', async () => {
-    expect((await rejected(validCreateBody({ type: 'status_ownership', person: 'Jane Doe' }))).error_code).toBe('invalid_person');
+    expect((await rejected(validCreateBody({ type: 'status_ownership', person: 'Jane Doe' }))).error_code).toBe(
+      'invalid_person',
+    );
   });
 
   it.each([
@@ -229,7 +253,10 @@ describe('POST /verify/accounts: person and business', () => {
   });
 
   it('does not echo a rejected SSN in the error body', async () => {
-    const res = await invoke(create, createEvent(validCreateBody({ type: 'status_ownership', person: person({ ssn: '12345678' }) })));
+    const res = await invoke(
+      create,
+      createEvent(validCreateBody({ type: 'status_ownership', person: person({ ssn: '12345678' }) })),
+    );
 
     expect(res.statusCode).toBe(400);
     expect(res.raw).not.toContain('12345678');
@@ -253,9 +280,12 @@ describe('POST /verify/accounts: ownership details', () => {
     ['status', 'person', person()],
     ['status', 'business', business()],
     ['control', 'person', person()],
-  ])('refuses ownership details on a type %s that does not check ownership (%s): 400 invalid_ownership_details', async (type, key, value) => {
-    expect((await rejected(validCreateBody({ type, [key]: value }))).error_code).toBe('invalid_ownership_details');
-  });
+  ])(
+    'refuses ownership details on a type %s that does not check ownership (%s): 400 invalid_ownership_details',
+    async (type, key, value) => {
+      expect((await rejected(validCreateBody({ type, [key]: value }))).error_code).toBe('invalid_ownership_details');
+    },
+  );
 
   it('refuses a person when type is omitted (it defaults to status): 400 invalid_ownership_details', async () => {
     expect((await rejected(validCreateBody({ person: person() }))).error_code).toBe('invalid_ownership_details');
@@ -320,7 +350,16 @@ describe('POST /verify/accounts: a new account', () => {
     const res = await invoke(create, createEvent(validCreateBody()));
 
     expect(res.raw).not.toContain('null');
-    for (const absent of ['email', 'sender_name', 'person', 'business', 'ownership_status', 'control_status', 'status_reason', 'debit_status_reason']) {
+    for (const absent of [
+      'email',
+      'sender_name',
+      'person',
+      'business',
+      'ownership_status',
+      'control_status',
+      'status_reason',
+      'debit_status_reason',
+    ]) {
       expect(res.body.account).not.toHaveProperty(absent);
     }
   });
@@ -338,13 +377,16 @@ describe('POST /verify/accounts: a new account', () => {
     expect(res.body.account.estimated_verification_date).toBe('2026-01-16T00:00:00.000Z');
   });
 
-  it.each(['control', 'control_ownership'])('gives a %s verification created on a Friday an estimate of Monday midnight UTC', async (type) => {
-    const extra = type === 'control_ownership' ? { person: person() } : {};
-    const res = await invoke(create, createEvent(validCreateBody({ type, ...extra })));
+  it.each(['control', 'control_ownership'])(
+    'gives a %s verification created on a Friday an estimate of Monday midnight UTC',
+    async (type) => {
+      const extra = type === 'control_ownership' ? { person: person() } : {};
+      const res = await invoke(create, createEvent(validCreateBody({ type, ...extra })));
 
-    expect(res.statusCode).toBe(200);
-    expect(res.body.account.estimated_verification_date).toBe('2026-01-19T00:00:00.000Z');
-  });
+      expect(res.statusCode).toBe(200);
+      expect(res.body.account.estimated_verification_date).toBe('2026-01-19T00:00:00.000Z');
+    },
+  );
 
   it('gives a status_ownership verification an estimate of midnight UTC today', async () => {
     const res = await invoke(create, createEvent(validCreateBody({ type: 'status_ownership', person: person() })));
@@ -363,11 +405,24 @@ describe('POST /verify/accounts: a new account', () => {
 
   it.each([
     ['status', { verification_status: 'pending', debit_status: 'pending' }, ['ownership_status', 'control_status']],
-    ['control', { verification_status: 'pending', debit_status: 'pending', control_status: 'pending' }, ['ownership_status']],
-    ['status_ownership', { verification_status: 'pending', debit_status: 'pending', ownership_status: 'pending' }, ['control_status']],
+    [
+      'control',
+      { verification_status: 'pending', debit_status: 'pending', control_status: 'pending' },
+      ['ownership_status'],
+    ],
+    [
+      'status_ownership',
+      { verification_status: 'pending', debit_status: 'pending', ownership_status: 'pending' },
+      ['control_status'],
+    ],
     [
       'control_ownership',
-      { verification_status: 'pending', debit_status: 'pending', ownership_status: 'pending', control_status: 'pending' },
+      {
+        verification_status: 'pending',
+        debit_status: 'pending',
+        ownership_status: 'pending',
+        control_status: 'pending',
+      },
       [],
     ],
   ])('type %s: every applicable status is pending and the others are absent', async (type, statuses, absent) => {
@@ -503,7 +558,9 @@ describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', 
   });
 
   it('reuses a slot once its 24 h have passed', async () => {
-    ddb.on(QueryCommand).resolves({ Items: [slot(0, live), slot(1, live), slot(2, expired), slot(3, live), slot(4, live)] });
+    ddb
+      .on(QueryCommand)
+      .resolves({ Items: [slot(0, live), slot(1, live), slot(2, expired), slot(3, live), slot(4, live)] });
 
     const res = await invoke(create, createEvent(validCreateBody()));
 
@@ -544,8 +601,14 @@ describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', 
 
 describe('POST /verify/accounts: logs', () => {
   it('writes no SSN, tax id or account number to the logs for a create request', async () => {
-    await invoke(create, createEvent(validCreateBody({ account_number: '123498765', type: 'status_ownership', person: person() })));
-    await invoke(create, createEvent(validCreateBody({ account_number: '123498765', type: 'status_ownership', business: business() })));
+    await invoke(
+      create,
+      createEvent(validCreateBody({ account_number: '123498765', type: 'status_ownership', person: person() })),
+    );
+    await invoke(
+      create,
+      createEvent(validCreateBody({ account_number: '123498765', type: 'status_ownership', business: business() })),
+    );
 
     expect(harness.logs.length).toBeGreaterThan(0);
     const all = harness.logs.join('\n');
@@ -555,9 +618,15 @@ describe('POST /verify/accounts: logs', () => {
   });
 
   it('writes no SSN, tax id or account number when the create is rejected or fails', async () => {
-    await invoke(create, createEvent(validCreateBody({ account_number: '123498765', type: 'status', person: person() })));
+    await invoke(
+      create,
+      createEvent(validCreateBody({ account_number: '123498765', type: 'status', person: person() })),
+    );
     ddb.on(TransactWriteCommand).rejects(new Error('boom'));
-    await invoke(create, createEvent(validCreateBody({ account_number: '123498765', type: 'status_ownership', business: business() })));
+    await invoke(
+      create,
+      createEvent(validCreateBody({ account_number: '123498765', type: 'status_ownership', business: business() })),
+    );
 
     const all = harness.logs.join('\n');
     expect(all).toContain('request failed');

@@ -4,14 +4,14 @@ import { handler as control } from '../../../functions/verify-accounts/control';
 import { handler as create } from '../../../functions/verify-accounts/create';
 import { handler as get } from '../../../functions/verify-accounts/get';
 import { handler as list } from '../../../functions/verify-accounts/list';
-import { httpEvent, invoke, type EventOptions, type HttpAnswer } from '../support/events';
+import { type EventOptions, type HttpAnswer, type httpEvent, invoke } from '../support/events';
 import {
   ACCOUNT_ID,
-  ERROR_BODY_KEYS,
   accountGets,
   controlEvent,
   createEvent,
   ddb,
+  ERROR_BODY_KEYS,
   getEvent,
   givenStored,
   listEvent,
@@ -35,13 +35,16 @@ const routes = [
 ];
 
 describe('Service-Version header', () => {
-  it.each(routes)('$name: a request without Service-Version answers 400 version_missing and touches no data', async ({ handler, event }) => {
-    const res = await invoke(handler, event({ headers: { 'service-version': undefined } }));
+  it.each(routes)(
+    '$name: a request without Service-Version answers 400 version_missing and touches no data',
+    async ({ handler, event }) => {
+      const res = await invoke(handler, event({ headers: { 'service-version': undefined } }));
 
-    expect(res.statusCode).toBe(400);
-    expect(res.body.error_code).toBe('version_missing');
-    expect(ddb.calls()).toHaveLength(0);
-  });
+      expect(res.statusCode).toBe(400);
+      expect(res.body.error_code).toBe('version_missing');
+      expect(ddb.calls()).toHaveLength(0);
+    },
+  );
 
   it.each(routes)('$name: any value other than v2022-09-21 answers 400 version_invalid', async ({ handler, event }) => {
     const res = await invoke(handler, event({ headers: { 'service-version': 'v2023-01-01' } }));
@@ -64,16 +67,25 @@ describe('Service-Version header', () => {
     expect(res.body.error_code).toBe('version_invalid');
   });
 
-  it.each(['Service-Version', 'SERVICE-VERSION', 'sErViCe-VeRsIoN'])('accepts the header name in any case (%s)', async (name) => {
-    givenStored(storedAccount());
-    const res = await invoke(get, getEvent(ACCOUNT_ID, { headers: { 'service-version': undefined, [name]: 'v2022-09-21' } }));
+  it.each(['Service-Version', 'SERVICE-VERSION', 'sErViCe-VeRsIoN'])(
+    'accepts the header name in any case (%s)',
+    async (name) => {
+      givenStored(storedAccount());
+      const res = await invoke(
+        get,
+        getEvent(ACCOUNT_ID, { headers: { 'service-version': undefined, [name]: 'v2022-09-21' } }),
+      );
 
-    expect(res.statusCode).toBe(200);
-    expect(res.body.account.id).toBe(ACCOUNT_ID);
-  });
+      expect(res.statusCode).toBe(200);
+      expect(res.body.account.id).toBe(ACCOUNT_ID);
+    },
+  );
 
   it('reads a wrong version in a header name of any case as version_invalid, not missing', async () => {
-    const res = await invoke(get, getEvent(ACCOUNT_ID, { headers: { 'service-version': undefined, 'Service-Version': 'v1' } }));
+    const res = await invoke(
+      get,
+      getEvent(ACCOUNT_ID, { headers: { 'service-version': undefined, 'Service-Version': 'v1' } }),
+    );
 
     expect(res.statusCode).toBe(400);
     expect(res.body.error_code).toBe('version_invalid');
@@ -125,7 +137,10 @@ describe('JSON request bodies', () => {
 
 describe('error bodies', () => {
   const failing: [string, () => Promise<{ requestId: string; res: HttpAnswer }>][] = [
-    ['version_missing', () => send(create, createEvent(validCreateBody(), { headers: { 'service-version': undefined } }))],
+    [
+      'version_missing',
+      () => send(create, createEvent(validCreateBody(), { headers: { 'service-version': undefined } })),
+    ],
     ['invalid_json', () => send(create, createEvent('{'))],
     ['missing_account_number', () => send(create, createEvent({}))],
     ['unknown_field', () => send(create, createEvent(validCreateBody({ nickname: 'x' })))],
@@ -142,17 +157,20 @@ describe('error bodies', () => {
     ],
   ];
 
-  it.each(failing)('%s: the body holds exactly error_code, message, request_id and optional details', async (code, run) => {
-    const { requestId, res } = await run();
+  it.each(failing)(
+    '%s: the body holds exactly error_code, message, request_id and optional details',
+    async (code, run) => {
+      const { requestId, res } = await run();
 
-    expect(res.body.error_code).toBe(code);
-    expect(typeof res.body.message).toBe('string');
-    expect(res.body.message.length).toBeGreaterThan(0);
-    expect(res.body.request_id).toBe(requestId);
-    for (const key of Object.keys(res.body)) expect(ERROR_BODY_KEYS).toContain(key);
-    if ('details' in res.body) expect(typeof res.body.details).toBe('object');
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-  });
+      expect(res.body.error_code).toBe(code);
+      expect(typeof res.body.message).toBe('string');
+      expect(res.body.message.length).toBeGreaterThan(0);
+      expect(res.body.request_id).toBe(requestId);
+      for (const key of Object.keys(res.body)) expect(ERROR_BODY_KEYS).toContain(key);
+      if ('details' in res.body) expect(typeof res.body.details).toBe('object');
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+    },
+  );
 
   it('carries the API Gateway request id in the body and in the x-request-id header', async () => {
     const res = await invoke(get, getEvent(ACCOUNT_ID, { requestId: 'apigw-req-42' }));
@@ -226,7 +244,9 @@ describe('tenant', () => {
     const res = await invoke(get, getEvent(ACCOUNT_ID, { claims: { sub: 'subject-only' } }));
 
     expect(res.statusCode).toBe(404);
-    expect(accountGets().map((c) => c.args[0].input.Key)).toEqual([{ pk: `T#subject-only#VA#${ACCOUNT_ID}`, sk: 'VA' }]);
+    expect(accountGets().map((c) => c.args[0].input.Key)).toEqual([
+      { pk: `T#subject-only#VA#${ACCOUNT_ID}`, sk: 'VA' },
+    ]);
   });
 
   it('is the alias record’s tenant when the client id has one (credential rotation)', async () => {

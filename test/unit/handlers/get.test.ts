@@ -2,7 +2,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as get } from '../../../functions/verify-accounts/get';
 import { invoke } from '../support/events';
-import { ACCOUNT_ID, TABLE, accountGets, ddb, getEvent, givenStored, storedAccount, useHandlerHarness } from '../support/harness';
+import {
+  ACCOUNT_ID,
+  accountGets,
+  ddb,
+  getEvent,
+  givenStored,
+  storedAccount,
+  TABLE,
+  useHandlerHarness,
+} from '../support/harness';
 
 useHandlerHarness();
 
@@ -64,7 +73,13 @@ describe('GET /verify/accounts/{id}', () => {
         control_status: 'pending',
         debit_status: 'blocked',
         debit_status_reason: 'debit_blocked',
-        person: { first_name: 'Jane', last_name: 'Doe', first_name_match: 'match', last_name_match: 'match', ssn_match: 'match' },
+        person: {
+          first_name: 'Jane',
+          last_name: 'Doe',
+          first_name_match: 'match',
+          last_name_match: 'match',
+          ssn_match: 'match',
+        },
         has_ssn: true,
         ownership_secret: 'fake-ciphertext-9',
         statement_code_hash: 'ab'.repeat(32),
@@ -92,7 +107,13 @@ describe('GET /verify/accounts/{id}', () => {
         sender_name: 'Acme Payroll',
         verification_status: 'valid',
         ownership_status: 'full',
-        person: { first_name: 'Jane', last_name: 'Doe', first_name_match: 'match', last_name_match: 'match', ssn_match: 'match' },
+        person: {
+          first_name: 'Jane',
+          last_name: 'Doe',
+          first_name_match: 'match',
+          last_name_match: 'match',
+          ssn_match: 'match',
+        },
         control_status: 'pending',
         debit_status: 'blocked',
         debit_status_reason: 'debit_blocked',
@@ -107,7 +128,19 @@ describe('GET /verify/accounts/{id}', () => {
     const res = await invoke(get, getEvent(ACCOUNT_ID));
 
     expect(res.statusCode).toBe(200);
-    for (const hidden of ['pk', 'sk', 'entity', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ownership_secret', 'statement_code_hash', 'tenant', 'version']) {
+    for (const hidden of [
+      'pk',
+      'sk',
+      'entity',
+      'gsi1pk',
+      'gsi1sk',
+      'gsi2pk',
+      'gsi2sk',
+      'ownership_secret',
+      'statement_code_hash',
+      'tenant',
+      'version',
+    ]) {
       expect(res.body.account).not.toHaveProperty(hidden);
     }
     expect(res.raw).not.toContain('fake-ciphertext-9');

@@ -1,21 +1,21 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { keys } from '../../../functions/shared/db/keys';
+import { keys } from '#shared/db/keys';
 import { handler as control } from '../../../functions/verify-accounts/control';
 import { handler as create } from '../../../functions/verify-accounts/create';
 import { handler as get } from '../../../functions/verify-accounts/get';
 import { invoke } from '../support/events';
 import {
   ACCOUNT_ID,
-  FRIDAY,
-  TENANT,
   controlEvent,
   createEvent,
   ddb,
+  FRIDAY,
   getEvent,
   givenStored,
   storedControlAccount,
+  TENANT,
   useHandlerHarness,
   validCreateBody,
 } from '../support/harness';
@@ -39,7 +39,11 @@ function keyHeldBy(record: { status: 'completed' | 'in_progress'; fingerprint: s
   };
   if (record.response) Item.response = { S: record.response };
   ddb.on(PutCommand).rejects(
-    new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {}, Item: Item as never }),
+    new ConditionalCheckFailedException({
+      message: 'The conditional request failed',
+      $metadata: {},
+      Item: Item as never,
+    }),
   );
 }
 
@@ -100,12 +104,19 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
   });
 
   it('treats a body with the same fields in another order as the same request', async () => {
-    const first = await firstRequest({ account_number: '123456789', routing_number: '021000021', account_holder_name: 'Jane Doe' });
+    const first = await firstRequest({
+      account_number: '123456789',
+      routing_number: '021000021',
+      account_holder_name: 'Jane Doe',
+    });
     keyHeldBy({ status: 'completed', fingerprint: first.fingerprint, response: first.response });
 
     const again = await invoke(
       create,
-      createEvent({ account_holder_name: 'Jane Doe', routing_number: '021000021', account_number: '123456789' }, withKey(KEY)),
+      createEvent(
+        { account_holder_name: 'Jane Doe', routing_number: '021000021', account_number: '123456789' },
+        withKey(KEY),
+      ),
     );
 
     expect(again.statusCode).toBe(200);
@@ -180,7 +191,9 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
   it('keeps keys of different tenants apart', async () => {
     await invoke(create, createEvent(validCreateBody(), { ...withKey(KEY), claims: { client_id: 'partner-b' } }));
 
-    expect(ddb.commandCalls(PutCommand)[0].args[0].input.Item?.pk).toBe(keys.idempotency('partner-b', CREATE_ROUTE, KEY).pk);
+    expect(ddb.commandCalls(PutCommand)[0].args[0].input.Item?.pk).toBe(
+      keys.idempotency('partner-b', CREATE_ROUTE, KEY).pk,
+    );
   });
 
   it('does not claim the key for a request rejected by validation', async () => {

@@ -1,9 +1,19 @@
-import { BatchGetCommand, GetCommand, QueryCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandInput, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { keys } from '../../../functions/shared/db/keys';
+import { keys } from '#shared/db/keys';
 import { handler as list } from '../../../functions/verify-accounts/list';
 import { invoke } from '../support/events';
-import { ACCOUNT_ID, TABLE, TENANT, accountGets, ddb, givenStored, listEvent, storedAccount, useHandlerHarness } from '../support/harness';
+import {
+  ACCOUNT_ID,
+  accountGets,
+  ddb,
+  givenStored,
+  listEvent,
+  storedAccount,
+  TABLE,
+  TENANT,
+  useHandlerHarness,
+} from '../support/harness';
 
 useHandlerHarness();
 
@@ -57,9 +67,12 @@ async function rejected(query: string) {
 }
 
 describe('GET /verify/accounts: query validation', () => {
-  it.each(['size=-1', 'size=501', 'size=abc', 'size=1.5', 'size=', 'size=1&size=2'])('rejects %s: 400 invalid_size', async (q) => {
-    expect(await rejected(q)).toBe('invalid_size');
-  });
+  it.each(['size=-1', 'size=501', 'size=abc', 'size=1.5', 'size=', 'size=1&size=2'])(
+    'rejects %s: 400 invalid_size',
+    async (q) => {
+      expect(await rejected(q)).toBe('invalid_size');
+    },
+  );
 
   it.each(['index=-1', 'index=1.5', 'index=first', 'index=0&index=1', 'index=99999999999999999999'])(
     'rejects %s: 400 invalid_index',
@@ -68,35 +81,46 @@ describe('GET /verify/accounts: query validation', () => {
     },
   );
 
-  it.each(['start_time=yesterday', 'start_time=2026-01-16', 'start_time=2026-13-01T00:00:00Z', 'start_time=2026-02-30T00:00:00Z'])(
-    'rejects %s: 400 invalid_start_time',
-    async (q) => {
-      expect(await rejected(q)).toBe('invalid_start_time');
-    },
-  );
+  it.each([
+    'start_time=yesterday',
+    'start_time=2026-01-16',
+    'start_time=2026-13-01T00:00:00Z',
+    'start_time=2026-02-30T00:00:00Z',
+  ])('rejects %s: 400 invalid_start_time', async (q) => {
+    expect(await rejected(q)).toBe('invalid_start_time');
+  });
 
   it('rejects a start_time given twice: 400 invalid_start_time', async () => {
-    expect(await rejected('start_time=2026-01-01T00:00:00Z&start_time=2026-01-02T00:00:00Z')).toBe('invalid_start_time');
+    expect(await rejected('start_time=2026-01-01T00:00:00Z&start_time=2026-01-02T00:00:00Z')).toBe(
+      'invalid_start_time',
+    );
   });
 
-  it.each(['end_time=tomorrow', 'end_time=2026-01-16 10:00'])('rejects a malformed end_time (%s): 400 invalid_end_time', async (q) => {
-    expect(await rejected(q)).toBe('invalid_end_time');
-  });
+  it.each(['end_time=tomorrow', 'end_time=2026-01-16 10:00'])(
+    'rejects a malformed end_time (%s): 400 invalid_end_time',
+    async (q) => {
+      expect(await rejected(q)).toBe('invalid_end_time');
+    },
+  );
 
   it.each([
     ['equal to', 'start_time=2026-01-16T00:00:00Z&end_time=2026-01-16T00:00:00Z'],
     ['before', 'start_time=2026-01-16T00:00:00Z&end_time=2026-01-15T23:59:59.999Z'],
-    ['the same instant written in another offset as', 'start_time=2026-01-16T00:00:00Z&end_time=2026-01-16T02:00:00%2B02:00'],
+    [
+      'the same instant written in another offset as',
+      'start_time=2026-01-16T00:00:00Z&end_time=2026-01-16T02:00:00%2B02:00',
+    ],
   ])('rejects an end_time %s start_time: 400 invalid_end_time', async (_what, q) => {
     expect(await rejected(q)).toBe('invalid_end_time');
   });
 
-  it.each(['verification_status=unknown', 'verification_status=valid,unknown', 'verification_status=valid&verification_status=VALID'])(
-    'rejects a verification_status outside the enum (%s): 400 invalid_verification_status',
-    async (q) => {
-      expect(await rejected(q)).toBe('invalid_verification_status');
-    },
-  );
+  it.each([
+    'verification_status=unknown',
+    'verification_status=valid,unknown',
+    'verification_status=valid&verification_status=VALID',
+  ])('rejects a verification_status outside the enum (%s): 400 invalid_verification_status', async (q) => {
+    expect(await rejected(q)).toBe('invalid_verification_status');
+  });
 
   it.each([
     ['ownership_status=match', 'invalid_ownership_status'],
@@ -106,12 +130,14 @@ describe('GET /verify/accounts: query validation', () => {
     expect(await rejected(q)).toBe(code);
   });
 
-  it.each(['account_number=123', 'account_number=123456789012345678', 'account_number=12ab5678', 'account_number=1234&account_number=5678'])(
-    'rejects %s: 400 invalid_account_number',
-    async (q) => {
-      expect(await rejected(q)).toBe('invalid_account_number');
-    },
-  );
+  it.each([
+    'account_number=123',
+    'account_number=123456789012345678',
+    'account_number=12ab5678',
+    'account_number=1234&account_number=5678',
+  ])('rejects %s: 400 invalid_account_number', async (q) => {
+    expect(await rejected(q)).toBe('invalid_account_number');
+  });
 
   it.each(['id=not-a-uuid', `id=${ACCOUNT_ID}&id=${ACCOUNT_ID}`])('rejects %s: 400 invalid_id', async (q) => {
     expect(await rejected(q)).toBe('invalid_id');
@@ -157,11 +183,17 @@ describe('GET /verify/accounts: filters reach DynamoDB', () => {
     const input = queryInput();
     expect(input.FilterExpression).toBe('#verification_status IN (:verification_status0, :verification_status1)');
     expect(input.ExpressionAttributeNames).toMatchObject({ '#verification_status': 'verification_status' });
-    expect(input.ExpressionAttributeValues).toMatchObject({ ':verification_status0': 'valid', ':verification_status1': 'closed' });
+    expect(input.ExpressionAttributeValues).toMatchObject({
+      ':verification_status0': 'valid',
+      ':verification_status1': 'closed',
+    });
   });
 
   it('combines filters on different statuses with AND', async () => {
-    await invoke(list, listEvent('verification_status=valid&debit_status=blocked,failed&ownership_status=full&control_status=canceled'));
+    await invoke(
+      list,
+      listEvent('verification_status=valid&debit_status=blocked,failed&ownership_status=full&control_status=canceled'),
+    );
 
     const input = queryInput();
     expect(input.FilterExpression).toBe(
@@ -310,12 +342,25 @@ describe('GET /verify/accounts: pages', () => {
   });
 
   it('presents listed accounts without storage keys or secrets', async () => {
-    givenIndexed([storedAccount({ id: idOf(0), ownership_secret: 'fake-ciphertext-3', statement_code_hash: 'ef'.repeat(32) })]);
+    givenIndexed([
+      storedAccount({ id: idOf(0), ownership_secret: 'fake-ciphertext-3', statement_code_hash: 'ef'.repeat(32) }),
+    ]);
 
     const res = await invoke(list, listEvent());
 
     expect(res.body.accounts).toHaveLength(1);
-    for (const hidden of ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'ownership_secret', 'statement_code_hash', 'tenant']) {
+    for (const hidden of [
+      'pk',
+      'sk',
+      'gsi1pk',
+      'gsi1sk',
+      'gsi2pk',
+      'gsi2sk',
+      'entity',
+      'ownership_secret',
+      'statement_code_hash',
+      'tenant',
+    ]) {
       expect(res.body.accounts[0]).not.toHaveProperty(hidden);
     }
     expect(res.raw).not.toContain('fake-ciphertext-3');

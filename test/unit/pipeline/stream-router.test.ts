@@ -1,13 +1,13 @@
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { storedAccountItem } from '../../support/records';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { setDependencies } from '#shared/aws';
 import { handler } from '../../../functions/pipeline/stream-router';
-import { setDependencies } from '../../../functions/shared/aws';
-import { ddb, useHandlerHarness } from '../support/harness';
 import { FakeQueue } from '../../support/fakes';
+import { storedAccountItem } from '../../support/records';
+import { ddb, useHandlerHarness } from '../support/harness';
 
 useHandlerHarness();
 let queue: FakeQueue;
@@ -40,7 +40,11 @@ describe('stream router', () => {
   });
 
   it('stores an event for a status change, conditionally so a replay stores none', async () => {
-    const changed = record('MODIFY', accountImage('a1', { verification_status: 'valid', version: 2 }), accountImage('a1'));
+    const changed = record(
+      'MODIFY',
+      accountImage('a1', { verification_status: 'valid', version: 2 }),
+      accountImage('a1'),
+    );
     await handler(batch(changed));
     const put = ddb.commandCalls(PutCommand)[0].args[0].input;
     expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
@@ -54,10 +58,19 @@ describe('stream router', () => {
 
   it('publishes a stored event once and marks it queued; a published one is not sent again', async () => {
     const envelope = { event_id: 'e1', event_type: 'verify_account_updated', created_at: 'x', event_data: {} };
-    const inserted = record('INSERT', { pk: 'T#t1#EVT#e1', sk: 'EVT', entity: 'event', tenant: 't1', id: 'e1', envelope });
+    const inserted = record('INSERT', {
+      pk: 'T#t1#EVT#e1',
+      sk: 'EVT',
+      entity: 'event',
+      tenant: 't1',
+      id: 'e1',
+      envelope,
+    });
     ddb.on(GetCommand, { Key: { pk: 'T#t1#EVT#e1', sk: 'EVT' } }).resolves({ Item: { envelope } });
     await handler(batch(inserted));
-    expect(queue.sent).toEqual([{ queue: 'webhookEvents', message: { id: 'e1', body: { tenant: 't1', event_id: 'e1' } } }]);
+    expect(queue.sent).toEqual([
+      { queue: 'webhookEvents', message: { id: 'e1', body: { tenant: 't1', event_id: 'e1' } } },
+    ]);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
 
     ddb.on(GetCommand, { Key: { pk: 'T#t1#EVT#e1', sk: 'EVT' } }).resolves({ Item: { envelope, queued_at: 'y' } });
@@ -67,7 +80,11 @@ describe('stream router', () => {
 
   it('reports the first failing record so the batch resumes there, and does nothing after it', async () => {
     const first = record('INSERT', accountImage('a1'));
-    const failing = record('MODIFY', accountImage('a2', { verification_status: 'valid', version: 2 }), accountImage('a2'));
+    const failing = record(
+      'MODIFY',
+      accountImage('a2', { verification_status: 'valid', version: 2 }),
+      accountImage('a2'),
+    );
     const after = record('INSERT', accountImage('a3'));
     ddb.on(PutCommand).rejects(new Error('throttled'));
 

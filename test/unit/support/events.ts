@@ -50,7 +50,11 @@ export function httpEvent(options: EventOptions = {}): APIGatewayProxyEventV2Wit
     scope: 'verify-service/read:verify-accounts verify-service/write:verify-accounts',
   };
   const body =
-    options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body);
 
   return {
     version: '2.0',
@@ -109,8 +113,20 @@ export interface HttpAnswer<B = any> {
 
 type Handler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<unknown>;
 
-export async function invoke<B = any>(handler: Handler, event: APIGatewayProxyEventV2WithJWTAuthorizer): Promise<HttpAnswer<B>> {
-  const result = (await handler(event, lambdaContext())) as { statusCode: number; headers?: Record<string, string>; body?: string };
+export async function invoke<B = any>(
+  handler: Handler,
+  event: APIGatewayProxyEventV2WithJWTAuthorizer,
+): Promise<HttpAnswer<B>> {
+  const result = (await handler(event, lambdaContext())) as {
+    statusCode: number;
+    headers?: Record<string, string>;
+    body?: string;
+  };
   const raw = result.body ?? '';
-  return { statusCode: result.statusCode, headers: result.headers ?? {}, body: raw === '' ? undefined : JSON.parse(raw), raw };
+  return {
+    statusCode: result.statusCode,
+    headers: result.headers ?? {},
+    body: raw === '' ? undefined : JSON.parse(raw),
+    raw,
+  };
 }

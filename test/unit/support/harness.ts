@@ -12,12 +12,12 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach } from 'vitest';
-import { hashStatementCode } from '../../../functions/domain/statement-code';
-import { resetDependencies, setDependencies } from '../../../functions/shared/aws';
-import type { Cipher } from '../../../functions/shared/cipher/cipher';
-import { keys } from '../../../functions/shared/db/keys';
-import { setLogSink } from '../../../functions/shared/logger';
-import { DEFAULT_CLIENT_ID, httpEvent, type EventOptions } from './events';
+import { hashStatementCode } from '#domain/statement-code';
+import { resetDependencies, setDependencies } from '#shared/aws';
+import type { Cipher } from '#shared/cipher/cipher';
+import { keys } from '#shared/db/keys';
+import { setLogSink } from '#shared/logger';
+import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './events';
 
 /**
  * What every handler test shares: DynamoDB mocked at the document client (every instance),
@@ -195,6 +195,7 @@ export function getCallsFor(pkPrefix: string) {
 }
 
 /** GetItem calls other than the tenant-alias lookup. */
-export const accountGets = () => ddb.commandCalls(GetCommand).filter((c) => !String(c.args[0].input.Key?.pk).startsWith('CLIENT#'));
+export const accountGets = () =>
+  ddb.commandCalls(GetCommand).filter((c) => !String(c.args[0].input.Key?.pk).startsWith('CLIENT#'));
 
 export const ERROR_BODY_KEYS = ['error_code', 'message', 'request_id', 'details'];
