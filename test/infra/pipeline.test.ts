@@ -375,7 +375,7 @@ describe('consumer permissions follow the row', () => {
   it('a new consumer row is wired with no stack change: its function, source and grants', () => {
     const extra: ConsumerDefinition = {
       id: 'WebhookSenderProbe',
-      handler: 'functions/pipeline/verification-worker.ts',
+      handler: 'functions/verify-accounts/verification-worker.ts',
       source: { kind: 'queue', queue: 'webhookEvents', batchSize: 5 },
       table: 'read',
       timeoutSeconds: 15,

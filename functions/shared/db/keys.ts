@@ -19,13 +19,7 @@ import { createHash } from 'node:crypto';
  * Account numbers appear in keys only as a digest, so key-based tooling (metrics,
  * contributor insights, error messages quoting keys) never shows them.
  */
-export const ENTITY = {
-  verifyAccount: 'verify_account',
-  verificationSlot: 'verification_slot',
-  idempotency: 'idempotency',
-  tenantAlias: 'tenant_alias',
-  event: 'event',
-} as const;
+export { ENTITY } from './entities';
 
 const digest = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 32);
 

@@ -1,7 +1,12 @@
 /**
  * The single table's physical shape: key names, indexes and what each index projects.
  * The CDK stack and the local runtime both build the table from this, so they cannot
- * drift apart. Entity layouts and access patterns are documented in `./keys.ts`.
+ * drift apart. Every access pattern, and which key or index serves it, is in
+ * docs/data-model.md; the key builders are beside each entity's repository.
+ *
+ * A GSI's key schema and projection cannot be changed in place, so the three indexes are
+ * generic and project the union of what every planned pattern filters on (verify
+ * accounts, persons, events); adding an entity adds key values, not indexes.
  */
 export const TABLE_SCHEMA = {
   partitionKey: 'pk',
@@ -10,36 +15,51 @@ export const TABLE_SCHEMA = {
   ttlAttribute: 'ttl',
   indexes: {
     /**
-     * A tenant's records of one kind, newest first: verify accounts (list without
-     * `account_number`) and events (the event log).
+     * A tenant's records of one kind, newest first (sort key `<created_at>#<id>`): the
+     * verify account list, the person list, the event log. Projects only what their
+     * filters read; a page's items are then fetched by key.
      */
     byTenant: {
       name: 'gsi1',
       partitionKey: 'gsi1pk',
       sortKey: 'gsi1sk',
-      /** Only what the list filters need; the page's items are then fetched by key. */
       nonKeyAttributes: [
         'id',
         'verification_status',
         'ownership_status',
         'control_status',
         'debit_status',
+        'status',
+        'first_name_key',
+        'last_name_key',
         'event_type',
       ],
     },
-    /** Verify accounts of a tenant with one account number, newest first. */
-    accountsByAccountNumber: {
+    /**
+     * Records sharing one exact value, newest first: a tenant's verify accounts with one
+     * account number (digest); persons of every tenant with one folded name (screening
+     * when the sanctions list changes).
+     */
+    byLookup: {
       name: 'gsi2',
       partitionKey: 'gsi2pk',
       sortKey: 'gsi2sk',
-      nonKeyAttributes: ['id', 'verification_status', 'ownership_status', 'control_status', 'debit_status'],
+      nonKeyAttributes: [
+        'tenant',
+        'id',
+        'verification_status',
+        'ownership_status',
+        'control_status',
+        'debit_status',
+        'status',
+      ],
     },
     /**
-     * Sparse: statement codes sent and not yet answered, oldest first, so the daily
-     * expiry finds the codes past 5 days without scanning. An account leaves the index
-     * when control becomes valid or canceled.
+     * Sparse, oldest first: work that falls due at a time, across tenants. Only items
+     * waiting for such work carry its keys: statement codes awaiting an answer (daily
+     * expiry after 5 days) leave the index once control is valid or canceled.
      */
-    pendingStatementCodes: {
+    byDueTime: {
       name: 'gsi3',
       partitionKey: 'gsi3pk',
       sortKey: 'gsi3sk',
@@ -49,3 +69,20 @@ export const TABLE_SCHEMA = {
 } as const;
 
 export type IndexName = keyof typeof TABLE_SCHEMA.indexes;
+
+/**
+ * The DynamoDB data-plane actions a function may be granted (IAM action names without
+ * the `dynamodb:` prefix). A transaction needs the action of each of its items
+ * (PutItem, UpdateItem, DeleteItem, ConditionCheckItem). Scan is deliberately absent:
+ * no access pattern reads the whole table.
+ */
+export const TABLE_ACTIONS = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'ConditionCheckItem',
+] as const;
+export type TableAction = (typeof TABLE_ACTIONS)[number];

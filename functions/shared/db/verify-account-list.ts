@@ -63,7 +63,7 @@ async function pageKeys(
   filter: AccountListFilter,
   page: PageWindow,
 ) {
-  const index = filter.accountNumber ? TABLE_SCHEMA.indexes.accountsByAccountNumber : TABLE_SCHEMA.indexes.byTenant;
+  const index = filter.accountNumber ? TABLE_SCHEMA.indexes.byLookup : TABLE_SCHEMA.indexes.byTenant;
   const partition = filter.accountNumber
     ? keys.accountsByAccountNumber(tenant, filter.accountNumber)
     : keys.accountsByTenant(tenant);

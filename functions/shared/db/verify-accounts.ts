@@ -157,7 +157,7 @@ export class VerifyAccountRepository {
 
   /** Accounts (any tenant) whose statement code was sent before `cutoff` and is still unanswered. */
   async pendingStatementCodesSentBefore(cutoff: Date): Promise<{ tenant: string; id: string }[]> {
-    const index = TABLE_SCHEMA.indexes.pendingStatementCodes;
+    const index = TABLE_SCHEMA.indexes.byDueTime;
     const found: { tenant: string; id: string }[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {

@@ -2,11 +2,11 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient, setDependencies } from '#shared/aws';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts';
-import { handler as expire } from '../../../functions/pipeline/statement-code-expiry';
-import { handler as worker } from '../../../functions/pipeline/verification-worker';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { submitStatementCode } from '../../../functions/verify-accounts/service';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
+import { handler as expire } from '../../../functions/verify-accounts/statement-code-expiry';
+import { handler as worker } from '../../../functions/verify-accounts/verification-worker';
 import { createTestTable } from '../harness';
 
 const DAY = 24 * 60 * 60 * 1000;

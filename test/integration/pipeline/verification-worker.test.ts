@@ -3,9 +3,9 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentClient, setDependencies } from '#shared/aws';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts';
 import { setLogSink } from '#shared/logger';
-import { handler as worker } from '../../../functions/pipeline/verification-worker';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
+import { handler as worker } from '../../../functions/verify-accounts/verification-worker';
 import { FakeNotifier } from '../../support/fakes';
 import { createTestTable } from '../harness';
 

@@ -1,0 +1,13 @@
+/**
+ * The `entity` attribute every item carries: what kind of record it is. Stream filters
+ * (lib/service/), stream rules and the repositories all name entities by these values.
+ */
+export const ENTITY = {
+  verifyAccount: 'verify_account',
+  verificationSlot: 'verification_slot',
+  idempotency: 'idempotency',
+  tenantAlias: 'tenant_alias',
+  event: 'event',
+} as const;
+
+export type Entity = (typeof ENTITY)[keyof typeof ENTITY];

@@ -1,0 +1,15 @@
+import type { TableAction } from '#shared/db/schema';
+
+/**
+ * What the HTTP middleware stack itself asks of the table, on top of what a handler
+ * calls: every route reads the tenant alias of the token's client id; a route whose
+ * method takes an `Idempotency-Key` claims, completes and releases its record. The CDK
+ * stack adds these to each route's grant, so a role holds exactly what its code calls.
+ */
+export const HTTP_STACK_TABLE_ACTIONS = {
+  everyRoute: ['GetItem'],
+  idempotentRoute: ['PutItem', 'UpdateItem', 'DeleteItem'],
+} as const satisfies Record<string, readonly TableAction[]>;
+
+/** Methods on which `Idempotency-Key` is honoured. */
+export const IDEMPOTENT_METHODS: readonly string[] = ['POST'];

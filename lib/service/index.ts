@@ -1,0 +1,100 @@
+import { HTTP_STACK_TABLE_ACTIONS, IDEMPOTENT_METHODS } from '#shared/http/table-access';
+import type { QueueId } from '#shared/queue/message-queue';
+import { EVENTS } from './events';
+import type {
+  ConsumerDefinition,
+  QueueSettings,
+  RouteDefinition,
+  ServiceArea,
+  StreamFilter,
+  TableAccess,
+} from './types';
+import { VERIFY_ACCOUNTS } from './verify-accounts';
+
+export type * from './types';
+
+/**
+ * The service, described once, one file per area, joined here. The CDK stack makes one
+ * Lambda function and one HTTP API route per route (local-only routes excepted) and one
+ * function per consumer; the local runtime mounts the very same handler modules. Add an
+ * endpoint by adding a handler file and a row to its area; add an area by adding a file
+ * and an entry to AREAS.
+ */
+export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, EVENTS];
+
+/** Every API function's timeout: below API Gateway's 30 s limit; the local runtime enforces the same. */
+export const API_FUNCTION_TIMEOUT_SECONDS = 10;
+
+/** Every route, local-only ones included (the local runtime serves them all). */
+export const ROUTES: readonly RouteDefinition[] = AREAS.flatMap((area) => area.routes);
+
+/** The routes deployed to AWS. */
+export const deployedRoutes = (routes: readonly RouteDefinition[]): RouteDefinition[] =>
+  routes.filter((route) => !route.localOnly);
+
+/** API Gateway route key, e.g. `POST /verify/accounts/{id}/control`. */
+export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+
+export const QUEUE_SETTINGS = Object.assign({}, ...AREAS.map((area) => area.queues)) as Record<QueueId, QueueSettings>;
+
+/**
+ * The stream router (functions/pipeline/stream-router.ts): one function on the table
+ * stream that hands each change to its area's stream rules. Its filters, table access
+ * and queues are the union of what every area's rules declare.
+ */
+export const STREAM_ROUTER: ConsumerDefinition = {
+  id: 'StreamRouter',
+  handler: 'functions/pipeline/stream-router.ts',
+  source: {
+    kind: 'table-stream',
+    filters: mergeFilters(AREAS.flatMap((area) => area.streamRules?.filters ?? [])),
+    batchSize: 50,
+    maxRetryAttempts: 10,
+  },
+  table: unionAccess(AREAS.flatMap((area) => (area.streamRules ? [area.streamRules.table] : []))),
+  sendsTo: [...new Set(AREAS.flatMap((area) => area.streamRules?.sendsTo ?? []))],
+  timeoutSeconds: 30,
+};
+
+export const CONSUMERS: readonly ConsumerDefinition[] = [STREAM_ROUTER, ...AREAS.flatMap((area) => area.consumers)];
+
+/**
+ * A route's table access as granted: its handler's own, plus what the HTTP middleware
+ * stack asks (the tenant alias on every route; the idempotency record where the method
+ * takes an `Idempotency-Key`).
+ */
+export function tableAccessOfRoute(route: RouteDefinition): TableAccess {
+  const stack = [
+    { actions: HTTP_STACK_TABLE_ACTIONS.everyRoute },
+    ...(IDEMPOTENT_METHODS.includes(route.method) ? [{ actions: HTTP_STACK_TABLE_ACTIONS.idempotentRoute }] : []),
+  ];
+  return unionAccess([route.table, ...stack]);
+}
+
+/** Several accesses as one: every action and index of any, each once. */
+export function unionAccess(accesses: readonly TableAccess[]): TableAccess {
+  const actions = [...new Set(accesses.flatMap((access) => access.actions))].sort();
+  const indexes = [...new Set(accesses.flatMap((access) => access.indexes ?? []))].sort();
+  return indexes.length > 0 ? { actions, indexes } : { actions };
+}
+
+/**
+ * Filters with the same event names become one (their entities joined): an event source
+ * mapping takes at most 5 filters, and every area adds some.
+ */
+function mergeFilters(filters: readonly StreamFilter[]): StreamFilter[] {
+  const byEvents = new Map<string, { eventName: StreamFilter['eventName']; entity: string[] }>();
+  for (const filter of filters) {
+    const key = [...filter.eventName].sort().join(',');
+    const merged = byEvents.get(key) ?? { eventName: [...filter.eventName].sort(), entity: [] };
+    merged.entity.push(...filter.entity.filter((entity) => !merged.entity.includes(entity)));
+    byEvents.set(key, merged);
+  }
+  return [...byEvents.values()];
+}
+
+/** The Lambda filter pattern of a stream filter (one FilterCriteria entry). */
+export const streamFilterPattern = (filter: StreamFilter) => ({
+  eventName: [...filter.eventName],
+  dynamodb: { NewImage: { entity: { S: [...filter.entity] } } },
+});

@@ -1,0 +1,127 @@
+import type { IndexName, TableAction } from '#shared/db/schema';
+import type { QueueId } from '#shared/queue/message-queue';
+import type { Scope } from '#shared/scopes';
+
+/**
+ * The vocabulary of the service description: a route, a consumer, a queue, and what each
+ * function may do with the table. `lib/service/<area>.ts` files describe one area each
+ * in these terms; `lib/service/index.ts` joins them. The CDK stack and the local runtime
+ * are both built from the joined description.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Exactly what a function's own code asks of the table: the IAM grant is derived from
+ * this alone (plus, for routes, what the HTTP middleware stack asks; see
+ * `tableAccessOfRoute`), and test/infra pins it per function.
+ */
+export interface TableAccess {
+  /** DynamoDB actions it calls on the table (transactions: the action of each item). */
+  readonly actions: readonly TableAction[];
+  /** Indexes it queries (needs `Query` among the actions). */
+  readonly indexes?: readonly IndexName[];
+}
+
+/** What a function may do with the cipher key (SSNs, tax ids, webhook secrets). */
+export type CipherAccess = 'encrypt' | 'decrypt';
+
+/** Per-function bundling needs beyond the house defaults. */
+export interface FunctionBundling {
+  /**
+   * Data files the function reads at run time (e.g. a screening list), relative to the
+   * repository root; copied beside the bundle under the same relative path.
+   */
+  readonly files?: readonly string[];
+}
+
+export interface RouteDefinition {
+  /** Stable PascalCase name: construct ids, function names and log fields derive from it. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** API Gateway route path, with `{param}` placeholders. */
+  readonly path: string;
+  /**
+   * OAuth scopes of the route. Like API Gateway's JWT authorizer, a token must carry at
+   * least one of them; every route names exactly one, so that is also "all of them".
+   */
+  readonly scopes: readonly Scope[];
+  /** Handler module, relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+  readonly table: TableAccess;
+  readonly cipher?: CipherAccess;
+  /** Served by the local runtime only (sandbox administration); never deployed. */
+  readonly localOnly?: boolean;
+  readonly bundling?: FunctionBundling;
+}
+
+/** Queue settings shared by SQS (CDK) and the local in-process queues. */
+export interface QueueSettings {
+  /** PascalCase, for construct ids. */
+  readonly name: string;
+  /** How long a received message stays hidden; at least 6× the consumer's timeout (AWS advice). */
+  readonly visibilityTimeoutSeconds: number;
+  /** Receives before a message moves to the queue's dead-letter queue. */
+  readonly maxReceiveCount: number;
+}
+
+/**
+ * A stream filter in Lambda's event-filtering syntax, reduced to what the service needs:
+ * the record's event name and the new image's `entity`. CDK turns it into the event source
+ * mapping's FilterCriteria; the local stream poller applies the same pattern.
+ */
+export interface StreamFilter {
+  readonly eventName: readonly ('INSERT' | 'MODIFY' | 'REMOVE')[];
+  readonly entity: readonly string[];
+}
+
+export type ConsumerSource =
+  | {
+      readonly kind: 'table-stream';
+      readonly filters: readonly StreamFilter[];
+      readonly batchSize: number;
+      /** Retries of a failing batch before its records go to the on-failure destination. */
+      readonly maxRetryAttempts: number;
+    }
+  | { readonly kind: 'queue'; readonly queue: QueueId; readonly batchSize: number }
+  | {
+      readonly kind: 'schedule';
+      /** EventBridge cron fields (UTC). */
+      readonly cron: { readonly minute: string; readonly hour: string };
+      /** How often the local runtime runs it (it has no wall-clock schedule). */
+      readonly localEveryMs: number;
+    };
+
+export interface ConsumerDefinition {
+  readonly id: string;
+  /** Handler module, relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+  readonly source: ConsumerSource;
+  readonly table: TableAccess;
+  readonly cipher?: CipherAccess;
+  /** Queues it sends to (SendMessage grant and `<QUEUE>_URL` variable). */
+  readonly sendsTo?: readonly QueueId[];
+  /** Sends account-holder emails (SES grant when a sender is configured). */
+  readonly sendsEmail?: boolean;
+  readonly timeoutSeconds: number;
+  readonly bundling?: FunctionBundling;
+}
+
+/**
+ * What an area's stream rules (functions/<area>/stream-rules.ts) need from the stream
+ * router: the changes to hand them, and what performing their actions asks of the table
+ * and the queues. The router's own row is the union over every area.
+ */
+export interface StreamRulesDefinition {
+  readonly filters: readonly StreamFilter[];
+  readonly table: TableAccess;
+  readonly sendsTo?: readonly QueueId[];
+}
+
+/** One area of the service (verify accounts, events, …): everything it adds. */
+export interface ServiceArea {
+  readonly routes: readonly RouteDefinition[];
+  readonly consumers: readonly ConsumerDefinition[];
+  readonly queues: Partial<Readonly<Record<QueueId, QueueSettings>>>;
+  readonly streamRules?: StreamRulesDefinition;
+}

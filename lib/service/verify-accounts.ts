@@ -1,0 +1,70 @@
+import { ENTITY } from '#shared/db/entities';
+import type { ServiceArea } from './types';
+
+/** The Verify API: four routes and the asynchronous verification around them. */
+export const VERIFY_ACCOUNTS: ServiceArea = {
+  routes: [
+    {
+      id: 'CreateVerifyAccount',
+      method: 'POST',
+      path: '/verify/accounts',
+      scopes: ['write:verify-accounts'],
+      handler: 'functions/verify-accounts/create.ts',
+      // Query of the rate-limit slots, then one transaction putting the account and a slot.
+      table: { actions: ['Query', 'PutItem'] },
+      cipher: 'encrypt',
+    },
+    {
+      id: 'ListVerifyAccounts',
+      method: 'GET',
+      path: '/verify/accounts',
+      scopes: ['read:verify-accounts'],
+      handler: 'functions/verify-accounts/list.ts',
+      // The slim indexes, then the page's items by key (or one GetItem for an `id` filter).
+      table: { actions: ['Query', 'BatchGetItem', 'GetItem'], indexes: ['byTenant', 'byLookup'] },
+    },
+    {
+      id: 'GetVerifyAccount',
+      method: 'GET',
+      path: '/verify/accounts/{id}',
+      scopes: ['read:verify-accounts'],
+      handler: 'functions/verify-accounts/get.ts',
+      table: { actions: ['GetItem'] },
+    },
+    {
+      id: 'VerifyAccountControl',
+      method: 'POST',
+      path: '/verify/accounts/{id}/control',
+      scopes: ['write:verify-accounts'],
+      handler: 'functions/verify-accounts/control.ts',
+      table: { actions: ['GetItem', 'UpdateItem'] },
+    },
+  ],
+  consumers: [
+    {
+      id: 'VerificationWorker',
+      handler: 'functions/verify-accounts/verification-worker.ts',
+      source: { kind: 'queue', queue: 'verification', batchSize: 10 },
+      table: { actions: ['GetItem', 'UpdateItem'] },
+      cipher: 'decrypt',
+      sendsEmail: true,
+      timeoutSeconds: 30,
+    },
+    {
+      id: 'StatementCodeExpiry',
+      handler: 'functions/verify-accounts/statement-code-expiry.ts',
+      source: { kind: 'schedule', cron: { minute: '15', hour: '3' }, localEveryMs: 60_000 },
+      table: { actions: ['Query', 'GetItem', 'UpdateItem'], indexes: ['byDueTime'] },
+      timeoutSeconds: 300,
+    },
+  ],
+  queues: {
+    verification: { name: 'Verification', visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },
+  },
+  // A new account is queued for verification; a status change becomes a stored event.
+  streamRules: {
+    filters: [{ eventName: ['INSERT', 'MODIFY'], entity: [ENTITY.verifyAccount] }],
+    table: { actions: ['PutItem'] },
+    sendsTo: ['verification'],
+  },
+};
