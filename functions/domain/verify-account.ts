@@ -172,3 +172,17 @@ export const ownershipSecretContext = (account: Pick<VerifyAccount, 'tenant' | '
   verify_account_id: account.id,
   purpose: 'ownership',
 });
+
+/** The fields whose change partners hear about through `verify_account_updated`. */
+export const VERIFY_ACCOUNT_STATUS_FIELDS = [
+  'verification_status',
+  'status_reason',
+  'ownership_status',
+  'control_status',
+  'debit_status',
+  'debit_status_reason',
+] as const satisfies readonly (keyof VerifyAccount)[];
+
+export function verifyAccountStatusChanged(before: Partial<VerifyAccount>, after: Partial<VerifyAccount>): boolean {
+  return VERIFY_ACCOUNT_STATUS_FIELDS.some((field) => before[field] !== after[field]);
+}

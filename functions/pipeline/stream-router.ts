@@ -1,22 +1,22 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { documentClient, now } from '#shared/aws';
-import { tableName } from '#shared/config';
-import { EventRepository } from '#shared/db/events';
+import { now } from '#shared/aws';
+import { events } from '#shared/db/events/index';
 import { createLogger, type Logger } from '#shared/logger';
 import { messageQueue } from '#shared/queue/index';
-import { type RouterAction, routeStreamRecord } from './routing';
+import type { StreamAction } from '#shared/stream/rules';
+import { actionsFor } from './stream-rules';
 
 /**
- * Table stream → queues (DESIGN.md §6). Records are handled in order; at the first failure
- * the rest of the batch is reported failed from that record on, so Lambda retries from
- * there (ReportBatchItemFailures) and, after its retries, sends the batch's description to
- * the on-failure destination. Every action is safe to repeat: events are stored once per
- * id and queued once per stored event.
+ * Table stream → queues (docs/api.md#events). Each record goes to its entity's stream
+ * rules (./stream-rules.ts); the router performs what they ask and knows no area's
+ * records. Records are handled in order; at the first failure the rest of the batch is
+ * reported failed from that record on, so Lambda retries from there
+ * (ReportBatchItemFailures) and, after its retries, sends the batch's description to the
+ * on-failure destination. Every action is safe to repeat: events are stored once per id
+ * and queued once per stored event.
  */
-const events = () => new EventRepository(documentClient(), tableName());
-
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const logger = createLogger({ worker: 'stream-router' });
   for (const record of event.Records) {
@@ -33,15 +33,15 @@ export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatch
   return { batchItemFailures: [] };
 };
 
-function actionsOf(record: DynamoDBRecord): RouterAction[] {
+function actionsOf(record: DynamoDBRecord): StreamAction[] {
   const image = (raw: unknown) => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
-  return routeStreamRecord(record.eventName, image(record.dynamodb?.OldImage), image(record.dynamodb?.NewImage));
+  return actionsFor(record.eventName, image(record.dynamodb?.OldImage), image(record.dynamodb?.NewImage));
 }
 
-async function perform(action: RouterAction, logger: Logger): Promise<void> {
+async function perform(action: StreamAction, logger: Logger): Promise<void> {
   switch (action.kind) {
-    case 'verify':
-      await messageQueue().send('verification', [{ id: action.id, body: { tenant: action.tenant, id: action.id } }]);
+    case 'enqueue':
+      await messageQueue().send(action.queue, [action.message]);
       return;
     case 'record-event': {
       const stored = await events().store(action.tenant, action.envelope);

@@ -2,6 +2,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BankProvider } from './bank/bank-provider';
 import type { Cipher } from './cipher/cipher';
+import type { EventRepository } from './db/events/repository';
+import type { IdempotencyRepository } from './db/idempotency';
+import type { TenantRepository } from './db/tenants';
+import type { VerifyAccountRepository } from './db/verify-accounts/repository';
 import type { Notifier } from './notify/notifier';
 import type { MessageQueue } from './queue/message-queue';
 
@@ -12,7 +16,9 @@ import type { MessageQueue } from './queue/message-queue';
  * runtime replace any of them with `setDependencies`.
  *
  * Each port is declared next to its implementations (`cipher/index.ts`, `queue/index.ts`,
- * …) with `port(name, factory)`, so a function bundles only the clients it uses.
+ * `db/verify-accounts/index.ts`, …) with `port(name, factory)`, so a function bundles only
+ * the clients it uses. Repositories are ports too: a use case asks `verifyAccounts()` for
+ * its repository and never constructs one.
  */
 export interface Dependencies {
   documentClient: DynamoDBDocumentClient;
@@ -21,6 +27,10 @@ export interface Dependencies {
   bank: BankProvider;
   notifier: Notifier;
   now: () => Date;
+  verifyAccounts: VerifyAccountRepository;
+  events: EventRepository;
+  idempotency: IdempotencyRepository;
+  tenants: TenantRepository;
 }
 
 type Name = keyof Dependencies;

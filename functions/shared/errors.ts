@@ -11,18 +11,22 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details?: Record<string, unknown>,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; fields?: Record<string, unknown> },
   ) {
     super(message, options);
     this.name = new.target.name;
     this.expose = statusCode < 500;
+    this.fields = options?.fields;
   }
+
+  /** Extra top-level fields of the error body, where the contract has some (e.g. `attempts_remaining`). */
+  readonly fields?: Record<string, unknown>;
 }
 
 /** 400: the request is malformed or breaks a rule of the contract. */
 export class ValidationError extends AppError {
-  constructor(code: string, message: string, details?: Record<string, unknown>) {
-    super(400, code, message, details);
+  constructor(code: string, message: string, details?: Record<string, unknown>, fields?: Record<string, unknown>) {
+    super(400, code, message, details, { fields });
   }
 }
 

@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
 import { presentAccount } from './present';
 import { accountIdParams, controlBody } from './schemas';
-import { submitStatementCode } from './service';
+import { submitStatementCode } from './submit-statement-code';
 
 /** POST /verify/accounts/{id}/control — submits the statement code seen on the account statement. */
 export const handler = httpHandler({ params: accountIdParams, body: controlBody }, async ({ tenant, params, body }) => {

@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
+import { getVerifyAccount } from './accounts';
 import { presentAccount } from './present';
 import { accountIdParams } from './schemas';
-import { getVerifyAccount } from './service';
 
 /** GET /verify/accounts/{id} — another tenant's id answers 404 like an unknown one. */
 export const handler = httpHandler({ params: accountIdParams }, async ({ tenant, params }) => {

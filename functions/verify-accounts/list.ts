@@ -1,8 +1,8 @@
 import { pageWindow } from '#domain/pagination';
 import { httpHandler } from '#shared/http/handler';
+import { listVerifyAccounts } from './accounts';
 import { presentAccount } from './present';
 import { listVerifyAccountsQuery } from './schemas';
-import { listVerifyAccounts } from './service';
 
 /** GET /verify/accounts — newest first; `index` is the page number, `size` the page length. */
 export const handler = httpHandler({ query: listVerifyAccountsQuery }, async ({ tenant, query }) => {

@@ -110,6 +110,9 @@ export type CreateVerifyAccountBody = z.output<typeof createVerifyAccountBody>;
 
 export const accountIdParams = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 
+/** A route that takes no body still refuses unknown fields (an empty body is `{}`). */
+export const emptyBody = z.strictObject({});
+
 export const controlBody = z.strictObject({
   statement_code: string().check(
     z.regex(STATEMENT_CODE_PATTERN, 'must be the 4 letters or digits shown on the statement'),
@@ -155,6 +158,19 @@ function clampToFourDigitYears(iso: string): string {
   return iso;
 }
 
+const uuid = z.uuid();
+
+/** The `id` filter answers Orum's documented `invalid_account_id`, given twice included. */
+const accountIdFilter = z.pipe(
+  z.unknown().check(
+    z.refine((v) => typeof v === 'string' && z.safeParse(uuid, v).success, {
+      message: 'must be one verify account id (a UUID)',
+      params: { error_code: 'invalid_account_id' },
+    }),
+  ),
+  z.transform((v) => v as string),
+);
+
 /** Pages far beyond any tenant's size are refused rather than walked. */
 export const MAX_PAGE_INDEX = 10_000_000;
 
@@ -162,7 +178,7 @@ export const listVerifyAccountsQuery = z
   .strictObject({
     index: integer(0, MAX_PAGE_INDEX, 0),
     size: integer(0, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-    id: z.optional(z.pipe(once(), z.uuid({ error: 'must be a UUID' }))),
+    id: z.optional(accountIdFilter),
     start_time: z.optional(dateTime),
     end_time: z.optional(dateTime),
     account_number: z.optional(z.pipe(once(), accountNumber)),

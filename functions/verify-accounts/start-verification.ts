@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { newVerifyAccount, ownershipSecretContext, type VerifyAccount } from '#domain/verify-account';
 import { now } from '#shared/aws';
 import { cipher } from '#shared/cipher/index';
+import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import type { CreateVerifyAccountBody } from './schemas';
-import { repository } from './service';
 
 /**
  * Starting a verification: the only use case that encrypts, so the only function that
@@ -14,6 +14,6 @@ export async function createVerifyAccount(tenant: string, body: CreateVerifyAcco
   const account = newVerifyAccount({ ...body, id: randomUUID(), tenant }, at);
   const secret = body.person?.ssn ?? body.business?.tax_id;
   const ciphertext = secret === undefined ? undefined : await cipher().encrypt(secret, ownershipSecretContext(account));
-  await repository().create(account, ciphertext, at);
+  await verifyAccounts().create(account, ciphertext, at);
   return account;
 }

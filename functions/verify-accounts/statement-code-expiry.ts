@@ -1,8 +1,7 @@
 import { statementCodeExpired } from '#domain/statement-code';
 import { STATEMENT_CODE_LIFETIME_MS } from '#domain/verify-account';
-import { documentClient, now } from '#shared/aws';
-import { tableName } from '#shared/config';
-import { VerifyAccountRepository } from '#shared/db/verify-accounts';
+import { now } from '#shared/aws';
+import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { ConflictError } from '#shared/errors';
 import { createLogger } from '#shared/logger';
 
@@ -13,7 +12,7 @@ import { createLogger } from '#shared/logger';
  */
 export const handler = async (): Promise<{ canceled: number; skipped: number }> => {
   const logger = createLogger({ worker: 'statement-code-expiry' });
-  const repository = new VerifyAccountRepository(documentClient(), tableName());
+  const repository = verifyAccounts();
   const at = now();
   const due = await repository.pendingStatementCodesSentBefore(new Date(at.getTime() - STATEMENT_CODE_LIFETIME_MS + 1));
   let canceled = 0;

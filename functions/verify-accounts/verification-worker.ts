@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { processQueueBatch } from '#shared/batch';
-import { completeVerification } from './verification';
+import { completeVerification } from './complete-verification';
 
 /** Verification queue message: which account to verify. */
 export const verificationMessage = z.object({ tenant: z.string().check(z.minLength(1)), id: z.uuid() });

@@ -39,6 +39,15 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       handler: 'functions/verify-accounts/control.ts',
       table: { actions: ['GetItem', 'UpdateItem'] },
     },
+    {
+      id: 'VerifyAccountDebits',
+      method: 'POST',
+      path: '/verify/accounts/{id}/debits',
+      scopes: ['write:verify-accounts'],
+      handler: 'functions/verify-accounts/debits.ts',
+      // The account, the rate-limit slots, then one transaction taking a slot and resetting the debit status.
+      table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    },
   ],
   consumers: [
     {

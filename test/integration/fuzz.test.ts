@@ -136,12 +136,13 @@ describe('fuzzing: never a 5xx', () => {
     fc.uuid(),
     text.filter((s) => s.length > 0 && s !== '.' && s !== '..'),
   );
-  it('GET /verify/accounts/{id} and POST …/control with any id and body', async () => {
+  it('GET /verify/accounts/{id}, POST …/control and POST …/debits with any id and body', async () => {
     await fc.assert(
       fc.asyncProperty(id, rawBody, async (raw, body) => {
         const path = `/verify/accounts/${encodeURIComponent(raw)}`;
         expectContractAnswer(await call.get(path), raw);
         expectContractAnswer(await call.post(`${path}/control`, body), { raw, body });
+        expectContractAnswer(await call.post(`${path}/debits`, body), { raw, body });
       }),
       { numRuns: RUNS },
     );

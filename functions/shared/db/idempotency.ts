@@ -1,4 +1,6 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, port } from '#shared/aws';
+import { tableName } from '#shared/config';
 import { isConditionFailure } from './conditions';
 import { ENTITY, keys } from './keys';
 import { TABLE_SCHEMA } from './schema';
@@ -123,3 +125,6 @@ function unmarshallLoose(item: Record<string, unknown>): Record<string, unknown>
     }),
   );
 }
+
+/** The idempotency records on the service's table; tests may replace them. */
+export const idempotencyRecords = port('idempotency', () => new IdempotencyRepository(documentClient(), tableName()));

@@ -1,4 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, port } from '#shared/aws';
+import { tableName } from '#shared/config';
 import { ENTITY, keys } from './keys';
 
 /**
@@ -25,3 +27,6 @@ export class TenantRepository {
     );
   }
 }
+
+/** The tenant aliases on the service's table; tests may replace them. */
+export const tenants = port('tenants', () => new TenantRepository(documentClient(), tableName()));

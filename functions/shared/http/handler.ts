@@ -3,19 +3,11 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { idempotency } from './idempotency';
-import { errorMapper, input, requestState, serviceVersion, tenant } from './middlewares';
+import { errorMapper, handOver, input, logCompleted, requestState, serviceVersion, tenant } from './middlewares';
 import { jsonResult } from './respond';
-import type { HttpContext, HttpEvent, HttpResult, Reply } from './types';
+import type { HandlerRequest, HttpEvent, HttpRequestOf, HttpResult, Reply, RequestState, StackEvent } from './types';
 
 type Out<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
-
-export interface HttpRequest<B, Q, P> {
-  body: B;
-  query: Q;
-  params: P;
-  tenant: string;
-  requestId: string;
-}
 
 /**
  * Every HTTP handler is built here, on the same middleware stack: header normalisation,
@@ -29,9 +21,11 @@ export function httpHandler<
   PS extends z.core.$ZodType | undefined = undefined,
 >(
   schemas: { body?: BS; query?: QS; params?: PS },
-  fn: (request: HttpRequest<Out<BS>, Out<QS>, Out<PS>>) => Promise<Reply>,
-) {
-  const stack = middy<HttpEvent, HttpResult, Error, HttpContext>()
+  fn: (request: HandlerRequest<Out<BS>, Out<QS>, Out<PS>>) => Promise<Reply>,
+): (event: HttpEvent, context: Context) => Promise<HttpResult> {
+  return middy<StackEvent, HttpResult, Error, Context, RequestState>({
+    requestEnd: (request) => logCompleted(request as HttpRequestOf),
+  })
     .use(httpHeaderNormalizer())
     .use(requestState())
     .use(errorMapper())
@@ -39,27 +33,10 @@ export function httpHandler<
     .use(tenant())
     .use(input(schemas))
     .use(idempotency())
-    .handler(async (_event, context) => {
-      const { http } = context;
-      const reply = await fn({
-        body: http.body as Out<BS>,
-        query: http.query as Out<QS>,
-        params: http.params as Out<PS>,
-        tenant: http.tenant as string,
-        requestId: http.requestId,
-      });
-      return jsonResult(reply.statusCode ?? 200, reply.body, http.requestId, reply.headers);
+    .use(handOver())
+    .handler(async (event) => {
+      const request = event.validated as HandlerRequest<Out<BS>, Out<QS>, Out<PS>>;
+      const reply = await fn(request);
+      return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
     });
-
-  return async (event: HttpEvent, context: Context): Promise<HttpResult> => {
-    const started = performance.now();
-    const ctx = context as HttpContext;
-    const result = await stack(event, ctx);
-    ctx.http?.logger.info('request completed', {
-      status: result.statusCode,
-      latency_ms: Math.round(performance.now() - started),
-      replayed: result.headers?.['idempotent-replayed'] === 'true' || undefined,
-    });
-    return result;
-  };
 }

@@ -1,34 +1,31 @@
 import { createHash } from 'node:crypto';
-import type middy from '@middy/core';
-import { documentClient, now } from '#shared/aws';
-import { tableName } from '#shared/config';
-import { IdempotencyRepository, type IdempotencyScope } from '#shared/db/idempotency';
+import { now } from '#shared/aws';
+import { idempotencyRecords } from '#shared/db/idempotency';
 import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
 import { errorResult } from './respond';
-import type { HttpContext, HttpEvent, HttpResult } from './types';
-
-type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext>;
+import { IDEMPOTENT_METHODS } from './table-access';
+import type { HttpMiddleware, HttpResult } from './types';
 
 const MAX_KEY_LENGTH = 255;
-const claims = new WeakMap<HttpContext, IdempotencyScope>();
 
 /**
- * `Idempotency-Key` on POST routes (DESIGN.md §3): the first response to a key is kept for
- * 24 h and replayed for the same body; another body answers 422, a request still running
- * 409. Responses below 500 are kept (a replayed wrong statement code must not use up
- * another attempt); after a 5xx the key is released so the caller can retry.
+ * `Idempotency-Key` (docs/api.md#idempotency) on the methods of IDEMPOTENT_METHODS: the
+ * first response to a key is kept for 24 h and replayed for the same body; another body
+ * answers 422, a request still running 409. Responses below 500 are kept (a replayed
+ * wrong statement code must not use up another attempt); after a 5xx the key is released
+ * so the caller can retry. The claimed key travels in `request.internal`.
  */
-export const idempotency = (): Middleware => ({
-  before: async ({ event, context }) => {
-    if (event.requestContext?.http?.method !== 'POST') return;
+export const idempotency = (): HttpMiddleware => ({
+  before: async ({ event, internal }) => {
+    if (!IDEMPOTENT_METHODS.includes(event.requestContext?.http?.method)) return;
     const key = event.headers?.['idempotency-key'];
     if (key === undefined) return;
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
       throw new ValidationError('invalid_idempotency_key', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
     }
-    const scope = { tenant: context.http.tenant ?? '', route: context.http.route, key };
-    const fingerprint = fingerprintOf(event.rawPath, context.http.body);
-    const claim = await repository().claim(scope, fingerprint, now());
+    const scope = { tenant: internal.tenant ?? '', route: internal.route, key };
+    const fingerprint = fingerprintOf(event.rawPath, internal.body);
+    const claim = await idempotencyRecords().claim(scope, fingerprint, now());
     if (claim.state !== 'claimed' && claim.fingerprint !== fingerprint) {
       throw new UnprocessableError('idempotency_key_reused', 'this Idempotency-Key was used with another request');
     }
@@ -39,27 +36,24 @@ export const idempotency = (): Middleware => ({
       const { statusCode, headers, body } = claim.response;
       return { statusCode, headers: { ...headers, 'idempotent-replayed': 'true' }, body };
     }
-    claims.set(context, scope);
+    internal.idempotency = scope;
   },
-  after: async ({ context, response }) => {
-    const scope = claims.get(context);
-    if (scope && response) await repository().complete(scope, stored(response));
+  after: async ({ internal, response }) => {
+    if (internal.idempotency && response) await idempotencyRecords().complete(internal.idempotency, stored(response));
   },
-  onError: async ({ context, error }) => {
-    const scope = claims.get(context);
+  onError: async ({ internal, error }) => {
+    const scope = internal.idempotency;
     if (!scope) return;
-    const response = errorResult(error, context.http.requestId);
+    const response = errorResult(error, internal.requestId);
     try {
-      if (response.statusCode >= 500) await repository().release(scope);
-      else await repository().complete(scope, stored(response));
+      if (response.statusCode >= 500) await idempotencyRecords().release(scope);
+      else await idempotencyRecords().complete(scope, stored(response));
     } catch (cause) {
       // The caller still gets the contract's answer; an unreleased key frees itself when its lock lapses.
-      context.http.logger.error('idempotency record not updated', { error: cause });
+      internal.logger.error('idempotency record not updated', { error: cause });
     }
   },
 });
-
-const repository = () => new IdempotencyRepository(documentClient(), tableName());
 
 const stored = (r: HttpResult) => ({ statusCode: r.statusCode, headers: r.headers, body: r.body });
 

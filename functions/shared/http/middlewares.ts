@@ -1,34 +1,47 @@
-import type middy from '@middy/core';
 import type * as z from 'zod/mini';
-import { documentClient } from '#shared/aws';
-import { tableName } from '#shared/config';
-import { TenantRepository } from '#shared/db/tenants';
+import { tenants } from '#shared/db/tenants';
 import { AppError, ValidationError } from '#shared/errors';
 import { createLogger } from '#shared/logger';
 import { parseInput } from '#shared/validation';
 import { errorResult } from './respond';
-import type { HttpContext, HttpEvent, HttpResult } from './types';
-
-type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext>;
+import type { HttpEvent, HttpMiddleware, HttpRequestOf } from './types';
 
 export const SERVICE_VERSION = 'v2022-09-21';
 
 /** Request id (API Gateway's, so partners can quote it), route and a logger carrying both. */
-export const requestState = (): Middleware => ({
-  before: ({ event, context }) => {
+export const requestState = (): HttpMiddleware => ({
+  before: (request) => {
+    const { event, context } = request;
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
     const route = event.routeKey ?? 'unknown';
-    context.http = { requestId, route, logger: createLogger({ request_id: requestId, route }) };
+    Object.assign(request.internal, {
+      requestId,
+      route,
+      logger: createLogger({ request_id: requestId, route }),
+      startedAt: performance.now(),
+    });
   },
 });
 
+/**
+ * One access-log line per request with status and latency, written when middy ends the
+ * request (its `requestEnd` hook), so replayed idempotent responses, which end the stack
+ * early, are logged too.
+ */
+export function logCompleted({ internal, response }: HttpRequestOf): void {
+  if (!internal.logger || !response) return;
+  internal.logger.info('request completed', {
+    status: response.statusCode,
+    latency_ms: Math.round(performance.now() - internal.startedAt),
+    replayed: response.headers?.['idempotent-replayed'] === 'true' || undefined,
+  });
+}
+
 /** The one place errors become responses. 4xx are the caller's; 5xx are logged with their cause. */
-export const errorMapper = (): Middleware => ({
+export const errorMapper = (): HttpMiddleware => ({
   onError: (request) => {
-    const { requestId, logger } = request.context.http ?? {
-      requestId: request.context.awsRequestId,
-      logger: createLogger(),
-    };
+    const requestId = request.internal.requestId ?? request.context.awsRequestId;
+    const logger = request.internal.logger ?? createLogger();
     const response = errorResult(request.error, requestId);
     if (response.statusCode >= 500) logger.error('request failed', { error: request.error });
     else logger.info('request rejected', { error_code: (request.error as AppError).code });
@@ -36,7 +49,7 @@ export const errorMapper = (): Middleware => ({
   },
 });
 
-export const serviceVersion = (): Middleware => ({
+export const serviceVersion = (): HttpMiddleware => ({
   before: ({ event }) => {
     const version = event.headers?.['service-version'];
     if (version === undefined || version === '') {
@@ -52,20 +65,19 @@ const TENANT_CACHE_MS = 5 * 60 * 1000;
 const tenantCache = new Map<string, { tenant: string; until: number }>();
 
 /** Tenant from the token's `client_id` (or `sub`), through the client id's alias when it has one. */
-export const tenant = (): Middleware => ({
-  before: async ({ event, context }) => {
+export const tenant = (): HttpMiddleware => ({
+  before: async ({ event, internal }) => {
     const claims = event.requestContext?.authorizer?.jwt?.claims ?? {};
     const clientId = String(claims.client_id ?? claims.sub ?? '');
     if (!clientId) throw new AppError(401, 'unauthorized', 'the token names no client');
     const now = Date.now();
     let entry = tenantCache.get(clientId);
     if (!entry || entry.until < now) {
-      const repo = new TenantRepository(documentClient(), tableName());
-      entry = { tenant: await repo.tenantOfClient(clientId), until: now + TENANT_CACHE_MS };
+      entry = { tenant: await tenants().tenantOfClient(clientId), until: now + TENANT_CACHE_MS };
       tenantCache.set(clientId, entry);
     }
-    context.http.tenant = entry.tenant;
-    context.http.logger = context.http.logger.child({ tenant: entry.tenant });
+    internal.tenant = entry.tenant;
+    internal.logger = internal.logger.child({ tenant: entry.tenant });
   },
 });
 
@@ -76,11 +88,24 @@ export interface InputSchemas {
 }
 
 /** JSON body parsing and zod validation of body, query string and path parameters. */
-export const input = (schemas: InputSchemas): Middleware => ({
-  before: ({ event, context }) => {
-    if (schemas.params) context.http.params = parseInput(schemas.params, event.pathParameters ?? {}, 'path');
-    if (schemas.query) context.http.query = parseInput(schemas.query, queryObject(event.rawQueryString), 'query');
-    if (schemas.body) context.http.body = parseInput(schemas.body, jsonBody(event), 'body');
+export const input = (schemas: InputSchemas): HttpMiddleware => ({
+  before: ({ event, internal }) => {
+    if (schemas.params) internal.params = parseInput(schemas.params, event.pathParameters ?? {}, 'path');
+    if (schemas.query) internal.query = parseInput(schemas.query, queryObject(event.rawQueryString), 'query');
+    if (schemas.body) internal.body = parseInput(schemas.body, jsonBody(event), 'body');
+  },
+});
+
+/** Last before the handler: hands it the validated request on the event. */
+export const handOver = (): HttpMiddleware => ({
+  before: ({ event, internal }) => {
+    event.validated = {
+      body: internal.body,
+      query: internal.query,
+      params: internal.params,
+      tenant: internal.tenant as string,
+      requestId: internal.requestId,
+    };
   },
 });
 

@@ -23,7 +23,7 @@ export function jsonResult(
 export function errorResult(error: unknown, requestId: string): HttpResult {
   const known = error instanceof AppError && error.expose;
   const body = known
-    ? { error_code: error.code, message: error.message, details: error.details, request_id: requestId }
+    ? { ...error.fields, error_code: error.code, message: error.message, details: error.details, request_id: requestId }
     : {
         error_code: 'internal_server_error',
         message: 'an internal error occurred; retry later',

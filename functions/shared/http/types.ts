@@ -1,4 +1,6 @@
+import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { IdempotencyScope } from '#shared/db/idempotency';
 import type { Logger } from '#shared/logger';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -8,19 +10,44 @@ export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   body: string;
 };
 
-/** What the middlewares learn about a request, shared along the stack. */
-export interface RequestState {
+/**
+ * What the middlewares learn about a request, kept in middy's `request.internal` (the
+ * place middy gives middlewares to share state, as Powertools' idempotency middleware
+ * uses it): one object per invocation, typed, never on the Lambda context.
+ */
+export type RequestState = {
   requestId: string;
   /** API Gateway route key, e.g. `POST /verify/accounts`. */
   route: string;
   logger: Logger;
+  /** When the stack started on this request, for the access log's latency. */
+  startedAt: number;
   tenant?: string;
   body?: unknown;
   query?: unknown;
   params?: unknown;
+  /** The Idempotency-Key this request claimed, to complete or release it. */
+  idempotency?: IdempotencyScope;
+};
+
+/** The validated request a handler function receives. */
+export interface HandlerRequest<B = unknown, Q = unknown, P = unknown> {
+  body: B;
+  query: Q;
+  params: P;
+  tenant: string;
+  requestId: string;
 }
 
-export type HttpContext = Context & { http: RequestState };
+/**
+ * The event as the stack hands it to the handler: API Gateway's, plus the validated
+ * request the last middleware attaches (as middy's own parsers hand a parsed body over
+ * on the event).
+ */
+export type StackEvent = HttpEvent & { validated?: HandlerRequest };
+
+export type HttpMiddleware = middy.MiddlewareObj<StackEvent, HttpResult, Error, Context, RequestState>;
+export type HttpRequestOf = middy.Request<StackEvent, HttpResult, Error, Context, RequestState>;
 
 /** What a handler gives back: the body is serialized by the stack. */
 export interface Reply {

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient, setDependencies } from '#shared/aws';
 import type { BankProvider } from '#shared/bank/bank-provider';
 import { SandboxBank } from '#shared/bank/sandbox-bank';
-import { EventRepository } from '#shared/db/events';
-import { keys } from '#shared/db/keys';
+import { EventRepository } from '#shared/db/events/index';
+import { eventKeys } from '#shared/db/events/keys';
 import { setLogSink } from '#shared/logger';
 import { handler as streamRouter } from '../../../functions/pipeline/stream-router';
 import type { LocalRuntime } from '../../../lib/local/runtime';
@@ -40,7 +40,7 @@ async function storedEvents(tenant = TENANT) {
       TableName: runtime.tableName,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.eventsByTenant(tenant) },
+      ExpressionAttributeValues: { ':pk': eventKeys.byTenant(tenant) },
     }),
   );
   // The index holds ids only; the events themselves are read by key.
@@ -148,7 +148,7 @@ describe('verify_account_updated events', () => {
     const item = await storedItem(runtime, tenant, created.body.account.id);
     const before = { ...item, verification_status: 'pending', debit_status: 'pending', version: item!.version - 1 };
     const eventItem = (
-      await documentClient().send(new GetCommand({ TableName: runtime.tableName, Key: keys.event(tenant, event.id) }))
+      await documentClient().send(new GetCommand({ TableName: runtime.tableName, Key: eventKeys.event(tenant, event.id) }))
     ).Item;
     const queuedBefore = queuedEventIds().length;
 

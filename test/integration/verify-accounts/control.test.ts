@@ -37,6 +37,7 @@ describe('POST /verify/accounts/{id}/control', () => {
       expect(wrong.status).toBe(400);
       expect(wrong.body).toMatchObject({
         error_code: 'incorrect_statement_code',
+        attempts_remaining: remaining,
         details: { attempts_remaining: remaining },
       });
     }

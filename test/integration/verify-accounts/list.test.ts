@@ -121,7 +121,7 @@ describe('GET /verify/accounts', () => {
       ['start_time=yesterday', 'invalid_start_time'],
       ['verification_status=approved', 'invalid_verification_status'],
       ['account_number=12', 'invalid_account_number'],
-      ['id=123', 'invalid_id'],
+      ['id=123', 'invalid_account_id'],
       ['verification_stauts=valid', 'unknown_parameter'],
     ];
     for (const [query, code] of cases) {

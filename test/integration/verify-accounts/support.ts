@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import { documentClient } from '#shared/aws';
-import { keys } from '#shared/db/keys';
+import { accountKeys } from '#shared/db/verify-accounts/keys';
 import type { LocalRuntime, LocalRuntimeOptions } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 
@@ -30,7 +30,7 @@ export async function clientsFor(runtime: LocalRuntime) {
 /** The raw stored item, as DynamoDB holds it. */
 export async function storedItem(runtime: LocalRuntime, tenant: string, id: string) {
   const out = await documentClient().send(
-    new GetCommand({ TableName: runtime.tableName, Key: keys.verifyAccount(tenant, id) }),
+    new GetCommand({ TableName: runtime.tableName, Key: accountKeys.account(tenant, id) }),
   );
   return out.Item;
 }

@@ -8,14 +8,13 @@ import {
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
-  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach } from 'vitest';
 import { hashStatementCode } from '#domain/statement-code';
 import { resetDependencies, setDependencies } from '#shared/aws';
 import type { Cipher } from '#shared/cipher/cipher';
-import { keys } from '#shared/db/keys';
+import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { setLogSink } from '#shared/logger';
 import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './events';
 
@@ -120,6 +119,16 @@ export const controlEvent = (id: string, body: unknown, options: EventOptions = 
     ...options,
   });
 
+export const debitsEvent = (id: string, body: unknown = undefined, options: EventOptions = {}) =>
+  httpEvent({
+    method: 'POST',
+    path: `/verify/accounts/${id}/debits`,
+    routeKey: 'POST /verify/accounts/{id}/debits',
+    pathParameters: { id },
+    body,
+    ...options,
+  });
+
 // ---- stored state ---------------------------------------------------------------------
 
 export const ACCOUNT_ID = '6f1c2b9e-3d4a-4c5b-9e8f-0a1b2c3d4e5f';
@@ -130,12 +139,12 @@ export function storedAccount(overrides: Record<string, unknown> = {}): Record<s
   const id = (overrides.id as string | undefined) ?? ACCOUNT_ID;
   const createdAt = (overrides.created_at as string | undefined) ?? '2026-01-15T10:00:00.000Z';
   return {
-    ...keys.verifyAccount(tenant, id),
+    ...accountKeys.account(tenant, id),
     entity: 'verify_account',
-    gsi1pk: keys.accountsByTenant(tenant),
-    gsi1sk: keys.accountOrder(createdAt, id),
-    gsi2pk: keys.accountsByAccountNumber(tenant, '123456789'),
-    gsi2sk: keys.accountOrder(createdAt, id),
+    gsi1pk: accountKeys.byTenant(tenant),
+    gsi1sk: accountKeys.order(createdAt, id),
+    gsi2pk: accountKeys.byAccountNumber(tenant, '123456789'),
+    gsi2sk: accountKeys.order(createdAt, id),
     id,
     tenant,
     type: 'status',
@@ -167,26 +176,15 @@ export function storedControlAccount(overrides: Record<string, unknown> = {}): R
 }
 
 /**
- * Puts an item "in the table": GetItem on its key answers it, and UpdateItem on its key
- * applies the `SET a = :x, …` expression to it and answers ALL_NEW, as DynamoDB would.
+ * Puts an item "in the table": GetItem on its key answers it, and an UpdateItem on its key
+ * answers `ALL_NEW` as the item with `afterUpdate` applied — a canned answer the test
+ * states, not an emulation of update expressions (stateful behaviour is tested against
+ * DynamoDB Local in test/integration). Tests assert on what the UpdateItem asked for.
  */
-export function givenStored(item: Record<string, unknown>): void {
+export function givenStored(item: Record<string, unknown>, afterUpdate: Record<string, unknown> = {}): void {
   const Key = { pk: item.pk, sk: item.sk };
   ddb.on(GetCommand, { Key }).resolves({ Item: item });
-  ddb.on(UpdateCommand, { Key }).callsFake((input: UpdateCommandInput) => ({ Attributes: applyUpdate(item, input) }));
-}
-
-/** The item after an UpdateItem's `SET a = :x, … [REMOVE b, …]` expression, as DynamoDB would leave it. */
-export function applyUpdate(item: Record<string, unknown>, input: UpdateCommandInput): Record<string, unknown> {
-  const next = { ...item };
-  const name = (token: string) => input.ExpressionAttributeNames?.[token] ?? token;
-  const [setPart, removePart] = (input.UpdateExpression ?? '').split(/\s+REMOVE\s+/i);
-  for (const assignment of setPart.replace(/^\s*SET\s+/i, '').split(',')) {
-    const [attribute, placeholder] = assignment.split('=').map((part) => part.trim());
-    next[name(attribute)] = input.ExpressionAttributeValues?.[placeholder];
-  }
-  for (const attribute of removePart?.split(',') ?? []) delete next[name(attribute.trim())];
-  return next;
+  ddb.on(UpdateCommand, { Key }).resolves({ Attributes: { ...item, ...afterUpdate } });
 }
 
 /** Calls of one command whose Key's pk starts with a prefix (tells alias reads from account reads). */

@@ -1,6 +1,6 @@
 import { BatchGetCommand, type BatchGetCommandInput, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys';
+import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { handler as list } from '../../../functions/verify-accounts/list';
 import { invoke } from '../support/events';
 import {
@@ -139,9 +139,12 @@ describe('GET /verify/accounts: query validation', () => {
     expect(await rejected(q)).toBe('invalid_account_number');
   });
 
-  it.each(['id=not-a-uuid', `id=${ACCOUNT_ID}&id=${ACCOUNT_ID}`])('rejects %s: 400 invalid_id', async (q) => {
-    expect(await rejected(q)).toBe('invalid_id');
-  });
+  it.each(['id=not-a-uuid', `id=${ACCOUNT_ID}&id=${ACCOUNT_ID}`])(
+    'rejects %s: 400 invalid_account_id (the code Orum documents for this filter)',
+    async (q) => {
+      expect(await rejected(q)).toBe('invalid_account_id');
+    },
+  );
 
   it.each(['page=2', 'verification_statuses=valid', 'limit=10', 'size=10&offset=5'])(
     'rejects a query parameter the contract does not know (%s): 400 unknown_parameter',
@@ -168,7 +171,7 @@ describe('GET /verify/accounts: filters reach DynamoDB', () => {
       TableName: TABLE,
       IndexName: 'gsi1',
       KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.accountsByTenant(TENANT) },
+      ExpressionAttributeValues: { ':pk': accountKeys.byTenant(TENANT) },
       ScanIndexForward: false,
     });
     expect(queryInput().FilterExpression).toBeUndefined();
@@ -213,25 +216,25 @@ describe('GET /verify/accounts: filters reach DynamoDB', () => {
     await invoke(list, listEvent('start_time=2026-01-15T02:00:00%2B02:00&end_time=2026-01-16T00:00:00Z'));
 
     const input = queryInput();
-    expect(input.KeyConditionExpression).toBe('#pk = :pk AND #sk BETWEEN :start AND :end');
+    expect(input.KeyConditionExpression).toBe('#pk = :pk AND #sk BETWEEN :from AND :before');
     expect(input.ExpressionAttributeValues).toMatchObject({
-      ':start': '2026-01-15T00:00:00.000Z',
-      ':end': '2026-01-16T00:00:00.000Z',
+      ':from': '2026-01-15T00:00:00.000Z',
+      ':before': '2026-01-16T00:00:00.000Z',
     });
   });
 
   it('bounds the sort key from below with start_time alone', async () => {
     await invoke(list, listEvent('start_time=2026-01-15T00:00:00Z'));
 
-    expect(queryInput().KeyConditionExpression).toBe('#pk = :pk AND #sk >= :start');
-    expect(queryInput().ExpressionAttributeValues).toMatchObject({ ':start': '2026-01-15T00:00:00.000Z' });
+    expect(queryInput().KeyConditionExpression).toBe('#pk = :pk AND #sk >= :from');
+    expect(queryInput().ExpressionAttributeValues).toMatchObject({ ':from': '2026-01-15T00:00:00.000Z' });
   });
 
   it('bounds the sort key from above with end_time alone', async () => {
     await invoke(list, listEvent('end_time=2026-01-16T00:00:00Z'));
 
-    expect(queryInput().KeyConditionExpression).toBe('#pk = :pk AND #sk < :end');
-    expect(queryInput().ExpressionAttributeValues).toMatchObject({ ':end': '2026-01-16T00:00:00.000Z' });
+    expect(queryInput().KeyConditionExpression).toBe('#pk = :pk AND #sk < :before');
+    expect(queryInput().ExpressionAttributeValues).toMatchObject({ ':before': '2026-01-16T00:00:00.000Z' });
   });
 
   it('queries the account-number index when filtering by account_number', async () => {
@@ -239,7 +242,7 @@ describe('GET /verify/accounts: filters reach DynamoDB', () => {
 
     expect(queryInput()).toMatchObject({
       IndexName: 'gsi2',
-      ExpressionAttributeValues: { ':pk': keys.accountsByAccountNumber(TENANT, '123456789') },
+      ExpressionAttributeValues: { ':pk': accountKeys.byAccountNumber(TENANT, '123456789') },
       ScanIndexForward: false,
     });
   });

@@ -1,8 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
-import { isConditionFailure } from './conditions';
-import { ENTITY, keys } from './keys';
-import { TABLE_SCHEMA } from './schema';
+import { isConditionFailure } from '../conditions';
+import { ENTITY } from '../entities';
+import { TABLE_SCHEMA } from '../schema';
+import { eventKeys } from './keys';
 
 export interface StoredEvent {
   tenant: string;
@@ -26,7 +27,7 @@ export class EventRepository {
         new PutCommand({
           TableName: this.tableName,
           Item: {
-            ...keys.event(tenant, envelope.event_id),
+            ...eventKeys.event(tenant, envelope.event_id),
             entity: ENTITY.event,
             version: 1,
             tenant,
@@ -34,8 +35,8 @@ export class EventRepository {
             event_type: envelope.event_type,
             created_at: envelope.created_at,
             envelope,
-            gsi1pk: keys.eventsByTenant(tenant),
-            gsi1sk: `${envelope.created_at}#${envelope.event_id}`,
+            gsi1pk: eventKeys.byTenant(tenant),
+            gsi1sk: eventKeys.order(envelope.created_at, envelope.event_id),
             [TABLE_SCHEMA.ttlAttribute]: Math.ceil(expires / 1000),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -50,7 +51,7 @@ export class EventRepository {
 
   async get(tenant: string, eventId: string): Promise<StoredEvent | undefined> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.event(tenant, eventId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: eventKeys.event(tenant, eventId), ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
     return {
@@ -64,7 +65,7 @@ export class EventRepository {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.event(tenant, eventId),
+        Key: eventKeys.event(tenant, eventId),
         UpdateExpression: 'SET queued_at = if_not_exists(queued_at, :at)',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':at': at.toISOString() },

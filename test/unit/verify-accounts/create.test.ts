@@ -2,7 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { setDependencies } from '#shared/aws';
-import { keys } from '#shared/db/keys';
+import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { handler as create } from '../../../functions/verify-accounts/create';
 import { invoke } from '../support/events';
 import { createEvent, ddb, FRIDAY, TABLE, TENANT, useHandlerHarness, validCreateBody } from '../support/harness';
@@ -469,7 +469,7 @@ describe('POST /verify/accounts: a new account', () => {
     expect(input.TransactItems?.[0].Put?.TableName).toBe(TABLE);
     expect(input.TransactItems?.[0].Put?.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(account).toMatchObject({
-      ...keys.verifyAccount(TENANT, res.body.account.id),
+      ...accountKeys.account(TENANT, res.body.account.id),
       entity: 'verify_account',
       tenant: TENANT,
       id: res.body.account.id,
@@ -527,7 +527,7 @@ describe('POST /verify/accounts: a new account', () => {
 });
 
 describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', () => {
-  const slotsPk = keys.verificationSlots(TENANT, '021000021', '123456789');
+  const slotsPk = accountKeys.slots(TENANT, '021000021', '123456789');
   const slot = (n: number, expiresAtMs: number) => ({ pk: slotsPk, sk: `SLOT#${n}`, expires_at_ms: expiresAtMs });
   const live = FRIDAY.getTime() + 60_000;
   const expired = FRIDAY.getTime() - 1;
@@ -594,7 +594,7 @@ describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', 
   it('does not mix up slots of different bank accounts (the slot partition is per routing + account number)', async () => {
     await invoke(create, createEvent(validCreateBody({ account_number: '555566667777' })));
 
-    expect(written().slot.pk).toBe(keys.verificationSlots(TENANT, '021000021', '555566667777'));
+    expect(written().slot.pk).toBe(accountKeys.slots(TENANT, '021000021', '555566667777'));
     expect(written().slot.pk).not.toBe(slotsPk);
   });
 });

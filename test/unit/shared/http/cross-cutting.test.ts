@@ -1,10 +1,10 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { handler as control } from '../../../functions/verify-accounts/control';
-import { handler as create } from '../../../functions/verify-accounts/create';
-import { handler as get } from '../../../functions/verify-accounts/get';
-import { handler as list } from '../../../functions/verify-accounts/list';
-import { type EventOptions, type HttpAnswer, type httpEvent, invoke } from '../support/events';
+import { handler as control } from '../../../../functions/verify-accounts/control';
+import { handler as create } from '../../../../functions/verify-accounts/create';
+import { handler as get } from '../../../../functions/verify-accounts/get';
+import { handler as list } from '../../../../functions/verify-accounts/list';
+import { type EventOptions, type HttpAnswer, type httpEvent, invoke } from '../../support/events';
 import {
   ACCOUNT_ID,
   accountGets,
@@ -18,7 +18,7 @@ import {
   storedAccount,
   useHandlerHarness,
   validCreateBody,
-} from '../support/harness';
+} from '../../support/harness';
 
 const harness = useHandlerHarness();
 

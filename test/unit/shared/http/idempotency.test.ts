@@ -2,10 +2,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys';
-import { handler as control } from '../../../functions/verify-accounts/control';
-import { handler as create } from '../../../functions/verify-accounts/create';
-import { handler as get } from '../../../functions/verify-accounts/get';
-import { invoke } from '../support/events';
+import { handler as control } from '../../../../functions/verify-accounts/control';
+import { handler as create } from '../../../../functions/verify-accounts/create';
+import { handler as get } from '../../../../functions/verify-accounts/get';
+import { invoke } from '../../support/events';
 import {
   ACCOUNT_ID,
   controlEvent,
@@ -18,7 +18,7 @@ import {
   TENANT,
   useHandlerHarness,
   validCreateBody,
-} from '../support/harness';
+} from '../../support/harness';
 
 useHandlerHarness();
 

@@ -12,33 +12,25 @@ import { now } from '#shared/aws';
 import type { OwnershipCheck, OwnershipClaims } from '#shared/bank/bank-provider';
 import { bank } from '#shared/bank/index';
 import { cipher } from '#shared/cipher/index';
-import type { VerifyAccountRepository } from '#shared/db/verify-accounts';
-import { ConflictError } from '#shared/errors';
+import { retryOnConflict } from '#shared/db/retry';
+import { type VerificationResult, verifyAccounts } from '#shared/db/verify-accounts/index';
 import type { Logger } from '#shared/logger';
 import { notifier } from '#shared/notify/index';
 import { DisabledNotifier } from '#shared/notify/notifier';
-import { repository } from './service';
 
 /**
- * The asynchronous half of a verification (DESIGN.md §4): ask the bank, match ownership,
- * send the statement-code credit, tell the holder. Safe to run twice on the same account:
- * every step looks at what is already stored and does only what is missing.
+ * The asynchronous half of a verification (docs/api.md#verify-accounts): ask the bank,
+ * match ownership, send the statement-code credit, tell the holder; or, after
+ * `POST …/debits`, ask the bank about debits again. Safe to run twice on the same
+ * account: every step looks at what is already stored and does only what is missing. A
+ * lost optimistic-locking race is retried at once on a fresh read.
  */
-const RETRIES_ON_CONFLICT = 3;
-
-export async function completeVerification(tenant: string, id: string, logger: Logger): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await completeOnce(tenant, id, logger);
-    } catch (error) {
-      const concurrent = error instanceof ConflictError && error.code === 'concurrent_update';
-      if (!concurrent || attempt >= RETRIES_ON_CONFLICT) throw error;
-    }
-  }
+export function completeVerification(tenant: string, id: string, logger: Logger): Promise<void> {
+  return retryOnConflict(() => completeOnce(tenant, id, logger), { attempts: 3, jitterMs: 0 });
 }
 
 async function completeOnce(tenant: string, id: string, logger: Logger): Promise<void> {
-  const found = await repository().getWithSecret(tenant, id);
+  const found = await verifyAccounts().getWithSecret(tenant, id);
   if (!found) {
     logger.warn('verify account not found; nothing to verify', { verify_account_id: id });
     return;
@@ -46,6 +38,8 @@ async function completeOnce(tenant: string, id: string, logger: Logger): Promise
   let account = found.account;
   if (account.verification_status === 'pending') {
     account = await verify(account, found.ownershipSecret);
+  } else if (account.debit_status === 'pending') {
+    account = await recheckDebits(account);
   }
   if (needsNotification(account)) {
     await notifyHolder(account, logger);
@@ -55,7 +49,7 @@ async function completeOnce(tenant: string, id: string, logger: Logger): Promise
 async function verify(account: VerifyAccount, ownershipSecret: string | undefined): Promise<VerifyAccount> {
   const provider = bank();
   const check = await provider.checkAccount(account);
-  const result: Parameters<VerifyAccountRepository['recordVerification']>[1] = { ...check };
+  const result: VerificationResult = { ...check };
 
   if (checksOwnership(account.type)) {
     const secret = ownershipSecret && (await cipher().decrypt(ownershipSecret, ownershipSecretContext(account)));
@@ -73,7 +67,17 @@ async function verify(account: VerifyAccount, ownershipSecret: string | undefine
       result.control_status = 'canceled';
     }
   }
-  return repository().recordVerification(account, result, now());
+  return verifyAccounts().recordVerification(account, result, now());
+}
+
+/** A repeated debit check: only the debit status and its reason change. */
+async function recheckDebits(account: VerifyAccount): Promise<VerifyAccount> {
+  const check = await bank().checkAccount(account);
+  return verifyAccounts().recordDebitCheck(
+    account,
+    { debit_status: check.debit_status, debit_status_reason: check.debit_status_reason },
+    now(),
+  );
 }
 
 function ownershipClaims(account: VerifyAccount, secret: string | undefined): OwnershipClaims {
@@ -121,5 +125,5 @@ async function notifyHolder(account: VerifyAccount & { email: string }, logger: 
     return;
   }
   await channel.send(statementCodeSentEmail(account));
-  await repository().recordHolderNotified(account, now());
+  await verifyAccounts().recordHolderNotified(account, now());
 }

@@ -1,11 +1,11 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient, setDependencies } from '#shared/aws';
-import { VerifyAccountRepository } from '#shared/db/verify-accounts';
+import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
-import { submitStatementCode } from '../../../functions/verify-accounts/service';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
 import { handler as expire } from '../../../functions/verify-accounts/statement-code-expiry';
+import { submitStatementCode } from '../../../functions/verify-accounts/submit-statement-code';
 import { handler as worker } from '../../../functions/verify-accounts/verification-worker';
 import { createTestTable } from '../harness';
 

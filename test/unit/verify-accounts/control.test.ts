@@ -6,7 +6,6 @@ import { handler as control } from '../../../functions/verify-accounts/control';
 import { invoke } from '../support/events';
 import {
   ACCOUNT_ID,
-  applyUpdate,
   controlEvent,
   ddb,
   FRIDAY,
@@ -110,12 +109,12 @@ describe('POST /verify/accounts/{id}/control: when control cannot be submitted',
 
     expect(res.statusCode).toBe(400);
     expect(res.body.error_code).toBe('control_canceled');
-    expect(updates().some((u) => applyUpdate({}, u).control_status === 'valid')).toBe(false);
+    expect(updates().some((u) => u.ExpressionAttributeValues?.[':control_status'] === 'valid')).toBe(false);
   });
 
   it('accepts the right code just under 5 days after it was sent', async () => {
     const almostFiveDays = new Date(FRIDAY.getTime() - 5 * 24 * 60 * 60 * 1000 + 60_000).toISOString();
-    givenStored(storedControlAccount({ statement_code_sent_at: almostFiveDays }));
+    givenStored(storedControlAccount({ statement_code_sent_at: almostFiveDays }), { control_status: 'valid' });
 
     const res = await submit('0000');
 
@@ -126,7 +125,11 @@ describe('POST /verify/accounts/{id}/control: when control cannot be submitted',
 
 describe('POST /verify/accounts/{id}/control: the right code', () => {
   it('sets control_status valid for the sandbox code 0000 and answers the updated account', async () => {
-    givenStored(storedControlAccount({ version: 3 }));
+    givenStored(storedControlAccount({ version: 3 }), {
+      control_status: 'valid',
+      version: 4,
+      updated_at: FRIDAY.toISOString(),
+    });
 
     const res = await submit('0000');
 
@@ -136,12 +139,13 @@ describe('POST /verify/accounts/{id}/control: the right code', () => {
     const [update] = updates();
     expect(update.Key).toEqual({ pk: `T#${TENANT}#VA#${ACCOUNT_ID}`, sk: 'VA' });
     expect(update.ConditionExpression).toBe('version = :v');
-    expect(applyUpdate({}, update)).toMatchObject({ control_status: 'valid', version: 4 });
-    expect(update.ExpressionAttributeValues).toMatchObject({ ':v': 3 });
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':control_status': 'valid', ':next': 4, ':v': 3 });
   });
 
   it('works for control_ownership accounts too', async () => {
-    givenStored(storedControlAccount({ type: 'control_ownership', ownership_status: 'full' }));
+    givenStored(storedControlAccount({ type: 'control_ownership', ownership_status: 'full' }), {
+      control_status: 'valid',
+    });
 
     const res = await submit('0000');
 
@@ -150,21 +154,21 @@ describe('POST /verify/accounts/{id}/control: the right code', () => {
   });
 
   it('compares the code case-insensitively (stored AB12, submitted ab12)', async () => {
-    givenStored(storedControlAccount({ statement_code_hash: hashStatementCode('AB12') }));
+    givenStored(storedControlAccount({ statement_code_hash: hashStatementCode('AB12') }), { control_status: 'valid' });
 
     const res = await submit('ab12');
 
     expect(res.statusCode).toBe(200);
-    expect(res.body.account.control_status).toBe('valid');
+    expect(updates()[0].ExpressionAttributeValues).toMatchObject({ ':control_status': 'valid' });
   });
 
   it('accepts the right code on the last remaining attempt', async () => {
-    givenStored(storedControlAccount({ control_attempts: 2 }));
+    givenStored(storedControlAccount({ control_attempts: 2 }), { control_status: 'valid' });
 
     const res = await submit('0000');
 
     expect(res.statusCode).toBe(200);
-    expect(res.body.account.control_status).toBe('valid');
+    expect(updates()[0].ExpressionAttributeValues).toMatchObject({ ':control_status': 'valid' });
   });
 
   it('answers 200 unchanged and writes nothing when control is already valid', async () => {
@@ -203,7 +207,7 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
     [0, 2],
     [1, 1],
   ])(
-    'after %i earlier wrong codes, a wrong code answers 400 incorrect_statement_code with attempts_remaining %i',
+    'after %i earlier wrong codes, a wrong code answers 400 incorrect_statement_code with attempts_remaining %i (top level, as Orum’s ControlErrorResponse, and in details)',
     async (before, remaining) => {
       givenStored(storedControlAccount({ control_attempts: before, version: 7 }));
 
@@ -212,10 +216,10 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
       expect(res.statusCode).toBe(400);
       expect(res.body.error_code).toBe('incorrect_statement_code');
       expect(res.body.details).toEqual({ attempts_remaining: remaining });
+      expect(res.body.attempts_remaining).toBe(remaining);
       const [update] = updates();
-      expect(applyUpdate({}, update)).toMatchObject({ control_attempts: before + 1, version: 8 });
-      expect(update.ExpressionAttributeValues).toMatchObject({ ':v': 7 });
-      expect(applyUpdate({}, update)).not.toHaveProperty('control_status');
+      expect(update.ExpressionAttributeValues).toMatchObject({ ':control_attempts': before + 1, ':next': 8, ':v': 7 });
+      expect(update.UpdateExpression).not.toContain('#control_status =');
     },
   );
 
@@ -227,8 +231,9 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
     expect(res.statusCode).toBe(400);
     expect(res.body.error_code).toBe('incorrect_statement_code');
     expect(res.body.details).toEqual({ attempts_remaining: 0 });
+    expect(res.body.attempts_remaining).toBe(0);
     const [update] = updates();
-    expect(applyUpdate({}, update)).toMatchObject({ control_attempts: 3, control_status: 'canceled' });
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':control_attempts': 3, ':control_status': 'canceled' });
   });
 
   it('a fourth submission answers 429 too_many_attempts, even with the right code, and writes nothing', async () => {
@@ -242,25 +247,6 @@ describe('POST /verify/accounts/{id}/control: wrong codes (3 attempts in all)', 
     expect(right.statusCode).toBe(429);
     expect(right.body.error_code).toBe('too_many_attempts');
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
-  });
-
-  it('counts down 2, 1, 0 over three wrong submissions, then refuses with 429', async () => {
-    let item = storedControlAccount();
-    const answers: (number | string)[] = [];
-    for (let i = 0; i < 4; i++) {
-      ddb.reset();
-      ddb.on(GetCommand).resolves({});
-      givenStored(item);
-      const res = await submit('1111');
-      answers.push(res.statusCode === 400 ? res.body.details.attempts_remaining : res.body.error_code);
-      const update = updates()[0];
-      if (update) {
-        item = applyUpdate(item, update);
-      }
-    }
-
-    expect(answers).toEqual([2, 1, 0, 'too_many_attempts']);
-    expect(item.control_status).toBe('canceled');
   });
 
   it('answers 400 control_canceled when control was canceled without wrong codes (verification did not end valid)', async () => {

@@ -1,0 +1,9 @@
+import { documentClient, port } from '#shared/aws';
+import { tableName } from '#shared/config';
+import { EventRepository } from './repository';
+
+export type { StoredEvent } from './repository';
+export { EventRepository } from './repository';
+
+/** The event log on the service's table; tests and the local runtime may replace it. */
+export const events = port('events', () => new EventRepository(documentClient(), tableName()));

@@ -1,0 +1,31 @@
+import { TABLE_SCHEMA } from './schema';
+
+/** Attributes every stored item may carry that only storage needs: keys, index keys, entity, TTL. */
+const STORAGE_KEYS: readonly string[] = [
+  TABLE_SCHEMA.partitionKey,
+  TABLE_SCHEMA.sortKey,
+  TABLE_SCHEMA.ttlAttribute,
+  'entity',
+  ...Object.values(TABLE_SCHEMA.indexes).flatMap((index) => [index.partitionKey, index.sortKey]),
+];
+
+/**
+ * A stored item (or a stream image) without its storage attributes and the entity's own
+ * storage-only fields (`extra`), as the domain sees it.
+ */
+export function withoutStorageFields(
+  item: Record<string, unknown>,
+  extra: readonly string[] = [],
+): Record<string, unknown> {
+  const record = { ...item };
+  for (const attribute of [...STORAGE_KEYS, ...extra]) delete record[attribute];
+  return record;
+}
+
+/** An item's primary key. */
+export interface ItemKey {
+  pk: string;
+  sk: string;
+}
+
+export const keyOf = (item: Record<string, unknown>): ItemKey => ({ pk: String(item.pk), sk: String(item.sk) });

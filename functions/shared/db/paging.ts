@@ -1,0 +1,134 @@
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  type DynamoDBDocumentClient,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { PageWindow } from '#domain/pagination';
+import { InternalError } from '#shared/errors';
+import { type ItemKey, keyOf } from './items';
+import { type IndexName, TABLE_SCHEMA } from './schema';
+
+/**
+ * Lists as every entity pages them: walk a slim index (keys and filter attributes only)
+ * in sort-key order, pass over `skip` matches, keep the page's keys, then read just those
+ * items by key. Index sort keys are `<created_at>#<id>`, so time bounds are key
+ * conditions and the order is newest first when read backwards.
+ */
+export interface IndexQuery {
+  index: IndexName;
+  partition: string;
+  /** Inclusive lower bound of the sort key's time (RFC 3339, UTC, ms). */
+  from?: string;
+  /** Exclusive upper bound of the sort key's time. */
+  before?: string;
+  /** Attribute → accepted values; applied to the projected attributes while walking. */
+  anyOf?: Readonly<Record<string, readonly string[] | undefined>>;
+  /** Default true: sort key descending. */
+  newestFirst?: boolean;
+}
+
+/** BatchGetItem takes at most 100 keys per call. */
+const BATCH_GET_LIMIT = 100;
+/** Rounds of retrying unprocessed keys before giving up (backoff 50 ms … 1 s). */
+const BATCH_GET_ROUNDS = 8;
+
+/** The keys of one page of the index's matches, in index order. */
+export async function pageKeys(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  query: IndexQuery,
+  page: PageWindow,
+): Promise<ItemKey[]> {
+  const input = queryInput(query);
+  const found: ItemKey[] = [];
+  let seen = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(new QueryCommand({ TableName: tableName, ...input, ExclusiveStartKey: startKey }));
+    for (const item of out.Items ?? []) {
+      if (seen++ < page.skip) continue;
+      found.push(keyOf(item));
+      if (found.length === page.take) return found;
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}
+
+/**
+ * The items of `itemKeys`, in that order (BatchGet answers in any order); keys whose item
+ * is gone drop out. Unprocessed keys are retried with backoff a bounded number of times.
+ */
+export async function batchGetInOrder(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  itemKeys: readonly ItemKey[],
+): Promise<Record<string, unknown>[]> {
+  const byKey = new Map<string, Record<string, unknown>>();
+  const id = (key: ItemKey) => `${key.pk}|${key.sk}`;
+  for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) {
+    let request: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + BATCH_GET_LIMIT).map((k) => ({ ...k }));
+    for (let round = 0; request && request.length > 0; round++) {
+      if (round === BATCH_GET_ROUNDS) throw new InternalError('table kept throttling the page read');
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
+      const out: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: request, ConsistentRead: true } } }),
+      );
+      for (const item of out.Responses?.[tableName] ?? []) byKey.set(id(keyOf(item)), item);
+      request = out.UnprocessedKeys?.[tableName]?.Keys;
+    }
+  }
+  return itemKeys.flatMap((key): Record<string, unknown>[] => {
+    const item = byKey.get(id(key));
+    return item ? [item] : [];
+  });
+}
+
+/** One page of an index's matches, read by key. */
+export async function readPage(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  query: IndexQuery,
+  page: PageWindow,
+): Promise<Record<string, unknown>[]> {
+  if (page.take === 0) return [];
+  return batchGetInOrder(db, tableName, await pageKeys(db, tableName, query, page));
+}
+
+function queryInput(query: IndexQuery) {
+  const index = TABLE_SCHEMA.indexes[query.index];
+  const names: Record<string, string> = { '#pk': index.partitionKey };
+  const values: Record<string, unknown> = { ':pk': query.partition };
+  let keyCondition = '#pk = :pk';
+  if (query.from || query.before) names['#sk'] = index.sortKey;
+  // Sort keys are `<created_at>#<id>`: `>= from` includes created_at == from, `< before` excludes created_at == before.
+  if (query.from && query.before) {
+    keyCondition += ' AND #sk BETWEEN :from AND :before';
+    Object.assign(values, { ':from': query.from, ':before': query.before });
+  } else if (query.from) {
+    keyCondition += ' AND #sk >= :from';
+    values[':from'] = query.from;
+  } else if (query.before) {
+    keyCondition += ' AND #sk < :before';
+    values[':before'] = query.before;
+  }
+  const conditions: string[] = [];
+  for (const [attribute, wanted] of Object.entries(query.anyOf ?? {})) {
+    if (!wanted?.length) continue;
+    names[`#${attribute}`] = attribute;
+    const placeholders = wanted.map((value, i) => {
+      values[`:${attribute}${i}`] = value;
+      return `:${attribute}${i}`;
+    });
+    conditions.push(`#${attribute} IN (${placeholders.join(', ')})`);
+  }
+  return {
+    IndexName: index.name,
+    KeyConditionExpression: keyCondition,
+    FilterExpression: conditions.length ? conditions.join(' AND ') : undefined,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: query.newestFirst === false,
+  };
+}

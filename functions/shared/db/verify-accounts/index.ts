@@ -1,0 +1,9 @@
+import { documentClient, port } from '#shared/aws';
+import { tableName } from '#shared/config';
+import { VerifyAccountRepository } from './repository';
+
+export type { AccountListFilter, VerificationResult } from './repository';
+export { VerifyAccountRepository } from './repository';
+
+/** The verify account repository on the service's table; tests and the local runtime may replace it. */
+export const verifyAccounts = port('verifyAccounts', () => new VerifyAccountRepository(documentClient(), tableName()));

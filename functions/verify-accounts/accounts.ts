@@ -1,0 +1,15 @@
+import type { PageWindow } from '#domain/pagination';
+import type { VerifyAccount } from '#domain/verify-account';
+import { type AccountListFilter, verifyAccounts } from '#shared/db/verify-accounts/index';
+import { NotFoundError } from '#shared/errors';
+
+/** Reading accounts: what the get and list handlers call (another tenant's id is unknown). */
+export async function getVerifyAccount(tenant: string, id: string): Promise<VerifyAccount> {
+  const account = await verifyAccounts().get(tenant, id);
+  if (!account) throw new NotFoundError('unknown_id', 'no verify account has this id');
+  return account;
+}
+
+export async function listVerifyAccounts(tenant: string, filter: AccountListFilter, page: PageWindow) {
+  return verifyAccounts().list(tenant, filter, page);
+}

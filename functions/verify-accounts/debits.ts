@@ -1,0 +1,10 @@
+import { httpHandler } from '#shared/http/handler';
+import { presentAccount } from './present';
+import { recheckDebits } from './recheck-debits';
+import { accountIdParams, emptyBody } from './schemas';
+
+/** POST /verify/accounts/{id}/debits — asks the bank again about debits; settled asynchronously. */
+export const handler = httpHandler({ params: accountIdParams, body: emptyBody }, async ({ tenant, params }) => {
+  const account = await recheckDebits(tenant, params.id);
+  return { body: { account: presentAccount(account) } };
+});

@@ -1,0 +1,58 @@
+import { decideControlSubmission } from '#domain/statement-code';
+import type { VerifyAccount } from '#domain/verify-account';
+import { now } from '#shared/aws';
+import { retryOnConflict } from '#shared/db/retry';
+import { verifyAccounts } from '#shared/db/verify-accounts/index';
+import { RateLimitError, ValidationError } from '#shared/errors';
+import { getVerifyAccount } from './accounts';
+
+/**
+ * A statement-code submission (docs/api.md#control). The account may change under it
+ * (another submission, the pipeline): the decision is then taken again on the fresh
+ * account, after a short random pause so racing submissions spread out. A partner sees a
+ * 409 only if the account keeps changing through every retry.
+ */
+export function submitStatementCode(tenant: string, id: string, code: string): Promise<VerifyAccount> {
+  return retryOnConflict(async () => applyStatementCode(await getVerifyAccount(tenant, id), code), {
+    attempts: 5,
+    jitterMs: 20,
+  });
+}
+
+async function applyStatementCode(account: VerifyAccount, code: string): Promise<VerifyAccount> {
+  const at = now();
+  const decision = decideControlSubmission(account, code, at);
+  switch (decision.kind) {
+    case 'not_requested':
+      throw new ValidationError('control_not_requested', `type ${account.type} does not verify control`);
+    case 'already_valid':
+      return account;
+    case 'too_many_attempts':
+      throw new RateLimitError('too_many_attempts', 'three wrong statement codes were submitted; control is canceled');
+    case 'canceled':
+      throw new ValidationError('control_canceled', 'control verification of this account was canceled');
+    case 'expired':
+      throw new ValidationError(
+        'control_canceled',
+        'the statement code expired 5 days after it was sent; control is canceled',
+      );
+    case 'not_sent':
+      throw new ValidationError('statement_code_not_sent', 'the statement code has not been sent to the account yet');
+    case 'correct':
+      return verifyAccounts().updateControl(account, { control_status: 'valid' }, at);
+    case 'incorrect': {
+      await verifyAccounts().updateControl(
+        account,
+        { control_attempts: decision.attempts, control_status: decision.cancels ? 'canceled' : undefined },
+        at,
+      );
+      // Orum's ControlErrorResponse has `attempts_remaining` at the top level of the body.
+      throw new ValidationError(
+        'incorrect_statement_code',
+        'the statement code is not correct',
+        { attempts_remaining: decision.attemptsRemaining },
+        { attempts_remaining: decision.attemptsRemaining },
+      );
+    }
+  }
+}
