@@ -148,7 +148,9 @@ describe('verify_account_updated events', () => {
     const item = await storedItem(runtime, tenant, created.body.account.id);
     const before = { ...item, verification_status: 'pending', debit_status: 'pending', version: item!.version - 1 };
     const eventItem = (
-      await documentClient().send(new GetCommand({ TableName: runtime.tableName, Key: eventKeys.event(tenant, event.id) }))
+      await documentClient().send(
+        new GetCommand({ TableName: runtime.tableName, Key: eventKeys.event(tenant, event.id) }),
+      )
     ).Item;
     const queuedBefore = queuedEventIds().length;
 

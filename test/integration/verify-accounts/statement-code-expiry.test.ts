@@ -22,7 +22,7 @@ const at = (date: Date) => setDependencies({ now: () => new Date(date) });
 async function codeSentAt(sentAt: Date, tenant: string) {
   at(sentAt);
   const body = createVerifyAccountBody.parse({
-    account_number: `${sentAt.getTime()}`.slice(-9) + '6789',
+    account_number: `${String(sentAt.getTime()).slice(-9)}6789`,
     routing_number: '021000021',
     account_holder_name: 'Jane Doe',
     type: 'control',
