@@ -6,8 +6,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { setDependencies } from '#shared/aws';
 import { handler } from '../../../functions/pipeline/stream-router';
 import { FakeQueue } from '../../support/fakes';
+import { ddb, useHandlerHarness } from '../../support/handler-harness';
 import { storedAccountItem } from '../../support/records';
-import { ddb, useHandlerHarness } from '../support/harness';
 
 useHandlerHarness();
 let queue: FakeQueue;

@@ -3,7 +3,6 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { hashStatementCode } from '#domain/statement-code';
 import { handler as control } from '../../../functions/verify-accounts/control';
-import { invoke } from '../support/events';
 import {
   ACCOUNT_ID,
   controlEvent,
@@ -14,7 +13,8 @@ import {
   storedControlAccount,
   TENANT,
   useHandlerHarness,
-} from '../support/harness';
+} from '../../support/handler-harness';
+import { invoke } from '../../support/http-events';
 
 const harness = useHandlerHarness();
 

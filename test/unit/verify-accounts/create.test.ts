@@ -4,8 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { setDependencies } from '#shared/aws';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { handler as create } from '../../../functions/verify-accounts/create';
-import { invoke } from '../support/events';
-import { createEvent, ddb, FRIDAY, TABLE, TENANT, useHandlerHarness, validCreateBody } from '../support/harness';
+import {
+  createEvent,
+  ddb,
+  FRIDAY,
+  TABLE,
+  TENANT,
+  useHandlerHarness,
+  validCreateBody,
+} from '../../support/handler-harness';
+import { invoke } from '../../support/http-events';
 
 const harness = useHandlerHarness();
 

@@ -2,7 +2,6 @@ import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { handler as debits } from '../../../functions/verify-accounts/debits';
-import { invoke } from '../support/events';
 import {
   ACCOUNT_ID,
   ddb,
@@ -12,7 +11,8 @@ import {
   storedAccount,
   TENANT,
   useHandlerHarness,
-} from '../support/harness';
+} from '../../support/handler-harness';
+import { invoke } from '../../support/http-events';
 
 useHandlerHarness();
 

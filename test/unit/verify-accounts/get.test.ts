@@ -1,7 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as get } from '../../../functions/verify-accounts/get';
-import { invoke } from '../support/events';
 import {
   ACCOUNT_ID,
   accountGets,
@@ -11,7 +10,8 @@ import {
   storedAccount,
   TABLE,
   useHandlerHarness,
-} from '../support/harness';
+} from '../../support/handler-harness';
+import { invoke } from '../../support/http-events';
 
 useHandlerHarness();
 

@@ -2,7 +2,6 @@ import { BatchGetCommand, type BatchGetCommandInput, GetCommand, QueryCommand } 
 import { describe, expect, it } from 'vitest';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { handler as list } from '../../../functions/verify-accounts/list';
-import { invoke } from '../support/events';
 import {
   ACCOUNT_ID,
   accountGets,
@@ -13,7 +12,8 @@ import {
   TABLE,
   TENANT,
   useHandlerHarness,
-} from '../support/harness';
+} from '../../support/handler-harness';
+import { invoke } from '../../support/http-events';
 
 useHandlerHarness();
 

@@ -4,7 +4,6 @@ import { handler as control } from '../../../../functions/verify-accounts/contro
 import { handler as create } from '../../../../functions/verify-accounts/create';
 import { handler as get } from '../../../../functions/verify-accounts/get';
 import { handler as list } from '../../../../functions/verify-accounts/list';
-import { type EventOptions, type HttpAnswer, type httpEvent, invoke } from '../../support/events';
 import {
   ACCOUNT_ID,
   accountGets,
@@ -18,7 +17,8 @@ import {
   storedAccount,
   useHandlerHarness,
   validCreateBody,
-} from '../../support/harness';
+} from '../../../support/handler-harness';
+import { type EventOptions, type HttpAnswer, type httpEvent, invoke } from '../../../support/http-events';
 
 const harness = useHandlerHarness();
 

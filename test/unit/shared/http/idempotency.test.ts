@@ -5,7 +5,6 @@ import { keys } from '#shared/db/keys';
 import { handler as control } from '../../../../functions/verify-accounts/control';
 import { handler as create } from '../../../../functions/verify-accounts/create';
 import { handler as get } from '../../../../functions/verify-accounts/get';
-import { invoke } from '../../support/events';
 import {
   ACCOUNT_ID,
   controlEvent,
@@ -18,7 +17,8 @@ import {
   TENANT,
   useHandlerHarness,
   validCreateBody,
-} from '../../support/harness';
+} from '../../../support/handler-harness';
+import { invoke } from '../../../support/http-events';
 
 useHandlerHarness();
 

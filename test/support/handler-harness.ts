@@ -16,7 +16,7 @@ import { resetDependencies, setDependencies } from '#shared/aws';
 import type { Cipher } from '#shared/cipher/cipher';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { setLogSink } from '#shared/logger';
-import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './events';
+import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './http-events';
 
 /**
  * What every handler test shares: DynamoDB mocked at the document client (every instance),
