@@ -5,15 +5,23 @@ import type { Construct } from 'constructs';
 import type { QueueId } from '#shared/queue/message-queue';
 import { AlarmTopic } from './constructs/alarms';
 import { ApiFunction } from './constructs/api-function';
-import { bindCipherKey, CipherKey } from './constructs/cipher-key';
-import { bindTable, DataTable } from './constructs/data-table';
+import { CipherKey } from './constructs/cipher-key';
+import { DataTable } from './constructs/data-table';
 import { type EmailSenderSettings, emailSenderFromContext } from './constructs/email-sender';
 import { EventPipeline } from './constructs/event-pipeline';
 import { HttpApi, type HttpApiProps } from './constructs/http-api';
 import { Identity, type IdentityProps } from './constructs/identity';
 import { identityPropsFromContext } from './constructs/identity-context';
 import { TenantAliases } from './constructs/tenant-aliases';
-import { type ConsumerDefinition, type QueueSettings, ROUTES, type RouteDefinition, routeKey } from './service';
+import {
+  type ConsumerDefinition,
+  deployedRoutes,
+  type QueueSettings,
+  ROUTES,
+  type RouteDefinition,
+  routeKey,
+  tableAccessOfRoute,
+} from './service';
 
 /** Repository root: handler paths in ROUTES and CONSUMERS are relative to it. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -26,8 +34,9 @@ export interface VerifyServiceStackProps extends StackProps {
    */
   readonly identity?: IdentityProps;
   /**
-   * The routes to deploy, one Lambda function each.
-   * @default ROUTES from lib/service.ts
+   * The route table: one Lambda function and one API route per route, local-only routes
+   * excepted (`deployedRoutes`).
+   * @default ROUTES from lib/service/
    */
   readonly routes?: readonly RouteDefinition[];
   /**
@@ -37,12 +46,12 @@ export interface VerifyServiceStackProps extends StackProps {
   readonly throttle?: Pick<HttpApiProps, 'throttleRateLimit' | 'throttleBurstLimit'>;
   /**
    * The asynchronous consumers, one Lambda function each.
-   * @default CONSUMERS from lib/service.ts
+   * @default CONSUMERS from lib/service/
    */
   readonly consumers?: readonly ConsumerDefinition[];
   /**
    * The work queues, one SQS queue (with its dead-letter queue) each.
-   * @default QUEUE_SETTINGS from lib/service.ts
+   * @default QUEUE_SETTINGS from lib/service/
    */
   readonly queueSettings?: Readonly<Record<QueueId, QueueSettings>>;
   /**
@@ -66,7 +75,7 @@ export class VerifyServiceStack extends Stack {
   /** The alias records that map each partner client id to its tenant (partner name). */
   readonly tenantAliases: TenantAliases;
   readonly httpApi: HttpApi;
-  /** The function of each route, by route id. */
+  /** The function of each deployed route, by route id. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
   /** The topic every alarm notifies. */
   readonly alarms: AlarmTopic;
@@ -86,14 +95,17 @@ export class VerifyServiceStack extends Stack {
     this.httpApi = new HttpApi(this, 'HttpApi', { jwt: this.identity.jwt, ...props.throttle });
 
     const functions = new Map<string, ApiFunction>();
-    for (const route of props.routes ?? ROUTES) {
+    for (const route of deployedRoutes(props.routes ?? ROUTES)) {
+      if (functions.has(route.id)) throw new Error(`route "${route.id}" is listed twice`);
       const fn = new ApiFunction(this, route.id, {
         entry: join(PROJECT_ROOT, route.handler),
+        projectRoot: PROJECT_ROOT,
         description: routeKey(route),
-      });
-      bindTable(fn.function, this.dataTable, route.table);
-      bindCipherKey(fn.function, this.cipherKey, route.cipher);
-      this.httpApi.addRoute(route, fn.function);
+        bundling: route.bundling,
+      })
+        .bindTable(this.dataTable, tableAccessOfRoute(route))
+        .bindCipherKey(this.cipherKey, route.cipher);
+      this.httpApi.addRoute(route, fn);
       functions.set(route.id, fn);
     }
     this.functions = functions;

@@ -1,9 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { ENV } from '#shared/config';
-import type { CipherAccess } from '../service';
 
 export interface CipherKeyProps {
   /**
@@ -32,18 +29,4 @@ export class CipherKey extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }
-}
-
-/**
- * Gives a function exactly the key operation its route needs and tells it the key ARN.
- * `encrypt` grants only `kms:Encrypt`, not `grantEncrypt()`'s `kms:ReEncrypt*` and
- * `kms:GenerateDataKey*`: the cipher never uses those, and a writer must not be able to
- * re-encrypt or derive data keys. Without an access mode the function gets neither a
- * permission nor the ARN, so it cannot even name the key.
- */
-export function bindCipherKey(fn: LambdaFunction, cipherKey: CipherKey, access: CipherAccess | undefined): void {
-  if (access === undefined) return;
-  if (access === 'encrypt') cipherKey.key.grant(fn, 'kms:Encrypt');
-  else cipherKey.key.grantDecrypt(fn);
-  fn.addEnvironment(ENV.cipherKeyArn, cipherKey.key.keyArn);
 }

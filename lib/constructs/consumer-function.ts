@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { QUEUES, type QueueId } from '#shared/queue/message-queue';
+import type { QueueId } from '#shared/queue/message-queue';
 import type { ConsumerDefinition, ConsumerSource } from '../service';
-import { bindCipherKey, type CipherKey } from './cipher-key';
-import { bindTable, type DataTable } from './data-table';
-import { bindEmailSender, type EmailSenderSettings } from './email-sender';
+import type { CipherKey } from './cipher-key';
+import type { DataTable } from './data-table';
+import type { EmailSenderSettings } from './email-sender';
 import type { WorkQueue } from './queue';
 import { ServiceFunction } from './service-function';
 
@@ -26,16 +25,6 @@ function sourceLabel(source: ConsumerSource): string {
   }
 }
 
-/**
- * Lets a function send to one of the service's queues: `sqs:SendMessage` (with
- * `GetQueueAttributes` and `GetQueueUrl`) on that queue only, and its URL in the queue's
- * variable (`QUEUES[id].envVar`).
- */
-export function bindQueueSender(fn: LambdaFunction, id: QueueId, workQueue: WorkQueue): void {
-  workQueue.queue.grantSendMessages(fn);
-  fn.addEnvironment(QUEUES[id].envVar, workQueue.queue.queueUrl);
-}
-
 export interface ConsumerFunctionProps {
   /** The consumer's row of `CONSUMERS`. */
   readonly consumer: ConsumerDefinition;
@@ -50,7 +39,7 @@ export interface ConsumerFunctionProps {
 }
 
 /**
- * The function of one consumer row (`CONSUMERS` in lib/service.ts): the house defaults of
+ * The function of one consumer row (`CONSUMERS` in lib/service/): the house defaults of
  * `ServiceFunction` with the row's timeout, and exactly the access the row declares:
  * the table (`table`), the cipher key (`cipher`), sending to each queue of `sendsTo`,
  * and SES when it `sendsEmail` and a sender is configured. What feeds it (stream, queue,
@@ -63,17 +52,19 @@ export class ConsumerFunction extends ServiceFunction {
     const { consumer } = props;
     super(scope, id, {
       entry: join(props.projectRoot, consumer.handler),
+      projectRoot: props.projectRoot,
       description: consumerDescription(consumer),
       timeout: Duration.seconds(consumer.timeoutSeconds),
+      bundling: consumer.bundling,
     });
     this.consumer = consumer;
-    bindTable(this.function, props.dataTable, consumer.table);
-    bindCipherKey(this.function, props.cipherKey, consumer.cipher);
+    this.bindTable(props.dataTable, consumer.table);
+    this.bindCipherKey(props.cipherKey, consumer.cipher);
     for (const queueId of consumer.sendsTo ?? []) {
       const workQueue = props.queues.get(queueId);
       if (!workQueue) throw new Error(`consumer "${consumer.id}" sends to unknown queue "${queueId}"`);
-      bindQueueSender(this.function, queueId, workQueue);
+      this.sendsTo(queueId, workQueue);
     }
-    if (consumer.sendsEmail) bindEmailSender(this.function, props.emailSender);
+    if (consumer.sendsEmail) this.bindEmailSender(props.emailSender);
   }
 }

@@ -1,17 +1,15 @@
-import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { RemovalPolicy } from 'aws-cdk-lib';
 import {
   AttributeType,
   BillingMode,
-  type CfnTable,
   ProjectionType,
   StreamViewType,
   Table,
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { ENV } from '#shared/config';
-import { TABLE_SCHEMA } from '#shared/db/schema';
+import { type IndexName, TABLE_ACTIONS, TABLE_SCHEMA } from '#shared/db/schema';
 import type { TableAccess } from '../service';
 
 export interface DataTableProps {
@@ -65,29 +63,48 @@ export class DataTable extends Construct {
     }
   }
 
+  /** The ARN of one of the table's indexes, `<table ARN>/index/<name>`. */
+  indexArn(index: IndexName): string {
+    const schema = TABLE_SCHEMA.indexes[index];
+    if (schema === undefined) throw new Error(`unknown index "${index}" (the indexes are ${INDEX_NAMES.join(', ')})`);
+    return `${this.table.tableArn}/index/${schema.name}`;
+  }
+
   /**
-   * The cdk-nag finding id of the `<table>/index/*` resource that DynamoDB's grant
-   * methods add. Acknowledging it is exact: the wildcard only spans this table's own
-   * indexes, which are all listed in TABLE_SCHEMA and all serve the service's queries.
+   * The policy statements of exactly one table access: `dynamodb:<action>` for each of its
+   * actions on the table, and `dynamodb:Query` on each of its indexes. Never Scan, never
+   * an `index/*` wildcard. Throws on an action outside TABLE_ACTIONS and on an index
+   * listed without `Query` among the actions, so a row that cannot work fails at synth.
    */
-  get indexWildcardFindingId(): string {
-    const logicalId = Stack.of(this).getLogicalId(this.table.node.defaultChild as CfnTable);
-    return `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/index/*]`;
+  statementsFor(access: TableAccess): PolicyStatement[] {
+    const actions = [...new Set(access.actions)].sort();
+    const unknown = actions.filter((action) => !(TABLE_ACTIONS as readonly string[]).includes(action));
+    if (unknown.length > 0) {
+      throw new Error(`table actions ${unknown.join(', ')} are not among ${TABLE_ACTIONS.join(', ')}`);
+    }
+    const indexes = [...new Set(access.indexes ?? [])].sort();
+    if (indexes.length > 0 && !actions.includes('Query')) {
+      throw new Error(`indexes ${indexes.join(', ')} are listed without Query among the table actions`);
+    }
+    const statements: PolicyStatement[] = [];
+    if (actions.length > 0) {
+      statements.push(
+        new PolicyStatement({
+          actions: actions.map((action) => `dynamodb:${action}`),
+          resources: [this.table.tableArn],
+        }),
+      );
+    }
+    if (indexes.length > 0) {
+      statements.push(
+        new PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: indexes.map((index) => this.indexArn(index)),
+        }),
+      );
+    }
+    return statements;
   }
 }
 
-/**
- * Powertools' `bindTable` idea: one call gives a function the table's name and the least
- * grant its route declares. `read` gets no write action at all (no PutItem, UpdateItem,
- * DeleteItem, BatchWriteItem); `readwrite` gets the data-plane read and write actions.
- */
-export function bindTable(fn: LambdaFunction, dataTable: DataTable, access: TableAccess): void {
-  if (access === 'read') dataTable.table.grantReadData(fn);
-  else dataTable.table.grantReadWriteData(fn);
-  fn.addEnvironment(ENV.tableName, dataTable.table.tableName);
-  // The grant lands in the role's default policy, so that is where the finding is.
-  Validations.of(fn.role ?? fn).acknowledge({
-    id: dataTable.indexWildcardFindingId,
-    reason: "Queries run on the table's global secondary indexes; `index/*` covers only this table's own indexes.",
-  });
-}
+const INDEX_NAMES = Object.keys(TABLE_SCHEMA.indexes);

@@ -1,8 +1,5 @@
 import { ArnFormat, Stack } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { ENV } from '#shared/config';
 
 /** The CDK context keys that configure account-holder emails (see the README, "Infrastructure"). */
 export const EMAIL_CONTEXT = {
@@ -35,8 +32,8 @@ export function emailSenderFromContext(scope: Construct): EmailSenderSettings | 
       throw new Error(`context "${EMAIL_CONTEXT.identityArn}" needs "${EMAIL_CONTEXT.sender}"`);
     return undefined;
   }
-  const match = ADDRESS.exec(sender);
-  if (!match) throw new Error(`context "${EMAIL_CONTEXT.sender}" must be an email address, got "${sender}"`);
+  if (!ADDRESS.test(sender))
+    throw new Error(`context "${EMAIL_CONTEXT.sender}" must be an email address, got "${sender}"`);
   if (identityArn !== undefined && !IDENTITY_ARN.test(identityArn)) {
     throw new Error(
       `context "${EMAIL_CONTEXT.identityArn}" must be an SES identity ARN (arn:aws:ses:<region>:<account>:identity/<name>)`,
@@ -49,21 +46,14 @@ export function emailSenderFromContext(scope: Construct): EmailSenderSettings | 
       Stack.of(scope).formatArn({
         service: 'ses',
         resource: 'identity',
-        resourceName: match[1]!.toLowerCase(),
+        resourceName: domainOf(sender).toLowerCase(),
         arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
       }),
   };
 }
 
-/**
- * Lets a function send email as the sender: `ses:SendEmail` on that one identity and
- * `EMAIL_SENDER`. Without a sender, nothing: the function has no SES permission at all.
- */
-export function bindEmailSender(fn: LambdaFunction, sender: EmailSenderSettings | undefined): void {
-  if (sender === undefined) return;
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [sender.identityArn] }));
-  fn.addEnvironment(ENV.emailSender, sender.address);
-}
+/** The domain of an address that matched ADDRESS, whose local part has no `@`. */
+const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1);
 
 function optionalString(value: unknown, key: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;

@@ -48,12 +48,12 @@ export interface EventPipelineProps {
   readonly alarms: AlarmTopic;
   /**
    * The consumers, one function each.
-   * @default CONSUMERS from lib/service.ts
+   * @default CONSUMERS from lib/service/
    */
   readonly consumers?: readonly ConsumerDefinition[];
   /**
    * One work queue (with its dead-letter queue) per entry.
-   * @default QUEUE_SETTINGS from lib/service.ts
+   * @default QUEUE_SETTINGS from lib/service/
    */
   readonly queueSettings?: Readonly<Record<QueueId, QueueSettings>>;
   /**
@@ -129,11 +129,14 @@ export class EventPipeline extends Construct {
   private connectSource(fn: ConsumerFunction, source: ConsumerSource, dataTable: DataTable): void {
     switch (source.kind) {
       case 'table-stream':
-        return this.connectStream(fn, source, dataTable);
+        this.connectStream(fn, source, dataTable);
+        break;
       case 'queue':
-        return this.connectQueue(fn, source);
+        this.connectQueue(fn, source);
+        break;
       case 'schedule':
-        return this.connectSchedule(fn, source);
+        this.connectSchedule(fn, source);
+        break;
     }
   }
 
@@ -141,7 +144,7 @@ export class EventPipeline extends Construct {
     fn: ConsumerFunction,
     source: Extract<ConsumerSource, { kind: 'table-stream' }>,
     dataTable: DataTable,
-  ) {
+  ): void {
     const id = fn.consumer.id;
     const onFailure = new DeadLetterStore(fn, 'OnFailure', {
       alarms: this.alarms,
@@ -149,7 +152,7 @@ export class EventPipeline extends Construct {
       notRedriveTarget: `the on-failure destination of ${id}'s table stream event source mapping`,
     });
     mutable(this.onFailure).set(id, onFailure);
-    fn.function.addEventSource(
+    fn.addEventSource(
       new DynamoEventSource(dataTable.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: source.batchSize,
@@ -168,7 +171,7 @@ export class EventPipeline extends Construct {
     });
   }
 
-  private connectQueue(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'queue' }>) {
+  private connectQueue(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'queue' }>): void {
     const { consumer } = fn;
     const workQueue = this.queues.get(source.queue);
     if (!workQueue) throw new Error(`consumer "${consumer.id}" reads unknown queue "${source.queue}"`);
@@ -178,12 +181,12 @@ export class EventPipeline extends Construct {
         `queue "${source.queue}": visibility timeout ${workQueue.settings.visibilityTimeoutSeconds} s is below ${VISIBILITY_TIMEOUT_FACTOR} × the ${consumer.timeoutSeconds} s timeout of its consumer ${consumer.id} (at least ${minimum} s)`,
       );
     }
-    fn.function.addEventSource(
+    fn.addEventSource(
       new SqsEventSource(workQueue.queue, { batchSize: source.batchSize, reportBatchItemFailures: true }),
     );
   }
 
-  private connectSchedule(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'schedule' }>) {
+  private connectSchedule(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'schedule' }>): void {
     const id = fn.consumer.id;
     const deadLetters = new DeadLetterStore(fn, 'ScheduleDeadLetters', {
       alarms: this.alarms,
@@ -195,7 +198,7 @@ export class EventPipeline extends Construct {
       description: `Runs ${id} (UTC)`,
     });
     rule.addTarget(
-      new LambdaTarget(fn.function, {
+      new LambdaTarget(fn, {
         deadLetterQueue: deadLetters.queue,
         retryAttempts: SCHEDULE_RETRY.attempts,
         maxEventAge: SCHEDULE_RETRY.maxEventAge,
@@ -208,7 +211,7 @@ export class EventPipeline extends Construct {
     // does not have.) Every scheduled job is
     // a sweep that the next run repeats, so nothing is lost meanwhile.
     this.alarms.alarm(fn, 'ErrorsAlarm', {
-      metric: fn.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
       threshold: 0,
       description: `A scheduled run of ${id} failed (Lambda retries it twice); see its logs. The next run repeats the work.`,
     });

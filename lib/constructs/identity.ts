@@ -168,33 +168,37 @@ export class Identity extends Construct {
       identifier: RESOURCE_SERVER_ID,
       scopes: [...scopes.values()],
     });
-    const oauthScope = (name: Scope) => OAuthScope.resourceServer(resourceServer, scopes.get(name)!);
+    const oauthScope = (name: Scope) => {
+      const scope = scopes.get(name);
+      if (scope === undefined) throw new Error(`scope "${name}" is not among the contract's: ${SCOPES.join(', ')}`);
+      return OAuthScope.resourceServer(resourceServer, scope);
+    };
 
     this.domain = this.userPool.addDomain('Domain', {
       cognitoDomain: { domainPrefix: props.domainPrefix ?? defaultDomainPrefix(stack) },
     });
 
     const clients = new Map<string, UserPoolClient>();
+    const tenantAliases: TenantAlias[] = [];
     for (const partner of partners) {
       if (clients.has(partner.name)) throw new Error(`partner "${partner.name}" is listed twice`);
-      clients.set(
-        partner.name,
-        this.userPool.addClient(`Client-${partner.name}`, {
-          userPoolClientName: partner.name,
-          generateSecret: true,
-          oAuth: { flows: { clientCredentials: true }, scopes: (partner.scopes ?? SCOPES).map(oauthScope) },
-          supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
-          accessTokenValidity: props.accessTokenValidity ?? Duration.hours(1),
-          enableTokenRevocation: true,
-          preventUserExistenceErrors: true,
-        }),
+      const client = this.userPool.addClient(`Client-${partner.name}`, {
+        userPoolClientName: partner.name,
+        generateSecret: true,
+        oAuth: { flows: { clientCredentials: true }, scopes: (partner.scopes ?? SCOPES).map(oauthScope) },
+        supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+        accessTokenValidity: props.accessTokenValidity ?? Duration.hours(1),
+        enableTokenRevocation: true,
+        preventUserExistenceErrors: true,
+      });
+      clients.set(partner.name, client);
+      tenantAliases.push(
+        { clientId: client.userPoolClientId, tenant: partner.name },
+        ...(partner.aliases ?? []).map((clientId) => ({ clientId, tenant: partner.name })),
       );
     }
     this.clients = clients;
-    this.tenantAliases = partners.flatMap((partner) => [
-      { clientId: clients.get(partner.name)!.userPoolClientId, tenant: partner.name },
-      ...(partner.aliases ?? []).map((clientId) => ({ clientId, tenant: partner.name })),
-    ]);
+    this.tenantAliases = tenantAliases;
     this.jwt = {
       issuer: `https://cognito-idp.${stack.region}.amazonaws.com/${this.userPool.userPoolId}`,
       // Cognito access tokens carry no `aud`; API Gateway then matches `client_id`. Every

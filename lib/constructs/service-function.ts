@@ -1,10 +1,18 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join, normalize, posix, sep } from 'node:path';
 import { type Duration, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { ENV } from '#shared/config';
+import { QUEUES, type QueueId } from '#shared/queue/message-queue';
+import type { CipherAccess, FunctionBundling, TableAccess } from '../service';
+import type { CipherKey } from './cipher-key';
+import type { DataTable } from './data-table';
+import type { EmailSenderSettings } from './email-sender';
+import type { WorkQueue } from './queue';
 
 /**
  * ESM bundles have no `require`; a few CommonJS dependencies inside the bundled AWS SDK
@@ -16,6 +24,11 @@ const ESM_REQUIRE_BANNER =
 export interface ServiceFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
   readonly entry: string;
+  /**
+   * Repository root: the bundler's working directory, and what `bundling.files` are
+   * relative to.
+   */
+  readonly projectRoot: string;
   /** How long one invocation may run. */
   readonly timeout: Duration;
   /**
@@ -38,6 +51,11 @@ export interface ServiceFunctionProps {
    * @default 'info'
    */
   readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * Bundling needs beyond the house defaults: data files copied beside the bundle.
+   * @default - the bundle only
+   */
+  readonly bundling?: FunctionBundling;
 }
 
 /**
@@ -47,28 +65,31 @@ export interface ServiceFunctionProps {
  * includes the AWS SDK (so the code runs against the SDK version it was tested with and
  * cold starts skip resolving the runtime's copy), and a role of its own that can only
  * write to its own log group. Table, key, queue and email access are added by the
- * `bind*` helpers, never here.
+ * `bind*`/`sendsTo` methods, each granting exactly what its argument names.
+ *
+ * The role and the log group are created beside the function (`<id>Role`,
+ * `<id>LogGroup`), since the function's constructor needs them before it exists.
  */
-export class ServiceFunction extends Construct {
-  readonly function: NodejsFunction;
-  readonly logGroup: LogGroup;
-  readonly role: Role;
+export class ServiceFunction extends NodejsFunction {
+  /** The function's own execution role (no AWS managed policy). */
+  declare readonly role: Role;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
-    super(scope, id);
-    this.logGroup = new LogGroup(this, 'LogGroup', {
+    const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
     });
     // Our own role instead of the default one: the default attaches the AWS managed
     // AWSLambdaBasicExecutionRole, which may write to every log group in the account.
-    this.role = new Role(this, 'Role', {
+    const role = new Role(scope, `${id}Role`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of ${this.node.path}`,
+      description: `Execution role of ${scope.node.path}/${id}`,
     });
-    this.logGroup.grantWrite(this.role);
+    logGroup.grantWrite(role);
+    const commandHooks = copyFilesHooks(props.projectRoot, props.bundling?.files ?? []);
 
-    this.function = new NodejsFunction(this, 'Function', {
+    super(scope, id, {
       entry: props.entry,
+      projectRoot: props.projectRoot,
       handler: 'handler',
       description: props.description,
       runtime: Runtime.NODEJS_24_X,
@@ -76,8 +97,8 @@ export class ServiceFunction extends Construct {
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout,
       tracing: Tracing.ACTIVE,
-      role: this.role,
-      logGroup: this.logGroup,
+      role,
+      logGroup,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         [ENV.logLevel]: props.logLevel ?? 'info',
@@ -91,13 +112,104 @@ export class ServiceFunction extends Construct {
         sourceMap: true,
         bundleAwsSDK: true,
         externalModules: [],
+        ...(commandHooks && { commandHooks }),
       },
     });
 
-    Validations.of(this.role).acknowledge({
+    Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
         'Active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions; no other statement of this role uses "*" (asserted in test/infra).',
     });
   }
+
+  /**
+   * Powertools' `bindTable` idea: the table's name in `TABLE_NAME`, and exactly the
+   * access given: each of its actions on the table, and `Query` on each of its indexes
+   * (see `DataTable.statementsFor`). No access at all (no action) binds nothing.
+   */
+  bindTable(dataTable: DataTable, access: TableAccess): this {
+    let statements: PolicyStatement[];
+    try {
+      statements = dataTable.statementsFor(access);
+    } catch (error) {
+      throw new Error(`${this.node.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    if (statements.length === 0) return this;
+    for (const statement of statements) this.addToRolePolicy(statement);
+    this.addEnvironment(ENV.tableName, dataTable.table.tableName);
+    return this;
+  }
+
+  /**
+   * Exactly the key operation given, and the key ARN in `CIPHER_KEY_ARN`. `encrypt`
+   * grants only `kms:Encrypt`, not `grantEncrypt()`'s `kms:ReEncrypt*` and
+   * `kms:GenerateDataKey*`: the cipher never uses those, and a writer must not be able to
+   * re-encrypt or derive data keys. Without an access mode the function gets neither a
+   * permission nor the ARN, so it cannot even name the key.
+   */
+  bindCipherKey(cipherKey: CipherKey, access: CipherAccess | undefined): this {
+    if (access === undefined) return this;
+    if (access === 'encrypt') cipherKey.key.grant(this, 'kms:Encrypt');
+    else cipherKey.key.grantDecrypt(this);
+    this.addEnvironment(ENV.cipherKeyArn, cipherKey.key.keyArn);
+    return this;
+  }
+
+  /**
+   * Lets the function send to one of the service's queues: `sqs:SendMessage` (with
+   * `GetQueueAttributes` and `GetQueueUrl`) on that queue only, and its URL in the
+   * queue's variable (`QUEUES[id].envVar`).
+   */
+  sendsTo(queueId: QueueId, workQueue: WorkQueue): this {
+    workQueue.queue.grantSendMessages(this);
+    this.addEnvironment(QUEUES[queueId].envVar, workQueue.queue.queueUrl);
+    return this;
+  }
+
+  /**
+   * Lets the function send email as the sender: `ses:SendEmail` on that one identity and
+   * `EMAIL_SENDER`. Without a sender, nothing: the function has no SES permission at all.
+   */
+  bindEmailSender(sender: EmailSenderSettings | undefined): this {
+    if (sender === undefined) return this;
+    this.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [sender.identityArn] }));
+    this.addEnvironment(ENV.emailSender, sender.address);
+    return this;
+  }
 }
+
+/**
+ * Bundling hooks that copy each file (relative to the project root) into the bundle
+ * under the same relative path, with plain `mkdir -p` and `cp` (local bundling runs them
+ * with bash in the project root; Docker bundling in its input directory). Every path is
+ * checked here, at synth, rather than failing inside a shell later.
+ */
+function copyFilesHooks(projectRoot: string, files: readonly string[]): ICommandHooks | undefined {
+  if (files.length === 0) return undefined;
+  const relative = [...new Set(files.map((file) => checkedFile(projectRoot, file)))];
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) =>
+      relative.map((file) => {
+        const target = posix.join(outputDir, file);
+        return `mkdir -p ${shellQuote(posix.dirname(target))} && cp ${shellQuote(posix.join(inputDir, file))} ${shellQuote(target)}`;
+      }),
+  };
+}
+
+/** A file inside the project root, as a POSIX path relative to it; throws otherwise. */
+function checkedFile(projectRoot: string, file: string): string {
+  const relative = normalize(file);
+  if (isAbsolute(file) || relative === '..' || relative.startsWith(`..${sep}`)) {
+    throw new Error(`bundling file "${file}" must be a path inside the repository, relative to its root`);
+  }
+  const absolute = join(projectRoot, relative);
+  if (!existsSync(absolute) || !statSync(absolute).isFile()) {
+    throw new Error(`bundling file "${file}" is not a file under ${projectRoot}`);
+  }
+  return relative.split(sep).join(posix.sep);
+}
+
+const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;

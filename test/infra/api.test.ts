@@ -1,23 +1,56 @@
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_SERVER_ID } from '#shared/scopes';
-import { ROUTES, routeKey } from '../../lib/service';
-import { refId, resourcesOf, synthTemplate } from './harness';
+import { deployedRoutes, ROUTES, type RouteDefinition, routeKey } from '../../lib/service';
+import { buildApp, propsOf, refId, resourcesOf, synthTemplate } from './harness';
 
 const template = synthTemplate();
 const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route'));
-const routeFor = (key: string) => routes.find((r) => r.Properties?.RouteKey === key);
+/** The Properties of the API route with this route key; throws when there is none. */
+const routeFor = (key: string) =>
+  propsOf(
+    routes.find((r) => r.Properties?.RouteKey === key),
+    `API route ${key}`,
+  );
+const DEPLOYED = deployedRoutes(ROUTES);
 
 describe('HTTP API routes', () => {
-  it('has exactly one route per entry of the route table, and no other', () => {
-    expect(routes.map((r) => r.Properties?.RouteKey).sort()).toEqual(ROUTES.map(routeKey).sort());
+  it('has exactly one route per deployed entry of the route table, and no other', () => {
+    expect(routes.map((r) => r.Properties?.RouteKey).sort()).toEqual(DEPLOYED.map(routeKey).sort());
   });
 
-  it.each(ROUTES.map((r) => [routeKey(r), r] as const))(
+  it('gets neither a route nor a function for a local-only entry of the route table', () => {
+    const localOnly: RouteDefinition = {
+      id: 'SandboxAdminProbe',
+      method: 'POST',
+      path: '/sandbox/probe',
+      scopes: ['write:verify-accounts'],
+      handler: 'functions/verify-accounts/get.ts',
+      table: { actions: ['GetItem'] },
+      localOnly: true,
+    };
+    const { stack } = buildApp({ stackProps: { routes: [...ROUTES, localOnly] } });
+    const probe = Template.fromStack(stack);
+    const routeKeys = Object.values(resourcesOf(probe, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties?.RouteKey);
+    expect(routeKeys.sort()).toEqual(DEPLOYED.map(routeKey).sort());
+    expect(routeKeys).not.toContain(routeKey(localOnly));
+    const descriptions = Object.values(resourcesOf(probe, 'AWS::Lambda::Function')).map(
+      (f) => f.Properties?.Description,
+    );
+    expect(descriptions).toEqual(expect.arrayContaining(DEPLOYED.map(routeKey)));
+    expect(descriptions).not.toContain(routeKey(localOnly));
+    expect(Object.keys(resourcesOf(probe, 'AWS::Lambda::Function'))).toHaveLength(
+      Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).length,
+    );
+    expect([...stack.functions.keys()].sort()).toEqual(DEPLOYED.map((r) => r.id).sort());
+  });
+
+  it.each(DEPLOYED.map((r) => [routeKey(r), r] as const))(
     '%s requires a JWT carrying exactly its scopes, prefixed with the resource server id',
     (key, route) => {
-      const props = routeFor(key)?.Properties;
-      expect(props?.AuthorizationType).toBe('JWT');
-      expect([...props?.AuthorizationScopes].sort()).toEqual(
+      const props = routeFor(key);
+      expect(props.AuthorizationType).toBe('JWT');
+      expect([...props.AuthorizationScopes].sort()).toEqual(
         route.scopes.map((s) => `${RESOURCE_SERVER_ID}/${s}`).sort(),
       );
     },
@@ -32,10 +65,10 @@ describe('HTTP API routes', () => {
     for (const route of routes) expect(refId(route.Properties?.AuthorizerId)).toBe(authorizerId);
   });
 
-  it.each(ROUTES.map((r) => [routeKey(r), r] as const))(
+  it.each(DEPLOYED.map((r) => [routeKey(r), r] as const))(
     '%s is served by its own function (integration → function described by the route key)',
     (key) => {
-      const target = routeFor(key)?.Properties?.Target['Fn::Join'][1][1];
+      const target = routeFor(key).Target['Fn::Join'][1][1];
       const integration = resourcesOf(template, 'AWS::ApiGatewayV2::Integration')[refId(target)!];
       expect(integration?.Properties?.IntegrationType).toBe('AWS_PROXY');
       expect(integration?.Properties?.PayloadFormatVersion).toBe('2.0');

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
-import { CONSUMERS, ROUTES, routeKey } from '../../lib/service';
+import { CONSUMERS, deployedRoutes, ROUTES, type RouteDefinition, routeKey } from '../../lib/service';
 import { buildApp } from './harness';
 
 interface LambdaResource {
@@ -11,11 +11,34 @@ interface LambdaResource {
   Properties: { Description: string; Code: { S3Key: string }; ServiceToken?: { 'Fn::GetAtt': [string, string] } };
 }
 
-/** The one test that bundles for real, with the local esbuild (no Docker), as `cdk synth` does. */
+const REPO_ROOT = new URL('../../', import.meta.url);
+const FIXTURE_FILE = 'test/infra/fixtures/bundled-data/screening-list.json';
+
+/**
+ * A route whose function reads data files at run time: one nested (its directories are
+ * created in the bundle) and one at the repository root.
+ */
+const WITH_FILES: RouteDefinition = {
+  id: 'BundlingFilesProbe',
+  method: 'GET',
+  path: '/bundling-probe',
+  scopes: ['read:verify-accounts'],
+  handler: 'functions/verify-accounts/get.ts',
+  table: { actions: ['GetItem'] },
+  bundling: { files: [FIXTURE_FILE, 'package.json'] },
+};
+
+/** The one test file that bundles for real, with the local esbuild (no Docker), as `cdk synth` does. */
 describe('asset bundling', () => {
-  it('bundles every route and consumer handler into a minified ESM file with source map and the AWS SDK inside', () => {
-    const { app, stack } = buildApp({ bundle: true });
+  let directory: string;
+  let functions: LambdaResource[];
+  /** The staged asset directory of a function (its S3 key is the content hash that names it). */
+  const assetOf = (fn: LambdaResource) => join(directory, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
+
+  beforeAll(() => {
+    const { app, stack } = buildApp({ bundle: true, stackProps: { routes: [...ROUTES, WITH_FILES] } });
     const assembly = app.synth();
+    directory = assembly.directory;
     const resources = assembly.getStackArtifact(stack.artifactId).template.Resources as Record<string, LambdaResource>;
     // The tenant-alias custom resources' provider is aws-cdk-lib's prebuilt handler, not ours.
     const providerIds = new Set(
@@ -24,17 +47,18 @@ describe('asset bundling', () => {
         .map((r) => r.Properties.ServiceToken?.['Fn::GetAtt'][0]),
     );
     expect(providerIds.size).toBe(1);
-    const functions = Object.entries(resources)
+    functions = Object.entries(resources)
       .filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !providerIds.has(id))
       .map(([, r]) => r);
+  });
+
+  it('bundles every route and consumer handler into a minified ESM file with source map and the AWS SDK inside', () => {
     expect(functions.map((f) => f.Properties.Description).sort()).toEqual(
-      [...ROUTES.map(routeKey), ...CONSUMERS.map(consumerDescription)].sort(),
+      [...deployedRoutes([...ROUTES, WITH_FILES]).map(routeKey), ...CONSUMERS.map(consumerDescription)].sort(),
     );
 
     for (const fn of functions) {
-      // The asset's S3 key is its content hash, which also names its staging directory.
-      const hash = fn.Properties.Code.S3Key.replace(/\.zip$/, '');
-      const bundle = join(assembly.directory, `asset.${hash}`, 'index.mjs');
+      const bundle = join(assetOf(fn), 'index.mjs');
       expect(existsSync(bundle), `${fn.Properties.Description}: ${bundle}`).toBe(true);
       expect(existsSync(`${bundle}.map`)).toBe(true);
       const code = readFileSync(bundle, 'utf8');
@@ -43,5 +67,40 @@ describe('asset bundling', () => {
       expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
       expect(statSync(bundle).size).toBeLessThan(2 * 1024 * 1024);
     }
+  });
+
+  it("copies a row's bundling.files into its bundle under the same relative paths, and into no other bundle", () => {
+    const [withFiles, ...others] = [
+      ...functions.filter((f) => f.Properties.Description === routeKey(WITH_FILES)),
+      ...functions.filter((f) => f.Properties.Description !== routeKey(WITH_FILES)),
+    ];
+    if (!withFiles) throw new Error(`no function for ${routeKey(WITH_FILES)}`);
+    for (const file of [FIXTURE_FILE, 'package.json']) {
+      const copied = join(assetOf(withFiles), file);
+      expect(existsSync(copied), copied).toBe(true);
+      expect(readFileSync(copied, 'utf8')).toBe(readFileSync(new URL(file, REPO_ROOT), 'utf8'));
+    }
+    expect(others.length).toBeGreaterThan(0);
+    for (const fn of others) {
+      expect(existsSync(join(assetOf(fn), 'package.json')), fn.Properties.Description).toBe(false);
+      expect(existsSync(join(assetOf(fn), 'test')), fn.Properties.Description).toBe(false);
+    }
+  });
+});
+
+describe('bundling.files are checked at synth', () => {
+  const withFiles = (files: string[]): RouteDefinition => ({ ...WITH_FILES, bundling: { files } });
+
+  it('refuses a file that does not exist, so a typo fails synth rather than the function at run time', () => {
+    expect(() => buildApp({ stackProps: { routes: [withFiles(['test/infra/fixtures/missing.json'])] } })).toThrow(
+      /missing\.json" is not a file/,
+    );
+  });
+
+  it('refuses a path outside the repository, absolute or climbing out', () => {
+    expect(() => buildApp({ stackProps: { routes: [withFiles(['../outside.json'])] } })).toThrow(
+      /inside the repository/,
+    );
+    expect(() => buildApp({ stackProps: { routes: [withFiles(['/etc/hostname'])] } })).toThrow(/inside the repository/);
   });
 });

@@ -47,6 +47,15 @@ export function resourcesOf(template: Template, type: string): Resources {
   return template.findResources(type) as Resources;
 }
 
+/**
+ * A resource's Properties, for reading a property the resource type requires: throws when
+ * the resource or its Properties are missing, so an assertion never runs on `undefined`.
+ */
+export function propsOf(resource: Resources[string] | undefined, what = 'resource'): Record<string, any> {
+  if (resource?.Properties === undefined) throw new Error(`${what} has no Properties`);
+  return resource.Properties;
+}
+
 /** `{ "Fn::GetAtt": [id, "Arn"] }` / `{ Ref: id }` → id. */
 export function refId(value: unknown): string | undefined {
   if (value && typeof value === 'object') {
@@ -62,11 +71,16 @@ export interface Statement {
   Resource: unknown;
 }
 
-/** Every statement of every inline policy attached to a role (by its logical id). */
+/**
+ * Every statement of every inline policy attached to a role (by its logical id). Throws
+ * when no policy is attached: every role of the stack has one (at least its log writes).
+ */
 export function statementsOfRole(template: Template, roleId: string): Statement[] {
-  return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
-    .filter((p) => (p.Properties?.Roles as unknown[]).some((r) => refId(r) === roleId))
-    .flatMap((p) => p.Properties?.PolicyDocument.Statement as Statement[]);
+  const policies = Object.entries(resourcesOf(template, 'AWS::IAM::Policy'))
+    .map(([id, p]) => propsOf(p, id))
+    .filter((p) => ((p.Roles ?? []) as unknown[]).some((r) => refId(r) === roleId));
+  if (policies.length === 0) throw new Error(`no policy is attached to role ${roleId}`);
+  return policies.flatMap((p) => p.PolicyDocument.Statement as Statement[]);
 }
 
 export const actionsOf = (statements: Statement[]): string[] =>

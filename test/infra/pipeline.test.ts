@@ -21,6 +21,7 @@ import {
   buildApp,
   functionByDescription,
   kmsKeyIds,
+  propsOf,
   refId,
   resourcesOf,
   statementsOfRole,
@@ -139,8 +140,8 @@ describe('work queues (one per QUEUE_SETTINGS entry)', () => {
     for (const [id, queue] of Object.entries(queues)) {
       expect(queue.Properties?.SqsManagedSseEnabled, id).toBe(true);
       const statements = policies
-        .filter((p) => (p.Properties?.Queues as unknown[]).some((q) => refId(q) === id))
-        .flatMap((p) => p.Properties?.PolicyDocument.Statement as Record<string, any>[]);
+        .filter((p) => (propsOf(p).Queues as unknown[]).some((q) => refId(q) === id))
+        .flatMap((p) => propsOf(p).PolicyDocument.Statement as Record<string, any>[]);
       expect(statements, id).toContainEqual(
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
       );
@@ -243,8 +244,8 @@ describe('schedules', () => {
   const rules = resourcesOf(template, 'AWS::Events::Rule');
   const ruleOf = (consumer: ConsumerDefinition) => {
     const fnId = functionOf(consumer).id;
-    const found = Object.entries(rules).filter(([, r]) =>
-      (r.Properties?.Targets as { Arn: unknown }[]).some((t) => refId(t.Arn) === fnId),
+    const found = Object.entries(rules).filter(([id, r]) =>
+      (propsOf(r, id).Targets as { Arn: unknown }[]).some((t) => refId(t.Arn) === fnId),
     );
     expect(found).toHaveLength(1);
     return found[0]!;
@@ -277,10 +278,10 @@ describe('schedules', () => {
       expect(permissions.map((p) => p.Properties)).toEqual([
         expect.objectContaining({ Principal: 'events.amazonaws.com', SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] } }),
       ]);
-      const dlq = refId((rule.Properties?.Targets as Record<string, any>[])[0]!.DeadLetterConfig.Arn)!;
+      const dlq = refId((propsOf(rule, ruleId).Targets as Record<string, any>[])[0]!.DeadLetterConfig.Arn)!;
       const allows = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'))
-        .filter((p) => (p.Properties?.Queues as unknown[]).some((q) => refId(q) === dlq))
-        .flatMap((p) => p.Properties?.PolicyDocument.Statement as Record<string, any>[])
+        .filter((p) => (propsOf(p).Queues as unknown[]).some((q) => refId(q) === dlq))
+        .flatMap((p) => propsOf(p).PolicyDocument.Statement as Record<string, any>[])
         .filter((s) => s.Effect === 'Allow');
       expect(allows).toEqual([
         expect.objectContaining({
@@ -377,7 +378,7 @@ describe('consumer permissions follow the row', () => {
       id: 'WebhookSenderProbe',
       handler: 'functions/verify-accounts/verification-worker.ts',
       source: { kind: 'queue', queue: 'webhookEvents', batchSize: 5 },
-      table: 'read',
+      table: { actions: ['GetItem'] },
       timeoutSeconds: 15,
     };
     const probe = build({ stackProps: { consumers: [...CONSUMERS, extra] } });
@@ -396,6 +397,7 @@ describe('consumer permissions follow the row', () => {
     ]);
     const actions = actionsOf(statementsOfRole(probe.template, refId(fn.props.Role)!));
     expect(actions).not.toContain('dynamodb:PutItem');
+    expect(actions.filter((a) => a.startsWith('dynamodb:'))).toEqual(['dynamodb:GetItem']);
     expect(actions).not.toContain('sqs:SendMessage');
   });
 

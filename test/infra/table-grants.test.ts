@@ -1,0 +1,143 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import type { ServiceFunction } from '../../lib/constructs/service-function';
+import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
+import { actionsOf, buildApp, propsOf, resourcesOf, type Statement, statementsOfRole } from './harness';
+
+const { stack } = buildApp();
+const template = Template.fromStack(stack);
+const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
+
+/**
+ * Every function of the stack and exactly what it may do with DynamoDB: each action with
+ * the resources it is allowed on. Written out by hand, not derived from the rows, so that
+ * a changed row (or a changed middleware need) fails here and is reviewed as a change of
+ * permissions. `table` is the table's ARN, `table/index/<name>` an index's, `stream` the
+ * table stream's.
+ */
+const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
+  // A rate-limit Query and a transaction putting the account and a slot; the
+  // middleware's tenant alias (GetItem) and idempotency record (Put/Update/DeleteItem).
+  CreateVerifyAccount: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+  ListVerifyAccounts: {
+    ...onTable('BatchGetItem', 'GetItem'),
+    'dynamodb:Query': ['table', 'table/index/gsi1', 'table/index/gsi2'],
+  },
+  GetVerifyAccount: onTable('GetItem'),
+  VerifyAccountControl: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  StreamRouter: {
+    ...onTable('GetItem', 'PutItem', 'UpdateItem'),
+    // What its event source mapping reads with the function's role.
+    'dynamodb:DescribeStream': ['stream'],
+    'dynamodb:GetRecords': ['stream'],
+    'dynamodb:GetShardIterator': ['stream'],
+    'dynamodb:ListStreams': ['*'],
+  },
+  VerificationWorker: onTable('GetItem', 'UpdateItem'),
+  StatementCodeExpiry: {
+    ...onTable('GetItem', 'UpdateItem'),
+    'dynamodb:Query': ['table', 'table/index/gsi3'],
+  },
+};
+
+function onTable(...actions: string[]): Record<string, string[]> {
+  return Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, ['table']]));
+}
+
+/** Every function of the stack by id: the deployed routes' and the consumers'. */
+const functionsById = new Map<string, ServiceFunction>([...stack.functions, ...stack.pipeline.consumers]);
+
+/** A resource as EXPECTED_GRANTS names it; anything unforeseen stays visible as JSON. */
+function resourceName(resource: unknown): string {
+  const text = JSON.stringify(resource);
+  const tableArn = JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] });
+  if (text === tableArn) return 'table';
+  if (text === JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })) return 'stream';
+  const index = /^\{"Fn::Join":\["",\[(.*),"\/index\/([^"]+)"\]\]\}$/.exec(text);
+  if (index?.[1] === tableArn) return `table/index/${index[2]}`;
+  return resource === '*' ? '*' : text;
+}
+
+/** The DynamoDB actions a function's role allows, each with its resources (named, sorted). */
+function dynamodbGrantsOf(fn: ServiceFunction): Record<string, string[]> {
+  const roleId = stack.getLogicalId(fn.role.node.defaultChild as CfnElement);
+  const grants: Record<string, string[]> = {};
+  for (const statement of statementsOfRole(template, roleId)) {
+    const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+    for (const action of actionsOf([statement]).filter((a) => a.toLowerCase().startsWith('dynamodb:'))) {
+      expect(statement.Effect, action).toBe('Allow');
+      grants[action] = [...(grants[action] ?? []), ...resources.map(resourceName)].sort();
+    }
+  }
+  return grants;
+}
+
+/** Every statement of every IAM policy in the template: policies, roles' inline policies, managed policies. */
+function everyIamStatement(t: Template): Statement[] {
+  return [
+    ...Object.entries(resourcesOf(t, 'AWS::IAM::Policy')).flatMap(
+      ([id, p]) => propsOf(p, id).PolicyDocument.Statement as Statement[],
+    ),
+    ...Object.entries(resourcesOf(t, 'AWS::IAM::ManagedPolicy')).flatMap(
+      ([id, p]) => propsOf(p, id).PolicyDocument.Statement as Statement[],
+    ),
+    ...Object.entries(resourcesOf(t, 'AWS::IAM::Role')).flatMap(([id, r]) =>
+      ((propsOf(r, id).Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+        (p) => p.PolicyDocument.Statement,
+      ),
+    ),
+  ];
+}
+
+describe('DynamoDB grants, function by function', () => {
+  it('pin every function of the stack: each deployed route and each consumer, and no other', () => {
+    const ids = [...deployedRoutes(ROUTES), ...CONSUMERS].map((row) => row.id).sort();
+    expect([...functionsById.keys()].sort()).toEqual(ids);
+    expect(Object.keys(EXPECTED_GRANTS).sort()).toEqual(ids);
+  });
+
+  it.each(Object.entries(EXPECTED_GRANTS))(
+    '%s may use exactly these DynamoDB actions on exactly these resources',
+    (id, expected) => {
+      const fn = functionsById.get(id);
+      if (!fn) throw new Error(`the stack has no function ${id}`);
+      expect(dynamodbGrantsOf(fn)).toEqual(expected);
+    },
+  );
+});
+
+describe('DynamoDB grants, stack-wide', () => {
+  const checkedStacks = [
+    ['the stack as bin/app.ts builds it', template],
+    [
+      'the stack with an email sender and an external issuer with client ids',
+      Template.fromStack(
+        buildApp({
+          context: {
+            emailSender: 'no-reply@example.com',
+            jwtIssuer: 'https://login.example.com/oauth2/default',
+            jwtAudience: 'api://verify',
+            partners: [{ name: 'acme', clientIds: ['0oa1acme'] }],
+          },
+        }).stack,
+      ),
+    ],
+  ] as const;
+
+  it.each(checkedStacks)('%s: no statement allows dynamodb:Scan or any DynamoDB wildcard action', (_, t) => {
+    const actions = actionsOf(everyIamStatement(t)).filter((a) => a.toLowerCase().startsWith('dynamodb:'));
+    // Not vacuous: the functions' grants are among them.
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem']));
+    for (const action of actions) {
+      expect(action.toLowerCase()).not.toBe('dynamodb:scan');
+      expect(action).not.toContain('*');
+    }
+  });
+
+  it.each(checkedStacks)('%s: no statement names an index wildcard (`<table>/index/*`)', (_, t) => {
+    const statements = everyIamStatement(t);
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) expect(JSON.stringify(statement.Resource)).not.toContain('/index/*');
+  });
+});
