@@ -35,6 +35,8 @@ export default defineConfig({
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
+          // Bundling every function for real runs in a beforeAll.
+          hookTimeout: 120_000,
           env: { CDK_VALIDATION: 'false' },
         },
       },

@@ -17,9 +17,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * `tableAccessOfRoute`), and test/infra pins it per function.
  */
 export interface TableAccess {
-  /** DynamoDB actions it calls on the table (transactions: the action of each item). */
+  /**
+   * DynamoDB actions it calls on the table itself (transactions: the action of each
+   * item); `Query` here is a query of the table's own keys.
+   */
   readonly actions: readonly TableAction[];
-  /** Indexes it queries (needs `Query` among the actions). */
+  /** Indexes it queries: `dynamodb:Query` on exactly these indexes. */
   readonly indexes?: readonly IndexName[];
 }
 

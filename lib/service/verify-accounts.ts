@@ -21,7 +21,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       scopes: ['read:verify-accounts'],
       handler: 'functions/verify-accounts/list.ts',
       // The slim indexes, then the page's items by key (or one GetItem for an `id` filter).
-      table: { actions: ['Query', 'BatchGetItem', 'GetItem'], indexes: ['byTenant', 'byLookup'] },
+      table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant', 'byLookup'] },
     },
     {
       id: 'GetVerifyAccount',
@@ -63,7 +63,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       id: 'StatementCodeExpiry',
       handler: 'functions/verify-accounts/statement-code-expiry.ts',
       source: { kind: 'schedule', cron: { minute: '15', hour: '3' }, localEveryMs: 60_000 },
-      table: { actions: ['Query', 'GetItem', 'UpdateItem'], indexes: ['byDueTime'] },
+      table: { actions: ['GetItem', 'UpdateItem'], indexes: ['byDueTime'] },
       timeoutSeconds: 300,
     },
   ],

@@ -20,12 +20,16 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   // A rate-limit Query and a transaction putting the account and a slot; the
   // middleware's tenant alias (GetItem) and idempotency record (Put/Update/DeleteItem).
   CreateVerifyAccount: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+  // The slim list indexes only (never the table's own keys), then the page's items by key.
   ListVerifyAccounts: {
     ...onTable('BatchGetItem', 'GetItem'),
-    'dynamodb:Query': ['table', 'table/index/gsi1', 'table/index/gsi2'],
+    'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'],
   },
   GetVerifyAccount: onTable('GetItem'),
   VerifyAccountControl: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // The account, a rate-limit Query, and a transaction updating the account and putting a
+  // slot; the middleware's tenant alias and idempotency record.
+  VerifyAccountDebits: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
   StreamRouter: {
     ...onTable('GetItem', 'PutItem', 'UpdateItem'),
     // What its event source mapping reads with the function's role.
@@ -37,7 +41,7 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   VerificationWorker: onTable('GetItem', 'UpdateItem'),
   StatementCodeExpiry: {
     ...onTable('GetItem', 'UpdateItem'),
-    'dynamodb:Query': ['table', 'table/index/gsi3'],
+    'dynamodb:Query': ['table/index/gsi3'],
   },
 };
 
