@@ -108,6 +108,8 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
         schedules.set(consumer.id, runner);
         return runner;
       }
+      default:
+        return unknownSource(source);
     }
   });
   const ids = workers.map((worker) => worker.name);
@@ -127,6 +129,11 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
     },
     settle: (timeoutMs = DEFAULT_SETTLE_TIMEOUT_MS) => settle(workers, activity, timeoutMs),
   };
+}
+
+/** A source kind added to ConsumerSource without a worker here fails to compile, and at run time says so. */
+function unknownSource(source: never): never {
+  throw new Error(`no local worker for consumer source ${JSON.stringify(source)}`);
 }
 
 /** See LocalPipeline.settle; exported for its unit test. */

@@ -35,6 +35,12 @@ export interface QueuedMessage {
   readonly deadLetterQueueSourceArn?: string;
 }
 
+/** A message as `receive` hands it out: received at least once, with the handle to delete it by. */
+export interface ReceivedMessage extends QueuedMessage {
+  readonly firstReceivedAt: number;
+  readonly receiptHandle: string;
+}
+
 export interface LocalQueueOptions {
   readonly visibilityTimeoutMs: number;
   /** With a dead-letter queue: receives before a message moves there. */
@@ -92,9 +98,9 @@ export class LocalQueue {
    * Up to `max` visible messages, oldest first, each hidden for the visibility timeout.
    * A message already received maxReceiveCount times goes to the dead-letter queue instead.
    */
-  receive(max: number): QueuedMessage[] {
+  receive(max: number): ReceivedMessage[] {
     const now = this.now();
-    const received: QueuedMessage[] = [];
+    const received: ReceivedMessage[] = [];
     const kept: QueuedMessage[] = [];
     for (const message of this.messages) {
       if (received.length >= max || message.visibleAt > now) {
@@ -104,7 +110,7 @@ export class LocalQueue {
         this.options.redrive.deadLetterQueue.add(moved);
         this.options.redrive.onMove?.(moved);
       } else {
-        const taken: QueuedMessage = {
+        const taken: ReceivedMessage = {
           ...message,
           receiveCount: message.receiveCount + 1,
           firstReceivedAt: message.firstReceivedAt ?? now,

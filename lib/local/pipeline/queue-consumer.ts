@@ -4,8 +4,8 @@ import { LOCAL_ACCOUNT_ID } from '../aws-account';
 import type { WorkerContext } from '../background-worker';
 import { consumerFunction } from '../lambda-invoker';
 import { describeError } from '../log';
-import { batchOutcome } from './batch-outcome';
-import type { LocalQueue, QueuedMessage } from './local-queues';
+import { type BatchOutcome, batchOutcome } from './batch-outcome';
+import type { LocalQueue, ReceivedMessage } from './local-queues';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 
@@ -62,6 +62,11 @@ export class QueueConsumer implements PipelineWorker {
     return queue.size > 0 ? `queue ${queue.name} (consumer ${this.name}) holds ${queue.size} message(s)` : undefined;
   }
 
+  private get started(): WorkerContext {
+    if (!this.context) throw new Error(`queue consumer ${this.name} is not started`);
+    return this.context;
+  }
+
   private async run(): Promise<void> {
     const { queue } = this.options;
     while (!this.stopped) {
@@ -75,11 +80,11 @@ export class QueueConsumer implements PipelineWorker {
     }
   }
 
-  private async deliver(batch: QueuedMessage[]): Promise<void> {
+  private async deliver(batch: ReceivedMessage[]): Promise<void> {
     const { queue, activity } = this.options;
-    const { invoker, log } = this.context!;
+    const { invoker, log } = this.started;
     const event: SQSEvent = { Records: batch.map((message) => this.record(message)) };
-    let outcome;
+    let outcome: BatchOutcome;
     try {
       const response = await invoker.invoke(consumerFunction(this.consumer), event);
       outcome = batchOutcome(
@@ -87,14 +92,14 @@ export class QueueConsumer implements PipelineWorker {
         batch.map((message) => message.messageId),
       );
     } catch (error) {
-      outcome = { kind: 'all-failed', reason: describeError(error) } as const;
+      outcome = { kind: 'all-failed', reason: describeError(error) };
     }
     activity.touch();
 
-    const failed = (message: QueuedMessage) =>
+    const failed = (message: ReceivedMessage) =>
       outcome.kind === 'all-failed' || (outcome.kind === 'some-failed' && outcome.ids.has(message.messageId));
     for (const message of batch) {
-      if (!failed(message)) queue.delete(message.receiptHandle!);
+      if (!failed(message)) queue.delete(message.receiptHandle);
     }
     if (outcome.kind === 'success') {
       log('debug', `${this.name} processed ${batch.length} message(s) from ${queue.name}`);
@@ -113,16 +118,16 @@ export class QueueConsumer implements PipelineWorker {
   }
 
   /** An SQSRecord as Lambda builds it from a received message. */
-  private record(message: QueuedMessage): SQSRecord {
+  private record(message: ReceivedMessage): SQSRecord {
     return {
       messageId: message.messageId,
-      receiptHandle: message.receiptHandle!,
+      receiptHandle: message.receiptHandle,
       body: message.body,
       attributes: {
         ApproximateReceiveCount: String(message.receiveCount),
         SentTimestamp: String(message.sentAt),
         SenderId: LOCAL_ACCOUNT_ID,
-        ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt ?? message.sentAt),
+        ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt),
       },
       messageAttributes: {},
       md5OfBody: message.md5OfBody,

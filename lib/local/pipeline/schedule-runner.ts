@@ -72,6 +72,11 @@ export class ScheduleRunner implements PipelineWorker {
     return run;
   }
 
+  private get started(): WorkerContext {
+    if (!this.context) throw new Error(`schedule ${this.name} is not started`);
+    return this.context;
+  }
+
   private async tick(): Promise<void> {
     while (!this.stopped) {
       await this.sleeper.sleep(this.schedule.source.localEveryMs);
@@ -83,7 +88,7 @@ export class ScheduleRunner implements PipelineWorker {
   }
 
   private async invoke(): Promise<unknown> {
-    const { invoker, log } = this.context!;
+    const { invoker, log } = this.started;
     const result = await invoker.invoke(consumerFunction(this.schedule), this.event());
     log('debug', `scheduled run of ${this.name} finished`, { result });
     return result;

@@ -3,7 +3,7 @@ import { type ConsumerDefinition, type ConsumerSource, streamFilterPattern } fro
 import type { WorkerContext } from '../background-worker';
 import { consumerFunction } from '../lambda-invoker';
 import { describeError } from '../log';
-import { batchOutcome } from './batch-outcome';
+import { type BatchOutcome, batchOutcome } from './batch-outcome';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 import type { StreamCheckpoints } from './stream-checkpoints';
@@ -113,6 +113,11 @@ export class StreamPoller implements PipelineWorker {
     return `stream consumer ${this.name} has not yet found the stream drained`;
   }
 
+  private get started(): { readonly context: WorkerContext; readonly shards: StreamShards } {
+    if (!this.context || !this.shards) throw new Error(`stream consumer ${this.name} is not started`);
+    return { context: this.context, shards: this.shards };
+  }
+
   private async run(): Promise<void> {
     const { pollMs, retryMaxMs } = this.options.timings;
     while (!this.stopped) {
@@ -134,7 +139,7 @@ export class StreamPoller implements PipelineWorker {
     if (performance.now() - this.lastRefresh >= this.options.timings.shardRefreshMs) await this.refreshShards();
     let idle = true;
     let waitMs = Infinity;
-    for (const shard of this.shards!.readable()) {
+    for (const shard of this.started.shards.readable()) {
       if (this.stopped) break;
       const step = await this.step(shard);
       idle &&= step.idle;
@@ -147,13 +152,13 @@ export class StreamPoller implements PipelineWorker {
     const now = performance.now();
     if (shard.failures > 0 && now < shard.retryAt) return { idle: false, waitMs: shard.retryAt - now };
     const wanted = shard.pending.length < this.consumer.source.batchSize && !shard.ended;
-    const read = wanted ? await this.shards!.read(shard, (record) => passesFilters(this.filters, record)) : 0;
+    const read = wanted ? await this.started.shards.read(shard, (record) => passesFilters(this.filters, record)) : 0;
     if (shard.pending.length > 0) {
       await this.deliver(shard);
       return WORKED;
     }
     if (shard.ended) {
-      this.shards!.finish(shard);
+      this.started.shards.finish(shard);
       this.lastRefresh = -Infinity; // its children may be there already
       return WORKED;
     }
@@ -161,27 +166,27 @@ export class StreamPoller implements PipelineWorker {
   }
 
   private async deliver(shard: ShardState): Promise<void> {
-    const { invoker, log } = this.context!;
+    const { invoker, log } = this.started.context;
     const batch = shard.pending.slice(0, this.consumer.source.batchSize);
     const sequenceNumbers = batch.map((record) => record.dynamodb?.SequenceNumber ?? '');
-    let outcome;
+    let outcome: BatchOutcome;
     try {
       const response = await invoker.invoke(consumerFunction(this.consumer), { Records: batch });
       outcome = batchOutcome(response, sequenceNumbers);
     } catch (error) {
-      outcome = { kind: 'all-failed', reason: describeError(error) } as const;
+      outcome = { kind: 'all-failed', reason: describeError(error) };
     }
     this.options.activity.touch();
 
     if (outcome.kind === 'success') {
       log('debug', `${this.name} processed ${batch.length} stream record(s)`, { shard: shard.id });
-      this.shards!.done(shard, batch.length);
+      this.started.shards.done(shard, batch.length);
       return;
     }
     const firstFailed = outcome.kind === 'all-failed' ? 0 : sequenceNumbers.findIndex((n) => outcome.ids.has(n));
     const reason =
       outcome.kind === 'all-failed' ? outcome.reason : `batchItemFailures from ${sequenceNumbers[firstFailed]}`;
-    if (firstFailed > 0) this.shards!.done(shard, firstFailed); // the retried batch starts at the failure
+    if (firstFailed > 0) this.started.shards.done(shard, firstFailed); // the retried batch starts at the failure
     shard.failures++;
     const { maxRetryAttempts } = this.consumer.source;
     if (shard.failures > maxRetryAttempts) {
@@ -216,21 +221,21 @@ export class StreamPoller implements PipelineWorker {
         approximateArrivalOfFirstRecord: arrival(first?.ApproximateCreationDateTime),
         approximateArrivalOfLastRecord: arrival(last?.ApproximateCreationDateTime),
         batchSize: records.length,
-        streamArn: this.shards!.streamArn,
+        streamArn: this.started.shards.streamArn,
       },
       records,
     };
     this.options.failures.push(failure);
-    this.context!.log('error', `${this.name} gave up on a stream batch; sent to the on-failure destination`, {
+    this.started.context.log('error', `${this.name} gave up on a stream batch; sent to the on-failure destination`, {
       ...failure.batchInfo,
       attempts: failure.attempts,
       error,
     });
-    this.shards!.done(shard, records.length);
+    this.started.shards.done(shard, records.length);
   }
 
   private async refreshShards(): Promise<void> {
-    await this.shards!.refresh();
+    await this.started.shards.refresh();
     this.lastRefresh = performance.now();
   }
 }

@@ -3,6 +3,7 @@ import {
   DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   ResourceNotFoundException,
   type Shard,
@@ -92,7 +93,7 @@ export class StreamShards {
   async read(shard: ShardState, accept: (record: DynamoDBRecord) => boolean, renewed = false): Promise<number> {
     shard.iterator ??= await this.iterator(shard);
     if (!shard.iterator) return 0;
-    let output;
+    let output: GetRecordsCommandOutput;
     try {
       output = await this.client.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: 1000 }));
     } catch (error) {
