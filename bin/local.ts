@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../lib/local/jwt-issuer';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../lib/local/gateway/jwt-issuer';
 import { DEFAULT_PORT, startLocalRuntime } from '../lib/local/runtime';
 
 /**

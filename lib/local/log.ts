@@ -24,6 +24,10 @@ export function consoleLog(minLevel: LogLevel = 'info'): RuntimeLog {
 
 export const silentLog: RuntimeLog = () => {};
 
+/** A thrown value as one log- and test-friendly line. */
+export const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
 /** `LOG_LEVEL` is also what handlers read (functions/shared/config.ts), so one knob tunes both. */
 export function logLevelFromEnv(value: string | undefined): LogLevel {
   return value === 'debug' || value === 'warn' || value === 'error' ? value : 'info';

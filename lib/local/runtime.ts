@@ -1,22 +1,23 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { resetDependencies, setDependencies } from '#shared/aws';
+import { setDependencies } from '#shared/aws';
 import { ENV } from '#shared/config';
 import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '../service';
-import { LOCAL_AWS_ENV, startDynamoDbLocal } from './dynamodb-local';
-import { startHttpGateway } from './http-gateway';
-import { createJwtAuthorizer } from './jwt-authorizer';
-import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
+import { LOCAL_REGION } from './aws-account';
+import type { BackgroundWorker } from './background-worker';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { startHttpGateway } from './gateway/http-gateway';
+import { createJwtAuthorizer } from './gateway/jwt-authorizer';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './gateway/jwt-issuer';
+import { configureHandlerEnvironment, localCipherKey } from './handler-environment';
 import { LambdaInvoker } from './lambda-invoker';
-import type { LocalQueues } from './local-queues';
 import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
-import type { LocalOutbox } from './outbox';
-import { createLocalPipeline, type PipelineTimings } from './pipeline';
-import { readOrCreateFile, stateDir } from './state';
-import type { StreamFailure } from './stream-poller';
+import type { LocalOutbox } from './pipeline/local-outbox';
+import { createLocalPipeline, type PipelineTimings } from './pipeline/local-pipeline';
+import type { LocalQueues } from './pipeline/local-queues';
+import type { StreamFailure } from './pipeline/stream-poller';
+import { stateDir } from './state-dir';
 import { ensureTable } from './table';
-import type { BackgroundWorker } from './workers';
 
 export interface LocalRuntimeOptions {
   /** HTTP port on 127.0.0.1; 0 picks a free one. Default 3000. */
@@ -30,7 +31,10 @@ export interface LocalRuntimeOptions {
    * outbox here; in memory (and `.local/` for the key and outbox) when absent.
    */
   readonly dataDir?: string;
-  /** Default: the service's route table (lib/service.ts). Tests mount fixture handlers. */
+  /**
+   * Default: every route of the service (lib/service ROUTES), local-only ones included.
+   * Tests mount fixture handlers.
+   */
   readonly routes?: readonly RouteDefinition[];
   /** Default: the key pair persisted in `dataDir`, or `.local/`, that `npm run token` signs with. */
   readonly issuer?: LocalIssuer;
@@ -38,7 +42,7 @@ export interface LocalRuntimeOptions {
   readonly workers?: readonly BackgroundWorker[];
   /**
    * The asynchronous pipeline: stream pollers, queue consumers and schedules. Default: the
-   * service's (lib/service.ts CONSUMERS); tests pass fixtures, or [] for none.
+   * service's (lib/service CONSUMERS); tests pass fixtures, or [] for none.
    */
   readonly consumers?: readonly ConsumerDefinition[];
   /** Poll intervals, retry backoff and the queue time compression; see DEFAULT_PIPELINE_TIMINGS. */
@@ -84,10 +88,10 @@ export const DEFAULT_TABLE_NAME = 'verify-service';
 
 /**
  * The local runtime: the very handler modules of the route table, behind a stand-in for
- * API Gateway, and of the consumer list, fed by the table's stream, in-process queues and
- * timers (lib/local/pipeline.ts), all on AWS's DynamoDB Local. Handlers get their
- * configuration only through the environment, exactly as in Lambda, so it is set before
- * any handler is imported. Handlers read one process-wide environment, so run one runtime
+ * API Gateway (lib/local/gateway/), and of the consumer list, fed by the table's stream,
+ * in-process queues and timers (lib/local/pipeline/), all on AWS's DynamoDB Local.
+ * Handlers get their configuration only through the environment, exactly as in Lambda, so
+ * it is set before any handler is imported. Handlers read one process-wide environment, so run one runtime
  * per process at a time.
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
@@ -107,7 +111,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       dynamoEndpoint = dynamo.endpoint;
     }
 
-    configureHandlerEnvironment({ dynamoEndpoint, tableName, cipherKey: await cipherKey(options.dataDir) });
+    configureHandlerEnvironment({ dynamoEndpoint, tableName, cipherKey: await localCipherKey(options.dataDir) });
 
     const client = new DynamoDBClient({ endpoint: dynamoEndpoint });
     teardown.push(() => client.destroy());
@@ -115,14 +119,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     const issuer = options.issuer ?? (await LocalIssuer.persisted(stateDir(options.dataDir)));
     const authorizer = createJwtAuthorizer({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], jwks: issuer.jwks });
-    const invoker = new LambdaInvoker(options.functionTimeoutMs, LOCAL_AWS_ENV.AWS_REGION);
+    const invoker = new LambdaInvoker(options.functionTimeoutMs, LOCAL_REGION);
 
     const pipeline = createLocalPipeline({
       consumers: options.consumers ?? CONSUMERS,
       timings: options.pipelineTimings,
       outboxDir: options.outboxDir ?? join(stateDir(options.dataDir), 'outbox'),
       checkpointDir: options.dataDir && join(stateDir(options.dataDir), 'stream-checkpoints'),
-      region: LOCAL_AWS_ENV.AWS_REGION,
+      region: LOCAL_REGION,
       log,
     });
     // After configureHandlerEnvironment, whose reset would drop them; removed once the
@@ -163,33 +167,4 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await stop();
     throw error;
   }
-}
-
-/**
- * Sets what a deployed function finds in its environment, pointed at DynamoDB Local. Also
- * for integration tests that call repository code without HTTP in between.
- */
-export function configureHandlerEnvironment(settings: {
-  dynamoEndpoint: string;
-  tableName: string;
-  /** Base64, 32 bytes; default a random one. */
-  cipherKey?: string;
-}): void {
-  Object.assign(process.env, LOCAL_AWS_ENV, {
-    AWS_ENDPOINT_URL_DYNAMODB: settings.dynamoEndpoint,
-    [ENV.tableName]: settings.tableName,
-    [ENV.localCipherKey]: settings.cipherKey ?? randomBytes(32).toString('base64'),
-  });
-  // Clients cached by an earlier runtime in this process point at its endpoint and key.
-  resetDependencies();
-}
-
-/**
- * The key that encrypts SSNs and tax ids. Random per in-memory run (the data dies with
- * it); kept beside a persistent database, or its ciphertexts could never be read again.
- */
-async function cipherKey(dataDir: string | undefined): Promise<string> {
-  const create = async () => randomBytes(32).toString('base64');
-  if (!dataDir) return create();
-  return (await readOrCreateFile(join(stateDir(dataDir), 'cipher-key'), create)).trim();
 }

@@ -4,14 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { LocalIssuer } from '../../lib/local/jwt-issuer';
+import { LocalIssuer } from '../../lib/local/gateway/jwt-issuer';
+import { configureHandlerEnvironment } from '../../lib/local/handler-environment';
 import { consoleLog } from '../../lib/local/log';
-import {
-  configureHandlerEnvironment,
-  type LocalRuntime,
-  type LocalRuntimeOptions,
-  startLocalRuntime,
-} from '../../lib/local/runtime';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../lib/local/runtime';
 import { ensureTable } from '../../lib/local/table';
 import { FAST_TIMINGS } from './fixtures/pipeline-consumers';
 

@@ -1,0 +1,175 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RouteDefinition } from '../../service';
+import { type LambdaInvoker, routeFunction } from '../lambda-invoker';
+import type { RuntimeLog } from '../log';
+import { buildEvent, newRequestId, splitTarget } from './apigw-event';
+import { gatewayError, type HttpResponse, toHttpResponse } from './apigw-response';
+import type { JwtAuthorizer } from './jwt-authorizer';
+import { RouteTable } from './route-table';
+
+/**
+ * Plays an API Gateway HTTP API with one JWT authorizer in front of every route, in the
+ * order AWS applies its checks: payload size, route selection (404 before any auth),
+ * authorizer (401, then 403 on scopes), Lambda integration (500 when it fails).
+ */
+export interface HttpGatewayOptions {
+  /** Every route is served, local-only ones included: this gateway is local by definition. */
+  readonly routes: readonly RouteDefinition[];
+  readonly authorizer: JwtAuthorizer;
+  readonly invoker: Pick<LambdaInvoker, 'invoke'>;
+  /** 0: a free port. */
+  readonly port: number;
+  readonly log: RuntimeLog;
+  /** HTTP APIs refuse payloads over 10 MB. */
+  readonly maxBodyBytes?: number;
+}
+
+export interface HttpGateway {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+interface Outcome {
+  readonly response: HttpResponse;
+  readonly routeId?: string;
+  /** Why the gateway refused, for the access log. */
+  readonly note?: string;
+}
+
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const HOST = '127.0.0.1';
+
+export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
+  const routes = new RouteTable(options.routes);
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+
+  const server = createServer((req, res) => void serve(req, res));
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = newRequestId();
+    const started = performance.now();
+    let outcome: Outcome;
+    try {
+      outcome = await respond(req, requestId);
+    } catch (error) {
+      options.log('error', 'local gateway failed', { requestId, error });
+      outcome = { response: gatewayError('internalError') };
+    }
+    try {
+      send(res, outcome.response, requestId);
+    } catch (error) {
+      // e.g. a header value with a line break: Node refuses it, AWS would answer a 500.
+      options.log('error', 'invalid response from handler', { requestId, error });
+      outcome = { ...outcome, response: gatewayError('internalError') };
+      send(res, outcome.response, requestId);
+    }
+    const path = splitTarget(req.url ?? '/').rawPath; // never the query: it may hold account numbers
+    const { response, routeId, note } = outcome;
+    options.log(
+      'info',
+      `${req.method} ${path} -> ${response.statusCode} ${Math.round(performance.now() - started)} ms`,
+      {
+        requestId,
+        ...(routeId && { route: routeId }),
+        ...(note && { note }),
+      },
+    );
+  }
+
+  async function respond(req: IncomingMessage, requestId: string): Promise<Outcome> {
+    const receivedAt = new Date();
+    const body = await readBody(req, maxBodyBytes);
+    if (!body) return { response: gatewayError('payloadTooLarge', { connection: 'close' }) };
+
+    const target = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    const match = routes.match(method, splitTarget(target).rawPath);
+    if (!match) return { response: gatewayError('notFound') };
+    const { route, pathParameters } = match;
+
+    const auth = await options.authorizer(req.headers.authorization, route.scopes);
+    if (!auth.ok) {
+      const kind = auth.statusCode === 401 ? 'unauthorized' : 'forbidden';
+      const wwwAuthenticate = challenge(auth.statusCode, auth.reason, Boolean(req.headers.authorization));
+      return {
+        response: gatewayError(kind, { 'www-authenticate': wwwAuthenticate }),
+        routeId: route.id,
+        note: auth.reason,
+      };
+    }
+
+    const event = buildEvent(
+      {
+        method,
+        target,
+        rawHeaders: req.rawHeaders,
+        body,
+        sourceIp: (req.socket.remoteAddress ?? HOST).replace(/^::ffff:/, ''),
+        httpVersion: req.httpVersion,
+        localPort: req.socket.localPort ?? 0,
+      },
+      { route, pathParameters, claims: auth.claims, requestId, receivedAt },
+    );
+    try {
+      const result = await options.invoker.invoke(routeFunction(route), event);
+      return { response: toHttpResponse(result), routeId: route.id };
+    } catch (error) {
+      // API Gateway answers its own generic 500 and the cause only reaches the logs.
+      options.log('error', `${route.id} failed`, { requestId, error });
+      return { response: gatewayError('internalError'), routeId: route.id, note: 'handler failed' };
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${HOST}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // A request still running in a handler gets a moment to finish, not forever.
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      }),
+  };
+}
+
+/** Resolves undefined when the body is over the limit (and drains the rest unread). */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) {
+    req.resume();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+  }
+  return size > limit ? undefined : Buffer.concat(chunks);
+}
+
+function send(res: ServerResponse, response: HttpResponse, requestId: string): void {
+  res.writeHead(response.statusCode, {
+    ...response.headers,
+    'content-length': String(response.body.length),
+    'apigw-requestid': requestId,
+  });
+  res.end(response.body);
+}
+
+/**
+ * Only a hint for people debugging a 401/403 (RFC 6750 form); clients must not parse it.
+ * A request without a token gets the bare challenge, as RFC 6750 asks.
+ */
+function challenge(statusCode: 401 | 403, reason: string, hadToken: boolean): string {
+  if (!hadToken) return 'Bearer';
+  const error = statusCode === 401 ? 'invalid_token' : 'insufficient_scope';
+  return `Bearer error="${error}", error_description="${reason}"`;
+}

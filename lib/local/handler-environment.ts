@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { resetDependencies } from '#shared/aws';
+import { ENV } from '#shared/config';
+import { LOCAL_AWS_ENV } from './aws-account';
+import { readOrCreateFile, stateDir } from './state-dir';
+
+/**
+ * Sets what a deployed function finds in its environment, pointed at DynamoDB Local. Also
+ * for integration tests that call repository code without HTTP in between.
+ */
+export function configureHandlerEnvironment(settings: {
+  dynamoEndpoint: string;
+  tableName: string;
+  /** Base64, 32 bytes; default a random one. */
+  cipherKey?: string;
+}): void {
+  Object.assign(process.env, LOCAL_AWS_ENV, {
+    AWS_ENDPOINT_URL_DYNAMODB: settings.dynamoEndpoint,
+    [ENV.tableName]: settings.tableName,
+    [ENV.localCipherKey]: settings.cipherKey ?? newCipherKey(),
+  });
+  // Clients cached by an earlier runtime in this process point at its endpoint and key.
+  resetDependencies();
+}
+
+/**
+ * The key that encrypts SSNs and tax ids. Random per in-memory run (the data dies with
+ * it); kept beside a persistent database, or its ciphertexts could never be read again.
+ */
+export async function localCipherKey(dataDir: string | undefined): Promise<string> {
+  if (!dataDir) return newCipherKey();
+  return (await readOrCreateFile(join(stateDir(dataDir), 'cipher-key'), async () => newCipherKey())).trim();
+}
+
+const newCipherKey = (): string => randomBytes(32).toString('base64');

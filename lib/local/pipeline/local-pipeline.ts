@@ -1,0 +1,156 @@
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ConsumerDefinition } from '../../service';
+import type { RuntimeLog } from '../log';
+import { LocalOutbox } from './local-outbox';
+import { LocalQueues } from './local-queues';
+import { Activity, type PipelineWorker } from './pipeline-worker';
+import { QueueConsumer } from './queue-consumer';
+import { ScheduleRunner } from './schedule-runner';
+import { StreamCheckpoints } from './stream-checkpoints';
+import { type StreamFailure, StreamPoller } from './stream-poller';
+
+/**
+ * The asynchronous half of the service, run in-process from the consumer list
+ * (lib/service CONSUMERS): a stream poller per table-stream consumer, the queues with a
+ * consumer loop per queue consumer, a timer per schedule, and the outbox that stands in
+ * for SES. The runtime starts `workers` with the others and points the handlers' `queue`
+ * and `notifier` ports at `queues` and `outbox`.
+ */
+export interface PipelineTimings {
+  /** Pause between polls of a stream that had nothing new. */
+  readonly streamPollMs: number;
+  /** How often the shard list is described again (also at once whenever a shard ends). */
+  readonly shardRefreshMs: number;
+  /** Backoff of a failed stream batch: base × 2^(failures − 1), capped at max. */
+  readonly streamRetryBaseMs: number;
+  readonly streamRetryMaxMs: number;
+  /**
+   * Multiplies queue visibility timeouts and message delays. Default 1/120: the 180 s
+   * visibility timeout becomes 1.5 s, so a failed message is retried within 2 s, and the
+   * longest delay (900 s) becomes 7.5 s.
+   */
+  readonly queueTimeScale: number;
+}
+
+export const DEFAULT_PIPELINE_TIMINGS: PipelineTimings = {
+  streamPollMs: 150,
+  shardRefreshMs: 2_000,
+  streamRetryBaseMs: 100,
+  streamRetryMaxMs: 2_000,
+  queueTimeScale: 1 / 120,
+};
+
+export const DEFAULT_SETTLE_TIMEOUT_MS = 10_000;
+
+export interface LocalPipelineOptions {
+  readonly consumers: readonly ConsumerDefinition[];
+  readonly timings?: Partial<PipelineTimings>;
+  /** Where the outbox writes emails. */
+  readonly outboxDir: string;
+  /** Stream checkpoints are kept here (beside a persistent database); in memory when absent. */
+  readonly checkpointDir?: string;
+  readonly region: string;
+  readonly log: RuntimeLog;
+}
+
+export interface LocalPipeline {
+  readonly workers: readonly PipelineWorker[];
+  readonly queues: LocalQueues;
+  readonly outbox: LocalOutbox;
+  /** The on-failure destination of every stream consumer, oldest first. */
+  readonly streamFailures: readonly StreamFailure[];
+  /** Runs a schedule consumer now (after a run in progress); resolves with its result. */
+  runSchedule(id: string): Promise<unknown>;
+  /**
+   * Resolves once the pipeline is at rest: every stream consumer has polled its stream
+   * and found nothing new, every queue that has a consumer is empty (no visible, delayed or
+   * in-flight message, so failed messages are retried or dead-lettered first), no schedule
+   * is running, and no work happened meanwhile. A queue without a consumer keeps its
+   * messages and does not count. Rejects after `timeoutMs` naming what is still busy.
+   */
+  settle(timeoutMs?: number): Promise<void>;
+}
+
+export function createLocalPipeline(options: LocalPipelineOptions): LocalPipeline {
+  const timings = { ...DEFAULT_PIPELINE_TIMINGS, ...options.timings };
+  const { region, log } = options;
+  const activity = new Activity();
+  const queues = new LocalQueues({ timeScale: timings.queueTimeScale, region, log });
+  const streamFailures: StreamFailure[] = [];
+  const schedules = new Map<string, ScheduleRunner>();
+
+  const workers = options.consumers.map((consumer): PipelineWorker => {
+    const { source } = consumer;
+    switch (source.kind) {
+      case 'table-stream':
+        return new StreamPoller(
+          { ...consumer, source },
+          {
+            timings: {
+              pollMs: timings.streamPollMs,
+              shardRefreshMs: timings.shardRefreshMs,
+              retryBaseMs: timings.streamRetryBaseMs,
+              retryMaxMs: timings.streamRetryMaxMs,
+            },
+            checkpoints: new StreamCheckpoints(
+              options.checkpointDir && join(options.checkpointDir, `${consumer.id}.json`),
+              log,
+            ),
+            activity,
+            failures: streamFailures,
+          },
+        );
+      case 'queue':
+        return new QueueConsumer({ ...consumer, source }, { queue: queues.queue(source.queue), activity, region });
+      case 'schedule': {
+        const runner = new ScheduleRunner({ ...consumer, source }, { activity, region });
+        schedules.set(consumer.id, runner);
+        return runner;
+      }
+      default:
+        return unknownSource(source);
+    }
+  });
+  const ids = workers.map((worker) => worker.name);
+  const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (duplicate) throw new Error(`two consumers are named ${duplicate}`);
+
+  return {
+    workers,
+    queues,
+    outbox: new LocalOutbox(options.outboxDir, log),
+    streamFailures,
+    runSchedule: (id) => {
+      const runner = schedules.get(id);
+      if (!runner)
+        return Promise.reject(new Error(`no schedule consumer ${id}; there are: ${[...schedules.keys()].join(', ')}`));
+      return runner.run();
+    },
+    settle: (timeoutMs = DEFAULT_SETTLE_TIMEOUT_MS) => settle(workers, activity, timeoutMs),
+  };
+}
+
+/** A source kind added to ConsumerSource without a worker here fails to compile, and at run time says so. */
+function unknownSource(source: never): never {
+  throw new Error(`no local worker for consumer source ${JSON.stringify(source)}`);
+}
+
+/** See LocalPipeline.settle; exported for its unit test. */
+export async function settle(workers: readonly PipelineWorker[], activity: Activity, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const since = performance.now();
+    const workBefore = activity.count;
+    for (const worker of workers) worker.wake(); // poll now rather than after the pause
+    for (;;) {
+      const busy = workers.map((worker) => worker.busy(since)).filter((reason) => reason !== undefined);
+      if (busy.length === 0) break;
+      if (performance.now() > deadline)
+        throw new Error(`the local pipeline did not settle within ${timeoutMs} ms: ${busy.join('; ')}`);
+      await sleep(10);
+    }
+    // Work done during the round (a queue worker writing to the table) may have made more.
+    if (activity.count === workBefore) return;
+  }
+}

@@ -1,0 +1,230 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { type MessageQueue, QUEUES, type QueueId, type QueueMessage } from '#shared/queue/message-queue';
+import { QUEUE_SETTINGS } from '../../service';
+import { LOCAL_ACCOUNT_ID } from '../aws-account';
+import type { RuntimeLog } from '../log';
+
+/**
+ * In-process stand-ins for the service's SQS standard queues, each with its dead-letter
+ * queue, with SQS's rules for what a consumer sees: a received message is hidden for the
+ * visibility timeout and comes back unless it is deleted; a message received
+ * maxReceiveCount times is moved to the dead-letter queue at its next receive. Timeouts
+ * and delays are multiplied by `timeScale`, so a failed message is retried in about a
+ * second instead of minutes. Handlers reach them through the `queue` port
+ * (`messageQueue()`), which the runtime points here.
+ */
+
+/** SQS limits, checked here so code that breaks them fails locally as it would in AWS. */
+const MAX_DELAY_SECONDS = 900;
+const MAX_MESSAGE_BYTES = 1_048_576;
+
+export interface QueuedMessage {
+  readonly messageId: string;
+  readonly body: string;
+  readonly md5OfBody: string;
+  /** Epoch ms. */
+  readonly sentAt: number;
+  /** How often it was received (SQS's ApproximateReceiveCount). */
+  readonly receiveCount: number;
+  readonly firstReceivedAt?: number;
+  /** Hidden (delayed, or received and not yet deleted) until then; epoch ms. */
+  readonly visibleAt: number;
+  /** Of the latest receive; deleting needs it. */
+  readonly receiptHandle?: string;
+  /** Set when the message was moved to this (dead-letter) queue. */
+  readonly deadLetterQueueSourceArn?: string;
+}
+
+/** A message as `receive` hands it out: received at least once, with the handle to delete it by. */
+export interface ReceivedMessage extends QueuedMessage {
+  readonly firstReceivedAt: number;
+  readonly receiptHandle: string;
+}
+
+export interface LocalQueueOptions {
+  readonly visibilityTimeoutMs: number;
+  /** With a dead-letter queue: receives before a message moves there. */
+  readonly redrive?: {
+    readonly deadLetterQueue: LocalQueue;
+    readonly maxReceiveCount: number;
+    readonly onMove?: (message: QueuedMessage) => void;
+  };
+  readonly region: string;
+  readonly now?: () => number;
+}
+
+export class LocalQueue {
+  readonly arn: string;
+  private messages: QueuedMessage[] = [];
+  private readonly listeners = new Set<() => void>();
+  private readonly now: () => number;
+
+  constructor(
+    readonly name: string,
+    private readonly options: LocalQueueOptions,
+  ) {
+    this.arn = `arn:aws:sqs:${options.region}:${LOCAL_ACCOUNT_ID}:${name}`;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Every message, in the order they arrived, as they are now. */
+  contents(): readonly QueuedMessage[] {
+    return [...this.messages];
+  }
+
+  /** The bodies, parsed: what tests usually want to look at. */
+  bodies<T = unknown>(): T[] {
+    return this.messages.map((message) => JSON.parse(message.body) as T);
+  }
+
+  /** Visible, delayed and in-flight messages together. */
+  get size(): number {
+    return this.messages.length;
+  }
+
+  send(body: string, delayMs = 0): QueuedMessage {
+    const sentAt = this.now();
+    return this.add({
+      messageId: randomUUID(),
+      body,
+      md5OfBody: createHash('md5').update(body, 'utf8').digest('hex'),
+      sentAt,
+      receiveCount: 0,
+      visibleAt: sentAt + delayMs,
+    });
+  }
+
+  /**
+   * Up to `max` visible messages, oldest first, each hidden for the visibility timeout.
+   * A message already received maxReceiveCount times goes to the dead-letter queue instead.
+   */
+  receive(max: number): ReceivedMessage[] {
+    const now = this.now();
+    const received: ReceivedMessage[] = [];
+    const kept: QueuedMessage[] = [];
+    for (const message of this.messages) {
+      if (received.length >= max || message.visibleAt > now) {
+        kept.push(message);
+      } else if (this.options.redrive && message.receiveCount >= this.options.redrive.maxReceiveCount) {
+        const moved = { ...message, visibleAt: now, deadLetterQueueSourceArn: this.arn };
+        this.options.redrive.deadLetterQueue.add(moved);
+        this.options.redrive.onMove?.(moved);
+      } else {
+        const taken: ReceivedMessage = {
+          ...message,
+          receiveCount: message.receiveCount + 1,
+          firstReceivedAt: message.firstReceivedAt ?? now,
+          receiptHandle: randomUUID(),
+          visibleAt: now + this.options.visibilityTimeoutMs,
+        };
+        kept.push(taken);
+        received.push(taken);
+      }
+    }
+    this.messages = kept;
+    return received;
+  }
+
+  /** Deletes by the receipt handle of the latest receive; false when it is stale or unknown. */
+  delete(receiptHandle: string): boolean {
+    const before = this.messages.length;
+    this.messages = this.messages.filter((message) => message.receiptHandle !== receiptHandle);
+    return this.messages.length < before;
+  }
+
+  /** When the earliest hidden message becomes visible again; undefined for an empty queue. */
+  nextVisibleAt(): number | undefined {
+    return this.messages.length === 0 ? undefined : Math.min(...this.messages.map((message) => message.visibleAt));
+  }
+
+  /** Called on every message that arrives; returns the unsubscribe function. */
+  onMessage(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  purge(): void {
+    this.messages = [];
+  }
+
+  private add(message: QueuedMessage): QueuedMessage {
+    this.messages.push(message);
+    for (const listener of this.listeners) listener();
+    return message;
+  }
+}
+
+export interface LocalQueuesOptions {
+  /** Multiplies visibility timeouts and message delays (1 = as in AWS). */
+  readonly timeScale: number;
+  readonly region: string;
+  readonly now?: () => number;
+  /** Told about every message moved to a dead-letter queue (an alarm in AWS). */
+  readonly log?: RuntimeLog;
+}
+
+/** The service's queues (QUEUES, with QUEUE_SETTINGS), behind the MessageQueue port. */
+export class LocalQueues implements MessageQueue {
+  private readonly queues = new Map<QueueId, { queue: LocalQueue; deadLetterQueue: LocalQueue }>();
+
+  constructor(private readonly options: LocalQueuesOptions) {
+    for (const id of Object.keys(QUEUES) as QueueId[]) {
+      const settings = QUEUE_SETTINGS[id];
+      const common = { region: options.region, now: options.now };
+      const deadLetterQueue = new LocalQueue(`${settings.name}DeadLetter`, { ...common, visibilityTimeoutMs: 0 });
+      const queue = new LocalQueue(settings.name, {
+        ...common,
+        visibilityTimeoutMs: this.scaled(settings.visibilityTimeoutSeconds),
+        redrive: {
+          deadLetterQueue,
+          maxReceiveCount: settings.maxReceiveCount,
+          onMove: (message) =>
+            options.log?.('error', `message moved to the dead-letter queue ${deadLetterQueue.name}`, {
+              messageId: message.messageId,
+              receiveCount: message.receiveCount,
+            }),
+        },
+      });
+      this.queues.set(id, { queue, deadLetterQueue });
+    }
+  }
+
+  /** The MessageQueue port: validates the whole call first, as SendMessageBatch does. */
+  async send(queue: QueueId, messages: QueueMessage[]): Promise<void> {
+    const target = this.queue(queue);
+    const ids = new Set(messages.map((message) => message.id));
+    if (ids.size !== messages.length) throw new Error(`messages sent to ${queue} must have distinct ids`);
+    const prepared = messages.map((message) => {
+      const body = JSON.stringify(message.body);
+      const delay = message.delaySeconds ?? 0;
+      if (body === undefined) throw new Error(`message ${message.id} for ${queue} has no JSON body`);
+      if (Buffer.byteLength(body) > MAX_MESSAGE_BYTES)
+        throw new Error(`message ${message.id} for ${queue} is too large`);
+      if (!Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_SECONDS) {
+        throw new Error(
+          `message ${message.id} for ${queue}: delaySeconds must be 0–${MAX_DELAY_SECONDS}, got ${delay}`,
+        );
+      }
+      return { body, delayMs: this.scaled(delay) };
+    });
+    for (const { body, delayMs } of prepared) target.send(body, delayMs);
+  }
+
+  queue(id: QueueId): LocalQueue {
+    return this.entry(id).queue;
+  }
+
+  deadLetterQueue(id: QueueId): LocalQueue {
+    return this.entry(id).deadLetterQueue;
+  }
+
+  private entry(id: QueueId) {
+    const entry = this.queues.get(id);
+    if (!entry) throw new Error(`no local queue ${id}`);
+    return entry;
+  }
+
+  private scaled(seconds: number): number {
+    return Math.round(seconds * 1000 * this.options.timeScale);
+  }
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { ScheduledEvent } from 'aws-lambda';
+import type { ConsumerDefinition, ConsumerSource } from '../../service';
+import { LOCAL_ACCOUNT_ID } from '../aws-account';
+import type { WorkerContext } from '../background-worker';
+import { consumerFunction } from '../lambda-invoker';
+import { describeError } from '../log';
+import type { Activity, PipelineWorker } from './pipeline-worker';
+import { Sleeper } from './sleeper';
+
+/**
+ * A scheduled consumer (an EventBridge cron rule in AWS). Locally there is no wall-clock
+ * schedule: it runs every `localEveryMs`, first one interval after start, and on demand
+ * (`run()`, which tests use). Runs never overlap: a tick that finds a run in progress is
+ * skipped, and an on-demand run waits for the current one and then runs afresh. A failed
+ * run is logged; the next tick runs again.
+ */
+export type ScheduleDefinition = ConsumerDefinition & {
+  readonly source: Extract<ConsumerSource, { kind: 'schedule' }>;
+};
+
+export class ScheduleRunner implements PipelineWorker {
+  readonly name: string;
+  private readonly sleeper = new Sleeper();
+  private context?: WorkerContext;
+  private loop?: Promise<void>;
+  private stopped = false;
+  /** The latest run, settled or not; the next run chains after it. */
+  private current: Promise<unknown> = Promise.resolve();
+  /** Runs asked for and not finished (the one running and those waiting for it). */
+  private unfinished = 0;
+
+  constructor(
+    private readonly schedule: ScheduleDefinition,
+    private readonly options: { readonly activity: Activity; readonly region: string },
+  ) {
+    this.name = schedule.id;
+  }
+
+  start(context: WorkerContext): void {
+    this.context = context;
+    this.loop = this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.sleeper.stop();
+    await this.loop;
+    await this.current.catch(() => {});
+  }
+
+  wake(): void {
+    // Nothing to poll: a settle() must not trigger a run.
+  }
+
+  busy(): string | undefined {
+    return this.unfinished > 0 ? `schedule ${this.name} is running` : undefined;
+  }
+
+  /** Runs the handler once, after any run in progress; resolves with its result. */
+  run(): Promise<unknown> {
+    if (!this.context || this.stopped) return Promise.reject(new Error(`schedule ${this.name} is not running`));
+    this.unfinished++;
+    const run = this.current
+      .catch(() => {})
+      .then(() => this.invoke())
+      .finally(() => {
+        this.unfinished--;
+        this.options.activity.touch();
+      });
+    this.current = run;
+    return run;
+  }
+
+  private get started(): WorkerContext {
+    if (!this.context) throw new Error(`schedule ${this.name} is not started`);
+    return this.context;
+  }
+
+  private async tick(): Promise<void> {
+    while (!this.stopped) {
+      await this.sleeper.sleep(this.schedule.source.localEveryMs);
+      if (this.stopped || this.unfinished > 0) continue;
+      this.run().catch((error: unknown) => {
+        this.context?.log('error', `scheduled run of ${this.name} failed`, { error: describeError(error) });
+      });
+    }
+  }
+
+  private async invoke(): Promise<unknown> {
+    const { invoker, log } = this.started;
+    const result = await invoker.invoke(consumerFunction(this.schedule), this.event());
+    log('debug', `scheduled run of ${this.name} finished`, { result });
+    return result;
+  }
+
+  /** The event an EventBridge schedule rule delivers. */
+  private event(): ScheduledEvent {
+    const { region } = this.options;
+    return {
+      version: '0',
+      id: randomUUID(),
+      'detail-type': 'Scheduled Event',
+      source: 'aws.events',
+      account: LOCAL_ACCOUNT_ID,
+      time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      region,
+      resources: [`arn:aws:events:${region}:${LOCAL_ACCOUNT_ID}:rule/${this.name}`],
+      detail: {},
+    };
+  }
+}

@@ -1,0 +1,241 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { type ConsumerDefinition, type ConsumerSource, streamFilterPattern } from '../../service';
+import type { WorkerContext } from '../background-worker';
+import { consumerFunction } from '../lambda-invoker';
+import { describeError } from '../log';
+import { type BatchOutcome, batchOutcome } from './batch-outcome';
+import type { Activity, PipelineWorker } from './pipeline-worker';
+import { Sleeper } from './sleeper';
+import type { StreamCheckpoints } from './stream-checkpoints';
+import { type FilterPattern, passesFilters } from './stream-filter';
+import { type ShardState, StreamShards } from './stream-shards';
+
+/**
+ * Plays a Lambda event source mapping on the table's stream, for one consumer. StreamShards
+ * finds the shards (DescribeStream, again every `shardRefreshMs` and at once when a shard
+ * ends) and reads them (from the checkpoint or TRIM_HORIZON, parents before children).
+ *
+ * Records in Lambda's format are filtered (dropped unless they match one of the consumer's
+ * filters), batched up to batchSize and handed to the function. On failure the batch is
+ * retried, with exponential backoff, from the first failed record (batchItemFailures) or
+ * from its start (an error); records before the failure are done. A batch that fails more
+ * than maxRetryAttempts times in a row is handed to the on-failure destination (logged at
+ * error, kept in `failures`) and the shard moves on. One batch per shard at a time, so
+ * records are never lost or reordered within a shard.
+ */
+export type StreamConsumer = ConsumerDefinition & {
+  readonly source: Extract<ConsumerSource, { kind: 'table-stream' }>;
+};
+
+export interface StreamTimings {
+  /** Pause between polls of an idle stream (Lambda polls each shard about 4 times a second). */
+  readonly pollMs: number;
+  readonly shardRefreshMs: number;
+  /** Backoff of a failed batch: base × 2^(failures − 1), at most max. */
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+}
+
+/** What Lambda sends to an on-failure destination (DDBStreamBatchInfo), plus the records themselves. */
+export interface StreamFailure {
+  readonly consumer: string;
+  readonly condition: 'RetryAttemptsExhausted';
+  /** Invocations of this batch, all failed. */
+  readonly attempts: number;
+  readonly error: string;
+  readonly at: string;
+  readonly batchInfo: {
+    readonly shardId: string;
+    readonly startSequenceNumber: string;
+    readonly endSequenceNumber: string;
+    readonly approximateArrivalOfFirstRecord?: string;
+    readonly approximateArrivalOfLastRecord?: string;
+    readonly batchSize: number;
+    readonly streamArn: string;
+  };
+  /** Not in AWS's destination message (it names the range only); kept locally to inspect. */
+  readonly records: readonly DynamoDBRecord[];
+}
+
+type Step = { readonly idle: boolean; readonly waitMs: number };
+const IDLE: Step = { idle: true, waitMs: Infinity };
+const WORKED: Step = { idle: false, waitMs: 0 };
+
+export class StreamPoller implements PipelineWorker {
+  readonly name: string;
+  private readonly filters: readonly FilterPattern[];
+  private readonly sleeper = new Sleeper();
+  private context?: WorkerContext;
+  private shards?: StreamShards;
+  private loop?: Promise<void>;
+  private stopped = false;
+  private lastRefresh = -Infinity;
+  private lastIdlePassStart = -Infinity;
+
+  constructor(
+    private readonly consumer: StreamConsumer,
+    private readonly options: {
+      readonly timings: StreamTimings;
+      readonly checkpoints: StreamCheckpoints;
+      readonly activity: Activity;
+      /** The on-failure destination. */
+      readonly failures: StreamFailure[];
+    },
+  ) {
+    this.name = consumer.id;
+    this.filters = consumer.source.filters.map(streamFilterPattern);
+  }
+
+  async start(context: WorkerContext): Promise<void> {
+    const streamArn = context.table.LatestStreamArn;
+    if (!streamArn) throw new Error(`table ${context.tableName} has no stream for ${this.name} to read`);
+    this.context = context;
+    this.shards = new StreamShards(context.dynamoEndpoint, streamArn, this.options.checkpoints, context.log);
+    await this.options.checkpoints.load(streamArn);
+    await this.refreshShards(); // fails the start loudly if the stream cannot be read
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.sleeper.stop();
+    await this.loop;
+    await this.options.checkpoints.flush();
+    this.shards?.destroy();
+  }
+
+  wake(): void {
+    this.sleeper.wake();
+  }
+
+  busy(since: number): string | undefined {
+    if (this.stopped || this.lastIdlePassStart >= since) return undefined;
+    return `stream consumer ${this.name} has not yet found the stream drained`;
+  }
+
+  private get started(): { readonly context: WorkerContext; readonly shards: StreamShards } {
+    if (!this.context || !this.shards) throw new Error(`stream consumer ${this.name} is not started`);
+    return { context: this.context, shards: this.shards };
+  }
+
+  private async run(): Promise<void> {
+    const { pollMs, retryMaxMs } = this.options.timings;
+    while (!this.stopped) {
+      const passStart = performance.now();
+      let waitMs = retryMaxMs;
+      try {
+        const step = await this.pass();
+        if (step.idle) this.lastIdlePassStart = passStart;
+        waitMs = Math.min(step.waitMs, pollMs);
+      } catch (error) {
+        this.context?.log('warn', `stream poll for ${this.name} failed; trying again`, { error });
+      }
+      await this.sleeper.sleep(waitMs);
+    }
+  }
+
+  /** One batch (at most) per readable shard. */
+  private async pass(): Promise<Step> {
+    if (performance.now() - this.lastRefresh >= this.options.timings.shardRefreshMs) await this.refreshShards();
+    let idle = true;
+    let waitMs = Infinity;
+    for (const shard of this.started.shards.readable()) {
+      if (this.stopped) break;
+      const step = await this.step(shard);
+      idle &&= step.idle;
+      waitMs = Math.min(waitMs, step.waitMs);
+    }
+    return { idle, waitMs };
+  }
+
+  private async step(shard: ShardState): Promise<Step> {
+    const now = performance.now();
+    if (shard.failures > 0 && now < shard.retryAt) return { idle: false, waitMs: shard.retryAt - now };
+    const wanted = shard.pending.length < this.consumer.source.batchSize && !shard.ended;
+    const read = wanted ? await this.started.shards.read(shard, (record) => passesFilters(this.filters, record)) : 0;
+    if (shard.pending.length > 0) {
+      await this.deliver(shard);
+      return WORKED;
+    }
+    if (shard.ended) {
+      this.started.shards.finish(shard);
+      this.lastRefresh = -Infinity; // its children may be there already
+      return WORKED;
+    }
+    return read > 0 ? WORKED : IDLE;
+  }
+
+  private async deliver(shard: ShardState): Promise<void> {
+    const { invoker, log } = this.started.context;
+    const batch = shard.pending.slice(0, this.consumer.source.batchSize);
+    const sequenceNumbers = batch.map((record) => record.dynamodb?.SequenceNumber ?? '');
+    let outcome: BatchOutcome;
+    try {
+      const response = await invoker.invoke(consumerFunction(this.consumer), { Records: batch });
+      outcome = batchOutcome(response, sequenceNumbers);
+    } catch (error) {
+      outcome = { kind: 'all-failed', reason: describeError(error) };
+    }
+    this.options.activity.touch();
+
+    if (outcome.kind === 'success') {
+      log('debug', `${this.name} processed ${batch.length} stream record(s)`, { shard: shard.id });
+      this.started.shards.done(shard, batch.length);
+      return;
+    }
+    const firstFailed = outcome.kind === 'all-failed' ? 0 : sequenceNumbers.findIndex((n) => outcome.ids.has(n));
+    const reason =
+      outcome.kind === 'all-failed' ? outcome.reason : `batchItemFailures from ${sequenceNumbers[firstFailed]}`;
+    if (firstFailed > 0) this.started.shards.done(shard, firstFailed); // the retried batch starts at the failure
+    shard.failures++;
+    const { maxRetryAttempts } = this.consumer.source;
+    if (shard.failures > maxRetryAttempts) {
+      this.handToOnFailure(shard, batch.slice(firstFailed), reason);
+      return;
+    }
+    const { retryBaseMs, retryMaxMs } = this.options.timings;
+    const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** (shard.failures - 1));
+    shard.retryAt = performance.now() + delay;
+    log('warn', `${this.name} failed a stream batch; retrying from ${sequenceNumbers[firstFailed]} in ${delay} ms`, {
+      shard: shard.id,
+      attempt: shard.failures,
+      maxRetryAttempts,
+      error: reason,
+    });
+  }
+
+  private handToOnFailure(shard: ShardState, records: DynamoDBRecord[], error: string): void {
+    const first = records[0]?.dynamodb;
+    const last = records.at(-1)?.dynamodb;
+    const arrival = (seconds?: number) => (seconds === undefined ? undefined : new Date(seconds * 1000).toISOString());
+    const failure: StreamFailure = {
+      consumer: this.name,
+      condition: 'RetryAttemptsExhausted',
+      attempts: shard.failures,
+      error,
+      at: new Date().toISOString(),
+      batchInfo: {
+        shardId: shard.id,
+        startSequenceNumber: first?.SequenceNumber ?? '',
+        endSequenceNumber: last?.SequenceNumber ?? '',
+        approximateArrivalOfFirstRecord: arrival(first?.ApproximateCreationDateTime),
+        approximateArrivalOfLastRecord: arrival(last?.ApproximateCreationDateTime),
+        batchSize: records.length,
+        streamArn: this.started.shards.streamArn,
+      },
+      records,
+    };
+    this.options.failures.push(failure);
+    this.started.context.log('error', `${this.name} gave up on a stream batch; sent to the on-failure destination`, {
+      ...failure.batchInfo,
+      attempts: failure.attempts,
+      error,
+    });
+    this.started.shards.done(shard, records.length);
+  }
+
+  private async refreshShards(): Promise<void> {
+    await this.started.shards.refresh();
+    this.lastRefresh = performance.now();
+  }
+}

@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '../../../../lib/local/runtime';
+import { api, startTestRuntime } from '../../harness';
+import { accountBody, freshAccountNumber } from '../../verify-accounts/support';
+
+/**
+ * The service's own pipeline (lib/service CONSUMERS, the default) in the local runtime,
+ * end to end: HTTP create → table stream → stream router → verification queue →
+ * verification worker → table → stream router → event → webhook queue, plus the email.
+ */
+let runtime: LocalRuntime;
+let outboxDir: string;
+let call: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  outboxDir = await mkdtemp(join(tmpdir(), 'outbox-'));
+  runtime = await startTestRuntime({ outboxDir });
+  call = api(runtime, await runtime.mintToken('tenant-pipeline'));
+});
+afterAll(async () => {
+  await runtime?.stop();
+  await rm(outboxDir, { recursive: true, force: true });
+});
+
+describe('the verification pipeline in the local runtime', () => {
+  it('completes a control verification, emails the holder and queues the event for webhooks', async () => {
+    const created = await call.post(
+      '/verify/accounts',
+      accountBody({ account_number: freshAccountNumber(), type: 'control', email: 'holder@example.com' }),
+    );
+    expect(created.status).toBe(200);
+    const { id } = created.body.account;
+    await runtime.settle();
+
+    const fetched = await call.get(`/verify/accounts/${id}`);
+    expect(fetched.body.account).toMatchObject({ id, verification_status: 'valid', control_status: 'pending' });
+    expect(runtime.outbox.messages.map((m) => m.to)).toContain('holder@example.com');
+    expect(runtime.queues.queue('webhookEvents').bodies()).toContainEqual({
+      tenant: 'tenant-pipeline',
+      event_id: expect.any(String),
+    });
+    expect(runtime.queues.queue('verification').size).toBe(0);
+    expect(runtime.queues.deadLetterQueue('verification').size).toBe(0);
+    expect(runtime.streamFailures).toEqual([]);
+  });
+
+  it('ends a sandbox failure (account ending 1111) invalid, with control canceled', async () => {
+    const created = await call.post('/verify/accounts', accountBody({ account_number: '987651111', type: 'control' }));
+    await runtime.settle();
+    const fetched = await call.get(`/verify/accounts/${created.body.account.id}`);
+    expect(fetched.body.account).toMatchObject({ verification_status: 'invalid', control_status: 'canceled' });
+  });
+});

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/aws';
+import type { LogLevel } from '../../../../lib/local/log';
+import type { LocalRuntime } from '../../../../lib/local/runtime';
+import { FAST_TIMINGS, STREAM_FIXTURES } from '../../fixtures/pipeline-consumers';
+import { fixtureStore } from '../../fixtures/pipeline-store';
+import { startTestRuntime } from '../../harness';
+
+/**
+ * The stream poller against DynamoDB Local's real stream, with fixture consumers: the event
+ * shape, filters, partial-batch retries and the on-failure destination.
+ */
+const logged: { level: LogLevel; message: string; details?: Record<string, unknown> }[] = [];
+let runtime: LocalRuntime;
+let streamArn: string;
+const store = fixtureStore();
+
+beforeAll(async () => {
+  runtime = await startTestRuntime({
+    routes: [],
+    consumers: STREAM_FIXTURES,
+    pipelineTimings: FAST_TIMINGS,
+    log: (level, message, details) => logged.push({ level, message, details }),
+  });
+  const client = new DynamoDBClient({ endpoint: runtime.dynamoEndpoint });
+  streamArn =
+    (await client.send(new DescribeTableCommand({ TableName: runtime.tableName }))).Table?.LatestStreamArn ?? '';
+  client.destroy();
+});
+afterAll(() => runtime?.stop());
+
+const put = (item: Record<string, unknown>) =>
+  documentClient().send(new PutCommand({ TableName: runtime.tableName, Item: { sk: 'S', ...item } }));
+const putAll = (items: Record<string, unknown>[]) =>
+  documentClient().send(
+    new BatchWriteCommand({
+      RequestItems: { [runtime.tableName]: items.map((item) => ({ PutRequest: { Item: { sk: 'S', ...item } } })) },
+    }),
+  );
+const unique = (prefix: string) => `${prefix}#${randomUUID()}`;
+const recordsOf = (consumer: string) =>
+  store.streamInvocations.filter((i) => i.consumer === consumer).flatMap((i) => i.records);
+const keyOf = (record: { dynamodb?: { Keys?: Record<string, { S?: string }> } }) => record.dynamodb?.Keys?.pk?.S;
+
+describe('stream poller (as a Lambda event source mapping on the table stream)', () => {
+  it('delivers a written item in the DynamoDBStreamEvent shape Lambda uses', async () => {
+    const pk = unique('probe');
+    const before = Math.floor(Date.now() / 1000);
+    await put({ pk, entity: 'probe', n: 7 });
+    await runtime.settle();
+
+    const [record] = recordsOf('ProbeStream').filter((r) => keyOf(r) === pk);
+    expect(record).toEqual({
+      eventID: expect.any(String),
+      eventName: 'INSERT',
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: 'us-east-1',
+      eventSourceARN: streamArn,
+      dynamodb: {
+        ApproximateCreationDateTime: expect.any(Number),
+        Keys: { pk: { S: pk }, sk: { S: 'S' } },
+        NewImage: { pk: { S: pk }, sk: { S: 'S' }, entity: { S: 'probe' }, n: { N: '7' } },
+        SequenceNumber: expect.stringMatching(/^\d+$/),
+        SizeBytes: expect.any(Number),
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      },
+    });
+    // DynamoDB Local rounds the creation time down to the minute.
+    expect(record.dynamodb?.ApproximateCreationDateTime).toBeGreaterThanOrEqual(before - 60);
+    expect(record.dynamodb?.ApproximateCreationDateTime).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+  });
+
+  it('applies the consumer filters: a record must match one filter, the rest never reach the function', async () => {
+    const probe = unique('probe');
+    const modified = unique('probe-modify');
+    const other = unique('other');
+    await put({ pk: probe, entity: 'probe' }); // INSERT probe: passes
+    await put({ pk: other, entity: 'other' }); // another entity: dropped
+    await put({ pk: modified, entity: 'probe-modify' }); // INSERT probe-modify: dropped
+    const update = (pk: string) =>
+      documentClient().send(
+        new UpdateCommand({
+          TableName: runtime.tableName,
+          Key: { pk, sk: 'S' },
+          UpdateExpression: 'SET v = :v',
+          ExpressionAttributeValues: { ':v': 1 },
+        }),
+      );
+    await update(probe); // MODIFY probe: dropped
+    await update(modified); // MODIFY probe-modify: passes
+    await documentClient().send(new DeleteCommand({ TableName: runtime.tableName, Key: { pk: probe, sk: 'S' } })); // REMOVE: dropped
+    await runtime.settle();
+
+    const seen = recordsOf('ProbeStream')
+      .filter((r) => [probe, modified, other].includes(keyOf(r) ?? ''))
+      .map((r) => `${r.eventName} ${keyOf(r)}`);
+    expect(seen).toEqual([`INSERT ${probe}`, `MODIFY ${modified}`]);
+    const modify = recordsOf('ProbeStream').find((r) => keyOf(r) === modified && r.eventName === 'MODIFY');
+    expect(modify?.dynamodb?.OldImage).toEqual({ pk: { S: modified }, sk: { S: 'S' }, entity: { S: 'probe-modify' } });
+    expect(recordsOf('FlakyStream').some((r) => [probe, modified, other].includes(keyOf(r) ?? ''))).toBe(false);
+  });
+
+  it('retries a batch from the record that failed, keeping the order', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => unique(`flaky-${name}`));
+    await putAll([
+      { pk: a, entity: 'flaky' },
+      { pk: b, entity: 'flaky', fail: 'once' },
+      { pk: c, entity: 'flaky' },
+    ]);
+    await runtime.settle();
+
+    const ours = (pk: string) => [a, b, c].includes(pk);
+    const processed = store.streamProcessed.filter((p) => p.consumer === 'FlakyStream' && ours(p.pk));
+    expect(processed.map((p) => p.pk)).toEqual([a, b, c]);
+    const invocations = store.streamInvocations.filter(
+      (i) => i.consumer === 'FlakyStream' && i.records.some((r) => ours(keyOf(r) ?? '')),
+    );
+    const failedAt = invocations.findIndex((i) => i.records.some((r) => keyOf(r) === b));
+    const retried = invocations[failedAt + 1];
+    const sequenceOfB = invocations[failedAt].records.find((r) => keyOf(r) === b)?.dynamodb?.SequenceNumber;
+    expect(retried.records[0].dynamodb?.SequenceNumber).toBe(sequenceOfB);
+    const sequence = processed.map((p) => BigInt(p.sequenceNumber));
+    expect(sequence).toEqual([...sequence].sort((x, y) => (x < y ? -1 : 1)));
+    expect(runtime.streamFailures).toEqual([]);
+  });
+
+  it('hands a batch that keeps failing to the on-failure destination after maxRetryAttempts, then moves on', async () => {
+    const poison = unique('flaky-poison');
+    await put({ pk: poison, entity: 'flaky', fail: 'always' });
+    await runtime.settle();
+
+    expect(runtime.streamFailures).toHaveLength(1);
+    const [failure] = runtime.streamFailures;
+    expect(failure).toMatchObject({
+      consumer: 'FlakyStream',
+      condition: 'RetryAttemptsExhausted',
+      attempts: 3, // the first try and maxRetryAttempts (2) retries
+      error: expect.stringContaining('batchItemFailures'),
+      batchInfo: { shardId: expect.any(String), batchSize: 1, streamArn },
+    });
+    expect(failure.records.map(keyOf)).toEqual([poison]);
+    expect(failure.batchInfo.startSequenceNumber).toBe(failure.records[0].dynamodb?.SequenceNumber);
+    expect(logged.some((l) => l.level === 'error' && l.message.includes('on-failure destination'))).toBe(true);
+
+    const after = unique('flaky-after');
+    await put({ pk: after, entity: 'flaky' });
+    await runtime.settle();
+    expect(store.streamProcessed.some((p) => p.pk === after)).toBe(true);
+    expect(runtime.streamFailures).toHaveLength(1);
+  });
+
+  it('gives handlers the local queues through their port; a queue without a consumer keeps its messages', async () => {
+    const pk = unique('probe');
+    await put({ pk, entity: 'probe', enqueue: 'webhookEvents' });
+    await runtime.settle();
+    expect(runtime.queues.queue('webhookEvents').bodies()).toContainEqual({ pk });
+  });
+});

@@ -1,0 +1,44 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Activity, type PipelineWorker } from '../../../../lib/local/pipeline/pipeline-worker';
+import { ScheduleRunner } from '../../../../lib/local/pipeline/schedule-runner';
+import { fakeWorkerContext } from './fake-worker-context';
+
+const stopLater: PipelineWorker[] = [];
+afterEach(async () => {
+  for (const worker of stopLater.splice(0)) await worker.stop();
+});
+
+describe('schedule runner', () => {
+  it('never overlaps runs, and an on-demand run waits for the current one', async () => {
+    let running = 0;
+    let most = 0;
+    let runs = 0;
+    const runner = new ScheduleRunner(
+      {
+        id: 'Nightly',
+        handler: 'unused.ts',
+        source: { kind: 'schedule', cron: { minute: '0', hour: '3' }, localEveryMs: 20 },
+        table: { actions: [] },
+        timeoutSeconds: 5,
+      },
+      { activity: new Activity(), region: 'us-east-1' },
+    );
+    runner.start(
+      fakeWorkerContext(async (event) => {
+        expect(event).toMatchObject({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} });
+        most = Math.max(most, ++running);
+        await sleep(30);
+        running--;
+        return ++runs;
+      }),
+    );
+    stopLater.push(runner);
+    const [first, second] = (await Promise.all([runner.run(), runner.run()])) as number[];
+    expect(second).toBe(first + 1);
+    await sleep(100); // timer ticks too
+    await runner.stop();
+    expect(runs).toBeGreaterThan(2);
+    expect(most).toBe(1);
+  });
+});
