@@ -3,7 +3,7 @@ import type { MatchResult, OwnershipStatus } from './verify-account';
 
 /**
  * Ownership matching: each supplied field is compared with what the bank holds, and the
- * per-field results are aggregated (DESIGN.md §4).
+ * per-field results are aggregated (docs/api.md#what-each-check-does).
  */
 
 export const matchFirstName = (given: string, holder: string): MatchResult =>

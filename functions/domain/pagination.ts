@@ -1,5 +1,5 @@
 /**
- * Lists are paged by page number (DESIGN.md §3): page `index` of length `size` holds the
+ * Lists are paged by page number (docs/api.md#lists): page `index` of length `size` holds the
  * items `index*size … index*size+size-1` of the filtered, ordered set.
  */
 export const DEFAULT_PAGE_SIZE = 100;

@@ -7,7 +7,7 @@ import {
 } from './verify-account';
 
 /**
- * Account control by statement code (DESIGN.md §4). Only a hash of the code is stored;
+ * Account control by statement code (docs/api.md#control). Only a hash of the code is stored;
  * a submission is compared case-insensitively and in constant time.
  */
 export const hashStatementCode = (code: string): string =>

@@ -1,5 +1,5 @@
 /**
- * The verify account as the domain sees it: enums of the contract (DESIGN.md §4), what
+ * The verify account as the domain sees it: enums of the contract (docs/api.md#enums), what
  * each verification type checks, and the rules that do not depend on storage.
  */
 export const VERIFICATION_TYPES = ['status', 'control', 'status_ownership', 'control_ownership'] as const;

@@ -1,8 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { now } from '#shared/aws';
 import { events } from '#shared/db/events/index';
+import { now } from '#shared/dependencies';
 import { createLogger, type Logger } from '#shared/logger';
 import { messageQueue } from '#shared/queue/index';
 import type { StreamAction } from '#shared/stream/rules';

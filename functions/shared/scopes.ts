@@ -1,5 +1,5 @@
 /**
- * OAuth scopes of the contract (DESIGN.md §3). The Cognito resource server declares
+ * OAuth scopes of the contract (docs/api.md#scopes). The Cognito resource server declares
  * exactly these; the route table picks from them.
  */
 export const SCOPES = [

@@ -8,12 +8,12 @@ import {
   ownershipSecretContext,
   type VerifyAccount,
 } from '#domain/verify-account';
-import { now } from '#shared/aws';
 import type { OwnershipCheck, OwnershipClaims } from '#shared/bank/bank-provider';
 import { bank } from '#shared/bank/index';
 import { cipher } from '#shared/cipher/index';
 import { retryOnConflict } from '#shared/db/retry';
 import { type VerificationResult, verifyAccounts } from '#shared/db/verify-accounts/index';
+import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
 import { notifier } from '#shared/notify/index';
 import { DisabledNotifier } from '#shared/notify/notifier';

@@ -1,7 +1,7 @@
 import type { VerifyAccount } from '#domain/verify-account';
 
 /**
- * The verify account as partners see it (SPEC.md §2.1). Fields that do not apply or are
+ * The verify account as partners see it (docs/api.md#account-object). Fields that do not apply or are
  * not yet known are omitted, never null; SSNs, tax ids, the statement code and storage
  * details never leave.
  */

@@ -1,7 +1,7 @@
 import type { VerifyAccount } from '#domain/verify-account';
-import { now } from '#shared/aws';
 import { retryOnConflict } from '#shared/db/retry';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
+import { now } from '#shared/dependencies';
 import { getVerifyAccount } from './accounts';
 
 /**

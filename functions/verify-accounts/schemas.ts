@@ -12,7 +12,7 @@ import {
 } from '#domain/verify-account';
 
 /**
- * Request schemas of the Verify endpoints (SPEC.md §4, DESIGN.md §3–4). Messages state
+ * Request schemas of the Verify endpoints (docs/api.md#request-rules, #lists, #validation-codes). Messages state
  * the rule and never echo the value (it may be an SSN or an account number).
  *
  * Written with `zod/mini`, zod's tree-shakable build: the same schemas and issues as

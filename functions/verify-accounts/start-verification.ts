@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { newVerifyAccount, ownershipSecretContext, type VerifyAccount } from '#domain/verify-account';
-import { now } from '#shared/aws';
 import { cipher } from '#shared/cipher/index';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
+import { now } from '#shared/dependencies';
 import type { CreateVerifyAccountBody } from './schemas';
 
 /**

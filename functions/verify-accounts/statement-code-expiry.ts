@@ -1,7 +1,7 @@
 import { statementCodeExpired } from '#domain/statement-code';
 import { STATEMENT_CODE_LIFETIME_MS } from '#domain/verify-account';
-import { now } from '#shared/aws';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
+import { now } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
 import { createLogger } from '#shared/logger';
 

@@ -1,8 +1,8 @@
 import { decideControlSubmission } from '#domain/statement-code';
 import type { VerifyAccount } from '#domain/verify-account';
-import { now } from '#shared/aws';
 import { retryOnConflict } from '#shared/db/retry';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
+import { now } from '#shared/dependencies';
 import { RateLimitError, ValidationError } from '#shared/errors';
 import { getVerifyAccount } from './accounts';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { resetDependencies } from '#shared/aws';
 import { ENV } from '#shared/config';
+import { resetDependencies } from '#shared/dependencies';
 import { LOCAL_AWS_ENV } from './aws-account';
 import { readOrCreateFile, stateDir } from './state-dir';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { setDependencies } from '#shared/aws';
 import { ENV } from '#shared/config';
+import { setDependencies } from '#shared/dependencies';
 import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '../service';
 import { LOCAL_REGION } from './aws-account';
 import type { BackgroundWorker } from './background-worker';

@@ -12,9 +12,9 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach } from 'vitest';
 import { hashStatementCode } from '#domain/statement-code';
-import { resetDependencies, setDependencies } from '#shared/aws';
 import type { Cipher } from '#shared/cipher/cipher';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
+import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './http-events';
 

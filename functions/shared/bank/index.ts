@@ -1,5 +1,5 @@
-import { now, port } from '#shared/aws';
+import { now, port } from '#shared/dependencies';
 import { SandboxBank } from './sandbox-bank';
 
-/** The sandbox bank is the only provider today (DESIGN.md §4). */
+/** The sandbox bank is the only provider today (docs/sandbox.md). */
 export const bank = port('bank', () => new SandboxBank(now));

@@ -10,7 +10,7 @@ import type {
 } from './bank-provider';
 
 /**
- * The documented sandbox bank (DESIGN.md §4, "Sandbox outcomes"): outcomes are chosen by
+ * The documented sandbox bank (docs/sandbox.md): outcomes are chosen by
  * the account number's last four digits, or by a magic account holder name, as in Orum's
  * sandbox. Partners rely on this table: change it only with the docs.
  */

@@ -1,6 +1,6 @@
 import { KMSClient } from '@aws-sdk/client-kms';
-import { port } from '#shared/aws';
 import { ENV, optionalEnv, requireEnv } from '#shared/config';
+import { port } from '#shared/dependencies';
 import { KmsCipher } from './kms-cipher';
 import { LocalCipher } from './local-cipher';
 

@@ -1,6 +1,6 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, port } from '#shared/aws';
 import { tableName } from '#shared/config';
+import { documentClient, port } from '#shared/dependencies';
 import { isConditionFailure } from './conditions';
 import { ENTITY, keys } from './keys';
 import { TABLE_SCHEMA } from './schema';

@@ -1,11 +1,11 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, port } from '#shared/aws';
 import { tableName } from '#shared/config';
+import { documentClient, port } from '#shared/dependencies';
 import { ENTITY, keys } from './keys';
 
 /**
  * A tenant may own several OAuth client ids (credential rotation): an alias record maps a
- * client id to its tenant; without one the client id is the tenant (DESIGN.md §3).
+ * client id to its tenant; without one the client id is the tenant (docs/api.md#authentication-and-tenants).
  */
 export class TenantRepository {
   constructor(

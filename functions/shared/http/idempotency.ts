@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { now } from '#shared/aws';
 import { idempotencyRecords } from '#shared/db/idempotency';
+import { now } from '#shared/dependencies';
 import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
 import { errorResult } from './respond';
 import { IDEMPOTENT_METHODS } from './table-access';

@@ -1,6 +1,6 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { port } from '#shared/aws';
 import { ENV, optionalEnv } from '#shared/config';
+import { port } from '#shared/dependencies';
 import { DisabledNotifier } from './notifier';
 import { SesNotifier } from './ses-notifier';
 

@@ -1,5 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { port } from '#shared/aws';
+import { port } from '#shared/dependencies';
 import { SqsMessageQueue } from './sqs-queue';
 
 /** SQS in AWS; the local runtime puts its in-process queues here. */

@@ -1,7 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient, setDependencies } from '#shared/aws';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
+import { documentClient, setDependencies } from '#shared/dependencies';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
 import { handler as expire } from '../../../functions/verify-accounts/statement-code-expiry';

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
-import { documentClient } from '#shared/aws';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
+import { documentClient } from '#shared/dependencies';
 import type { LocalRuntime, LocalRuntimeOptions } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 

@@ -1,7 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { documentClient, setDependencies } from '#shared/aws';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
+import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';

@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { setDependencies } from '#shared/aws';
+import { setDependencies } from '#shared/dependencies';
 import { handler } from '../../../functions/pipeline/stream-router';
 import { FakeQueue } from '../../support/fakes';
 import { ddb, useHandlerHarness } from '../../support/handler-harness';

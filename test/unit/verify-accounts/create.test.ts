@@ -1,8 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { setDependencies } from '#shared/aws';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
+import { setDependencies } from '#shared/dependencies';
 import { handler as create } from '../../../functions/verify-accounts/create';
 import {
   createEvent,

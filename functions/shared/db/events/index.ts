@@ -1,5 +1,5 @@
-import { documentClient, port } from '#shared/aws';
 import { tableName } from '#shared/config';
+import { documentClient, port } from '#shared/dependencies';
 import { EventRepository } from './repository';
 
 export type { StoredEvent } from './repository';

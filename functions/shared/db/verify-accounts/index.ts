@@ -1,5 +1,5 @@
-import { documentClient, port } from '#shared/aws';
 import { tableName } from '#shared/config';
+import { documentClient, port } from '#shared/dependencies';
 import { VerifyAccountRepository } from './repository';
 
 export type { AccountListFilter, VerificationResult } from './repository';

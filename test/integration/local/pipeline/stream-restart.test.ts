@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '#shared/aws';
+import { documentClient } from '#shared/dependencies';
 import type { LocalRuntime } from '../../../../lib/local/runtime';
 import { FAST_TIMINGS, STREAM_FIXTURES } from '../../fixtures/pipeline-consumers';
 import { fixtureStore } from '../../fixtures/pipeline-store';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '#shared/aws';
+import { documentClient } from '#shared/dependencies';
 import type { LogLevel } from '../../../../lib/local/log';
 import type { LocalRuntime } from '../../../../lib/local/runtime';
 import { FAST_TIMINGS, STREAM_FIXTURES } from '../../fixtures/pipeline-consumers';

@@ -1,8 +1,8 @@
 import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '#shared/aws';
 import { batchGetInOrder, pageKeys, readPage } from '#shared/db/paging';
 import { updateVersioned } from '#shared/db/versioned-update';
+import { documentClient } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
 import { createTestTable } from '../../harness';
 

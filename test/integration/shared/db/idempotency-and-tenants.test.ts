@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '#shared/aws';
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '#shared/db/idempotency';
 import { TenantRepository } from '#shared/db/tenants';
+import { documentClient } from '#shared/dependencies';
 import { createTestTable } from '../../harness';
 
 /** The conditional writes behind Idempotency-Key and tenant aliases, on the real engine. */
