@@ -8,6 +8,15 @@
  * generic and project the union of what every planned pattern filters on (verify
  * accounts, persons, events); adding an entity adds key values, not indexes.
  */
+/** The status attributes list filters read: a verify account's four, a person's one. */
+const STATUS_ATTRIBUTES = [
+  'verification_status',
+  'ownership_status',
+  'control_status',
+  'debit_status',
+  'status',
+] as const;
+
 export const TABLE_SCHEMA = {
   partitionKey: 'pk',
   sortKey: 'sk',
@@ -23,17 +32,7 @@ export const TABLE_SCHEMA = {
       name: 'gsi1',
       partitionKey: 'gsi1pk',
       sortKey: 'gsi1sk',
-      nonKeyAttributes: [
-        'id',
-        'verification_status',
-        'ownership_status',
-        'control_status',
-        'debit_status',
-        'status',
-        'first_name_key',
-        'last_name_key',
-        'event_type',
-      ],
+      nonKeyAttributes: ['id', ...STATUS_ATTRIBUTES, 'first_name_key', 'last_name_key', 'event_type'],
     },
     /**
      * Records sharing one exact value, newest first: a tenant's verify accounts with one
@@ -44,15 +43,7 @@ export const TABLE_SCHEMA = {
       name: 'gsi2',
       partitionKey: 'gsi2pk',
       sortKey: 'gsi2sk',
-      nonKeyAttributes: [
-        'tenant',
-        'id',
-        'verification_status',
-        'ownership_status',
-        'control_status',
-        'debit_status',
-        'status',
-      ],
+      nonKeyAttributes: ['tenant', 'id', ...STATUS_ATTRIBUTES],
     },
     /**
      * Sparse, oldest first: work that falls due at a time, across tenants. Only items
