@@ -13,19 +13,17 @@ export interface VersionedChange {
 export const concurrentUpdate = () => new ConflictError('concurrent_update', 'the record changed meanwhile; retry');
 
 /**
- * Optimistic locking, one write: SET and REMOVE in one UpdateItem that also sets
- * `updated_at` and bumps `version`, on condition that the stored version is still the one
- * read. Answers the whole new item. A lost condition is a `concurrent_update` conflict,
- * which `retryOnConflict` turns into a fresh read and decision.
+ * The UpdateItem of a versioned change, for a transaction item or a single write: SET and
+ * REMOVE, `updated_at` stamped and `version` bumped, on condition that the stored version
+ * is still the one read.
  */
-export async function updateVersioned(
-  db: DynamoDBDocumentClient,
+export function versionedUpdateInput(
   tableName: string,
   key: ItemKey,
   version: number,
   change: VersionedChange,
   now: Date,
-): Promise<Record<string, unknown>> {
+) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': now.toISOString(), ':next': version + 1, ':v': version };
   const sets = ['updated_at = :now', 'version = :next'];
@@ -42,17 +40,32 @@ export async function updateVersioned(
     names[`#${field}`] = field;
     removes.push(`#${field}`);
   }
+  return {
+    TableName: tableName,
+    Key: key,
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: 'version = :v',
+    ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/**
+ * Optimistic locking, one write: the versioned change as one UpdateItem answering the
+ * whole new item. A lost condition is a `concurrent_update` conflict, which
+ * `retryOnConflict` turns into a fresh read and decision.
+ */
+export async function updateVersioned(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  key: ItemKey,
+  version: number,
+  change: VersionedChange,
+  now: Date,
+): Promise<Record<string, unknown>> {
   try {
     const out = await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
+      new UpdateCommand({ ...versionedUpdateInput(tableName, key, version, change, now), ReturnValues: 'ALL_NEW' }),
     );
     return out.Attributes ?? {};
   } catch (error) {

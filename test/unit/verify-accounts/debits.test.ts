@@ -41,9 +41,9 @@ describe('POST /verify/accounts/{id}/debits', () => {
     expect(update.Update).toMatchObject({
       Key: accountKeys.account(TENANT, ACCOUNT_ID),
       ConditionExpression: 'version = :v',
-      ExpressionAttributeValues: { ':pending': 'pending', ':v': 2, ':next': 3 },
+      ExpressionAttributeValues: { ':debit_status': 'pending', ':v': 2, ':next': 3 },
     });
-    expect(update.Update?.UpdateExpression).toContain('REMOVE debit_status_reason');
+    expect(update.Update?.UpdateExpression).toContain('REMOVE #debit_status_reason');
     expect(slot.Put?.Item).toMatchObject({
       pk: accountKeys.slots(TENANT, '021000021', '123456789'),
       account_id: ACCOUNT_ID,

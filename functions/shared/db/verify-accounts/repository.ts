@@ -17,7 +17,7 @@ import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
 import { readPage } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
-import { concurrentUpdate, updateVersioned, type VersionedChange } from '../versioned-update';
+import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
 import { accountItem, toAccount } from './item';
 import { accountKeys as keys } from './keys';
 import { type AccountListFilter, accountListQuery, matchesFilter } from './list';
@@ -74,30 +74,21 @@ export class VerifyAccountRepository {
    * that also checks the account is unchanged since it was read.
    */
   async restartDebitCheck(account: VerifyAccount, now: Date): Promise<VerifyAccount> {
-    const next = {
-      ...account,
-      debit_status: 'pending' as const,
-      updated_at: now.toISOString(),
-      version: account.version + 1,
-    };
-    delete next.debit_status_reason;
+    const change = { set: { debit_status: 'pending' }, remove: ['debit_status_reason'] };
+    const key = keys.account(account.tenant, account.id);
     await this.withSlot(account, now, {
-      Update: {
-        TableName: this.tableName,
-        Key: keys.account(account.tenant, account.id),
-        UpdateExpression: 'SET debit_status = :pending, updated_at = :now, version = :next REMOVE debit_status_reason',
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: {
-          ':pending': 'pending',
-          ':now': next.updated_at,
-          ':next': next.version,
-          ':v': account.version,
-        },
-      },
+      Update: versionedUpdateInput(this.tableName, key, account.version, change, now),
     }).catch((error) => {
       if (error === ITEM_CONDITION_FAILED) throw concurrentUpdate();
       throw error;
     });
+    const next: VerifyAccount = {
+      ...account,
+      debit_status: 'pending',
+      updated_at: now.toISOString(),
+      version: account.version + 1,
+    };
+    delete next.debit_status_reason;
     return next;
   }
 
