@@ -1,0 +1,89 @@
+import type { PersonStatus } from './person';
+
+/**
+ * The person's status machine (SPEC §3.2, docs/api.md#person-lifecycle) as one table, so
+ * every (status, trigger) pair has a written answer and a test.
+ */
+export const PERSON_TRIGGERS = [
+  /** Identification passed (first run, or the automatic retry of a rejection). */
+  'identified',
+  /** Identification failed: status reasons are filled beside the status. */
+  'identification_failed',
+  /** Re-screening of a verified person matched the sanctions list. */
+  'sanctions_match',
+  /** A PATCH or PUT changed identity data (names, SSN, date of birth, address): identify again. */
+  'identity_updated',
+  /** A PATCH or PUT changed only other fields (contacts, metadata, reference id). */
+  'updated',
+  /** DELETE. */
+  'closed',
+] as const;
+export type PersonTrigger = (typeof PERSON_TRIGGERS)[number];
+
+/** A change the caller may not make: the handler answers `409` with this code. */
+export interface TransitionRefusal {
+  refused: 'person_closed' | 'person_restricted';
+}
+export type TransitionOutcome = PersonStatus | TransitionRefusal;
+
+const REFUSED_CLOSED: TransitionRefusal = Object.freeze({ refused: 'person_closed' });
+const REFUSED_RESTRICTED: TransitionRefusal = Object.freeze({ refused: 'person_restricted' });
+
+/*
+ * A trigger that does not apply in a status leaves it unchanged: results arrive
+ * asynchronously and may be late (an identification that finishes after a DELETE must
+ * not reopen the person), so the worker applies them without checking first.
+ * - sanctions_match touches only `verified`: created and rejected persons are screened as
+ *   part of identification, and a match there is a rejection, not a restriction.
+ * - identity_updated on `restricted` is refused: editing the identity of a sanctioned
+ *   person would re-identify it out of the restriction.
+ * - closed is terminal, and closing again is idempotent (a retried DELETE answers 200).
+ */
+export const PERSON_TRANSITIONS: Readonly<Record<PersonStatus, Readonly<Record<PersonTrigger, TransitionOutcome>>>> = {
+  created: {
+    identified: 'verified',
+    identification_failed: 'rejected',
+    sanctions_match: 'created',
+    identity_updated: 'created',
+    updated: 'created',
+    closed: 'closed',
+  },
+  verified: {
+    identified: 'verified',
+    identification_failed: 'verified',
+    sanctions_match: 'restricted',
+    identity_updated: 'created',
+    updated: 'verified',
+    closed: 'closed',
+  },
+  rejected: {
+    identified: 'verified',
+    identification_failed: 'rejected',
+    sanctions_match: 'rejected',
+    identity_updated: 'created',
+    updated: 'rejected',
+    closed: 'closed',
+  },
+  restricted: {
+    identified: 'restricted',
+    identification_failed: 'restricted',
+    sanctions_match: 'restricted',
+    identity_updated: REFUSED_RESTRICTED,
+    updated: 'restricted',
+    closed: 'closed',
+  },
+  closed: {
+    identified: 'closed',
+    identification_failed: 'closed',
+    sanctions_match: 'closed',
+    identity_updated: REFUSED_CLOSED,
+    updated: REFUSED_CLOSED,
+    closed: 'closed',
+  },
+};
+
+export function transition(status: PersonStatus, trigger: PersonTrigger): TransitionOutcome {
+  return PERSON_TRANSITIONS[status][trigger];
+}
+
+export const isRefusal = (outcome: TransitionOutcome): outcome is TransitionRefusal => typeof outcome !== 'string';
