@@ -1,6 +1,20 @@
 import * as z from 'zod/mini';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '#domain/pagination';
 import { CONTACT_TYPES, PERSON_STATUSES } from '#domain/person';
+import {
+  chars,
+  dateTime,
+  endAfterStart,
+  idFilter,
+  integer,
+  isUuid,
+  MAX_PAGE_INDEX,
+  many,
+  nameText,
+  once,
+  string,
+  text,
+} from '#shared/input-schemas';
 import { withFieldCodes } from '#shared/validation';
 
 /**
@@ -9,35 +23,14 @@ import { withFieldCodes } from '#shared/validation';
  * address and contact fields answer their own (`missing_city`, `invalid_contacts_value`),
  * the status filter `invalid_person_status`, the id filter `invalid_orum_id`. Messages
  * state the rule and never echo the value (it may be an SSN).
- *
- * The small building blocks (`name`, `once`, `many`, `integer`, `dateTime`) repeat
- * Verify's (verify-accounts/schemas.ts) rule for rule; importing them from there would
- * bundle Verify's schemas into every person handler. They belong in one shared module.
+ * The building blocks every area shares are in #shared/input-schemas.
  */
 
-const string = () => z.string({ error: 'must be a string' });
-
-/** Lengths count characters (code points), not UTF-16 units, as Verify's names do. */
-const chars = (min: number, max: number, what = 'must be') =>
-  z.refine<string>((v) => [...v].length >= min && [...v].length <= max, {
-    message: min === 0 ? `${what} at most ${max} characters` : `${what} ${min} to ${max} characters`,
-    abort: true,
-  });
-const text = (min: number, max: number) => string().check(chars(min, max));
-
-/** Verify's name rule: letters (with diacritics), digits, spaces, hyphens and dashes, periods, apostrophes. */
-const NAME_PATTERN = /^(?=.*[\p{L}\p{N}])[\p{Script=Latin}\p{M}\p{N} .'’\-‐‑‒–—]+$/u;
-const nameRule = (min: number) =>
-  text(min, 255).check(
-    z.refine((v) => v === '' || NAME_PATTERN.test(v), {
-      message: 'may hold letters, digits, spaces, hyphens, dashes, periods and apostrophes only',
-    }),
-  );
-const name = nameRule(1);
+const name = nameText(1);
 
 /** Orum's middle name may be empty; an empty one is no middle name (left out, or removed by PATCH). */
 const middleName = z.pipe(
-  z.nullable(nameRule(0)),
+  z.nullable(nameText(0)),
   z.transform((v) => (v === '' ? null : v)),
 );
 
@@ -217,8 +210,6 @@ export const patchPersonBody = withFieldCodes(
 );
 export type PatchPersonBody = z.output<typeof patchPersonBody>;
 
-const uuid = z.uuid();
-
 /**
  * A malformed path id answers `404 unknown_id_person`, as Orum documents for it: no
  * person can have such an id, so it is not found, and a client written for Orum expects
@@ -226,7 +217,7 @@ const uuid = z.uuid();
  */
 export const personIdParams = z.object({
   id: z.string().check(
-    z.refine((v) => z.safeParse(uuid, v).success, {
+    z.refine(isUuid, {
       message: 'no person has this id',
       params: { error_code: 'unknown_id_person', status: 404 },
     }),
@@ -234,54 +225,8 @@ export const personIdParams = z.object({
 });
 export type PersonIdParams = z.output<typeof personIdParams>;
 
-/** A filter given once or repeated (`?s=a&s=b`); commas also separate values (`?s=a,b`). */
-const many = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.pipe(
-    z.transform((v: unknown) =>
-      (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(',')).filter((s) => s !== ''),
-    ),
-    z.array(z.enum(values, { error: `values must be among ${values.join(', ')}` })),
-  );
-
-/** Query values arrive as strings; a scalar parameter given twice is an error, not a guess. */
-const once = () => z.string({ error: 'must be given once' });
-const integer = (min: number, max: number, fallback: number) =>
-  z._default(
-    z.pipe(
-      once().check(z.regex(/^\d+$/, `must be an integer from ${min} to ${max}`)),
-      z.pipe(
-        z.transform(Number),
-        z.number().check(z.int(), z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
-      ),
-    ),
-    fallback,
-  );
-
-const dateTime = z.pipe(
-  z.pipe(once(), z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z' })),
-  z.transform((v: string) => clampToFourDigitYears(new Date(v).toISOString())),
-);
-
-/** Times are compared as strings, which holds for four-digit UTC years only (see verify-accounts/schemas.ts). */
-function clampToFourDigitYears(iso: string): string {
-  if (iso.startsWith('+')) return '9999-12-31T23:59:59.999Z';
-  if (iso.startsWith('-')) return '0000-01-01T00:00:00.000Z';
-  return iso;
-}
-
 /** The `id` filter answers Orum's documented `invalid_orum_id`, given twice included. */
-const personIdFilter = z.pipe(
-  z.unknown().check(
-    z.refine((v) => typeof v === 'string' && z.safeParse(uuid, v).success, {
-      message: 'must be one person id (a UUID)',
-      params: { error_code: 'invalid_orum_id' },
-    }),
-  ),
-  z.transform((v) => v as string),
-);
-
-/** Pages far beyond any tenant's size are refused rather than walked (as Verify's lists). */
-const MAX_PAGE_INDEX = 10_000_000;
+const personIdFilter = idFilter('invalid_orum_id', 'must be one person id (a UUID)');
 
 /**
  * GET /persons. Orum's `account_number` filter is left out: a person here carries no
@@ -300,18 +245,7 @@ export const listPersonsQuery = withFieldCodes(
       first_name: z.optional(z.pipe(once(), text(1, 255))),
       last_name: z.optional(z.pipe(once(), text(1, 255))),
     })
-    .check(
-      z.superRefine((q, ctx) => {
-        if (q.start_time && q.end_time && q.end_time <= q.start_time) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['end_time'],
-            message: 'end_time must be after start_time',
-            params: { error_code: 'invalid_end_time' },
-          });
-        }
-      }),
-    ),
+    .check(endAfterStart),
   { status: 'person_status' },
 );
 export type ListPersonsQuery = z.output<typeof listPersonsQuery>;

@@ -1,13 +1,20 @@
 import { ENTITY } from '#shared/db/entities';
 import type { Image, StreamAction, StreamRule } from '#shared/stream/rules';
 import { eventStreamRule } from '../events/stream-rules';
+import { personStreamRule } from '../persons/stream-rules';
+import { screeningEntryStreamRule } from '../screening/stream-rules';
 import { verifyAccountStreamRule } from '../verify-accounts/stream-rules';
 
 /** Each entity's stream rules, declared by its area; an entity without rules asks for nothing. */
 export const STREAM_RULES: Readonly<Record<string, StreamRule>> = {
   [ENTITY.verifyAccount]: verifyAccountStreamRule,
   [ENTITY.event]: eventStreamRule,
+  [ENTITY.person]: personStreamRule,
+  [ENTITY.screeningEntry]: screeningEntryStreamRule,
 };
+
+/** Entities that belong to no tenant (the service's own records); every other entity needs one. */
+const SERVICE_ENTITIES: ReadonlySet<string> = new Set([ENTITY.screeningEntry]);
 
 /** What one stream record asks for: its entity's rules applied to the change. */
 export function actionsFor(
@@ -18,7 +25,8 @@ export function actionsFor(
 ): StreamAction[] {
   if (!newImage || (eventName !== 'INSERT' && eventName !== 'MODIFY' && eventName !== 'REMOVE')) return [];
   const tenant = String(newImage.tenant ?? '');
-  const rule = rules[String(newImage.entity)];
-  if (!tenant || !rule) return [];
+  const entity = String(newImage.entity);
+  const rule = rules[entity];
+  if (!rule || (!tenant && !SERVICE_ENTITIES.has(entity))) return [];
   return rule({ eventName, tenant, oldImage, newImage });
 }

@@ -14,6 +14,10 @@ export const ENV = {
   emailSender: 'EMAIL_SENDER',
   /** `debug` | `info` | `warn` | `error`; default `info`. */
   logLevel: 'LOG_LEVEL',
+  /** KYC mode of tenants without a setting of their own: `service` (default) or `byo`. */
+  defaultKycMode: 'DEFAULT_KYC_MODE',
+  /** Seconds before a rejected person's automatic identification retry: 0–900 (an SQS message delay), default 900. */
+  identificationRetryDelay: 'IDENTIFICATION_RETRY_DELAY_SECONDS',
 } as const;
 
 export class ConfigError extends Error {}
@@ -32,3 +36,9 @@ export function optionalEnv(name: string): string | undefined {
 }
 
 export const tableName = (): string => requireEnv(ENV.tableName);
+
+/** Seconds before a rejected person's one automatic identification retry (0–900, an SQS delay). */
+export function identificationRetryDelaySeconds(): number {
+  const value = Number(optionalEnv(ENV.identificationRetryDelay) ?? 900);
+  return Number.isInteger(value) && value >= 0 && value <= 900 ? value : 900;
+}

@@ -4,8 +4,11 @@ import type { BankProvider } from './bank/bank-provider';
 import type { Cipher } from './cipher/cipher';
 import type { EventRepository } from './db/events/repository';
 import type { IdempotencyRepository } from './db/idempotency';
+import type { PersonRepository } from './db/persons/repository';
+import type { ScreeningListRepository } from './db/screening/repository';
 import type { TenantRepository } from './db/tenants';
 import type { VerifyAccountRepository } from './db/verify-accounts/repository';
+import type { IdentityVendor } from './identity-vendor/identity-vendor';
 import type { Notifier } from './notify/notifier';
 import type { MessageQueue } from './queue/message-queue';
 
@@ -31,6 +34,9 @@ export interface Dependencies {
   events: EventRepository;
   idempotency: IdempotencyRepository;
   tenants: TenantRepository;
+  persons: PersonRepository;
+  screeningLists: ScreeningListRepository;
+  identityVendor: IdentityVendor;
 }
 
 type Name = keyof Dependencies;

@@ -10,6 +10,17 @@ import {
   VERIFICATION_STATUSES,
   VERIFICATION_TYPES,
 } from '#domain/verify-account';
+import {
+  dateTime,
+  endAfterStart,
+  idFilter,
+  integer,
+  MAX_PAGE_INDEX,
+  many,
+  nameText,
+  once,
+  string,
+} from '#shared/input-schemas';
 
 /**
  * Request schemas of the Verify endpoints (docs/api.md#request-rules, #lists, #validation-codes). Messages state
@@ -20,19 +31,7 @@ import {
  * handler), which shortens every cold start.
  */
 
-/** Letters (with diacritics), digits, spaces, hyphens and dashes, periods, apostrophes; at least one letter or digit. */
-const NAME_PATTERN = /^(?=.*[\p{L}\p{N}])[\p{Script=Latin}\p{M}\p{N} .'’\-‐‑‒–—]+$/u;
-const string = () => z.string({ error: 'must be a string' });
-const name = (what: string) =>
-  string().check(
-    z.refine((v) => [...v].length >= 1 && [...v].length <= 255, {
-      message: 'must be 1 to 255 characters',
-      abort: true,
-    }),
-    z.refine((v) => NAME_PATTERN.test(v), {
-      message: `${what} may hold letters, digits, spaces, hyphens, dashes, periods and apostrophes only`,
-    }),
-  );
+const name = () => nameText(1);
 
 const accountNumber = string().check(z.regex(/^\d{4,17}$/, 'must be 4 to 17 digits'));
 const nineDigits = string().check(z.regex(/^\d{9}$/, 'must be 9 digits without separators'));
@@ -42,8 +41,8 @@ const phoneNumber = string().check(
 
 const person = z.strictObject(
   {
-    first_name: name('first_name'),
-    last_name: name('last_name'),
+    first_name: name(),
+    last_name: name(),
     ssn: z.optional(nineDigits),
     phone_number: z.optional(phoneNumber),
   },
@@ -52,7 +51,7 @@ const person = z.strictObject(
 
 const business = z.strictObject(
   {
-    business_name: name('business_name'),
+    business_name: name(),
     tax_id: z.optional(nineDigits),
     phone_number: z.optional(phoneNumber),
   },
@@ -65,7 +64,7 @@ export const createVerifyAccountBody = z
     routing_number: string().check(
       z.refine(isValidRoutingNumber, 'must be a 9-digit ABA routing number with a valid checksum'),
     ),
-    account_holder_name: name('account_holder_name'),
+    account_holder_name: name(),
     type: z._default(
       z.enum(VERIFICATION_TYPES, { error: `must be one of ${VERIFICATION_TYPES.join(', ')}` }),
       'status',
@@ -75,7 +74,7 @@ export const createVerifyAccountBody = z
     ),
     person: z.optional(person),
     business: z.optional(business),
-    sender_name: z.optional(name('sender_name')),
+    sender_name: z.optional(name()),
   })
   .check(
     z.superRefine((body, ctx) => {
@@ -119,60 +118,10 @@ export const controlBody = z.strictObject({
   ),
 });
 
-/** A filter given once or repeated (`?s=a&s=b`); commas also separate values (`?s=a,b`). */
-const many = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.pipe(
-    z.transform((v: unknown) =>
-      (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(',')).filter((s) => s !== ''),
-    ),
-    z.array(z.enum(values, { error: `values must be among ${values.join(', ')}` })),
-  );
-
-/** Query values arrive as strings; a scalar parameter given twice is an error, not a guess. */
-const once = () => z.string({ error: 'must be given once' });
-const integer = (min: number, max: number, fallback: number) =>
-  z._default(
-    z.pipe(
-      once().check(z.regex(/^\d+$/, `must be an integer from ${min} to ${max}`)),
-      z.pipe(
-        z.transform(Number),
-        z.number().check(z.int(), z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
-      ),
-    ),
-    fallback,
-  );
-
-const dateTime = z.pipe(
-  z.pipe(once(), z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z' })),
-  z.transform((v: string) => clampToFourDigitYears(new Date(v).toISOString())),
-);
-
-/**
- * Times are compared as strings, which holds for four-digit UTC years only; an offset
- * can push a valid RFC 3339 time just past them (e.g. 9999-12-31T23:59:59-01:00), and
- * such a bound means "after / before everything".
- */
-function clampToFourDigitYears(iso: string): string {
-  if (iso.startsWith('+')) return '9999-12-31T23:59:59.999Z';
-  if (iso.startsWith('-')) return '0000-01-01T00:00:00.000Z';
-  return iso;
-}
-
-const uuid = z.uuid();
+export { MAX_PAGE_INDEX } from '#shared/input-schemas';
 
 /** The `id` filter answers Orum's documented `invalid_account_id`, given twice included. */
-const accountIdFilter = z.pipe(
-  z.unknown().check(
-    z.refine((v) => typeof v === 'string' && z.safeParse(uuid, v).success, {
-      message: 'must be one verify account id (a UUID)',
-      params: { error_code: 'invalid_account_id' },
-    }),
-  ),
-  z.transform((v) => v as string),
-);
-
-/** Pages far beyond any tenant's size are refused rather than walked. */
-export const MAX_PAGE_INDEX = 10_000_000;
+const accountIdFilter = idFilter('invalid_account_id', 'must be one verify account id (a UUID)');
 
 export const listVerifyAccountsQuery = z
   .strictObject({
@@ -187,16 +136,5 @@ export const listVerifyAccountsQuery = z
     control_status: z.optional(many(CONTROL_STATUSES)),
     debit_status: z.optional(many(DEBIT_STATUSES)),
   })
-  .check(
-    z.superRefine((q, ctx) => {
-      if (q.start_time && q.end_time && q.end_time <= q.start_time) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['end_time'],
-          message: 'end_time must be after start_time',
-          params: { error_code: 'invalid_end_time' },
-        });
-      }
-    }),
-  );
+  .check(endAfterStart);
 export type ListVerifyAccountsQuery = z.output<typeof listVerifyAccountsQuery>;

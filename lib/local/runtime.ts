@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ENV } from '#shared/config';
 import { setDependencies } from '#shared/dependencies';
+import { loadScreeningList, SANDBOX_LISTS } from '../../functions/screening/load-lists';
 import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '../service';
 import { LOCAL_REGION } from './aws-account';
 import type { BackgroundWorker } from './background-worker';
@@ -16,6 +18,7 @@ import type { LocalOutbox } from './pipeline/local-outbox';
 import { createLocalPipeline, type PipelineTimings } from './pipeline/local-pipeline';
 import type { LocalQueues } from './pipeline/local-queues';
 import type { StreamFailure } from './pipeline/stream-poller';
+import { REPO_ROOT } from './repo-root';
 import { stateDir } from './state-dir';
 import { ensureTable } from './table';
 
@@ -47,6 +50,11 @@ export interface LocalRuntimeOptions {
   readonly consumers?: readonly ConsumerDefinition[];
   /** Poll intervals, retry backoff and the queue time compression; see DEFAULT_PIPELINE_TIMINGS. */
   readonly pipelineTimings?: Partial<PipelineTimings>;
+  /**
+   * Screening list files loaded into the table at start (paths relative to the repository).
+   * Default: the shipped sandbox lists (`SANDBOX_LISTS`); `false` loads none.
+   */
+  readonly screeningLists?: Partial<Record<'sanctions' | 'alerts', string>> | false;
   /** Where emails are written. Default `<dataDir>/outbox`, or `.local/outbox`. */
   readonly outboxDir?: string;
   readonly functionTimeoutMs?: number;
@@ -138,6 +146,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await worker.start({ tableName, table, dynamoEndpoint, invoker, log });
       teardown.push(() => worker.stop());
       log('debug', `worker ${worker.name} started`);
+    }
+
+    for (const [list, file] of Object.entries(options.screeningLists ?? SANDBOX_LISTS)) {
+      const count = await loadScreeningList(
+        list as 'sanctions' | 'alerts',
+        await readFile(join(REPO_ROOT, file), 'utf8'),
+      );
+      log('debug', `screening list ${list}: ${count} entries from ${file}`);
     }
 
     const gateway = await startHttpGateway({

@@ -1,6 +1,7 @@
 import { HTTP_STACK_TABLE_ACTIONS, IDEMPOTENT_METHODS } from '#shared/http/table-access';
 import type { QueueId } from '#shared/queue/message-queue';
 import { EVENTS } from './events';
+import { PERSONS } from './persons';
 import type {
   ConsumerDefinition,
   QueueSettings,
@@ -20,7 +21,7 @@ export type * from './types';
  * endpoint by adding a handler file and a row to its area; add an area by adding a file
  * and an entry to AREAS.
  */
-export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, EVENTS];
+export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, PERSONS, EVENTS];
 
 /** Every API function's timeout: below API Gateway's 30 s limit; the local runtime enforces the same. */
 export const API_FUNCTION_TIMEOUT_SECONDS = 10;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
-import { ROUTES, routeKey } from '../../lib/service';
+import { deployedRoutes, ROUTES, routeKey } from '../../lib/service';
 import { buildApp, ENV, refId, resourcesOf, synthTemplate } from './harness';
 
 const authorizerOf = (template: ReturnType<typeof synthTemplate>) =>
@@ -127,7 +127,9 @@ describe('external issuer (context jwtIssuer + jwtAudience)', () => {
 
   it('requires bare route scopes unless jwtScopePrefix is given', () => {
     const template = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: ['api://verify'] } });
-    expect(scopesByRoute(template)).toEqual(Object.fromEntries(ROUTES.map((r) => [routeKey(r), [...r.scopes]])));
+    expect(scopesByRoute(template)).toEqual(
+      Object.fromEntries(deployedRoutes(ROUTES).map((r) => [routeKey(r), [...r.scopes]])),
+    );
   });
 
   it('prefixes route scopes with jwtScopePrefix verbatim', () => {
@@ -135,7 +137,7 @@ describe('external issuer (context jwtIssuer + jwtAudience)', () => {
       context: { jwtIssuer: issuer, jwtAudience: 'a', jwtScopePrefix: 'https://verify/' },
     });
     expect(scopesByRoute(template)).toEqual(
-      Object.fromEntries(ROUTES.map((r) => [routeKey(r), r.scopes.map((s) => `https://verify/${s}`)])),
+      Object.fromEntries(deployedRoutes(ROUTES).map((r) => [routeKey(r), r.scopes.map((s) => `https://verify/${s}`)])),
     );
   });
 

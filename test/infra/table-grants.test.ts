@@ -39,6 +39,21 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
     'dynamodb:ListStreams': ['*'],
   },
   VerificationWorker: onTable('GetItem', 'UpdateItem'),
+  // One transaction: the person and its reference uniqueness item; the middleware's tenant
+  // alias and idempotency record.
+  CreatePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  ListPersons: { ...onTable('BatchGetItem', 'GetItem'), 'dynamodb:Query': ['table/index/gsi1'] },
+  GetPerson: onTable('GetItem'),
+  // A versioned write; a new reference id puts its uniqueness item and deletes the old one.
+  UpdatePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  ReplacePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  UpsertPerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  ClosePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // The person, the tenant's KYC setting, the screening entries of its name (table keys),
+  // a review case, the outcome.
+  IdentificationWorker: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
+  ScreeningWorker: { ...onTable('GetItem', 'Query', 'UpdateItem'), 'dynamodb:Query': ['table', 'table/index/gsi2'] },
+  DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
   StatementCodeExpiry: {
     ...onTable('GetItem', 'UpdateItem'),
     'dynamodb:Query': ['table/index/gsi3'],

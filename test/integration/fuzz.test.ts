@@ -147,4 +147,105 @@ describe('fuzzing: never a 5xx', () => {
       { numRuns: RUNS },
     );
   });
+
+  const address = fc.record(
+    {
+      type: maybe(fc.constantFrom('home', 'legal', 'HOME')),
+      address1: maybe(text),
+      address2: maybe(text),
+      city: maybe(text),
+      state: maybe(fc.constantFrom('IL', 'il', 'ILL', '')),
+      country: maybe(fc.constantFrom('US', 'CA', '')),
+      zip5: maybe(digits(0, 7)),
+    },
+    { requiredKeys: [] },
+  );
+  const personBody = fc.record(
+    {
+      customer_reference_id: maybe(text),
+      first_name: maybe(text),
+      middle_name: maybe(text),
+      last_name: maybe(text),
+      date_of_birth: maybe(
+        fc.oneof(
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+          text,
+        ),
+      ),
+      social_security_number: maybe(
+        fc.oneof(digits(0, 11), fc.constantFrom('123-45-6789', '666-12-3456', '900-70-1234')),
+      ),
+      addresses: maybe(fc.array(address, { maxLength: 2 })),
+      contacts: maybe(
+        fc.array(fc.record({ type: maybe(fc.constantFrom('email', 'phone', 'fax')), value: maybe(text) }), {
+          maxLength: 3,
+        }),
+      ),
+      metadata: maybe(
+        fc.dictionary(fc.string({ maxLength: 25 }), fc.oneof(fc.string({ maxLength: 60 }), anyValue), { maxKeys: 7 }),
+      ),
+    },
+    { requiredKeys: [] },
+  );
+  const personRaw = fc.oneof(
+    personBody.map((b) => JSON.stringify(b)),
+    fc.json(),
+    text,
+  );
+
+  it('POST /persons, PUT /persons and, on a stored person, PATCH and PUT /persons/{id} with any body', async () => {
+    const created = await call.post('/persons', {
+      customer_reference_id: 'fuzz-target',
+      first_name: 'Fuzz',
+      last_name: 'Target',
+    });
+    expect(created.status).toBe(200);
+    const target = `/persons/${created.body.person.id}`;
+    await fc.assert(
+      fc.asyncProperty(personRaw, personRaw, async (body, other) => {
+        expectContractAnswer(await call.post('/persons', body), body);
+        expectContractAnswer(await call.put('/persons', other), other);
+        expectContractAnswer(await call.patch(target, body), body);
+        expectContractAnswer(await call.put(target, other), other);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('GET /persons with any query string, and GET, PATCH, DELETE /persons/{id} with any id', async () => {
+    const query = fc.oneof(
+      text.map((t) => encodeURIComponent(t)),
+      fc
+        .dictionary(
+          fc.constantFrom(
+            'index',
+            'size',
+            'status',
+            'start_time',
+            'end_time',
+            'first_name',
+            'last_name',
+            'id',
+            'customer_reference_id',
+            'x',
+          ),
+          fc.oneof(
+            text,
+            fc.integer().map(String),
+            fc.constantFrom('verified', 'created,closed', '2026-01-01T00:00:00Z'),
+          ),
+        )
+        .map((params) => new URLSearchParams(params).toString()),
+    );
+    await fc.assert(
+      fc.asyncProperty(query, id, async (q, raw) => {
+        expectContractAnswer(await call.get(`/persons?${q}`), q);
+        const path = `/persons/${encodeURIComponent(raw)}`;
+        expectContractAnswer(await call.get(path), raw);
+        expectContractAnswer(await call.patch(path, {}), raw);
+        expectContractAnswer(await call.delete(path), raw);
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });

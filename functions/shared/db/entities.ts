@@ -8,6 +8,11 @@ export const ENTITY = {
   idempotency: 'idempotency',
   tenantAlias: 'tenant_alias',
   event: 'event',
+  person: 'person',
+  personReference: 'person_reference',
+  reviewCase: 'review_case',
+  screeningEntry: 'screening_entry',
+  tenantSettings: 'tenant_settings',
 } as const;
 
 export type Entity = (typeof ENTITY)[keyof typeof ENTITY];

@@ -8,4 +8,5 @@ export { ENTITY } from './entities';
 export const keys = {
   idempotency: (tenant: string, scope: string, key: string) => ({ pk: `T#${tenant}#IDEM#${scope}#${key}`, sk: 'IDEM' }),
   tenantAlias: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'ALIAS' }),
+  tenantSettings: (tenant: string) => ({ pk: `TENANT#${tenant}`, sk: 'SETTINGS' }),
 };

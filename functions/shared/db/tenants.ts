@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#shared/config';
+import { KYC_MODES, type KycMode } from '#domain/person';
+import { ENV, optionalEnv, tableName } from '#shared/config';
 import { documentClient, port } from '#shared/dependencies';
 import { ENTITY, keys } from './keys';
 
@@ -18,6 +19,24 @@ export class TenantRepository {
     return typeof out.Item?.tenant === 'string' ? out.Item.tenant : clientId;
   }
 
+  /**
+   * Who runs identification for the tenant (docs/api.md#identification): its own setting,
+   * fixed at onboarding, else the deployment's default (`DEFAULT_KYC_MODE`, else `service`).
+   */
+  async kycModeOf(tenant: string): Promise<KycMode> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.tenantSettings(tenant) }));
+    return asKycMode(out.Item?.kyc_mode) ?? asKycMode(optionalEnv(ENV.defaultKycMode)) ?? 'service';
+  }
+
+  async putSettings(tenant: string, settings: { kyc_mode: KycMode }): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.tenantSettings(tenant), entity: ENTITY.tenantSettings, tenant, version: 1, ...settings },
+      }),
+    );
+  }
+
   async putAlias(clientId: string, tenant: string): Promise<void> {
     await this.db.send(
       new PutCommand({
@@ -28,5 +47,8 @@ export class TenantRepository {
   }
 }
 
-/** The tenant aliases on the service's table; tests may replace them. */
+const asKycMode = (value: unknown): KycMode | undefined =>
+  (KYC_MODES as readonly unknown[]).includes(value) ? (value as KycMode) : undefined;
+
+/** The tenant aliases and settings on the service's table; tests may replace them. */
 export const tenants = port('tenants', () => new TenantRepository(documentClient(), tableName()));

@@ -12,4 +12,4 @@ export const HTTP_STACK_TABLE_ACTIONS = {
 } as const satisfies Record<string, readonly TableAction[]>;
 
 /** Methods on which `Idempotency-Key` is honoured. */
-export const IDEMPOTENT_METHODS: readonly string[] = ['POST'];
+export const IDEMPOTENT_METHODS: readonly string[] = ['POST', 'PATCH', 'DELETE'];

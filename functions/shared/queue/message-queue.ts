@@ -1,11 +1,15 @@
 /**
  * The service's queues, as functions know them: a name and the environment variable that
  * carries its URL. Infrastructure settings (visibility timeout, retries, dead-letter queue)
- * live beside the consumers in lib/service.ts.
+ * live beside the consumers in lib/service/.
  */
 export const QUEUES = {
   /** New verify accounts waiting for the bank (consumed by the verification worker). */
   verification: { envVar: 'VERIFICATION_QUEUE_URL' },
+  /** Persons to identify, and rejected persons waiting for their automatic retry (delayed). */
+  identification: { envVar: 'IDENTIFICATION_QUEUE_URL' },
+  /** Screening-list names whose verified persons must be screened again (list changes, daily). */
+  screening: { envVar: 'SCREENING_QUEUE_URL' },
   /** Stored events waiting for webhook delivery (consumed by the webhook sender). */
   webhookEvents: { envVar: 'WEBHOOK_EVENTS_QUEUE_URL' },
 } as const;

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { type Person, personSecretContext } from '#domain/person';
+import { transition } from '#domain/person-lifecycle';
+import { cipher } from '#shared/cipher/index';
+import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
+import { retryOnConflict } from '#shared/db/retry';
+import { now } from '#shared/dependencies';
+import { ConflictError } from '#shared/errors';
+import { type AddressInput, addressesFrom, type ContactInput, contactsFrom, identityChanged } from './person-data';
+import { unknownPerson } from './persons';
+
+/**
+ * Creating and changing persons (docs/api.md#persons). Every change is a fresh read, a
+ * decision by the lifecycle rules and one versioned write; a write that loses a race is
+ * decided again on the fresh person, so concurrent updates never lose a write.
+ */
+
+/** A person's fields as a create, replace or partial update gives them; `null` removes an optional field. */
+export interface PersonFields {
+  customer_reference_id?: string;
+  first_name?: string;
+  middle_name?: string | null;
+  last_name?: string;
+  date_of_birth?: string | null;
+  /** 9 digits. */
+  social_security_number?: string | null;
+  addresses?: AddressInput[] | null;
+  contacts?: ContactInput[] | null;
+  metadata?: Record<string, string> | null;
+}
+
+export type NewPersonFields = PersonFields & { customer_reference_id: string; first_name: string; last_name: string };
+
+/** Racing writers to one person spread out; a caller sees 409 concurrent_update only after every attempt lost. */
+const RETRY = { attempts: 8, jitterMs: 25 } as const;
+
+export async function createPerson(tenant: string, fields: NewPersonFields): Promise<Person> {
+  const at = now().toISOString();
+  const person: Person = {
+    id: randomUUID(),
+    tenant,
+    customer_reference_id: fields.customer_reference_id,
+    first_name: fields.first_name,
+    middle_name: fields.middle_name ?? undefined,
+    last_name: fields.last_name,
+    date_of_birth: fields.date_of_birth ?? undefined,
+    has_ssn: typeof fields.social_security_number === 'string',
+    status: 'created',
+    addresses: fields.addresses ? addressesFrom(fields.addresses, undefined, at) : undefined,
+    contacts: fields.contacts ? contactsFrom(fields.contacts, undefined, at) : undefined,
+    metadata: fields.metadata ?? undefined,
+    created_at: at,
+    updated_at: at,
+    identification_attempts: 0,
+    version: 1,
+  };
+  const ssn = fields.social_security_number;
+  const secret = typeof ssn === 'string' ? await cipher().encrypt(ssn, personSecretContext(person)) : undefined;
+  await persons().create(person, secret);
+  return person;
+}
+
+/** PATCH: the given fields change, `null` removes an optional one, the rest stays. */
+export function patchPerson(tenant: string, id: string, fields: PersonFields): Promise<Person> {
+  return changePerson(tenant, id, (stored) => changeOf(stored, fields));
+}
+
+/** PUT /persons/{id}: the person becomes exactly the body; optional fields it leaves out are removed. */
+export function replacePerson(tenant: string, id: string, fields: NewPersonFields): Promise<Person> {
+  return changePerson(tenant, id, (stored) => changeOf(stored, withAbsentAsNull(fields)));
+}
+
+/**
+ * PUT /persons: creates the person of this customer reference id, or replaces it. Two
+ * racing creations of one reference id end as one creation and one replacement.
+ */
+export async function upsertPerson(tenant: string, fields: NewPersonFields): Promise<Person> {
+  for (let attempt = 0; ; attempt++) {
+    const existing = await persons().getByReference(tenant, fields.customer_reference_id);
+    if (existing) return replacePerson(tenant, existing.id, fields);
+    try {
+      return await createPerson(tenant, fields);
+    } catch (error) {
+      const raced = error instanceof ConflictError && error.code === 'duplicate_customer_reference_id';
+      if (!raced || attempt > 0) throw error;
+    }
+  }
+}
+
+/** DELETE: the person is closed for good (closing a closed person answers it unchanged). */
+export function closePerson(tenant: string, id: string): Promise<Person> {
+  return changePerson(tenant, id, ({ person }) => {
+    if (person.status === 'closed') return undefined;
+    return { set: { status: transition(person.status, 'closed') as Person['status'], closed_at: now().toISOString() } };
+  });
+}
+
+async function changePerson(
+  tenant: string,
+  id: string,
+  decide: (stored: StoredPerson) => Promise<PersonChange | undefined> | PersonChange | undefined,
+): Promise<Person> {
+  return retryOnConflict(async () => {
+    const stored = await persons().getStored(tenant, id);
+    if (!stored) throw unknownPerson();
+    const change = await decide(stored);
+    return change ? persons().update(stored, change, now()) : stored.person;
+  }, RETRY);
+}
+
+/** The change a body makes to a stored person, by the lifecycle rules. */
+async function changeOf({ person }: StoredPerson, fields: PersonFields): Promise<PersonChange | undefined> {
+  const at = now().toISOString();
+  const set: Partial<Person> = {};
+  const remove: (keyof Person)[] = [];
+  const assign = <K extends keyof Person>(field: K, value: Person[K] | null | undefined) => {
+    if (value === undefined) return;
+    if (value === null) {
+      if (person[field] !== undefined) remove.push(field);
+    } else set[field] = value;
+  };
+  assign('customer_reference_id', fields.customer_reference_id);
+  assign('first_name', fields.first_name);
+  assign('middle_name', fields.middle_name);
+  assign('last_name', fields.last_name);
+  assign('date_of_birth', fields.date_of_birth);
+  assign('metadata', fields.metadata);
+  if (fields.addresses !== undefined)
+    assign('addresses', fields.addresses && addressesFrom(fields.addresses, person.addresses, at));
+  if (fields.contacts !== undefined)
+    assign('contacts', fields.contacts && contactsFrom(fields.contacts, person.contacts, at));
+  // An SSN given is a new SSN: ciphertexts cannot be compared, so it re-identifies.
+  const ssn = fields.social_security_number;
+  const ssnChanged = typeof ssn === 'string' || (ssn === null && person.has_ssn);
+  if (ssnChanged) set.has_ssn = typeof ssn === 'string';
+
+  const cleared = Object.fromEntries(remove.map((field) => [field, undefined])) as Partial<Person>;
+  const identity = identityChanged(person, { ...set, ...cleared }, ssnChanged);
+  const next = transition(person.status, identity ? 'identity_updated' : 'updated');
+  if (typeof next !== 'string') throw refusal(next.refused);
+  if (Object.keys(set).length === 0 && remove.length === 0) return undefined;
+
+  const change: PersonChange = { set, remove, identityChanged: identity };
+  if (identity) {
+    Object.assign(set, { status: next, identification_attempts: 0 });
+    if (person.status_reasons) remove.push('status_reasons');
+  }
+  if (typeof ssn === 'string') change.ssnSecret = await cipher().encrypt(ssn, personSecretContext(person));
+  else if (ssnChanged) change.ssnSecret = null;
+  return change;
+}
+
+/** A replacement names every field: what it leaves out is removed. */
+function withAbsentAsNull(fields: NewPersonFields): PersonFields {
+  return {
+    middle_name: null,
+    date_of_birth: null,
+    social_security_number: null,
+    addresses: null,
+    contacts: null,
+    metadata: null,
+    ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+  };
+}
+
+function refusal(code: 'person_closed' | 'person_restricted'): ConflictError {
+  return code === 'person_closed'
+    ? new ConflictError('person_closed', 'the person is closed; a closed person cannot change')
+    : new ConflictError(
+        'person_restricted',
+        "the person is restricted; its identity data cannot change (contact the service's compliance team)",
+      );
+}

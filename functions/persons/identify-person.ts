@@ -1,0 +1,94 @@
+import { checkIdentityData } from '#domain/identification';
+import type { IdentityData, Person, ReasonCode } from '#domain/person';
+import { personSecretContext, REASON_CODES, statusReason } from '#domain/person';
+import { transition } from '#domain/person-lifecycle';
+import { fullNameKey, nameKey, screeningReasons } from '#domain/screening';
+import { cipher } from '#shared/cipher/index';
+import { persons, type StoredPerson } from '#shared/db/persons/index';
+import { retryOnConflict } from '#shared/db/retry';
+import { screeningLists } from '#shared/db/screening/index';
+import { tenants } from '#shared/db/tenants';
+import { now } from '#shared/dependencies';
+import { identityVendor } from '#shared/identity-vendor/index';
+import type { Logger } from '#shared/logger';
+
+/** An identification queue message: which person, for which identity revision; `retry` for the automatic retry. */
+export interface IdentificationRequest {
+  tenant: string;
+  id: string;
+  identity_rev: number;
+  retry?: boolean;
+}
+
+/** Identification runs at most this often per identity revision: the first run and one automatic retry. */
+export const IDENTIFICATION_RUNS = 2;
+
+/**
+ * Identification of one person (docs/api.md#identification): data checks, screening
+ * against the sanctions and alert lists (both KYC modes), and for Service-KYC tenants the
+ * identity vendor. Passing makes the person `verified`; failing makes it `rejected` with
+ * its reasons and opens a review case (the automatic retry is queued by the stream rule
+ * when the rejection is stored). Safe to run twice: a request for an older identity
+ * revision, or for a person no longer waiting for it, does nothing.
+ */
+export function identifyPerson(request: IdentificationRequest, logger: Logger): Promise<void> {
+  return retryOnConflict(
+    async () => {
+      const stored = await persons().getStored(request.tenant, request.id);
+      if (!stored || !awaitsIdentification(stored, request)) {
+        logger.info('identification not needed any more', { person_id: request.id });
+        return;
+      }
+      const reasons = await identificationReasons(stored);
+      const attempt = stored.person.identification_attempts + 1;
+      const outcome = reasons.length === 0 ? 'identified' : 'identification_failed';
+      const status = transition(stored.person.status, outcome) as Person['status'];
+      const statusReasons = reasons.map(statusReason);
+      if (status === 'rejected') await persons().openReviewCase(stored, attempt, statusReasons, now());
+      await persons().recordStatus(
+        stored,
+        { status, status_reasons: status === 'rejected' ? statusReasons : undefined, identification_attempts: attempt },
+        now(),
+      );
+      logger.info('person identified', { person_id: request.id, status, reason_codes: reasons });
+    },
+    { attempts: 3, jitterMs: 0 },
+  );
+}
+
+function awaitsIdentification(stored: StoredPerson, request: IdentificationRequest): boolean {
+  if (stored.identityRev !== request.identity_rev) return false;
+  const { status, identification_attempts } = stored.person;
+  return request.retry ? status === 'rejected' && identification_attempts < IDENTIFICATION_RUNS : status === 'created';
+}
+
+/** Every reason the person fails identification for, each once, in a stable order. */
+async function identificationReasons(stored: StoredPerson): Promise<ReasonCode[]> {
+  const { person } = stored;
+  const data: IdentityData = {
+    first_name: person.first_name,
+    middle_name: person.middle_name,
+    last_name: person.last_name,
+    date_of_birth: person.date_of_birth,
+    ssn: stored.ssnSecret ? await cipher().decrypt(stored.ssnSecret, personSecretContext(person)) : undefined,
+    address: person.addresses?.[0],
+  };
+  const reasons = [...checkIdentityData(data, now()), ...(await screen(person))];
+  if ((await tenants().kycModeOf(person.tenant)) === 'service') reasons.push(...(await identityVendor().verify(data)));
+  // Each reason once, in the contract's order.
+  return REASON_CODES.filter((code) => reasons.includes(code));
+}
+
+/**
+ * Screening against both lists: one key lookup per list and name form (first and last
+ * name, and with the middle name when there is one), never a walk over a list.
+ */
+async function screen(person: Person): Promise<ReasonCode[]> {
+  const keys = new Set([nameKey(person.first_name, person.last_name)]);
+  if (person.middle_name) keys.add(fullNameKey(`${person.first_name} ${person.middle_name} ${person.last_name}`));
+  const lookups = [...keys].flatMap((key) => [
+    screeningLists().entriesNamed('sanctions', key),
+    screeningLists().entriesNamed('alerts', key),
+  ]);
+  return screeningReasons(person, (await Promise.all(lookups)).flat());
+}

@@ -1,0 +1,13 @@
+import { httpHandler } from '#shared/http/handler';
+import { patchPerson } from './change-person';
+import { presentPerson } from './present';
+import { patchPersonBody, personIdParams } from './schemas';
+
+/** PATCH /persons/{id} — the given fields change (`null` removes an optional one); identity changes re-identify. */
+export const handler = httpHandler(
+  { params: personIdParams, body: patchPersonBody },
+  async ({ tenant, params, body }) => {
+    const person = await patchPerson(tenant, params.id, body);
+    return { body: { person: presentPerson(person) } };
+  },
+);

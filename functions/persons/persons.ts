@@ -1,0 +1,17 @@
+import type { PageWindow } from '#domain/pagination';
+import type { Person } from '#domain/person';
+import { type PersonListFilter, persons } from '#shared/db/persons/index';
+import { NotFoundError } from '#shared/errors';
+
+/** Reading persons: what the get and list handlers call (another tenant's id is unknown). */
+export async function getPerson(tenant: string, id: string): Promise<Person> {
+  const person = await persons().get(tenant, id);
+  if (!person) throw unknownPerson();
+  return person;
+}
+
+export function listPersons(tenant: string, filter: PersonListFilter, page: PageWindow): Promise<Person[]> {
+  return persons().list(tenant, filter, page);
+}
+
+export const unknownPerson = () => new NotFoundError('unknown_id_person', 'no person has this id');

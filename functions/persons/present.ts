@@ -1,0 +1,33 @@
+import type { Person } from '#domain/person';
+
+/**
+ * The person as partners see it (docs/api.md#person-object): Orum's published shape, never
+ * the SSN or storage details; fields that do not apply are omitted, and so are empty
+ * `addresses`, `contacts` and `status_reasons`.
+ */
+export function presentPerson(person: Person) {
+  return omitEmpty({
+    id: person.id,
+    customer_reference_id: person.customer_reference_id,
+    first_name: person.first_name,
+    middle_name: person.middle_name,
+    last_name: person.last_name,
+    date_of_birth: person.date_of_birth,
+    status: person.status,
+    status_reasons: person.status_reasons,
+    addresses: person.addresses?.map((address) => omitEmpty({ ...address })),
+    contacts: person.contacts,
+    metadata: person.metadata,
+    created_at: person.created_at,
+    updated_at: person.updated_at,
+    closed_at: person.closed_at,
+  });
+}
+
+export type PresentedPerson = ReturnType<typeof presentPerson>;
+
+function omitEmpty<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)),
+  ) as T;
+}

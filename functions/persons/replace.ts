@@ -1,0 +1,13 @@
+import { httpHandler } from '#shared/http/handler';
+import { replacePerson } from './change-person';
+import { presentPerson } from './present';
+import { createPersonBody, personIdParams } from './schemas';
+
+/** PUT /persons/{id} — the person becomes exactly the body; identity changes re-identify. */
+export const handler = httpHandler(
+  { params: personIdParams, body: createPersonBody },
+  async ({ tenant, params, body }) => {
+    const person = await replacePerson(tenant, params.id, body);
+    return { body: { person: presentPerson(person) } };
+  },
+);

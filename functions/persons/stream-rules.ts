@@ -1,0 +1,41 @@
+import { needsIdentification } from '#domain/person';
+import { identificationRetryDelaySeconds } from '#shared/config';
+import { toPerson } from '#shared/db/persons/item';
+import type { Image, StreamAction, StreamRule } from '#shared/stream/rules';
+import { personEvent } from './events';
+
+/**
+ * What a change of a person asks for (docs/api.md#person-lifecycle):
+ * - a new person is a `person_created` event;
+ * - a change of status is the event of the new status (`person_verified`, `_rejected`,
+ *   `_restricted`, `_closed`); a return to `created` after an identity change is no
+ *   event of its own (the person was created once), its identification outcome is;
+ * - a person in `created` whose identity data is new (a new person, or a new identity
+ *   revision) and who carries any of SSN, date of birth or address is queued for
+ *   identification; names alone stay `created`;
+ * - a first rejection queues the one automatic retry, delayed
+ *   (`IDENTIFICATION_RETRY_DELAY_SECONDS`), here rather than in the worker so that the
+ *   stored rejection and its retry cannot part.
+ */
+export const personStreamRule: StreamRule = ({ eventName, tenant, oldImage, newImage }) => {
+  if (eventName === 'REMOVE') return [];
+  const person = toPerson(newImage);
+  const actions: StreamAction[] = [];
+  const statusChanged = eventName === 'INSERT' || oldImage?.status !== newImage.status;
+  if (statusChanged && (eventName === 'INSERT' || person.status !== 'created')) {
+    actions.push({ kind: 'record-event', tenant, envelope: personEvent(person) });
+  }
+  const newIdentity = eventName === 'INSERT' || identityRev(oldImage) !== identityRev(newImage);
+  if (person.status === 'created' && newIdentity && needsIdentification(person)) {
+    const body = { tenant, id: person.id, identity_rev: identityRev(newImage) };
+    actions.push({ kind: 'enqueue', queue: 'identification', message: { id: person.id, body } });
+  }
+  if (statusChanged && person.status === 'rejected' && person.identification_attempts === 1) {
+    const body = { tenant, id: person.id, identity_rev: identityRev(newImage), retry: true };
+    const delaySeconds = identificationRetryDelaySeconds();
+    actions.push({ kind: 'enqueue', queue: 'identification', message: { id: person.id, body, delaySeconds } });
+  }
+  return actions;
+};
+
+const identityRev = (image: Image | undefined): number => Number(image?.identity_rev ?? 1);

@@ -1,0 +1,38 @@
+import type { Person } from '#domain/person';
+import { nameKey } from '#domain/screening';
+import { ENTITY } from '../entities';
+import { withoutStorageFields } from '../items';
+import { personKeys } from './keys';
+
+/** Stored beside the person, never returned: the SSN ciphertext and the list-filter keys. */
+const PERSON_STORAGE_ONLY = ['ssn_secret', 'first_name_key', 'last_name_key', 'identity_rev'] as const;
+
+/** The domain's person from a stored item (or a stream image). */
+export function toPerson(item: Record<string, unknown>): Person {
+  return withoutStorageFields(item, PERSON_STORAGE_ONLY) as unknown as Person;
+}
+
+/** The list filters on names are case-insensitive exact matches. */
+export const nameFilterKey = (name: string): string => name.trim().toLowerCase();
+
+/** The attributes derived from the person's names: list-filter keys and its screening index entry. */
+export function nameAttributes(person: Pick<Person, 'tenant' | 'id' | 'first_name' | 'last_name'>) {
+  return {
+    first_name_key: nameFilterKey(person.first_name),
+    last_name_key: nameFilterKey(person.last_name),
+    gsi2pk: personKeys.byName(nameKey(person.first_name, person.last_name)),
+    gsi2sk: personKeys.byNameOrder(person.tenant, person.id),
+  };
+}
+
+/** A new person as stored: its key, its list and screening index entries, the person. */
+export function personItem(person: Person): Record<string, unknown> {
+  return {
+    ...personKeys.person(person.tenant, person.id),
+    entity: ENTITY.person,
+    gsi1pk: personKeys.byTenant(person.tenant),
+    gsi1sk: personKeys.order(person.created_at, person.id),
+    ...nameAttributes(person),
+    ...person,
+  };
+}

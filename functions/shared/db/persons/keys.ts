@@ -1,0 +1,21 @@
+import { digest } from '../digest';
+
+/** Keys of persons, their reference ids and review cases (docs/data-model.md, patterns 10–13). */
+export const personKeys = {
+  person: (tenant: string, id: string) => ({ pk: `T#${tenant}#P#${id}`, sk: 'P' }),
+  /** byTenant partition: the tenant's persons. */
+  byTenant: (tenant: string) => `T#${tenant}#P`,
+  order: (createdAt: string, id: string) => `${createdAt}#${id}`,
+  /** The uniqueness item of a customer reference id; references appear in keys only as a digest. */
+  reference: (tenant: string, customerReferenceId: string) => ({
+    pk: `T#${tenant}#PREF#${digest(customerReferenceId)}`,
+    sk: 'PREF',
+  }),
+  /** byLookup partition: persons of every tenant with one folded name (screening). */
+  byName: (nameKey: string) => `PNAME#${nameKey}`,
+  byNameOrder: (tenant: string, id: string) => `${tenant}#${id}`,
+  reviewCase: (tenant: string, id: string, openedAt: string) => ({
+    pk: `T#${tenant}#P#${id}`,
+    sk: `REVIEW#${openedAt}`,
+  }),
+};

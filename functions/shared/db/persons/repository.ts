@@ -1,0 +1,249 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { PageWindow } from '#domain/pagination';
+import type { Person, StatusReason } from '#domain/person';
+import { ConflictError, InternalError } from '#shared/errors';
+import { failedConditions } from '../conditions';
+import { ENTITY } from '../entities';
+import { readPage } from '../paging';
+import { TABLE_SCHEMA } from '../schema';
+import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
+import { nameAttributes, personItem, toPerson } from './item';
+import { personKeys } from './keys';
+import { matchesPersonFilter, type PersonListFilter, personListQuery } from './list';
+
+export type { PersonListFilter } from './list';
+
+/** A person as read for a change: the person, its SSN ciphertext and identity revision. */
+export interface StoredPerson {
+  person: Person;
+  ssnSecret?: string;
+  /** Bumped whenever identity data changes: identification runs for one revision. */
+  identityRev: number;
+}
+
+/** What an update changes on a person; identity changes also pass the new SSN ciphertext, or null to remove it. */
+export interface PersonChange {
+  set: Partial<Omit<Person, 'id' | 'tenant' | 'created_at' | 'version'>>;
+  /** Attributes removed (optional fields cleared). */
+  remove?: (keyof Person)[];
+  /** The SSN ciphertext: a string replaces it, null removes it, undefined keeps it. */
+  ssnSecret?: string | null;
+  /** The identity data changed: identification must run again. */
+  identityChanged?: boolean;
+}
+
+const duplicateReference = () =>
+  new ConflictError('duplicate_customer_reference_id', 'another person of this tenant has this customer_reference_id');
+
+/**
+ * Persons, their customer-reference uniqueness items and review cases (docs/data-model.md,
+ * patterns 10–13). A reference id is unique per tenant exactly, even under concurrency:
+ * the person and its reference item are written in one transaction.
+ */
+export class PersonRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(person: Person, ssnSecret: string | undefined): Promise<void> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...personItem(person), ssn_secret: ssnSecret, identity_rev: 1 },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            { Put: this.referenceItem(person.tenant, person.customer_reference_id, person.id) },
+          ],
+        }),
+      );
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed.includes(1)) throw duplicateReference();
+      if (failed.includes(0)) throw new InternalError('person id collision');
+      throw error;
+    }
+  }
+
+  async get(tenant: string, id: string): Promise<Person | undefined> {
+    return (await this.getStored(tenant, id))?.person;
+  }
+
+  /** The person with what only the pipeline reads: the SSN ciphertext and the identity revision. */
+  async getStored(tenant: string, id: string): Promise<StoredPerson | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: personKeys.person(tenant, id), ConsistentRead: true }),
+    );
+    if (!out.Item || out.Item.entity !== ENTITY.person) return undefined;
+    return {
+      person: toPerson(out.Item),
+      ssnSecret: out.Item.ssn_secret as string | undefined,
+      identityRev: Number(out.Item.identity_rev ?? 1),
+    };
+  }
+
+  async getByReference(tenant: string, customerReferenceId: string): Promise<Person | undefined> {
+    const out = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: personKeys.reference(tenant, customerReferenceId),
+        ConsistentRead: true,
+      }),
+    );
+    return typeof out.Item?.person_id === 'string' ? this.get(tenant, out.Item.person_id) : undefined;
+  }
+
+  /** Newest first (`created_at` descending, then id descending), one page of the filtered set. */
+  async list(tenant: string, filter: PersonListFilter, page: PageWindow): Promise<Person[]> {
+    if (page.take === 0) return [];
+    if (filter.id !== undefined || filter.customerReferenceId !== undefined) {
+      const person =
+        filter.id !== undefined
+          ? await this.get(tenant, filter.id)
+          : await this.getByReference(tenant, filter.customerReferenceId as string);
+      return person && page.skip === 0 && matchesPersonFilter(person, filter) ? [person] : [];
+    }
+    return (await readPage(this.db, this.tableName, personListQuery(tenant, filter), page)).map(toPerson);
+  }
+
+  /**
+   * One versioned write of a change. A new customer reference id takes its uniqueness item
+   * and frees the old one in the same transaction; new names move the person in the
+   * screening index. A conflict if the person changed since it was read.
+   */
+  async update(stored: StoredPerson, change: PersonChange, now: Date): Promise<Person> {
+    const { person } = stored;
+    const set: Record<string, unknown> = { ...change.set };
+    const next = { ...person, ...change.set };
+    if (change.set.first_name !== undefined || change.set.last_name !== undefined)
+      Object.assign(set, nameAttributes(next));
+    if (change.ssnSecret !== undefined) set.ssn_secret = change.ssnSecret ?? undefined;
+    if (change.identityChanged) set.identity_rev = stored.identityRev + 1;
+    const versioned: VersionedChange = { set, remove: change.remove };
+    const reference = change.set.customer_reference_id;
+    if (reference === undefined || reference === person.customer_reference_id) {
+      return toPerson(
+        await updateVersioned(
+          this.db,
+          this.tableName,
+          personKeys.person(person.tenant, person.id),
+          person.version,
+          versioned,
+          now,
+        ),
+      );
+    }
+    return this.updateWithReference(person, versioned, reference, now);
+  }
+
+  /** Stores an identification outcome (or a restriction) for the identity revision it ran on. */
+  async recordStatus(
+    stored: StoredPerson,
+    outcome: { status: Person['status']; status_reasons?: StatusReason[]; identification_attempts?: number },
+    now: Date,
+  ): Promise<Person> {
+    return this.update(stored, { set: { ...outcome } }, now);
+  }
+
+  /**
+   * Opens a review case for a rejection: a record for the service's reviewers, kept with
+   * the person. One per identity revision and attempt, so a repeated run opens none twice.
+   */
+  async openReviewCase(stored: StoredPerson, attempt: number, reasons: StatusReason[], now: Date): Promise<void> {
+    const { person } = stored;
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...personKeys.reviewCase(person.tenant, person.id, `${stored.identityRev}#${attempt}`),
+          entity: ENTITY.reviewCase,
+          version: 1,
+          tenant: person.tenant,
+          person_id: person.id,
+          status: 'open',
+          status_reasons: reasons,
+          opened_at: now.toISOString(),
+        },
+      }),
+    );
+  }
+
+  /** Persons of every tenant whose folded name is `nameKey` (screening index). */
+  async personsNamed(nameKey: string): Promise<{ tenant: string; id: string; status: string }[]> {
+    const index = TABLE_SCHEMA.indexes.byLookup;
+    const found: { tenant: string; id: string; status: string }[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out: QueryCommandOutput = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey },
+          ExpressionAttributeValues: { ':pk': personKeys.byName(nameKey) },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        found.push({ tenant: String(item.tenant), id: String(item.id), status: String(item.status) });
+      }
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
+
+  private async updateWithReference(person: Person, change: VersionedChange, reference: string, now: Date) {
+    const key = personKeys.person(person.tenant, person.id);
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: versionedUpdateInput(this.tableName, key, person.version, change, now) },
+            { Put: this.referenceItem(person.tenant, reference, person.id) },
+            {
+              Delete: {
+                TableName: this.tableName,
+                Key: personKeys.reference(person.tenant, person.customer_reference_id),
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed.includes(1)) throw duplicateReference();
+      if (failed.includes(0)) throw concurrentUpdate();
+      throw error;
+    }
+    // A transaction answers no item; the change is read back (reference changes are rare).
+    const updated = await this.get(person.tenant, person.id);
+    if (!updated) throw new InternalError('person vanished during its update');
+    return updated;
+  }
+
+  private referenceItem(tenant: string, customerReferenceId: string, personId: string) {
+    return {
+      TableName: this.tableName,
+      Item: {
+        ...personKeys.reference(tenant, customerReferenceId),
+        entity: ENTITY.personReference,
+        version: 1,
+        tenant,
+        person_id: personId,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    };
+  }
+}

@@ -1,0 +1,8 @@
+import { tableName } from '#shared/config';
+import { documentClient, port } from '#shared/dependencies';
+import { ScreeningListRepository } from './repository';
+
+export { ScreeningListRepository } from './repository';
+
+/** The screening lists on the service's table. */
+export const screeningLists = port('screeningLists', () => new ScreeningListRepository(documentClient(), tableName()));

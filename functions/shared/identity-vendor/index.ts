@@ -1,0 +1,5 @@
+import { port } from '#shared/dependencies';
+import { SandboxIdentityVendor } from './sandbox-vendor';
+
+/** The sandbox vendor is the only identity vendor today (docs/sandbox.md#persons). */
+export const identityVendor = port('identityVendor', () => new SandboxIdentityVendor());

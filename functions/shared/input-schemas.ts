@@ -1,0 +1,93 @@
+import * as z from 'zod/mini';
+
+/**
+ * Building blocks every area's request schemas share (zod/mini): strings measured in
+ * characters, the name rule, and the list query's parameters. Messages state the rule and
+ * never echo the value (it may be an SSN or an account number).
+ */
+
+export const string = () => z.string({ error: 'must be a string' });
+
+/** Lengths count characters (code points), not UTF-16 units. */
+export const chars = (min: number, max: number, what = 'must be') =>
+  z.refine<string>((v) => [...v].length >= min && [...v].length <= max, {
+    message: min === 0 ? `${what} at most ${max} characters` : `${what} ${min} to ${max} characters`,
+    abort: true,
+  });
+export const text = (min: number, max: number) => string().check(chars(min, max));
+
+/** Letters (with diacritics), digits, spaces, hyphens and dashes, periods, apostrophes; at least one letter or digit. */
+export const NAME_PATTERN = /^(?=.*[\p{L}\p{N}])[\p{Script=Latin}\p{M}\p{N} .'’\-‐‑‒–—]+$/u;
+
+/** A name of up to 255 characters; `min` 0 lets an empty one through (Orum's middle name). */
+export const nameText = (min = 1) =>
+  text(min, 255).check(
+    z.refine((v) => v === '' || NAME_PATTERN.test(v), {
+      message: 'may hold letters, digits, spaces, hyphens, dashes, periods and apostrophes only',
+    }),
+  );
+
+/** A filter given once or repeated (`?s=a&s=b`); commas also separate values (`?s=a,b`). */
+export const many = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.pipe(
+    z.transform((v: unknown) =>
+      (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(',')).filter((s) => s !== ''),
+    ),
+    z.array(z.enum(values, { error: `values must be among ${values.join(', ')}` })),
+  );
+
+/** Query values arrive as strings; a scalar parameter given twice is an error, not a guess. */
+export const once = () => z.string({ error: 'must be given once' });
+
+export const integer = (min: number, max: number, fallback: number) =>
+  z._default(
+    z.pipe(
+      once().check(z.regex(/^\d+$/, `must be an integer from ${min} to ${max}`)),
+      z.pipe(
+        z.transform(Number),
+        z.number().check(z.int(), z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
+      ),
+    ),
+    fallback,
+  );
+
+export const dateTime = z.pipe(
+  z.pipe(once(), z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z' })),
+  z.transform((v: string) => clampToFourDigitYears(new Date(v).toISOString())),
+);
+
+/**
+ * Times are compared as strings, which holds for four-digit UTC years only; an offset
+ * can push a valid RFC 3339 time just past them (e.g. 9999-12-31T23:59:59-01:00), and
+ * such a bound means "after / before everything".
+ */
+function clampToFourDigitYears(iso: string): string {
+  if (iso.startsWith('+')) return '9999-12-31T23:59:59.999Z';
+  if (iso.startsWith('-')) return '0000-01-01T00:00:00.000Z';
+  return iso;
+}
+
+/** Pages far beyond any tenant's size are refused rather than walked. */
+export const MAX_PAGE_INDEX = 10_000_000;
+
+const uuid = z.uuid();
+export const isUuid = (v: unknown): v is string => typeof v === 'string' && z.safeParse(uuid, v).success;
+
+/** An `id` list filter answering the code the contract names for it, given twice included. */
+export const idFilter = (errorCode: string, message: string) =>
+  z.pipe(
+    z.unknown().check(z.refine(isUuid, { message, params: { error_code: errorCode } })),
+    z.transform((v) => v as string),
+  );
+
+/** `end_time` must come after `start_time` (`invalid_end_time`). */
+export const endAfterStart = z.superRefine((q: { start_time?: string; end_time?: string }, ctx) => {
+  if (q.start_time && q.end_time && q.end_time <= q.start_time) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['end_time'],
+      message: 'end_time must be after start_time',
+      params: { error_code: 'invalid_end_time' },
+    });
+  }
+});

@@ -1,0 +1,121 @@
+import { ENTITY } from '#shared/db/entities';
+import type { ServiceArea } from './types';
+
+/** A person change: read it, one versioned write; a new reference id also puts its uniqueness item and deletes the old one. */
+const CHANGE_PERSON = { actions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } as const;
+
+/** The payment-delivery persons API, identification, and screening against the sanctions and alert lists. */
+export const PERSONS: ServiceArea = {
+  routes: [
+    {
+      id: 'CreatePerson',
+      method: 'POST',
+      path: '/persons',
+      scopes: ['write:persons'],
+      handler: 'functions/persons/create.ts',
+      // One transaction: the person and its customer-reference uniqueness item.
+      table: { actions: ['PutItem'] },
+      cipher: 'encrypt',
+    },
+    {
+      id: 'ListPersons',
+      method: 'GET',
+      path: '/persons',
+      scopes: ['read:persons'],
+      handler: 'functions/persons/list.ts',
+      // The slim list index, then the page by key; `id` and reference filters read by key.
+      table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant'] },
+    },
+    {
+      id: 'GetPerson',
+      method: 'GET',
+      path: '/persons/{id}',
+      scopes: ['read:persons'],
+      handler: 'functions/persons/get.ts',
+      table: { actions: ['GetItem'] },
+    },
+    {
+      id: 'UpdatePerson',
+      method: 'PATCH',
+      path: '/persons/{id}',
+      scopes: ['write:persons'],
+      handler: 'functions/persons/patch.ts',
+      table: CHANGE_PERSON,
+      cipher: 'encrypt',
+    },
+    {
+      id: 'ReplacePerson',
+      method: 'PUT',
+      path: '/persons/{id}',
+      scopes: ['write:persons'],
+      handler: 'functions/persons/replace.ts',
+      table: CHANGE_PERSON,
+      cipher: 'encrypt',
+    },
+    {
+      id: 'UpsertPerson',
+      method: 'PUT',
+      path: '/persons',
+      scopes: ['write:persons'],
+      handler: 'functions/persons/upsert.ts',
+      table: CHANGE_PERSON,
+      cipher: 'encrypt',
+    },
+    {
+      id: 'ClosePerson',
+      method: 'DELETE',
+      path: '/persons/{id}',
+      scopes: ['write:persons'],
+      handler: 'functions/persons/close.ts',
+      table: { actions: ['GetItem', 'UpdateItem'] },
+    },
+    {
+      id: 'AddSanctionsEntry',
+      method: 'POST',
+      path: '/local/sanctions/entries',
+      scopes: ['write:persons'],
+      handler: 'functions/screening/add-sanctions-entry.ts',
+      // Puts the entry, then re-screens its name at once: the entries and persons of that name.
+      table: { actions: ['PutItem', 'Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
+      localOnly: true,
+    },
+  ],
+  consumers: [
+    {
+      id: 'IdentificationWorker',
+      handler: 'functions/persons/identification-worker.ts',
+      source: { kind: 'queue', queue: 'identification', batchSize: 10 },
+      // The person and the tenant's settings; the screening entries of its name; a review case; the outcome.
+      table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+      cipher: 'decrypt',
+      timeoutSeconds: 30,
+    },
+    {
+      id: 'ScreeningWorker',
+      handler: 'functions/screening/screening-worker.ts',
+      source: { kind: 'queue', queue: 'screening', batchSize: 10 },
+      // The sanctions entries of a name, the persons of that name (screening index), each person and its restriction.
+      table: { actions: ['Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
+      timeoutSeconds: 60,
+    },
+    {
+      id: 'DailyRescreen',
+      handler: 'functions/screening/daily-rescreen.ts',
+      source: { kind: 'schedule', cron: { minute: '30', hour: '4' }, localEveryMs: 600_000 },
+      // Walks the sanctions list's names page by page.
+      table: { actions: [], indexes: ['byTenant'] },
+      sendsTo: ['screening'],
+      timeoutSeconds: 300,
+    },
+  ],
+  queues: {
+    identification: { name: 'Identification', visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },
+    screening: { name: 'Screening', visibilityTimeoutSeconds: 360, maxReceiveCount: 5 },
+  },
+  // A person change is an event and maybe an identification; a sanctions entry re-screens its name.
+  streamRules: {
+    filters: [{ eventName: ['INSERT', 'MODIFY'], entity: [ENTITY.person, ENTITY.screeningEntry] }],
+    table: { actions: ['PutItem'] },
+    sendsTo: ['identification', 'screening'],
+  },
+};

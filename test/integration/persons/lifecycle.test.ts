@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { personBody, personEvents, queuedEventIds, usePersonsRuntime } from './support';
+
+/** Every status of the person lifecycle, reached over HTTP as a partner would with curl. */
+const env = usePersonsRuntime();
+
+async function created(body: Record<string, unknown>) {
+  const response = await env.alice.post('/persons', body);
+  expect(response.status).toBe(200);
+  expect(response.body.person.status).toBe('created');
+  await env.runtime.settle();
+  return (await env.alice.get(`/persons/${response.body.person.id}`)).body.person;
+}
+
+const eventTypes = async (id: string) => (await personEvents(env.runtime, 'tenant-alice', id)).map((e) => e.event_type);
+
+describe('person lifecycle', () => {
+  it('created → verified: identification passes; person_created then person_verified, each stored and queued once', async () => {
+    const person = await created(personBody());
+    expect(person.status).toBe('verified');
+    expect(person).not.toHaveProperty('status_reasons');
+    const stored = await personEvents(env.runtime, 'tenant-alice', person.id);
+    expect(stored.map((e) => e.event_type)).toEqual(['person_created', 'person_verified']);
+    expect(stored[1]?.event_data).toMatchObject({ person: { id: person.id, status: 'verified' } });
+    const queued = queuedEventIds(env.runtime);
+    for (const event of stored) expect(queued.filter((id) => id === event.event_id)).toHaveLength(1);
+  });
+
+  it('a person with names only stays created', async () => {
+    const person = await created({
+      customer_reference_id: `names-${Date.now()}`,
+      first_name: 'Nora',
+      last_name: 'Names',
+    });
+    expect(person.status).toBe('created');
+    expect(await eventTypes(person.id)).toEqual(['person_created']);
+  });
+
+  it('created → rejected with status_reasons; retried once automatically; a PATCH fixing the data verifies', async () => {
+    const minor = await created(personBody({ date_of_birth: '2015-06-01' }));
+    expect(minor.status).toBe('rejected');
+    expect(minor.status_reasons).toEqual([
+      { reason_code: 'ineligible_age', reason_code_message: expect.stringMatching(/18/) },
+    ]);
+    // The automatic retry (delay compressed locally) runs once and rejects again: no second retry.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await env.runtime.settle();
+    const retried = (await env.alice.get(`/persons/${minor.id}`)).body.person;
+    expect(retried.status).toBe('rejected');
+    expect(await eventTypes(minor.id)).toEqual(['person_created', 'person_rejected']);
+
+    const fixed = await env.alice.patch(`/persons/${minor.id}`, { date_of_birth: '1985-06-01' });
+    expect(fixed.status).toBe(200);
+    expect(fixed.body.person.status).toBe('created');
+    expect(fixed.body.person).not.toHaveProperty('status_reasons');
+    await env.runtime.settle();
+    const verified = (await env.alice.get(`/persons/${minor.id}`)).body.person;
+    expect(verified.status).toBe('verified');
+    expect(await eventTypes(minor.id)).toEqual(['person_created', 'person_rejected', 'person_verified']);
+  });
+
+  it('rejects the sandbox people: Sandy Sanctioned (matched_watchlist), Alex Alertlist (matched_alertlist), SSN serial 0001 (deceased_person)', async () => {
+    const sandy = await created(personBody({ first_name: 'Sandy', last_name: 'Sanctioned' }));
+    const alex = await created(personBody({ first_name: 'Alex', last_name: 'Alertlist' }));
+    const deceased = await created(personBody({ social_security_number: '123-45-0001' }));
+    expect(sandy.status_reasons.map((r: { reason_code: string }) => r.reason_code)).toEqual(['matched_watchlist']);
+    expect(alex.status_reasons.map((r: { reason_code: string }) => r.reason_code)).toEqual(['matched_alertlist']);
+    expect(deceased.status_reasons.map((r: { reason_code: string }) => r.reason_code)).toEqual(['deceased_person']);
+  });
+
+  it('verified → restricted when a sanctions entry of their name is added; person_restricted once', async () => {
+    const person = await created(personBody({ first_name: 'Rita', last_name: 'Restrictable' }));
+    expect(person.status).toBe('verified');
+    const added = await env.alice.post('/local/sanctions/entries', { name: 'RESTRICTABLE, Rita' });
+    expect(added.status).toBe(201);
+    expect(added.body.restricted).toBeGreaterThanOrEqual(1);
+    await env.runtime.settle();
+    const restricted = (await env.alice.get(`/persons/${person.id}`)).body.person;
+    expect(restricted.status).toBe('restricted');
+    expect(restricted.status_reasons).toEqual([
+      { reason_code: 'matched_watchlist', reason_code_message: expect.any(String) },
+    ]);
+    expect(await eventTypes(person.id)).toEqual(['person_created', 'person_verified', 'person_restricted']);
+    const refused = await env.alice.patch(`/persons/${person.id}`, { last_name: 'Other' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error_code).toBe('person_restricted');
+  });
+
+  it('a sanctions entry with a date of birth restricts only the person born that day', async () => {
+    const same = await created(personBody({ first_name: 'Dana', last_name: 'Dated', date_of_birth: '1970-01-02' }));
+    const other = await created(personBody({ first_name: 'Dana', last_name: 'Dated', date_of_birth: '1971-01-02' }));
+    await env.alice.post('/local/sanctions/entries', { name: 'Dana Dated', date_of_birth: '1970-01-02' });
+    await env.runtime.settle();
+    expect((await env.alice.get(`/persons/${same.id}`)).body.person.status).toBe('restricted');
+    expect((await env.alice.get(`/persons/${other.id}`)).body.person.status).toBe('verified');
+  });
+
+  it('→ closed by DELETE, with closed_at; person_closed once; then PATCH answers 409 person_closed', async () => {
+    const person = await created(personBody());
+    const closed = await env.alice.delete(`/persons/${person.id}`);
+    expect(closed.status).toBe(200);
+    expect(closed.body.person).toMatchObject({ status: 'closed', closed_at: expect.any(String) });
+    const again = await env.alice.delete(`/persons/${person.id}`);
+    expect(again.body.person).toEqual(closed.body.person);
+    const patch = await env.alice.patch(`/persons/${person.id}`, { first_name: 'Janet' });
+    expect(patch.status).toBe(409);
+    expect(patch.body.error_code).toBe('person_closed');
+    await env.runtime.settle();
+    expect(await eventTypes(person.id)).toEqual(['person_created', 'person_verified', 'person_closed']);
+  });
+});

@@ -1,0 +1,217 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { personKeys } from '#shared/db/persons/keys';
+import { documentClient } from '#shared/dependencies';
+import { freshReference, personBody, usePersonsRuntime } from './support';
+
+/** The persons API over HTTP: shapes, uniqueness, tenant isolation, updates, concurrency. */
+const env = usePersonsRuntime();
+
+describe('POST /persons and GET /persons/{id}', () => {
+  it('answers the person as Orum does: addresses and contacts with ids and timestamps, never the SSN', async () => {
+    const body = personBody({ middle_name: 'Q', metadata: { crm: '42' } });
+    const created = await env.alice.post('/persons', body);
+    expect(created.status).toBe(200);
+    const { person } = created.body;
+    expect(person).toMatchObject({
+      id: expect.any(String),
+      customer_reference_id: body.customer_reference_id,
+      first_name: 'Jane',
+      middle_name: 'Q',
+      last_name: 'Doe',
+      date_of_birth: '1990-04-12',
+      status: 'created',
+      metadata: { crm: '42' },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(person.addresses).toEqual([
+      {
+        id: expect.any(String),
+        type: 'home',
+        address1: '1 Main Street',
+        city: 'Springfield',
+        state: 'IL',
+        country: 'US',
+        zip5: '62701',
+        created_at: person.created_at,
+        updated_at: person.created_at,
+      },
+    ]);
+    expect(person.contacts).toEqual([
+      {
+        id: expect.any(String),
+        type: 'email',
+        value: 'jane@example.com',
+        created_at: person.created_at,
+        updated_at: person.created_at,
+      },
+    ]);
+    const text = JSON.stringify(created.body);
+    for (const hidden of ['6789', 'social_security_number', 'ssn', 'has_ssn', 'tenant', 'identification_attempts']) {
+      expect(text).not.toContain(hidden);
+    }
+    const fetched = await env.alice.get(`/persons/${person.id}`);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.person.id).toBe(person.id);
+  });
+
+  it('omits empty arrays and absent fields', async () => {
+    const created = await env.alice.post('/persons', {
+      customer_reference_id: freshReference(),
+      first_name: 'A',
+      last_name: 'Bee',
+    });
+    expect(Object.keys(created.body.person).sort()).toEqual(
+      ['created_at', 'customer_reference_id', 'first_name', 'id', 'last_name', 'status', 'updated_at'].sort(),
+    );
+  });
+
+  it('refuses a second person with the same customer_reference_id, even at the same moment: 409 duplicate_customer_reference_id', async () => {
+    const reference = freshReference();
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => env.alice.post('/persons', personBody({ customer_reference_id: reference }))),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(results.find((r) => r.status === 409)?.body.error_code).toBe('duplicate_customer_reference_id');
+    const listed = await env.alice.get(`/persons?customer_reference_id=${reference}`);
+    expect(listed.body.persons).toHaveLength(1);
+  });
+
+  it('keeps tenants apart: the same reference id in two tenants, and another tenant’s id answers 404 unknown_id_person', async () => {
+    const reference = freshReference();
+    const mine = await env.alice.post('/persons', personBody({ customer_reference_id: reference }));
+    const theirs = await env.bob.post('/persons', personBody({ customer_reference_id: reference }));
+    expect([mine.status, theirs.status]).toEqual([200, 200]);
+    for (const call of [
+      env.bob.get(`/persons/${mine.body.person.id}`),
+      env.bob.patch(`/persons/${mine.body.person.id}`, { first_name: 'X' }),
+      env.bob.delete(`/persons/${mine.body.person.id}`),
+    ]) {
+      const response = await call;
+      expect(response.status).toBe(404);
+      expect(response.body.error_code).toBe('unknown_id_person');
+    }
+    expect((await env.alice.get(`/persons/${mine.body.person.id}`)).body.person.status).not.toBe('closed');
+  });
+
+  it('needs write:persons to change a person: 403 with read:persons only', async () => {
+    expect((await env.readOnly.post('/persons', personBody())).status).toBe(403);
+  });
+});
+
+describe('PATCH, PUT and DELETE /persons', () => {
+  it('PATCH changes the given fields; null removes an optional field and never clears a required one', async () => {
+    const { person } = (await env.alice.post('/persons', personBody({ middle_name: 'Q' }))).body;
+    const patched = await env.alice.patch(`/persons/${person.id}`, { middle_name: null, contacts: null });
+    expect(patched.status).toBe(200);
+    expect(patched.body.person).not.toHaveProperty('middle_name');
+    expect(patched.body.person).not.toHaveProperty('contacts');
+    expect(patched.body.person.first_name).toBe('Jane');
+    const refused = await env.alice.patch(`/persons/${person.id}`, { first_name: null });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_code).toBe('invalid_first_name');
+  });
+
+  it('PATCH of a new customer_reference_id frees the old one', async () => {
+    const { person } = (await env.alice.post('/persons', personBody())).body;
+    const renamed = freshReference();
+    expect((await env.alice.patch(`/persons/${person.id}`, { customer_reference_id: renamed })).status).toBe(200);
+    const reused = await env.alice.post(
+      '/persons',
+      personBody({ customer_reference_id: person.customer_reference_id }),
+    );
+    expect(reused.status).toBe(200);
+    const clash = await env.alice.patch(`/persons/${reused.body.person.id}`, { customer_reference_id: renamed });
+    expect(clash.status).toBe(409);
+    expect(clash.body.error_code).toBe('duplicate_customer_reference_id');
+  });
+
+  it('20 concurrent PATCHes of one person: no 5xx, each accepted one written exactly once, the record consistent', async () => {
+    // Names only: no identification writes in between, so the version counts the PATCHes.
+    const { person } = (
+      await env.alice.post('/persons', {
+        customer_reference_id: freshReference(),
+        first_name: 'Con',
+        last_name: 'Current',
+      })
+    ).body;
+    const bodies = Array.from({ length: 20 }, (_, n) =>
+      n % 2 ? { middle_name: `M${n}` } : { metadata: { key: `v${n}` } },
+    );
+    const results = await Promise.all(bodies.map((body) => env.alice.patch(`/persons/${person.id}`, body)));
+    for (const result of results) {
+      expect([200, 409]).toContain(result.status);
+      if (result.status === 409) expect(result.body.error_code).toBe('concurrent_update');
+    }
+    const accepted = bodies.filter((_, n) => results[n]?.status === 200);
+    expect(accepted.length).toBeGreaterThanOrEqual(15);
+    const stored = await documentClient().send(
+      new GetCommand({ TableName: env.runtime.tableName, Key: personKeys.person('tenant-alice', person.id) }),
+    );
+    expect(stored.Item?.version).toBe(1 + accepted.length);
+    const middleNames = accepted.flatMap((body) => ('middle_name' in body ? [body.middle_name] : []));
+    const values = accepted.flatMap((body) => ('metadata' in body ? [body.metadata?.key] : []));
+    if (middleNames.length) expect(middleNames).toContain(stored.Item?.middle_name);
+    if (values.length) expect(values).toContain(stored.Item?.metadata.key);
+  });
+
+  it('PUT /persons/{id} replaces: what the body leaves out is removed', async () => {
+    const { person } = (await env.alice.post('/persons', personBody({ middle_name: 'Q', metadata: { a: 'b' } }))).body;
+    const replaced = await env.alice.put(`/persons/${person.id}`, {
+      customer_reference_id: person.customer_reference_id,
+      first_name: 'Jane',
+      last_name: 'Roe',
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.person).toMatchObject({ last_name: 'Roe' });
+    for (const gone of ['middle_name', 'metadata', 'addresses', 'contacts', 'date_of_birth']) {
+      expect(replaced.body.person).not.toHaveProperty(gone);
+    }
+  });
+
+  it('PUT /persons creates the person of a new reference id, then replaces it', async () => {
+    const body = personBody();
+    const first = await env.alice.put('/persons', body);
+    const second = await env.alice.put('/persons', { ...body, first_name: 'Janet' });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.person.id).toBe(first.body.person.id);
+    expect(second.body.person.first_name).toBe('Janet');
+  });
+
+  it('Idempotency-Key replays a PATCH and a DELETE', async () => {
+    const { person } = (await env.alice.post('/persons', personBody())).body;
+    const headers = { 'idempotency-key': `patch-${person.id}` };
+    const first = await env.alice.patch(`/persons/${person.id}`, { middle_name: 'Z' }, { headers });
+    const replay = await env.alice.patch(`/persons/${person.id}`, { middle_name: 'Z' }, { headers });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    const closeHeaders = { headers: { 'idempotency-key': `close-${person.id}` } };
+    const closed = await env.alice.delete(`/persons/${person.id}`, closeHeaders);
+    expect((await env.alice.delete(`/persons/${person.id}`, closeHeaders)).headers['idempotent-replayed']).toBe('true');
+    expect(closed.body.person.status).toBe('closed');
+  });
+});
+
+describe('GET /persons', () => {
+  it('lists newest first with status, name (case-insensitive exact) and time filters, paged by index and size', async () => {
+    const surname = `Lister${Date.now()}`;
+    const ids: string[] = [];
+    for (let n = 0; n < 4; n++) {
+      const created = await env.bob.post('/persons', {
+        customer_reference_id: freshReference(),
+        first_name: `P${n}`,
+        last_name: surname,
+      });
+      ids.push(created.body.person.id);
+    }
+    const byName = await env.bob.get(`/persons?last_name=${surname.toUpperCase()}`);
+    expect(byName.body.persons.map((p: { id: string }) => p.id)).toEqual([...ids].reverse());
+    const page = await env.bob.get(`/persons?last_name=${surname}&size=2&index=1`);
+    expect(page.body.persons.map((p: { id: string }) => p.id)).toEqual([ids[1], ids[0]]);
+    const created = await env.bob.get(`/persons?last_name=${surname}&status=created&first_name=p2`);
+    expect(created.body.persons.map((p: { id: string }) => p.id)).toEqual([ids[2]]);
+    const none = await env.bob.get(`/persons?last_name=${surname}&status=verified`);
+    expect(none.body.persons).toEqual([]);
+  });
+});
