@@ -1,4 +1,14 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { personKeys } from '#shared/db/persons/keys';
+import { tenants } from '#shared/db/tenants';
+import { documentClient } from '#shared/dependencies';
+import { createLogger } from '#shared/logger';
+import { identifyPerson } from '../../../functions/persons/identify-person';
+import { handler as streamRouter } from '../../../functions/pipeline/stream-router';
+import { api } from '../harness';
 import { personBody, personEvents, queuedEventIds, usePersonsRuntime } from './support';
 
 /** Every status of the person lifecycle, reached over HTTP as a partner would with curl. */
@@ -107,5 +117,88 @@ describe('person lifecycle', () => {
     expect(patch.body.error_code).toBe('person_closed');
     await env.runtime.settle();
     expect(await eventTypes(person.id)).toEqual(['person_created', 'person_verified', 'person_closed']);
+  });
+
+  it('BYO-KYC tenants skip the identity vendor: SSN serial 0001 is verified there, screening still applies', async () => {
+    const byo = api(env.runtime, await env.runtime.mintToken('tenant-byo'));
+    await tenants().putSettings('tenant-byo', { kyc_mode: 'byo' });
+    const posted = await byo.post('/persons', personBody({ social_security_number: '123-45-0001' }));
+    const sandy = await byo.post('/persons', personBody({ first_name: 'Sandy', last_name: 'Sanctioned' }));
+    await env.runtime.settle();
+    expect((await byo.get(`/persons/${posted.body.person.id}`)).body.person.status).toBe('verified');
+    expect((await byo.get(`/persons/${sandy.body.person.id}`)).body.person.status_reasons).toEqual([
+      { reason_code: 'matched_watchlist', reason_code_message: expect.any(String) },
+    ]);
+  });
+
+  it('an identification request for an older identity revision, or for a closed person, changes nothing', async () => {
+    const person = await created(personBody());
+    const stale = { tenant: 'tenant-alice', id: person.id, identity_rev: 0 };
+    const item = async () =>
+      (
+        await documentClient().send(
+          new GetCommand({ TableName: env.runtime.tableName, Key: personKeys.person('tenant-alice', person.id) }),
+        )
+      ).Item;
+    const before = await item();
+    await identifyPerson(stale, createLogger());
+    await env.alice.delete(`/persons/${person.id}`);
+    const closed = await item();
+    await identifyPerson({ ...stale, identity_rev: Number(closed?.identity_rev) }, createLogger());
+    await identifyPerson({ ...stale, identity_rev: Number(closed?.identity_rev), retry: true }, createLogger());
+    expect((await item())?.version).toBe(closed?.version);
+    expect(closed?.version).toBe(Number(before?.version) + 1);
+  });
+
+  it('a replayed stream batch of a status change stores and queues no second event', async () => {
+    const person = await created(personBody());
+    const stored = await documentClient().send(
+      new GetCommand({ TableName: env.runtime.tableName, Key: personKeys.person('tenant-alice', person.id) }),
+    );
+    const after = stored.Item as Record<string, unknown>;
+    const before = { ...after, status: 'created', version: Number(after.version) - 1 };
+    const replay: DynamoDBStreamEvent = {
+      Records: [
+        {
+          eventName: 'MODIFY',
+          dynamodb: {
+            SequenceNumber: '1',
+            OldImage: marshall(before, { removeUndefinedValues: true }) as never,
+            NewImage: marshall(after, { removeUndefinedValues: true }) as never,
+          },
+        },
+      ],
+    };
+    const eventsBefore = await personEvents(env.runtime, 'tenant-alice', person.id);
+    const queuedBefore = queuedEventIds(env.runtime).length;
+    expect((await streamRouter(replay)).batchItemFailures).toEqual([]);
+    expect((await streamRouter(replay)).batchItemFailures).toEqual([]);
+    await env.runtime.settle();
+    expect(await personEvents(env.runtime, 'tenant-alice', person.id)).toEqual(eventsBefore);
+    expect(queuedEventIds(env.runtime)).toHaveLength(queuedBefore);
+  });
+
+  it('the daily re-screen restricts a verified person on the sanctions list', async () => {
+    const person = await created(personBody({ first_name: 'Dale', last_name: 'Daily' }));
+    await env.alice.post('/local/sanctions/entries', { name: 'Dale Daily' });
+    await env.runtime.settle();
+    // As if the person had been verified after the list changed: the daily run must catch it.
+    const key = personKeys.person('tenant-alice', person.id);
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: env.runtime.tableName,
+        Key: key,
+        UpdateExpression: 'SET #status = :verified, version = version + :one REMOVE status_reasons',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':verified': 'verified', ':one': 1 },
+      }),
+    );
+    await env.runtime.settle();
+    expect((await env.alice.get(`/persons/${person.id}`)).body.person.status).toBe('verified');
+
+    const run = (await env.runtime.runSchedule('DailyRescreen')) as { names: number };
+    expect(run.names).toBeGreaterThanOrEqual(1);
+    await env.runtime.settle();
+    expect((await env.alice.get(`/persons/${person.id}`)).body.person.status).toBe('restricted');
   });
 });
