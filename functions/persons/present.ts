@@ -1,4 +1,5 @@
 import type { Person } from '#domain/person';
+import { omitAbsent } from '#shared/present';
 
 /**
  * The person as partners see it (docs/api.md#person-object): Orum's published shape, never
@@ -6,7 +7,7 @@ import type { Person } from '#domain/person';
  * `addresses`, `contacts` and `status_reasons`.
  */
 export function presentPerson(person: Person) {
-  return omitEmpty({
+  return omitAbsent({
     id: person.id,
     customer_reference_id: person.customer_reference_id,
     first_name: person.first_name,
@@ -19,7 +20,7 @@ export function presentPerson(person: Person) {
       reason_code_message: r.reason_code_message,
     })),
     addresses: person.addresses?.map((a) =>
-      omitEmpty({
+      omitAbsent({
         id: a.id,
         type: a.type,
         address1: a.address1,
@@ -47,9 +48,3 @@ export function presentPerson(person: Person) {
 }
 
 export type PresentedPerson = ReturnType<typeof presentPerson>;
-
-function omitEmpty<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)),
-  ) as T;
-}

@@ -1,4 +1,5 @@
 import type { VerifyAccount } from '#domain/verify-account';
+import { omitAbsent } from '#shared/present';
 
 /**
  * The verify account as partners see it (docs/api.md#account-object). Fields that do not apply or are
@@ -6,7 +7,7 @@ import type { VerifyAccount } from '#domain/verify-account';
  * details never leave.
  */
 export function presentAccount(account: VerifyAccount) {
-  return omitUndefined({
+  return omitAbsent({
     id: account.id,
     created_at: account.created_at,
     updated_at: account.updated_at,
@@ -21,7 +22,7 @@ export function presentAccount(account: VerifyAccount) {
     ownership_status: account.ownership_status,
     person:
       account.person &&
-      omitUndefined({
+      omitAbsent({
         first_name: account.person.first_name,
         last_name: account.person.last_name,
         phone_number: account.person.phone_number,
@@ -32,7 +33,7 @@ export function presentAccount(account: VerifyAccount) {
       }),
     business:
       account.business &&
-      omitUndefined({
+      omitAbsent({
         business_name: account.business.business_name,
         phone_number: account.business.phone_number,
         business_name_match: account.business.business_name_match,
@@ -47,7 +48,3 @@ export function presentAccount(account: VerifyAccount) {
 }
 
 export type PresentedAccount = ReturnType<typeof presentAccount>;
-
-function omitUndefined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}

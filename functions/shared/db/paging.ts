@@ -132,3 +132,41 @@ function queryInput(query: IndexQuery) {
     ScanIndexForward: query.newestFirst === false,
   };
 }
+
+/**
+ * Every item of one index partition (or a sort-key range of it), all pages: for the
+ * pipeline's sweeps over partitions that stay small (the persons of one name, the
+ * statement codes due today), never for a tenant's list.
+ */
+export async function queryPartition(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  query: { index: IndexName; partition: string; before?: string },
+): Promise<Record<string, unknown>[]> {
+  const index = TABLE_SCHEMA.indexes[query.index];
+  const names: Record<string, string> = { '#pk': index.partitionKey };
+  const values: Record<string, unknown> = { ':pk': query.partition };
+  let keyCondition = '#pk = :pk';
+  if (query.before !== undefined) {
+    names['#sk'] = index.sortKey;
+    values[':before'] = query.before;
+    keyCondition += ' AND #sk < :before';
+  }
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index.name,
+        KeyConditionExpression: keyCondition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}

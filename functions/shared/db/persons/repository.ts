@@ -1,18 +1,10 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageWindow } from '#domain/pagination';
 import type { Person, StatusReason } from '#domain/person';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
-import { readPage } from '../paging';
-import { TABLE_SCHEMA } from '../schema';
+import { queryPartition, readPage } from '../paging';
 import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
 import { nameAttributes, personItem, toPerson } from './item';
 import { personKeys } from './keys';
@@ -182,26 +174,11 @@ export class PersonRepository {
 
   /** Persons of every tenant whose folded name is `nameKey` (screening index). */
   async personsNamed(nameKey: string): Promise<{ tenant: string; id: string; status: string }[]> {
-    const index = TABLE_SCHEMA.indexes.byLookup;
-    const found: { tenant: string; id: string; status: string }[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out: QueryCommandOutput = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': index.partitionKey },
-          ExpressionAttributeValues: { ':pk': personKeys.byName(nameKey) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of out.Items ?? []) {
-        found.push({ tenant: String(item.tenant), id: String(item.id), status: String(item.status) });
-      }
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    return found;
+    const items = await queryPartition(this.db, this.tableName, {
+      index: 'byLookup',
+      partition: personKeys.byName(nameKey),
+    });
+    return items.map((item) => ({ tenant: String(item.tenant), id: String(item.id), status: String(item.status) }));
   }
 
   private async updateWithReference(person: Person, change: VersionedChange, reference: string, now: Date) {

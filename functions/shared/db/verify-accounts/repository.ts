@@ -1,10 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageWindow } from '#domain/pagination';
 import {
   type ControlStatus,
@@ -15,7 +9,7 @@ import {
 import { InternalError, RateLimitError } from '#shared/errors';
 import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
-import { readPage } from '../paging';
+import { queryPartition, readPage } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
 import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
 import { accountItem, toAccount } from './item';
@@ -162,24 +156,12 @@ export class VerifyAccountRepository {
 
   /** Accounts (any tenant) whose statement code was sent before `cutoff` and is still unanswered. */
   async pendingStatementCodesSentBefore(cutoff: Date): Promise<{ tenant: string; id: string }[]> {
-    const index = TABLE_SCHEMA.indexes.byDueTime;
-    const found: { tenant: string; id: string }[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out: QueryCommandOutput = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk AND #sk < :cutoff',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-          ExpressionAttributeValues: { ':pk': keys.pendingStatementCodes, ':cutoff': cutoff.toISOString() },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of out.Items ?? []) found.push({ tenant: String(item.tenant), id: String(item.id) });
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    return found;
+    const items = await queryPartition(this.db, this.tableName, {
+      index: 'byDueTime',
+      partition: keys.pendingStatementCodes,
+      before: cutoff.toISOString(),
+    });
+    return items.map((item) => ({ tenant: String(item.tenant), id: String(item.id) }));
   }
 
   private async update(account: VerifyAccount, change: VersionedChange, now: Date): Promise<VerifyAccount> {
