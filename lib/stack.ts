@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { ENV } from '#shared/config';
 import type { QueueId } from '#shared/queue/message-queue';
 import { AlarmTopic } from './constructs/alarms';
 import { ApiFunction } from './constructs/api-function';
@@ -10,6 +11,7 @@ import { DataTable } from './constructs/data-table';
 import { type EmailSenderSettings, emailSenderFromContext } from './constructs/email-sender';
 import { EventPipeline } from './constructs/event-pipeline';
 import { HttpApi, type HttpApiProps } from './constructs/http-api';
+import { type IdentificationSettings, identificationSettingsFromContext } from './constructs/identification-context';
 import { Identity, type IdentityProps } from './constructs/identity';
 import { identityPropsFromContext } from './constructs/identity-context';
 import { TenantAliases } from './constructs/tenant-aliases';
@@ -20,8 +22,12 @@ import {
   ROUTES,
   type RouteDefinition,
   routeKey,
+  STREAM_ROUTER,
   tableAccessOfRoute,
 } from './service';
+
+/** The consumer whose code reads the tenant's KYC mode (`kycModeOf`), hence `DEFAULT_KYC_MODE`. */
+const KYC_MODE_READER = 'IdentificationWorker';
 
 /** Repository root: handler paths in ROUTES and CONSUMERS are relative to it. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -59,6 +65,13 @@ export interface VerifyServiceStackProps extends StackProps {
    * @default - read from CDK context (`emailSender`, `emailIdentityArn`); none without it
    */
   readonly emailSender?: EmailSenderSettings | null;
+  /**
+   * Deployment-wide identification settings: the KYC mode of tenants without their own
+   * (partners' `kycMode`) and the delay of the automatic identification retry.
+   * @default - read from CDK context (`kycMode`, `identificationRetryDelaySeconds`); see the
+   * README, "Context keys"
+   */
+  readonly identification?: IdentificationSettings;
 }
 
 /**
@@ -72,7 +85,10 @@ export class VerifyServiceStack extends Stack {
   readonly dataTable: DataTable;
   readonly cipherKey: CipherKey;
   readonly identity: Identity;
-  /** The alias records that map each partner client id to its tenant (partner name). */
+  /**
+   * The alias records that map each partner client id to its tenant (partner name), and
+   * the settings records of the partners that name a KYC mode.
+   */
   readonly tenantAliases: TenantAliases;
   readonly httpApi: HttpApi;
   /** The function of each deployed route, by route id. */
@@ -87,11 +103,16 @@ export class VerifyServiceStack extends Stack {
 
     this.dataTable = new DataTable(this, 'Data');
     this.cipherKey = new CipherKey(this, 'CipherKey');
-    this.identity = new Identity(this, 'Identity', props.identity ?? identityPropsFromContext(this));
+    const identityProps = props.identity ?? identityPropsFromContext(this);
+    this.identity = new Identity(this, 'Identity', identityProps);
     this.tenantAliases = new TenantAliases(this, 'TenantAliases', {
       table: this.dataTable.table,
       aliases: this.identity.tenantAliases,
+      settings: (identityProps.partners ?? []).flatMap(({ name, kycMode }) =>
+        kycMode ? [{ tenant: name, kycMode }] : [],
+      ),
     });
+    const identification = props.identification ?? identificationSettingsFromContext(this);
     this.httpApi = new HttpApi(this, 'HttpApi', { jwt: this.identity.jwt, ...props.throttle });
 
     const functions = new Map<string, ApiFunction>();
@@ -119,6 +140,14 @@ export class VerifyServiceStack extends Stack {
       consumers: props.consumers,
       queueSettings: props.queueSettings,
       emailSender: props.emailSender === undefined ? emailSenderFromContext(this) : (props.emailSender ?? undefined),
+      // Each setting goes to the one function whose code reads it (functions/shared/config.ts).
+      consumerEnvironment: {
+        [KYC_MODE_READER]: { [ENV.defaultKycMode]: identification.defaultKycMode ?? 'service' },
+        // The stream rule schedules the retry: it sends the delayed identification message.
+        ...(identification.retryDelaySeconds !== undefined && {
+          [STREAM_ROUTER.id]: { [ENV.identificationRetryDelay]: String(identification.retryDelaySeconds) },
+        }),
+      },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Base URL of the HTTP API' });

@@ -36,13 +36,20 @@ export interface ConsumerFunctionProps {
   readonly queues: ReadonlyMap<QueueId, WorkQueue>;
   /** The email sender, when one is configured. */
   readonly emailSender?: EmailSenderSettings;
+  /**
+   * Further environment variables: deployment settings that this consumer's code reads
+   * (see `EventPipelineProps.consumerEnvironment`).
+   * @default - none
+   */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /**
  * The function of one consumer row (`CONSUMERS` in lib/service/): the house defaults of
  * `ServiceFunction` with the row's timeout, and exactly the access the row declares:
  * the table (`table`), the cipher key (`cipher`), sending to each queue of `sendsTo`,
- * and SES when it `sendsEmail` and a sender is configured. What feeds it (stream, queue,
+ * and SES when it `sendsEmail` and a sender is configured; plus the deployment settings
+ * given in `environment`. What feeds it (stream, queue,
  * schedule) is wired by `EventPipeline`.
  */
 export class ConsumerFunction extends ServiceFunction {
@@ -66,5 +73,6 @@ export class ConsumerFunction extends ServiceFunction {
       this.sendsTo(queueId, workQueue);
     }
     if (consumer.sendsEmail) this.bindEmailSender(props.emailSender);
+    for (const [name, value] of Object.entries(props.environment ?? {})) this.addEnvironment(name, value);
   }
 }

@@ -61,6 +61,15 @@ export interface EventPipelineProps {
    * @default - none: no SES permission, emails are skipped
    */
   readonly emailSender?: EmailSenderSettings;
+  /**
+   * Further environment variables by consumer id, for deployment settings (CDK context)
+   * that only some consumers' code reads, e.g. `{ IdentificationWorker: { DEFAULT_KYC_MODE:
+   * 'byo' } }`. The consumer rows stay free of deployment values, and each function gets
+   * only the variables its code reads. Every id must name a consumer: synthesis fails
+   * otherwise, so a renamed consumer cannot silently lose its settings.
+   * @default - none
+   */
+  readonly consumerEnvironment?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /**
@@ -105,7 +114,10 @@ export class EventPipeline extends Construct {
 
     const consumers = new Map<string, ConsumerFunction>();
     const consumerOfQueue = new Map<QueueId, string>();
-    for (const consumer of props.consumers ?? CONSUMERS) {
+    const rows = props.consumers ?? CONSUMERS;
+    const unknown = Object.keys(props.consumerEnvironment ?? {}).filter((id) => !rows.some((c) => c.id === id));
+    if (unknown.length > 0) throw new Error(`consumerEnvironment names unknown consumers: ${unknown.join(', ')}`);
+    for (const consumer of rows) {
       if (consumers.has(consumer.id)) throw new Error(`consumer "${consumer.id}" is listed twice`);
       if (consumer.source.kind === 'queue') {
         const other = consumerOfQueue.get(consumer.source.queue);
@@ -119,6 +131,7 @@ export class EventPipeline extends Construct {
         cipherKey: props.cipherKey,
         queues,
         emailSender: props.emailSender,
+        environment: props.consumerEnvironment?.[consumer.id],
       });
       this.connectSource(fn, consumer.source, props.dataTable);
       consumers.set(consumer.id, fn);

@@ -1,5 +1,6 @@
 import type { Construct } from 'constructs';
 import { SCOPES, type Scope } from '#shared/scopes';
+import { parseKycMode } from './identification-context';
 import type { IdentityProps, PartnerConfig } from './identity';
 
 /**
@@ -30,7 +31,7 @@ export function identityPropsFromContext(scope: Construct): IdentityProps {
         audience: stringList(read(IDENTITY_CONTEXT.jwtAudience), IDENTITY_CONTEXT.jwtAudience),
         scopePrefix: optionalString(read(IDENTITY_CONTEXT.jwtScopePrefix), IDENTITY_CONTEXT.jwtScopePrefix),
       },
-      // Only their client ids matter here: they become alias records.
+      // Only their client ids (alias records) and KYC modes (settings records) matter here.
       partners: partners(read(IDENTITY_CONTEXT.partners)),
     };
   }
@@ -59,17 +60,18 @@ function partners(value: unknown): PartnerConfig[] {
   if (value === undefined) return [];
   const list = typeof value === 'string' ? maybeJson(value) : value;
   if (!Array.isArray(list)) {
-    throw new Error('context "partners" must be an array of { name, scopes?, aliases?, clientIds? }');
+    throw new Error('context "partners" must be an array of { name, scopes?, aliases?, clientIds?, kycMode? }');
   }
   const seen = new Set<string>();
   return list.map((entry, i) => {
     const where = `context "partners"[${i}]`;
     if (typeof entry !== 'object' || entry === null) throw new Error(`${where} must be an object`);
-    const { name, scopes, aliases, clientIds } = entry as {
+    const { name, scopes, aliases, clientIds, kycMode } = entry as {
       name?: unknown;
       scopes?: unknown;
       aliases?: unknown;
       clientIds?: unknown;
+      kycMode?: unknown;
     };
     if (typeof name !== 'string' || !PARTNER_NAME.test(name)) {
       throw new Error(`${where}.name must be 1-64 letters, digits, "-" or "_"`);
@@ -81,6 +83,7 @@ function partners(value: unknown): PartnerConfig[] {
       }
       partner.scopes = scopes;
     }
+    if (kycMode !== undefined) partner.kycMode = parseKycMode(kycMode, `${where}.kycMode`);
     for (const [field, ids] of [
       ['aliases', aliases],
       ['clientIds', clientIds],

@@ -10,6 +10,7 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import type { KycMode } from '#domain/person';
 import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '#shared/scopes';
 import type { TenantAlias } from './tenant-aliases';
 
@@ -38,6 +39,14 @@ export interface PartnerConfig {
    * @default - none; the partner then has no alias record
    */
   readonly clientIds?: readonly string[];
+  /**
+   * Who identifies this tenant's persons, fixed at onboarding: `byo` (the partner does, the
+   * service only screens) or `service` (the service also asks its identity vendor). Written
+   * as the tenant's settings record (`TENANT#<name>` / `SETTINGS`) by `TenantAliases`, in
+   * either mode.
+   * @default - no settings record: the deployment's default (context `kycMode`) applies
+   */
+  readonly kycMode?: KycMode;
 }
 
 /** An OAuth issuer that already exists (Okta, Auth0, another Cognito pool, ...). */
@@ -64,7 +73,8 @@ export interface JwtSettings {
 export interface IdentityProps {
   /**
    * Partners: Cognito mode creates an app client for each; in external-issuer mode only
-   * their `clientIds` (and `aliases`) are used, for alias records.
+   * their `clientIds` (and `aliases`) are used, for alias records. In either mode the stack
+   * writes a settings record for each partner with a `kycMode`.
    * @default - none; Cognito mode then fails synthesis, since an authorizer needs an audience
    */
   readonly partners?: readonly PartnerConfig[];

@@ -5,6 +5,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
+import type { KycMode } from '#domain/person';
 import { ENTITY, keys } from '#shared/db/keys';
 
 /** One OAuth client id and the tenant (partner name) its tokens act for. */
@@ -15,11 +16,24 @@ export interface TenantAlias {
   readonly tenant: string;
 }
 
+/** One tenant's settings, fixed at onboarding (the partner's entry in the context). */
+export interface TenantSettings {
+  /** The tenant, i.e. the partner's name. */
+  readonly tenant: string;
+  /** Who identifies the tenant's persons (`kyc_mode`). */
+  readonly kycMode: KycMode;
+}
+
 export interface TenantAliasesProps {
   /** The service's single table (`DataTable.table`). */
   readonly table: ITable;
   /** Every client id → tenant mapping to keep in the table. Each client id at most once. */
   readonly aliases: readonly TenantAlias[];
+  /**
+   * The settings records to keep in the table, one per tenant at most.
+   * @default - none
+   */
+  readonly settings?: readonly TenantSettings[];
   /**
    * How long the log group of the custom-resource provider function keeps entries.
    * @default RetentionDays.ONE_MONTH
@@ -30,55 +44,76 @@ export interface TenantAliasesProps {
 /** CloudFormation type of each alias resource. */
 export const TENANT_ALIAS_RESOURCE_TYPE = 'Custom::TenantAlias';
 
-/** Every alias key starts with this (`CLIENT#`); the provider may write no other key. */
-const ALIAS_KEY_PREFIX = keys.tenantAlias('').pk;
+/** CloudFormation type of each tenant settings resource. */
+export const TENANT_SETTINGS_RESOURCE_TYPE = 'Custom::TenantSettings';
 
 /**
- * Keeps the tenant alias records (`CLIENT#<client id>` / `ALIAS` → tenant, see
- * `functions/shared/db/tenants.ts`) in the table in step with the stack: one
- * `Custom::TenantAlias` resource per client id puts the item when created or changed and
- * deletes it when removed. If a client id changes (a partner's app client is replaced)
- * the record's physical id changes with it, so CloudFormation deletes the old record
- * after putting the new one.
+ * The partition keys the provider may write: alias keys (`CLIENT#…`) and settings keys
+ * (`TENANT#…`), no other. Both whenever the provider exists, even if the stack has records
+ * of one kind only: CloudFormation updates the role's policy before it deletes the records
+ * a deploy removed, so a prefix dropped with its last record would make that delete fail
+ * and leave the record behind.
+ */
+export const TENANT_RECORD_KEY_PATTERNS = [`${keys.tenantAlias('').pk}*`, `${keys.tenantSettings('').pk}*`] as const;
+
+/**
+ * Keeps the tenant records the stack owns (see `functions/shared/db/tenants.ts`) in the
+ * table in step with it:
+ * - alias records, `CLIENT#<client id>` / `ALIAS` → tenant: one `Custom::TenantAlias`
+ *   resource per client id. If a client id changes (a partner's app client is replaced)
+ *   the record's physical id changes with it, so CloudFormation deletes the old record
+ *   after putting the new one;
+ * - settings records, `TENANT#<tenant>` / `SETTINGS` with `kyc_mode`: one
+ *   `Custom::TenantSettings` resource per tenant that names a KYC mode. Deleting it (the
+ *   partner's `kycMode` left the context) hands the tenant back to the deployment default.
+ * Each resource puts its item when created or changed and deletes it when removed.
  *
  * The resources are `AwsCustomResource`s, which share the stack's singleton provider
- * function. This construct gives that function its own role (no AWS managed policy; it
- * may only write to its own log group and put/delete `CLIENT#…` items of the table), a
- * log group with retention, and no SDK download at run time. As the provider is a
- * singleton, create this construct before any other `AwsCustomResource` of the stack
- * (it refuses otherwise); those would then run with this role too. With no alias,
- * nothing is created.
+ * function: that is why both kinds live in one construct. This construct gives that
+ * function its own role (no AWS managed policy; it may only write to its own log group
+ * and put/delete `CLIENT#…` and `TENANT#…` items of the table), a log group with
+ * retention, and no SDK download at run time. As the provider is a singleton, create this
+ * construct before any other `AwsCustomResource` of the stack (it refuses otherwise);
+ * those would then run with this role too. With no alias and no setting, nothing is
+ * created.
  */
 export class TenantAliases extends Construct {
   /** The alias resources, by construct id. */
   readonly resources: ReadonlyMap<string, AwsCustomResource>;
-  /** Execution role of the provider function (when there is any alias). */
+  /** The settings resources, by tenant. */
+  readonly settingsResources: ReadonlyMap<string, AwsCustomResource>;
+  /** Execution role of the provider function (when there is any record). */
   readonly role?: Role;
-  /** Log group of the provider function (when there is any alias). */
+  /** Log group of the provider function (when there is any record). */
   readonly logGroup?: LogGroup;
-  /** The stack's singleton `AwsCustomResource` provider function (when there is any alias). */
+  /** The stack's singleton `AwsCustomResource` provider function (when there is any record). */
   readonly provider?: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: TenantAliasesProps) {
     super(scope, id);
     const resources = new Map<string, AwsCustomResource>();
+    const settingsResources = new Map<string, AwsCustomResource>();
     this.resources = resources;
-    if (props.aliases.length === 0) return;
+    this.settingsResources = settingsResources;
+    const settings = props.settings ?? [];
+    if (props.aliases.length === 0 && settings.length === 0) return;
 
     const { table } = props;
-    this.logGroup = new LogGroup(this, 'ProviderLogGroup', {
+    const logGroup = new LogGroup(this, 'ProviderLogGroup', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
     });
-    this.role = new Role(this, 'ProviderRole', {
+    const role = new Role(this, 'ProviderRole', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of the custom-resource provider that writes tenant aliases (${this.node.path})`,
+      description: `Execution role of the custom-resource provider that writes tenant aliases and settings (${this.node.path})`,
     });
-    this.logGroup.grantWrite(this.role);
-    this.role.addToPrincipalPolicy(
+    this.logGroup = logGroup;
+    this.role = role;
+    logGroup.grantWrite(role);
+    role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
         resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ALIAS_KEY_PREFIX}*`] } },
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...TENANT_RECORD_KEY_PATTERNS] } },
       }),
     );
 
@@ -97,33 +132,34 @@ export class TenantAliases extends Construct {
         );
       }
       const key = keys.tenantAlias(clientId);
-      const put: AwsSdkCall = {
-        service: 'DynamoDB',
-        action: 'PutItem',
-        parameters: {
-          TableName: table.tableName,
-          Item: attributeValues({ ...key, entity: ENTITY.tenantAlias, tenant, version: 1 }),
-        },
-        physicalResourceId: PhysicalResourceId.of(key.pk),
-      };
-      const resource = new AwsCustomResource(this, resourceId, {
-        resourceType: TENANT_ALIAS_RESOURCE_TYPE,
-        onCreate: put,
-        onUpdate: put,
-        onDelete: {
-          service: 'DynamoDB',
-          action: 'DeleteItem',
-          parameters: { TableName: table.tableName, Key: attributeValues(key) },
-        },
-        role: this.role,
-        logGroup: this.logGroup,
-        // The runtime's SDK has PutItem and DeleteItem; downloading one at deploy time
-        // would only add a network dependency and a minute.
-        installLatestAwsSdk: false,
-      });
-      // The permissions sit in the role's default policy: wait for it.
-      resource.node.addDependency(this.role);
-      resources.set(resourceId, resource);
+      resources.set(
+        resourceId,
+        itemResource(this, resourceId, {
+          resourceType: TENANT_ALIAS_RESOURCE_TYPE,
+          table,
+          role,
+          logGroup,
+          key,
+          attributes: { entity: ENTITY.tenantAlias, tenant, version: 1 },
+        }),
+      );
+    }
+
+    for (const { tenant, kycMode } of settings) {
+      if (settingsResources.has(tenant)) throw new Error(`tenant "${tenant}" has two settings records`);
+      // The same item `TenantRepository.putSettings` writes.
+      const key = keys.tenantSettings(tenant);
+      settingsResources.set(
+        tenant,
+        itemResource(this, `Settings-${encodeURIComponent(tenant)}`, {
+          resourceType: TENANT_SETTINGS_RESOURCE_TYPE,
+          table,
+          role,
+          logGroup,
+          key,
+          attributes: { entity: ENTITY.tenantSettings, tenant, version: 1, kyc_mode: kycMode },
+        }),
+      );
     }
 
     const providerId = `AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`;
@@ -134,6 +170,49 @@ export class TenantAliases extends Construct {
       );
     }
   }
+}
+
+interface ItemResourceProps {
+  readonly resourceType: string;
+  readonly table: ITable;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+  readonly key: { readonly pk: string; readonly sk: string };
+  /** Everything the item holds besides its key. */
+  readonly attributes: Record<string, string | number>;
+}
+
+/**
+ * One custom resource that puts `{ ...key, ...attributes }` when created or updated and
+ * deletes `key` when removed. The key is the physical id, so a changed key replaces the
+ * record (CloudFormation deletes the old one after the put).
+ */
+function itemResource(scope: Construct, id: string, props: ItemResourceProps): AwsCustomResource {
+  const { table, key, role } = props;
+  const put: AwsSdkCall = {
+    service: 'DynamoDB',
+    action: 'PutItem',
+    parameters: { TableName: table.tableName, Item: attributeValues({ ...key, ...props.attributes }) },
+    physicalResourceId: PhysicalResourceId.of(key.pk),
+  };
+  const resource = new AwsCustomResource(scope, id, {
+    resourceType: props.resourceType,
+    onCreate: put,
+    onUpdate: put,
+    onDelete: {
+      service: 'DynamoDB',
+      action: 'DeleteItem',
+      parameters: { TableName: table.tableName, Key: attributeValues(key) },
+    },
+    role,
+    logGroup: props.logGroup,
+    // The runtime's SDK has PutItem and DeleteItem; downloading one at deploy time
+    // would only add a network dependency and a minute.
+    installLatestAwsSdk: false,
+  });
+  // The permissions sit in the role's default policy: wait for it.
+  resource.node.addDependency(role);
+  return resource;
 }
 
 /** DynamoDB's low-level attribute values, which the provider's PutItem/DeleteItem take. */

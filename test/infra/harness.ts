@@ -113,3 +113,29 @@ export function functionByDescription(
   if (found.length !== 1) throw new Error(`expected one function described "${description}", found ${found.length}`);
   return { id: found[0]![0], props: found[0]![1].Properties! };
 }
+
+/**
+ * An AwsCustomResource renders each SDK call as a JSON string, joined around the tokens it
+ * contains. Rebuild the JSON with `{{Ref:<logical id>}}` in place of each `Ref`.
+ */
+export function sdkCall(value: unknown): {
+  service: string;
+  action: string;
+  parameters: any;
+  physicalResourceId?: { id: string };
+} {
+  if (typeof value === 'string') return JSON.parse(value);
+  const [separator, parts] = (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const id = (part as { Ref?: string }).Ref;
+      if (id === undefined) throw new Error(`unexpected token in SDK call: ${JSON.stringify(part)}`);
+      return `{{Ref:${id}}}`;
+    })
+    .join(separator);
+  return JSON.parse(text);
+}
+
+/** A `Ref` to a logical id as `sdkCall` writes it. */
+export const ref = (logicalId: string) => `{{Ref:${logicalId}}}`;

@@ -4,33 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { ENTITY, keys } from '#shared/db/keys';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
 import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
-import { actionsOf, buildApp, propsOf, refId, resourcesOf, statementsOfRole, synthTemplate } from './harness';
+import {
+  actionsOf,
+  buildApp,
+  propsOf,
+  ref,
+  refId,
+  resourcesOf,
+  sdkCall,
+  statementsOfRole,
+  synthTemplate,
+} from './harness';
 
 type Template = ReturnType<typeof synthTemplate>;
-
-/**
- * An AwsCustomResource renders each SDK call as a JSON string, joined around the tokens it
- * contains. Rebuild the JSON with `{{Ref:<logical id>}}` in place of each `Ref`.
- */
-function sdkCall(value: unknown): {
-  service: string;
-  action: string;
-  parameters: any;
-  physicalResourceId?: { id: string };
-} {
-  if (typeof value === 'string') return JSON.parse(value);
-  const [separator, parts] = (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
-  const text = parts
-    .map((part) => {
-      if (typeof part === 'string') return part;
-      const id = (part as { Ref?: string }).Ref;
-      if (id === undefined) throw new Error(`unexpected token in SDK call: ${JSON.stringify(part)}`);
-      return `{{Ref:${id}}}`;
-    })
-    .join(separator);
-  return JSON.parse(text);
-}
-const ref = (logicalId: string) => `{{Ref:${logicalId}}}`;
 
 /** The item `TenantRepository.putAlias` writes, as DynamoDB attribute values. */
 const aliasItem = (clientId: string, tenant: string) => ({
@@ -92,7 +78,7 @@ describe('tenant aliases, Cognito mode', () => {
     },
   );
 
-  it('are served by one provider function whose role may only put and delete CLIENT# items of the table, and log', () => {
+  it('are served by one provider function whose role may only put and delete CLIENT# items (and TENANT# settings items, which the provider also keeps) of the table, and log', () => {
     const providerIds = providerIdsOf(template);
     expect(providerIds).toHaveLength(1);
     const provider = resourcesOf(template, 'AWS::Lambda::Function')[providerIds[0]!]!.Properties!;
@@ -106,7 +92,11 @@ describe('tenant aliases, Cognito mode', () => {
         Effect: 'Allow',
         Action: ['dynamodb:DeleteItem', 'dynamodb:PutItem'],
         Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.tenantAlias('').pk}*`] } },
+        Condition: {
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': [`${keys.tenantAlias('').pk}*`, `${keys.tenantSettings('').pk}*`],
+          },
+        },
       },
     ]);
     // Everything else is writing to its own log group, kept one month.
