@@ -1,0 +1,280 @@
+import { describe, expect, it } from 'vitest';
+import { type AddressClass, checkWebhookUrl, classifyAddress, type WebhookUrlOptions } from '#domain/webhook-url';
+
+describe('classifying IPv4 addresses', () => {
+  it.each<[string, AddressClass]>([
+    ['8.8.8.8', 'public'],
+    ['52.94.236.248', 'public'],
+    ['0.0.0.0', 'unspecified'],
+    ['0.1.2.3', 'unspecified'],
+    ['10.0.0.1', 'private'],
+    ['10.255.255.255', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['172.15.255.255', 'public'],
+    ['172.32.0.0', 'public'],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'cgnat'],
+    ['100.127.255.255', 'cgnat'],
+    ['100.128.0.0', 'public'],
+    ['127.0.0.1', 'loopback'],
+    ['127.255.255.254', 'loopback'],
+    ['169.254.0.1', 'link-local'],
+    ['169.254.169.253', 'link-local'],
+    ['169.254.169.254', 'metadata'],
+    ['169.254.170.2', 'metadata'],
+    ['100.100.100.200', 'metadata'],
+    ['224.0.0.1', 'multicast'],
+    ['239.255.255.250', 'multicast'],
+    ['240.0.0.1', 'reserved'],
+    ['255.255.255.255', 'reserved'],
+    ['192.0.2.10', 'reserved'],
+    ['198.18.0.1', 'reserved'],
+  ])('%s is %s', (ip, kind) => {
+    expect(classifyAddress(ip)).toBe(kind);
+  });
+});
+
+describe('classifying IPv6 addresses', () => {
+  it.each<[string, AddressClass]>([
+    ['2606:4700:4700::1111', 'public'],
+    ['2a05:d018:abcd::1', 'public'],
+    ['::', 'unspecified'],
+    ['::1', 'loopback'],
+    ['0:0:0:0:0:0:0:1', 'loopback'],
+    ['[::1]', 'loopback'],
+    ['fc00::1', 'private'],
+    ['fd12:3456:789a::1', 'private'],
+    ['fe80::1', 'link-local'],
+    ['fe80::1%eth0', 'link-local'],
+    ['febf::1', 'link-local'],
+    ['fec0::1', 'private'],
+    ['fd00:ec2::254', 'metadata'],
+    ['FD00:EC2:0:0:0:0:0:254', 'metadata'],
+    ['ff02::1', 'multicast'],
+    ['2001:db8::1', 'reserved'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    ['100::1', 'reserved'],
+  ])('%s is %s', (ip, kind) => {
+    expect(classifyAddress(ip)).toBe(kind);
+  });
+
+  it.each<[string, AddressClass]>([
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:a00:1', 'private'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::ffff:169.254.169.254', 'metadata'],
+    ['::ffff:a9fe:a9fe', 'metadata'],
+    ['::ffff:8.8.8.8', 'public'],
+    ['0:0:0:0:0:ffff:0a00:0001', 'private'],
+    ['::ffff:0:10.0.0.1', 'private'],
+    ['64:ff9b::10.0.0.1', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['64:ff9b::8.8.8.8', 'public'],
+    ['64:ff9b:1::1', 'private'],
+    ['::10.0.0.1', 'private'],
+    ['::127.0.0.1', 'loopback'],
+    ['2002:a00:1::1', 'private'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:808:808::1', 'public'],
+  ])('%s, which carries an IPv4 address, is %s', (ip, kind) => {
+    expect(classifyAddress(ip)).toBe(kind);
+  });
+});
+
+describe('classifying what is not a canonical address', () => {
+  it.each([
+    '0177.0.0.1',
+    '2130706433',
+    '0x7f.1',
+    '127.1',
+    '256.0.0.1',
+    '1::2::3',
+    '1:2:3:4:5:6:7:8:9',
+    'example.com',
+    '',
+  ])('treats %j as reserved, refused rather than guessed at', (value) => {
+    expect(classifyAddress(value)).toBe('reserved');
+  });
+});
+
+/** A resolver that answers from a table and records what it was asked. */
+function fakeDns(answers: Record<string, string[]>) {
+  const asked: string[] = [];
+  const resolve = async (host: string) => {
+    asked.push(host);
+    const addresses = answers[host];
+    if (addresses === undefined) throw new Error(`ENOTFOUND ${host}`);
+    return addresses;
+  };
+  return { asked, resolve };
+}
+
+const dns = fakeDns({
+  'hooks.partner.example': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+  'internal.partner.example': ['10.0.4.17'],
+  'mixed.partner.example': ['93.184.215.14', '192.168.0.10'],
+  'metadata.partner.example': ['169.254.169.254'],
+  'mapped.partner.example': ['::ffff:10.0.0.1'],
+  'nat64.partner.example': ['64:ff9b::a9fe:a9fe'],
+  'ula.partner.example': ['fd00::5'],
+  'v6.partner.example': ['2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+  'empty.partner.example': [],
+  localhost: ['127.0.0.1', '::1'],
+  'dual.local.example': ['127.0.0.1', '93.184.215.14'],
+});
+const aws: WebhookUrlOptions = { allowLoopbackHttp: false, resolve: dns.resolve };
+const local: WebhookUrlOptions = { allowLoopbackHttp: true, resolve: dns.resolve };
+
+describe('checking a webhook URL in AWS', () => {
+  it('accepts https to a host whose every address is public, and returns the addresses checked', async () => {
+    const result = await checkWebhookUrl('https://hooks.partner.example/orum?x=1', aws);
+    expect(result).toEqual({
+      ok: true,
+      url: new URL('https://hooks.partner.example/orum?x=1'),
+      addresses: ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+    });
+  });
+
+  it('accepts https to a public IP literal without resolving it', async () => {
+    const { asked, resolve } = fakeDns({});
+    expect(await checkWebhookUrl('https://93.184.215.14:8443/hooks', { ...aws, resolve })).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('https://[2606:4700::1111]/hooks', { ...aws, resolve })).toMatchObject({ ok: true });
+    expect(asked).toEqual([]);
+  });
+
+  it.each(['not a url', '/relative/path', 'https://', ''])('refuses %j, which is not an absolute URL', async (url) => {
+    expect(await checkWebhookUrl(url, aws)).toEqual({ ok: false, reason: 'The URL is not a valid absolute URL.' });
+  });
+
+  it.each(['http://hooks.partner.example/', 'ftp://hooks.partner.example/', 'file:///etc/passwd', 'gopher://x/'])(
+    'refuses %s, which is not https',
+    async (url) => {
+      expect(await checkWebhookUrl(url, aws)).toEqual({ ok: false, reason: 'The URL must use https.' });
+    },
+  );
+
+  it('refuses plain http even to loopback', async () => {
+    expect(await checkWebhookUrl('http://127.0.0.1:3000/', aws)).toEqual({
+      ok: false,
+      reason: 'The URL must use https.',
+    });
+  });
+
+  it('refuses credentials in the URL without repeating them', async () => {
+    const result = await checkWebhookUrl('https://admin:hunter2@hooks.partner.example/', aws);
+    expect(result).toEqual({ ok: false, reason: 'The URL must not contain a user name or password.' });
+    expect(JSON.stringify(result)).not.toContain('hunter2');
+  });
+
+  it.each([
+    ['internal.partner.example', 'private'],
+    ['metadata.partner.example', 'cloud metadata'],
+    ['mapped.partner.example', 'private'],
+    ['nat64.partner.example', 'cloud metadata'],
+    ['ula.partner.example', 'private'],
+    ['localhost', 'loopback'],
+  ])('refuses %s, whose DNS answer is %s', async (host, description) => {
+    const result = await checkWebhookUrl(`https://${host}/hooks`, aws);
+    expect(result).toEqual({
+      ok: false,
+      reason: `The URL’s host points at a ${description} address; webhooks go only to public addresses.`,
+    });
+  });
+
+  it('refuses a host with one private address among public ones', async () => {
+    expect(await checkWebhookUrl('https://mixed.partner.example/', aws)).toMatchObject({ ok: false });
+  });
+
+  it('accepts a host that resolves only to public IPv6', async () => {
+    expect(await checkWebhookUrl('https://v6.partner.example/', aws)).toMatchObject({ ok: true });
+  });
+
+  it('refuses a host that resolves to nothing', async () => {
+    expect(await checkWebhookUrl('https://empty.partner.example/', aws)).toEqual({
+      ok: false,
+      reason: 'The URL’s host name resolves to no address.',
+    });
+  });
+
+  it('refuses a host that does not resolve', async () => {
+    expect(await checkWebhookUrl('https://nowhere.partner.example/', aws)).toEqual({
+      ok: false,
+      reason: 'The URL’s host name could not be resolved.',
+    });
+  });
+
+  it.each([
+    'https://10.0.0.1/',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://[::1]/',
+    'https://[::ffff:10.0.0.1]/',
+    'https://[::ffff:a00:1]/',
+    'https://[64:ff9b::10.0.0.1]/',
+    'https://[fd00:ec2::254]/',
+    'https://[fe80::1]/',
+    'https://[::]/',
+    'https://0.0.0.0/',
+    'https://100.64.1.1/',
+    'https://224.0.0.1/',
+    'https://255.255.255.255/',
+  ])('refuses the IP literal host of %s', async (url) => {
+    expect(await checkWebhookUrl(url, aws)).toMatchObject({ ok: false, reason: expect.stringContaining('points at') });
+  });
+
+  it.each([
+    ['https://2130706433/', 'decimal', 'loopback'],
+    ['https://0x7f.1/', 'hex', 'loopback'],
+    ['https://0x7f000001/', 'hex', 'loopback'],
+    ['https://0177.0.0.1/', 'octal', 'loopback'],
+    ['https://127.1/', 'short', 'loopback'],
+    ['https://0xA9.0xFE.0xA9.0xFE/', 'hex', 'cloud metadata'],
+    ['https://025177524776/', 'octal', 'cloud metadata'],
+  ])('refuses %s, a %s spelling of a %s address, without resolving it', async (url, _spelling, description) => {
+    const { asked, resolve } = fakeDns({});
+    expect(await checkWebhookUrl(url, { ...aws, resolve })).toEqual({
+      ok: false,
+      reason: `The URL’s host points at a ${description} address; webhooks go only to public addresses.`,
+    });
+    expect(asked).toEqual([]);
+  });
+
+  it('never repeats the URL’s path or query in a reason', async () => {
+    const result = await checkWebhookUrl('https://internal.partner.example/hooks?token=s3cr3t', aws);
+    expect(result.ok).toBe(false);
+    expect(JSON.stringify(result)).not.toMatch(/s3cr3t|internal\.partner/);
+  });
+});
+
+describe('checking a webhook URL in the local runtime', () => {
+  it('accepts plain http to a host that resolves only to loopback', async () => {
+    expect(await checkWebhookUrl('http://localhost:4000/hooks', local)).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('http://127.0.0.1:4000/hooks', local)).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('http://[::1]:4000/hooks', local)).toMatchObject({ ok: true });
+  });
+
+  it('refuses plain http to a public host', async () => {
+    expect(await checkWebhookUrl('http://hooks.partner.example/', local)).toEqual({
+      ok: false,
+      reason: 'Plain http is allowed only to a loopback host; use https.',
+    });
+  });
+
+  it('refuses plain http to a host that resolves to loopback and a public address', async () => {
+    expect(await checkWebhookUrl('http://dual.local.example/', local)).toMatchObject({ ok: false });
+  });
+
+  it('accepts https to loopback or public addresses', async () => {
+    expect(await checkWebhookUrl('https://localhost:4443/', local)).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('https://dual.local.example/', local)).toMatchObject({ ok: true });
+  });
+
+  it('still refuses private and metadata addresses', async () => {
+    expect(await checkWebhookUrl('https://internal.partner.example/', local)).toEqual({
+      ok: false,
+      reason: 'The URL’s host points at a private address; webhooks go only to public or loopback addresses.',
+    });
+    expect(await checkWebhookUrl('http://169.254.169.254/', local)).toMatchObject({ ok: false });
+  });
+});
