@@ -149,6 +149,14 @@ export class VerifyServiceStack extends Stack {
         }),
       },
     });
+    // Routes that send to a queue (redelivery) are bound once the queues exist.
+    for (const route of deployedRoutes(props.routes ?? ROUTES)) {
+      for (const queueId of route.sendsTo ?? []) {
+        const workQueue = this.pipeline.queues.get(queueId);
+        if (!workQueue) throw new Error(`route "${route.id}" sends to unknown queue "${queueId}"`);
+        functions.get(route.id)?.sendsTo(queueId, workQueue);
+      }
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'AlarmTopicArn', {

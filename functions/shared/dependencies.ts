@@ -11,6 +11,7 @@ import type { VerifyAccountRepository } from './db/verify-accounts/repository';
 import type { IdentityVendor } from './identity-vendor/identity-vendor';
 import type { Notifier } from './notify/notifier';
 import type { MessageQueue } from './queue/message-queue';
+import type { WebhookTransport } from './webhook-transport/webhook-transport';
 
 /**
  * The one place handlers get their AWS clients and ports from. Which implementation is
@@ -37,6 +38,7 @@ export interface Dependencies {
   persons: PersonRepository;
   screeningLists: ScreeningListRepository;
   identityVendor: IdentityVendor;
+  webhookTransport: WebhookTransport;
 }
 
 type Name = keyof Dependencies;

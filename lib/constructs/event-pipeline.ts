@@ -195,7 +195,11 @@ export class EventPipeline extends Construct {
       );
     }
     fn.addEventSource(
-      new SqsEventSource(workQueue.queue, { batchSize: source.batchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(workQueue.queue, {
+        batchSize: source.batchSize,
+        maxConcurrency: source.maxConcurrency,
+        reportBatchItemFailures: true,
+      }),
     );
   }
 

@@ -3,13 +3,74 @@ import type { ServiceArea } from './types';
 
 /**
  * The event log and its way out: every stored event is handed to the webhook-events
- * queue once. (Webhook configuration and delivery join this area.)
+ * queue once; the webhook sender fans it out to one delivery message per subscribed
+ * configuration, and the delivery worker signs, sends, records and retries each.
  */
 export const EVENTS: ServiceArea = {
-  routes: [],
-  consumers: [],
+  routes: [
+    {
+      id: 'ListEvents',
+      method: 'GET',
+      path: '/events',
+      scopes: ['read:webhook-configurations'],
+      handler: 'functions/events/list.ts',
+      table: { actions: ['BatchGetItem'], indexes: ['byTenant'] },
+    },
+    {
+      id: 'GetEvent',
+      method: 'GET',
+      path: '/events/{id}',
+      scopes: ['read:webhook-configurations'],
+      handler: 'functions/events/get.ts',
+      // The event and its delivery attempts (one Query of the event's partition).
+      table: { actions: ['GetItem', 'Query'] },
+    },
+    {
+      id: 'RedeliverEvent',
+      method: 'POST',
+      path: '/events/{id}/redeliver',
+      scopes: ['invoke:webhook'],
+      handler: 'functions/events/redeliver.ts',
+      table: { actions: ['GetItem'] },
+      sendsTo: ['webhookEvents'],
+    },
+    {
+      id: 'InvokeWebhook',
+      method: 'POST',
+      path: '/webhooks/invoke',
+      scopes: ['invoke:webhook'],
+      handler: 'functions/webhooks/invoke.ts',
+      // The test event is stored; the stream publishes it like any other.
+      table: { actions: ['PutItem'] },
+    },
+  ],
+  consumers: [
+    {
+      id: 'WebhookSender',
+      handler: 'functions/webhooks/sender.ts',
+      source: { kind: 'queue', queue: 'webhookEvents', batchSize: 10, maxConcurrency: 10 },
+      // The event, then the tenant's configurations (one partition of the table).
+      table: { actions: ['GetItem', 'Query'] },
+      sendsTo: ['webhookDeliveries'],
+      timeoutSeconds: 30,
+    },
+    {
+      id: 'WebhookDeliveryWorker',
+      handler: 'functions/webhooks/delivery-worker.ts',
+      // One delivery per invocation: a slow endpoint never holds up another's batch.
+      source: { kind: 'queue', queue: 'webhookDeliveries', batchSize: 1, maxConcurrency: 50 },
+      // The event, its configuration and the signing secrets; each attempt recorded beside the event.
+      table: { actions: ['GetItem', 'PutItem'] },
+      cipher: 'decrypt',
+      sendsTo: ['webhookDeliveries'],
+      timeoutSeconds: 20,
+    },
+  ],
   queues: {
     webhookEvents: { name: 'WebhookEvents', visibilityTimeoutSeconds: 180, maxReceiveCount: 8 },
+    // A delivery message is one attempt; retries are new delayed messages, so a message is
+    // received again only after an infrastructure failure, and a few receives suffice.
+    webhookDeliveries: { name: 'WebhookDeliveries', visibilityTimeoutSeconds: 120, maxReceiveCount: 3 },
   },
   // A stored event is read, queued and marked queued (outbox).
   streamRules: {

@@ -53,6 +53,8 @@ export interface RouteDefinition {
   readonly handler: string;
   readonly table: TableAccess;
   readonly cipher?: CipherAccess;
+  /** Queues its handler sends to (SendMessage grant and `<QUEUE>_URL` variable). */
+  readonly sendsTo?: readonly QueueId[];
   /** Served by the local runtime only (sandbox administration); never deployed. */
   readonly localOnly?: boolean;
   readonly bundling?: FunctionBundling;
@@ -86,7 +88,17 @@ export type ConsumerSource =
       /** Retries of a failing batch before its records go to the on-failure destination. */
       readonly maxRetryAttempts: number;
     }
-  | { readonly kind: 'queue'; readonly queue: QueueId; readonly batchSize: number }
+  | {
+      readonly kind: 'queue';
+      readonly queue: QueueId;
+      readonly batchSize: number;
+      /**
+       * At most this many concurrent invocations (Lambda's SQS `maxConcurrency`, 2–1000), so
+       * a burst on this queue cannot take the account's whole concurrency.
+       * @default - no limit
+       */
+      readonly maxConcurrency?: number;
+    }
   | {
       readonly kind: 'schedule';
       /** EventBridge cron fields (UTC). */

@@ -518,3 +518,14 @@ describe('alarm topic', () => {
     template.hasOutput('AlarmTopicArn', { Value: { Ref: topicId } });
   });
 });
+
+describe('webhook delivery bounds its concurrency', () => {
+  it('caps the sender and the delivery worker with maxConcurrency, so a burst cannot take the account’s concurrency', () => {
+    const limits = Object.values(mappings).flatMap((m) => {
+      const max = (m.Properties as { ScalingConfig?: { MaximumConcurrency?: number } }).ScalingConfig
+        ?.MaximumConcurrency;
+      return max ? [max] : [];
+    });
+    expect(limits.sort((a, b) => a - b)).toEqual([10, 50]);
+  });
+});

@@ -54,6 +54,16 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   IdentificationWorker: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
   ScreeningWorker: { ...onTable('GetItem', 'Query', 'UpdateItem'), 'dynamodb:Query': ['table', 'table/index/gsi2'] },
   DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
+  ListEvents: { ...onTable('BatchGetItem', 'GetItem'), 'dynamodb:Query': ['table/index/gsi1'] },
+  // The event and its delivery attempts (one Query of the event's own partition).
+  GetEvent: onTable('GetItem', 'Query'),
+  RedeliverEvent: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // The test event is stored; the stream publishes it.
+  InvokeWebhook: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // The event, then the tenant's configurations (a Query of one table partition).
+  WebhookSender: onTable('GetItem', 'Query'),
+  // The event, its configuration and secrets; each attempt recorded beside the event.
+  WebhookDeliveryWorker: onTable('GetItem', 'PutItem'),
   StatementCodeExpiry: {
     ...onTable('GetItem', 'UpdateItem'),
     'dynamodb:Query': ['table/index/gsi3'],

@@ -8,6 +8,7 @@ export const ENTITY = {
   idempotency: 'idempotency',
   tenantAlias: 'tenant_alias',
   event: 'event',
+  deliveryAttempt: 'delivery_attempt',
   person: 'person',
   personReference: 'person_reference',
   reviewCase: 'review_case',

@@ -12,6 +12,8 @@ export const QUEUES = {
   screening: { envVar: 'SCREENING_QUEUE_URL' },
   /** Stored events waiting for webhook delivery (consumed by the webhook sender). */
   webhookEvents: { envVar: 'WEBHOOK_EVENTS_QUEUE_URL' },
+  /** One message per (event, configuration): a delivery attempt and, delayed, its retries. */
+  webhookDeliveries: { envVar: 'WEBHOOK_DELIVERIES_QUEUE_URL' },
 } as const;
 
 export type QueueId = keyof typeof QUEUES;

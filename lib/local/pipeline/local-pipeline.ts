@@ -31,6 +31,12 @@ export interface PipelineTimings {
    * longest delay (900 s) becomes 7.5 s.
    */
   readonly queueTimeScale: number;
+  /**
+   * Multiplies message delays only, when set (else `queueTimeScale`). Default 1/1800: the
+   * webhook retry schedule (5 s … 10 h, about 18 h in all) runs in about 36 s, so a
+   * partner sees a retry within seconds and a dead endpoint give up within a minute.
+   */
+  readonly queueDelayTimeScale?: number;
 }
 
 export const DEFAULT_PIPELINE_TIMINGS: PipelineTimings = {
@@ -39,6 +45,7 @@ export const DEFAULT_PIPELINE_TIMINGS: PipelineTimings = {
   streamRetryBaseMs: 100,
   streamRetryMaxMs: 2_000,
   queueTimeScale: 1 / 120,
+  queueDelayTimeScale: 1 / 1800,
 };
 
 export const DEFAULT_SETTLE_TIMEOUT_MS = 10_000;
@@ -76,7 +83,12 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
   const timings = { ...DEFAULT_PIPELINE_TIMINGS, ...options.timings };
   const { region, log } = options;
   const activity = new Activity();
-  const queues = new LocalQueues({ timeScale: timings.queueTimeScale, region, log });
+  const queues = new LocalQueues({
+    timeScale: timings.queueTimeScale,
+    delayTimeScale: timings.queueDelayTimeScale,
+    region,
+    log,
+  });
   const streamFailures: StreamFailure[] = [];
   const schedules = new Map<string, ScheduleRunner>();
 

@@ -157,6 +157,12 @@ export class LocalQueue {
 export interface LocalQueuesOptions {
   /** Multiplies visibility timeouts and message delays (1 = as in AWS). */
   readonly timeScale: number;
+  /**
+   * Multiplies message delays only, when set: a retry schedule of hours (webhook
+   * deliveries) can be compressed further than visibility timeouts safely can.
+   * @default timeScale
+   */
+  readonly delayTimeScale?: number;
   readonly region: string;
   readonly now?: () => number;
   /** Told about every message moved to a dead-letter queue (an alarm in AWS). */
@@ -205,7 +211,7 @@ export class LocalQueues implements MessageQueue {
           `message ${message.id} for ${queue}: delaySeconds must be 0–${MAX_DELAY_SECONDS}, got ${delay}`,
         );
       }
-      return { body, delayMs: this.scaled(delay) };
+      return { body, delayMs: Math.round(delay * 1000 * (this.options.delayTimeScale ?? this.options.timeScale)) };
     });
     for (const { body, delayMs } of prepared) target.send(body, delayMs);
   }

@@ -4,4 +4,9 @@ export const eventKeys = {
   /** byTenant partition: the tenant's events. */
   byTenant: (tenant: string) => `T#${tenant}#EVT`,
   order: (createdAt: string, eventId: string) => `${createdAt}#${eventId}`,
+  /** A delivery attempt, in its event's partition (pattern 18): read with the event in one Query. */
+  attempt: (tenant: string, eventId: string, at: string, configurationId: string, n: number) => ({
+    pk: `T#${tenant}#EVT#${eventId}`,
+    sk: `ATTEMPT#${at}#${configurationId}#${n}`,
+  }),
 };

@@ -1,9 +1,39 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
+import type { PageWindow } from '#domain/pagination';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
+import { readPage } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
 import { eventKeys } from './keys';
+
+/** One delivery attempt of an event to one configuration's URL (docs/api.md#event-log). */
+export interface DeliveryAttempt {
+  at: string;
+  url: string;
+  configuration_id: string;
+  /** 1 for the first try. */
+  attempt: number;
+  status_code?: number;
+  latency_ms: number;
+  error?: string;
+  /** Set on the last failed try: the delivery gave up and went to the dead-letter queue. */
+  final?: boolean;
+}
+
+export interface EventListFilter {
+  eventTypes?: string[];
+  /** Inclusive lower bound of `created_at`. */
+  startTime?: string;
+  /** Exclusive upper bound of `created_at`. */
+  endTime?: string;
+}
 
 export interface StoredEvent {
   tenant: string;
@@ -59,6 +89,61 @@ export class EventRepository {
       envelope: out.Item.envelope as EventEnvelope,
       queued_at: out.Item.queued_at as string | undefined,
     };
+  }
+
+  /** Newest first, one page of the tenant's events of the given types and times (pattern 8). */
+  async list(tenant: string, filter: EventListFilter, page: PageWindow): Promise<StoredEvent[]> {
+    const query = {
+      index: 'byTenant' as const,
+      partition: eventKeys.byTenant(tenant),
+      from: filter.startTime,
+      before: filter.endTime,
+      anyOf: { event_type: filter.eventTypes },
+    };
+    const items = await readPage(this.db, this.tableName, query, page);
+    return items.map((item) => ({
+      tenant,
+      envelope: item.envelope as EventEnvelope,
+      queued_at: item.queued_at as string | undefined,
+    }));
+  }
+
+  /** Records one delivery attempt beside its event; it expires with the event. */
+  async recordAttempt(
+    tenant: string,
+    eventId: string,
+    attempt: DeliveryAttempt,
+    expiresAtSeconds: number,
+  ): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...eventKeys.attempt(tenant, eventId, attempt.at, attempt.configuration_id, attempt.attempt),
+          entity: ENTITY.deliveryAttempt,
+          version: 1,
+          tenant,
+          event_id: eventId,
+          ...attempt,
+          [TABLE_SCHEMA.ttlAttribute]: expiresAtSeconds,
+        },
+      }),
+    );
+  }
+
+  /** Every delivery attempt of an event, oldest first. */
+  async attempts(tenant: string, eventId: string): Promise<DeliveryAttempt[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :attempt)',
+        ExpressionAttributeValues: { ':pk': eventKeys.event(tenant, eventId).pk, ':attempt': 'ATTEMPT#' },
+      }),
+    );
+    return (out.Items ?? []).map((item) => {
+      const { at, url, configuration_id, attempt, status_code, latency_ms, error, final } = item;
+      return { at, url, configuration_id, attempt, status_code, latency_ms, error, final } as DeliveryAttempt;
+    });
   }
 
   async markQueued(tenant: string, eventId: string, at: Date): Promise<void> {

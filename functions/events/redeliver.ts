@@ -1,0 +1,9 @@
+import { httpHandler } from '#shared/http/handler';
+import { redeliverEvent } from './event-log';
+import { emptyBody, eventIdParams } from './schemas';
+
+/** POST /events/{id}/redeliver — 202: the event goes out again to every subscribed configuration. */
+export const handler = httpHandler({ params: eventIdParams, body: emptyBody }, async ({ tenant, params }) => {
+  await redeliverEvent(tenant, params.id);
+  return { statusCode: 202 };
+});

@@ -1,0 +1,103 @@
+import { EVENT_RETENTION_MS } from '#domain/events';
+import { DELIVERY_TIMEOUT_MS, isSuccess, nextAttemptDelay } from '#domain/webhook-delivery';
+import { webhookHeaders } from '#domain/webhook-signing';
+import { type DeliveryAttempt, events } from '#shared/db/events/index';
+import { webhooks } from '#shared/db/webhooks/index';
+import { now } from '#shared/dependencies';
+import type { Logger } from '#shared/logger';
+import { messageQueue } from '#shared/queue/index';
+import { webhookTransport } from '#shared/webhook-transport/index';
+import { webhookUrlPolicy } from '#shared/webhook-url/index';
+
+/** A webhook-deliveries message: one event to one configuration, on its `attempt`th try. */
+export interface DeliveryRequest {
+  tenant: string;
+  event_id: string;
+  configuration_id: string;
+  attempt: number;
+  /**
+   * Wait still to come before this attempt: a retry's wait longer than one SQS delay is
+   * chained through several messages. Counted in message delays, not wall-clock time, so
+   * the local runtime's compressed queues compress the whole schedule.
+   */
+  remaining_seconds?: number;
+  /** Every try failed: the message goes to the dead-letter queue (and its alarm) as it is. */
+  exhausted?: boolean;
+}
+
+/** SQS delays a message at most 15 minutes; longer waits are chained. */
+const MAX_DELAY_SECONDS = 900;
+
+export class DeliveryExhausted extends Error {}
+
+/**
+ * One delivery attempt (docs/api.md#delivery): checks the URL again (DNS can change),
+ * signs the event with the tenant's secrets (two during a rotation) per Standard Webhooks,
+ * POSTs it with a 10 s limit, and records the attempt beside the event. A failure is
+ * retried by a new message delayed by the backoff schedule (5 s, 5 min, 30 min, 2 h, 5 h,
+ * 10 h); after the last, the delivery is marked final and dead-lettered. The same event
+ * always carries the same `webhook-id`.
+ */
+export async function deliver(request: DeliveryRequest, logger: Logger): Promise<void> {
+  if (request.exhausted)
+    throw new DeliveryExhausted(`delivery of ${request.event_id} gave up after ${request.attempt} attempts`);
+  if (request.remaining_seconds) return requeue(request, request.remaining_seconds);
+  const at = now();
+
+  const stored = await events().get(request.tenant, request.event_id);
+  const configuration = stored && (await webhooks().configuration(request.tenant, request.configuration_id));
+  if (!stored || !configuration?.enabled) {
+    logger.info('delivery dropped: the event expired or the configuration is gone or disabled', { ...ids(request) });
+    return;
+  }
+  const body = JSON.stringify(stored.envelope);
+  const outcome = await post(request, configuration.url, body, at);
+  const success = outcome.status_code !== undefined && isSuccess(outcome.status_code);
+  const delay = success ? undefined : nextAttemptDelay(request.attempt);
+  const attempt: DeliveryAttempt = {
+    at: at.toISOString(),
+    url: configuration.url,
+    configuration_id: configuration.id,
+    attempt: request.attempt,
+    ...outcome,
+    final: !success && delay === undefined ? true : undefined,
+  };
+  const expires = Math.ceil((Date.parse(stored.envelope.created_at) + EVENT_RETENTION_MS) / 1000);
+  await events().recordAttempt(request.tenant, request.event_id, attempt, expires);
+  logger.info('webhook delivery attempt', {
+    ...ids(request),
+    status_code: outcome.status_code,
+    latency_ms: outcome.latency_ms,
+    error: outcome.error,
+    success,
+  });
+  if (success) return;
+  if (delay === undefined) return requeue({ ...request, exhausted: true }, 0);
+  return requeue({ ...request, attempt: request.attempt + 1 }, delay);
+}
+
+async function post(request: DeliveryRequest, url: string, body: string, at: Date) {
+  const check = await webhookUrlPolicy().check(url);
+  if (!check.ok) return { latency_ms: 0, error: `URL refused: ${check.reason}` };
+  const secrets = await webhooks().signingSecrets(request.tenant, at);
+  if (secrets.length === 0) return { latency_ms: 0, error: 'no signing secret: create one with POST /webhooks/secret' };
+  const headers = webhookHeaders(secrets, request.event_id, Math.floor(at.getTime() / 1000), body);
+  const result = await webhookTransport().post(url, headers, body, DELIVERY_TIMEOUT_MS);
+  return 'status' in result
+    ? { status_code: result.status, latency_ms: result.latencyMs }
+    : { latency_ms: result.latencyMs, error: result.error };
+}
+
+/** Sends the request again after `waitSeconds`: one delayed message, or the first of a chain. */
+function requeue(request: DeliveryRequest, waitSeconds: number): Promise<void> {
+  const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, waitSeconds));
+  const remaining = waitSeconds - delaySeconds;
+  const body: DeliveryRequest = { ...request, remaining_seconds: remaining > 0 ? remaining : undefined };
+  return messageQueue().send('webhookDeliveries', [{ id: request.configuration_id, body, delaySeconds }]);
+}
+
+const ids = (request: DeliveryRequest) => ({
+  event_id: request.event_id,
+  configuration_id: request.configuration_id,
+  attempt: request.attempt,
+});

@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
+import { events } from '#shared/db/events/index';
+import { now } from '#shared/dependencies';
+import { httpHandler } from '#shared/http/handler';
+import { EVENT_TYPES } from '../events/event-types';
+import { sampleEventData } from './samples';
+
+const body = z.strictObject({
+  event_type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }),
+  data: z.optional(z.record(z.string(), z.unknown(), { error: 'must be an object (the person or account to send)' })),
+});
+
+/**
+ * POST /webhooks/invoke — 201, no body, as Orum: a test event of `event_type` carrying
+ * `data` (the person or account, as Orum's test request has it) or a generated sample.
+ * It is stored in the event log and goes out through the real delivery path, so its
+ * delivery attempts show in `GET /events/{id}`.
+ */
+export const handler = httpHandler({ body }, async ({ tenant, body }) => {
+  const at = now().toISOString();
+  const resource = body.event_type.startsWith('person_') ? 'person' : 'account';
+  await events().store(tenant, {
+    event_id: randomUUID(),
+    event_type: body.event_type,
+    created_at: at,
+    event_data: body.data ? { [resource]: body.data } : sampleEventData(body.event_type, at),
+  });
+  return { statusCode: 201 };
+});
