@@ -3,7 +3,7 @@ import type { ServiceArea } from './types';
 
 /**
  * The event log and its way out: every stored event is handed to the webhook-events
- * queue once. (Webhook configuration and delivery join this area.)
+ * queue once. (Webhook configuration is lib/service/webhooks.ts.)
  */
 export const EVENTS: ServiceArea = {
   routes: [],

@@ -54,6 +54,16 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   IdentificationWorker: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
   ScreeningWorker: { ...onTable('GetItem', 'Query', 'UpdateItem'), 'dynamodb:Query': ['table', 'table/index/gsi2'] },
   DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
+  // One transaction: the configuration and the tenant's count; the middleware's tenant alias
+  // and idempotency record.
+  CreateWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // The configuration partition on the table's own keys; no index.
+  ListWebhookConfigurations: onTable('GetItem', 'Query'),
+  ReplaceWebhookConfiguration: onTable('GetItem', 'UpdateItem'),
+  DeleteWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // The secret item read and put back; the middleware's tenant alias and idempotency record.
+  CreateWebhookSecret: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  GetWebhookSecret: onTable('GetItem'),
   StatementCodeExpiry: {
     ...onTable('GetItem', 'UpdateItem'),
     'dynamodb:Query': ['table/index/gsi3'],
