@@ -18,6 +18,8 @@ export const ENV = {
   defaultKycMode: 'DEFAULT_KYC_MODE',
   /** Seconds before a rejected person's automatic identification retry: 0–900 (an SQS message delay), default 900. */
   identificationRetryDelay: 'IDENTIFICATION_RETRY_DELAY_SECONDS',
+  /** `true` in the local runtime only: webhook URLs may be `http://` on a loopback address. */
+  allowLoopbackWebhooks: 'ALLOW_LOOPBACK_WEBHOOKS',
 } as const;
 
 export class ConfigError extends Error {}

@@ -8,10 +8,12 @@ import type { PersonRepository } from './db/persons/repository';
 import type { ScreeningListRepository } from './db/screening/repository';
 import type { TenantRepository } from './db/tenants';
 import type { VerifyAccountRepository } from './db/verify-accounts/repository';
+import type { WebhookRepository } from './db/webhooks/repository';
 import type { IdentityVendor } from './identity-vendor/identity-vendor';
 import type { Notifier } from './notify/notifier';
 import type { MessageQueue } from './queue/message-queue';
 import type { WebhookTransport } from './webhook-transport/webhook-transport';
+import type { WebhookUrlPolicy } from './webhook-url/webhook-url-policy';
 
 /**
  * The one place handlers get their AWS clients and ports from. Which implementation is
@@ -39,6 +41,8 @@ export interface Dependencies {
   screeningLists: ScreeningListRepository;
   identityVendor: IdentityVendor;
   webhookTransport: WebhookTransport;
+  webhooks: WebhookRepository;
+  webhookUrlPolicy: WebhookUrlPolicy;
 }
 
 type Name = keyof Dependencies;

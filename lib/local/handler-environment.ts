@@ -19,6 +19,8 @@ export function configureHandlerEnvironment(settings: {
     AWS_ENDPOINT_URL_DYNAMODB: settings.dynamoEndpoint,
     [ENV.tableName]: settings.tableName,
     [ENV.localCipherKey]: settings.cipherKey ?? newCipherKey(),
+    // Local webhook receivers listen on 127.0.0.1 over plain HTTP; AWS never sets this.
+    [ENV.allowLoopbackWebhooks]: 'true',
   });
   // Clients cached by an earlier runtime in this process point at its endpoint and key.
   resetDependencies();

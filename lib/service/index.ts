@@ -11,6 +11,7 @@ import type {
   TableAccess,
 } from './types';
 import { VERIFY_ACCOUNTS } from './verify-accounts';
+import { WEBHOOKS } from './webhooks';
 
 export type * from './types';
 
@@ -21,7 +22,7 @@ export type * from './types';
  * endpoint by adding a handler file and a row to its area; add an area by adding a file
  * and an entry to AREAS.
  */
-export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, PERSONS, EVENTS];
+export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, PERSONS, EVENTS, WEBHOOKS];
 
 /** Every API function's timeout: below API Gateway's 30 s limit; the local runtime enforces the same. */
 export const API_FUNCTION_TIMEOUT_SECONDS = 10;

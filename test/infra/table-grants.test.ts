@@ -64,6 +64,16 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   WebhookSender: onTable('GetItem', 'Query'),
   // The event, its configuration and secrets; each attempt recorded beside the event.
   WebhookDeliveryWorker: onTable('GetItem', 'PutItem'),
+  // One transaction: the configuration and the tenant's count; the middleware's tenant alias
+  // and idempotency record.
+  CreateWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // The configuration partition on the table's own keys; no index.
+  ListWebhookConfigurations: onTable('GetItem', 'Query'),
+  ReplaceWebhookConfiguration: onTable('GetItem', 'UpdateItem'),
+  DeleteWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // The secret item read and put back; the middleware's tenant alias and idempotency record.
+  CreateWebhookSecret: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  GetWebhookSecret: onTable('GetItem'),
   StatementCodeExpiry: {
     ...onTable('GetItem', 'UpdateItem'),
     'dynamodb:Query': ['table/index/gsi3'],

@@ -14,6 +14,9 @@ export const ENTITY = {
   reviewCase: 'review_case',
   screeningEntry: 'screening_entry',
   tenantSettings: 'tenant_settings',
+  webhookConfiguration: 'webhook_configuration',
+  webhookConfigurationCount: 'webhook_configuration_count',
+  webhookSecret: 'webhook_secret',
 } as const;
 
 export type Entity = (typeof ENTITY)[keyof typeof ENTITY];

@@ -13,7 +13,8 @@ const MAX_KEY_LENGTH = 255;
  * first response to a key is kept for 24 h and replayed for the same body; another body
  * answers 422, a request still running 409. Responses below 500 are kept (a replayed
  * wrong statement code must not use up another attempt); after a 5xx the key is released
- * so the caller can retry. The claimed key travels in `request.internal`.
+ * so the caller can retry, and so it is after a `Cache-Control: no-store` response, which
+ * is never stored. The claimed key travels in `request.internal`.
  */
 export const idempotency = (): HttpMiddleware => ({
   before: async ({ event, internal }) => {
@@ -39,7 +40,11 @@ export const idempotency = (): HttpMiddleware => ({
     internal.idempotency = scope;
   },
   after: async ({ internal, response }) => {
-    if (internal.idempotency && response) await idempotencyRecords().complete(internal.idempotency, stored(response));
+    if (!internal.idempotency || !response) return;
+    // A `no-store` response carries a secret (a webhook signing secret): keeping it for
+    // replay would store the secret in plain text, so the key is freed instead.
+    if (isNoStore(response)) await idempotencyRecords().release(internal.idempotency);
+    else await idempotencyRecords().complete(internal.idempotency, stored(response));
   },
   onError: async ({ internal, error }) => {
     const scope = internal.idempotency;
@@ -54,6 +59,8 @@ export const idempotency = (): HttpMiddleware => ({
     }
   },
 });
+
+const isNoStore = (r: HttpResult) => /\bno-store\b/i.test(r.headers?.['cache-control'] ?? '');
 
 const stored = (r: HttpResult) => ({ statusCode: r.statusCode, headers: r.headers, body: r.body });
 

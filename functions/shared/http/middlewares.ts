@@ -77,6 +77,7 @@ export const tenant = (): HttpMiddleware => ({
       tenantCache.set(clientId, entry);
     }
     internal.tenant = entry.tenant;
+    internal.clientId = clientId;
     internal.logger = internal.logger.child({ tenant: entry.tenant });
   },
 });
@@ -104,6 +105,7 @@ export const handOver = (): HttpMiddleware => ({
       query: internal.query,
       params: internal.params,
       tenant: internal.tenant as string,
+      clientId: internal.clientId as string,
       requestId: internal.requestId,
     };
   },

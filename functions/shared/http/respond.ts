@@ -9,9 +9,10 @@ export function jsonResult(
   requestId: string,
   headers: Record<string, string> = {},
 ): HttpResult {
+  // An empty answer (204) has no content to type.
   return {
     statusCode,
-    headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...headers },
+    headers: { ...(body === undefined ? {} : JSON_HEADERS), 'x-request-id': requestId, ...headers },
     body: body === undefined ? '' : JSON.stringify(body),
   };
 }

@@ -23,6 +23,8 @@ export type RequestState = {
   /** When the stack started on this request, for the access log's latency. */
   startedAt: number;
   tenant?: string;
+  /** The token's client id (`client_id`, else `sub`): who acted, where a record names it (`created_by`). */
+  clientId?: string;
   body?: unknown;
   query?: unknown;
   params?: unknown;
@@ -36,6 +38,8 @@ export interface HandlerRequest<B = unknown, Q = unknown, P = unknown> {
   query: Q;
   params: P;
   tenant: string;
+  /** The token's client id; a tenant may own several (credential rotation). */
+  clientId: string;
   requestId: string;
 }
 

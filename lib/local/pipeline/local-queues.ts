@@ -58,6 +58,7 @@ export class LocalQueue {
   private messages: QueuedMessage[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly now: () => number;
+  private readonly history: string[] = [];
 
   constructor(
     readonly name: string,
@@ -72,6 +73,14 @@ export class LocalQueue {
     return [...this.messages];
   }
 
+  /**
+   * Every body ever sent to the queue, parsed, oldest first, whether or not it was
+   * consumed since: what a test asks when the queue has a consumer ("queued once").
+   */
+  sentBodies<T = unknown>(): T[] {
+    return this.history.map((body) => JSON.parse(body) as T);
+  }
+
   /** The bodies, parsed: what tests usually want to look at. */
   bodies<T = unknown>(): T[] {
     return this.messages.map((message) => JSON.parse(message.body) as T);
@@ -84,6 +93,7 @@ export class LocalQueue {
 
   send(body: string, delayMs = 0): QueuedMessage {
     const sentAt = this.now();
+    this.history.push(body);
     return this.add({
       messageId: randomUUID(),
       body,

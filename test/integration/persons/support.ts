@@ -71,5 +71,5 @@ export async function personEvents(runtime: LocalRuntime, tenant: string, person
 export const queuedEventIds = (runtime: LocalRuntime): string[] =>
   runtime.queues
     .queue('webhookEvents')
-    .bodies<{ event_id: string }>()
+    .sentBodies<{ event_id: string }>()
     .map((body) => body.event_id);

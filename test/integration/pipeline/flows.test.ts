@@ -56,7 +56,7 @@ async function storedEvents(tenant = TENANT) {
 const queuedEventIds = () =>
   runtime.queues
     .queue('webhookEvents')
-    .bodies<{ event_id: string }>()
+    .sentBodies<{ event_id: string }>()
     .map((b) => b.event_id);
 
 describe('a new account settles through the pipeline', () => {

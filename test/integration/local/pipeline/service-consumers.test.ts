@@ -38,7 +38,7 @@ describe('the verification pipeline in the local runtime', () => {
     const fetched = await call.get(`/verify/accounts/${id}`);
     expect(fetched.body.account).toMatchObject({ id, verification_status: 'valid', control_status: 'pending' });
     expect(runtime.outbox.messages.map((m) => m.to)).toContain('holder@example.com');
-    expect(runtime.queues.queue('webhookEvents').bodies()).toContainEqual({
+    expect(runtime.queues.queue('webhookEvents').sentBodies()).toContainEqual({
       tenant: 'tenant-pipeline',
       event_id: expect.any(String),
     });

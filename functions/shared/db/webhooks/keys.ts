@@ -1,0 +1,9 @@
+/** Keys of webhook configurations and the signing secret (docs/data-model.md, patterns 15–17). */
+export const webhookKeys = {
+  /** The tenant's configurations: one partition, sort key the configuration id (few per tenant). */
+  configurations: (tenant: string) => `T#${tenant}#WHC`,
+  configuration: (tenant: string, id: string) => ({ pk: `T#${tenant}#WHC`, sk: id }),
+  /** How many configurations the tenant holds, kept beside them in every write, so the cap is exact. */
+  configurationCount: (tenant: string) => ({ pk: `T#${tenant}#WHCCOUNT`, sk: 'COUNT' }),
+  secret: (tenant: string) => ({ pk: `T#${tenant}#WHSECRET`, sk: 'SECRET' }),
+};

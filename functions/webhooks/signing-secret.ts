@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { webhooks } from '#shared/db/webhooks/index';
+import { now } from '#shared/dependencies';
+import { NotFoundError } from '#shared/errors';
+
+/** The tenant's webhook signing secret (docs/api.md#signing-secret). */
+
+/** Standard Webhooks' form: `whsec_` and the base64 key; 24 random bytes is 192 bits, above its 128-bit floor. */
+const SECRET_BYTES = 24;
+export const newSigningSecret = (): string => `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
+
+/** Creates the secret, or rotates it: the one replaced keeps signing for 24 h. */
+export async function rotateSigningSecret(tenant: string): Promise<{ secret: string; created_at: string }> {
+  const secret = newSigningSecret();
+  const { created_at } = await webhooks().rotateSecret(tenant, secret, now());
+  return { secret, created_at };
+}
+
+export async function currentSigningSecret(tenant: string): Promise<{ secret: string; created_at: string }> {
+  const current = await webhooks().currentSecret(tenant);
+  if (!current) {
+    throw new NotFoundError(
+      'unknown_webhook_secret',
+      'this tenant has no webhook signing secret yet; create one with POST /webhooks/secret',
+    );
+  }
+  return current;
+}

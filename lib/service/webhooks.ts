@@ -1,0 +1,67 @@
+import type { ServiceArea } from './types';
+
+/**
+ * Where a tenant's events go: webhook configurations and the signing secret. (The test
+ * event and delivery join this area.)
+ */
+export const WEBHOOKS: ServiceArea = {
+  routes: [
+    {
+      id: 'CreateWebhookConfiguration',
+      method: 'POST',
+      path: '/webhooks/configurations',
+      scopes: ['write:webhook-configurations'],
+      handler: 'functions/webhooks/create-configuration.ts',
+      // One transaction: the configuration and the tenant's configuration count (the cap of 10).
+      table: { actions: ['PutItem', 'UpdateItem'] },
+    },
+    {
+      id: 'ListWebhookConfigurations',
+      method: 'GET',
+      path: '/webhooks/configurations',
+      scopes: ['read:webhook-configurations'],
+      handler: 'functions/webhooks/list-configurations.ts',
+      // The tenant's configuration partition (table keys).
+      table: { actions: ['Query'] },
+    },
+    {
+      id: 'ReplaceWebhookConfiguration',
+      method: 'PUT',
+      path: '/webhooks/configurations/{id}',
+      scopes: ['write:webhook-configurations'],
+      handler: 'functions/webhooks/replace-configuration.ts',
+      // One conditional update: it exists, or the answer is 404.
+      table: { actions: ['UpdateItem'] },
+    },
+    {
+      id: 'DeleteWebhookConfiguration',
+      method: 'DELETE',
+      path: '/webhooks/configurations/{id}',
+      scopes: ['write:webhook-configurations'],
+      handler: 'functions/webhooks/delete-configuration.ts',
+      // One transaction: the configuration and the tenant's configuration count.
+      table: { actions: ['DeleteItem', 'UpdateItem'] },
+    },
+    {
+      id: 'CreateWebhookSecret',
+      method: 'POST',
+      path: '/webhooks/secret',
+      scopes: ['write:webhook-secret'],
+      handler: 'functions/webhooks/create-secret.ts',
+      // Reads the secret item and writes it back with the new secret (the old one moved, still encrypted).
+      table: { actions: ['GetItem', 'PutItem'] },
+      cipher: 'encrypt',
+    },
+    {
+      id: 'GetWebhookSecret',
+      method: 'GET',
+      path: '/webhooks/secret',
+      scopes: ['read:webhook-secret'],
+      handler: 'functions/webhooks/get-secret.ts',
+      table: { actions: ['GetItem'] },
+      cipher: 'decrypt',
+    },
+  ],
+  consumers: [],
+  queues: {},
+};

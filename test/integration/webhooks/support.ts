@@ -1,0 +1,33 @@
+import { afterAll, beforeAll } from 'vitest';
+import { setDependencies } from '#shared/dependencies';
+import { DnsWebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
+import type { LocalRuntime } from '../../../lib/local/runtime';
+import { api, startTestRuntime } from '../harness';
+
+/** A runtime for the whole test file (no pipeline) with clients for two tenants. */
+export function useWebhooksRuntime() {
+  const env = {} as { runtime: LocalRuntime; alice: ReturnType<typeof api>; bob: ReturnType<typeof api> };
+  beforeAll(async () => {
+    env.runtime = await startTestRuntime({ consumers: [], screeningLists: false });
+    useTestDns();
+    env.alice = api(env.runtime, await env.runtime.mintToken('tenant-alice'));
+    env.bob = api(env.runtime, await env.runtime.mintToken('tenant-bob'));
+  });
+  afterAll(() => env.runtime?.stop());
+  return env;
+}
+
+export const configurationBody = (over: Record<string, unknown> = {}) => ({
+  url: 'https://hooks.example.com/orum',
+  event_types: ['person_all'],
+  enabled: true,
+  ...over,
+});
+
+/** Tests talk to loopback only: `*.example.com` resolves to a public address, nothing else resolves. */
+export const testResolve = async (host: string): Promise<string[]> =>
+  host.endsWith('.example.com') ? ['93.184.216.34'] : host === 'localhost' ? ['127.0.0.1'] : [];
+
+/** The runtime's URL policy (local mode), with the test resolver instead of the network's DNS. */
+export const useTestDns = (allowLoopbackHttp = true) =>
+  setDependencies({ webhookUrlPolicy: new DnsWebhookUrlPolicy({ allowLoopbackHttp, resolve: testResolve }) });
