@@ -7,13 +7,13 @@ import {
   endAfterStart,
   idFilter,
   integer,
-  isUuid,
   MAX_PAGE_INDEX,
   many,
   nameText,
   once,
   string,
   text,
+  unknownIdParams,
 } from '#shared/input-schemas';
 import { withFieldCodes } from '#shared/validation';
 
@@ -215,14 +215,7 @@ export type PatchPersonBody = z.output<typeof patchPersonBody>;
  * person can have such an id, so it is not found, and a client written for Orum expects
  * that code (Verify's routes answer `400 invalid_id`). Checked here so it never reaches a key.
  */
-export const personIdParams = z.object({
-  id: z.string().check(
-    z.refine(isUuid, {
-      message: 'no person has this id',
-      params: { error_code: 'unknown_id_person', status: 404 },
-    }),
-  ),
-});
+export const personIdParams = unknownIdParams('unknown_id_person', 'no person has this id');
 export type PersonIdParams = z.output<typeof personIdParams>;
 
 /** The `id` filter answers Orum's documented `invalid_orum_id`, given twice included. */

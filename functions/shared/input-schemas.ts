@@ -73,6 +73,15 @@ export const MAX_PAGE_INDEX = 10_000_000;
 const uuid = z.uuid();
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && z.safeParse(uuid, v).success;
 
+/**
+ * Path parameters `{ id }` where a malformed id answers `404 <errorCode>` like an unknown
+ * one (Orum's convention for persons): no record can have it, and it never reaches a key.
+ */
+export const unknownIdParams = (errorCode: string, message: string) =>
+  z.object({
+    id: z.string().check(z.refine(isUuid, { message, params: { error_code: errorCode, status: 404 } })),
+  });
+
 /** An `id` list filter answering the code the contract names for it, given twice included. */
 export const idFilter = (errorCode: string, message: string) =>
   z.pipe(

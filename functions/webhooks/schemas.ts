@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PERSON_ALL, SUBSCRIBE_ALL } from '#domain/webhook-configuration';
-import { isUuid, string } from '#shared/input-schemas';
+import { string, unknownIdParams } from '#shared/input-schemas';
 import { EVENT_TYPES } from '../events/event-types';
 
 /**
@@ -59,11 +59,7 @@ export type ConfigurationBody = z.output<typeof configurationBody>;
  * A malformed path id answers `404 unknown_id_webhook_configuration`, as the persons
  * routes do for theirs: no configuration can have it. Checked here so it never reaches a key.
  */
-export const configurationIdParams = z.object({
-  id: z.string().check(
-    z.refine(isUuid, {
-      message: 'no webhook configuration has this id',
-      params: { error_code: 'unknown_id_webhook_configuration', status: 404 },
-    }),
-  ),
-});
+export const configurationIdParams = unknownIdParams(
+  'unknown_id_webhook_configuration',
+  'no webhook configuration has this id',
+);
