@@ -43,17 +43,6 @@ describe('POST /verify/accounts/{id}/debits', () => {
     expect(settled?.envelope.event_data).toMatchObject({ account: { debit_status: 'blocked' } });
   });
 
-  it('answers the account unchanged while its debit check is still pending', async () => {
-    const created = await env.clients.alice.post(
-      '/verify/accounts',
-      accountBody({ account_number: freshAccountNumber() }),
-    );
-    const again = await debits(created.body.account.id);
-    expect(again.status).toBe(200);
-    expect(again.body.account).toEqual(created.body.account);
-    await env.runtime.settle();
-  });
-
   it('shares the 5-per-24h limit with creation: 429 too_many_verifications', async () => {
     const number = freshAccountNumber();
     const first = await settledAccount('6789', number);
