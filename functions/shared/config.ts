@@ -14,6 +14,10 @@ export const ENV = {
   emailSender: 'EMAIL_SENDER',
   /** `debug` | `info` | `warn` | `error`; default `info`. */
   logLevel: 'LOG_LEVEL',
+  /** Requests per second a tenant may make without a setting of its own (default 50). */
+  tenantRatePerSecond: 'TENANT_RATE_PER_SECOND',
+  /** Requests a tenant may make at once without a setting of its own (default 100). */
+  tenantBurst: 'TENANT_BURST',
   /** KYC mode of tenants without a setting of their own: `service` (default) or `byo`. */
   defaultKycMode: 'DEFAULT_KYC_MODE',
   /** Seconds before a rejected person's automatic identification retry: 0–900 (an SQS message delay), default 900. */

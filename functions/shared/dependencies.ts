@@ -5,6 +5,7 @@ import type { Cipher } from './cipher/cipher';
 import type { EventRepository } from './db/events/repository';
 import type { IdempotencyRepository } from './db/idempotency';
 import type { PersonRepository } from './db/persons/repository';
+import type { RateLimitRepository } from './db/rate-limits';
 import type { ScreeningListRepository } from './db/screening/repository';
 import type { TenantRepository } from './db/tenants';
 import type { VerifyAccountRepository } from './db/verify-accounts/repository';
@@ -41,6 +42,7 @@ export interface Dependencies {
   screeningLists: ScreeningListRepository;
   identityVendor: IdentityVendor;
   webhookTransport: WebhookTransport;
+  rateLimits: RateLimitRepository;
   webhooks: WebhookRepository;
   webhookUrlPolicy: WebhookUrlPolicy;
 }

@@ -11,13 +11,17 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details?: Record<string, unknown>,
-    options?: { cause?: unknown; fields?: Record<string, unknown> },
+    options?: { cause?: unknown; fields?: Record<string, unknown>; headers?: Record<string, string> },
   ) {
     super(message, options);
     this.name = new.target.name;
     this.expose = statusCode < 500;
     this.fields = options?.fields;
+    this.headers = options?.headers;
   }
+
+  /** Response headers the error answers with (e.g. `Retry-After` on a 429). */
+  readonly headers?: Record<string, string>;
 
   /** Extra top-level fields of the error body, where the contract has some (e.g. `attempts_remaining`). */
   readonly fields?: Record<string, unknown>;
@@ -53,8 +57,8 @@ export class UnprocessableError extends AppError {
 
 /** 429: a limit of the contract was reached. */
 export class RateLimitError extends AppError {
-  constructor(code: string, message: string, details?: Record<string, unknown>) {
-    super(429, code, message, details);
+  constructor(code: string, message: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
+    super(429, code, message, details, { headers });
   }
 }
 

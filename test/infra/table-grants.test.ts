@@ -10,6 +10,9 @@ const template = Template.fromStack(stack);
 const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
 
 /**
+ * Every route also reads the tenant's alias and settings and takes a token from its bucket
+ * (GetItem, a conditional PutItem: functions/shared/http/table-access.ts).
+ *
  * Every function of the stack and exactly what it may do with DynamoDB: each action with
  * the resources it is allowed on. Written out by hand, not derived from the rows, so that
  * a changed row (or a changed middleware need) fails here and is reviewed as a change of
@@ -22,10 +25,10 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   CreateVerifyAccount: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
   // The slim list indexes only (never the table's own keys), then the page's items by key.
   ListVerifyAccounts: {
-    ...onTable('BatchGetItem', 'GetItem'),
+    ...onTable('BatchGetItem', 'GetItem', 'PutItem'),
     'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'],
   },
-  GetVerifyAccount: onTable('GetItem'),
+  GetVerifyAccount: onTable('GetItem', 'PutItem'),
   VerifyAccountControl: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   // The account, a rate-limit Query, and a transaction updating the account and putting a
   // slot; the middleware's tenant alias and idempotency record.
@@ -42,8 +45,8 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   // One transaction: the person and its reference uniqueness item; the middleware's tenant
   // alias and idempotency record.
   CreatePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  ListPersons: { ...onTable('BatchGetItem', 'GetItem'), 'dynamodb:Query': ['table/index/gsi1'] },
-  GetPerson: onTable('GetItem'),
+  ListPersons: { ...onTable('BatchGetItem', 'GetItem', 'PutItem'), 'dynamodb:Query': ['table/index/gsi1'] },
+  GetPerson: onTable('GetItem', 'PutItem'),
   // A versioned write; a new reference id puts its uniqueness item and deletes the old one.
   UpdatePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   ReplacePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
@@ -54,9 +57,9 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   IdentificationWorker: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
   ScreeningWorker: { ...onTable('GetItem', 'Query', 'UpdateItem'), 'dynamodb:Query': ['table', 'table/index/gsi2'] },
   DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
-  ListEvents: { ...onTable('BatchGetItem', 'GetItem'), 'dynamodb:Query': ['table/index/gsi1'] },
+  ListEvents: { ...onTable('BatchGetItem', 'GetItem', 'PutItem'), 'dynamodb:Query': ['table/index/gsi1'] },
   // The event and its delivery attempts (one Query of the event's own partition).
-  GetEvent: onTable('GetItem', 'Query'),
+  GetEvent: onTable('GetItem', 'PutItem', 'Query'),
   RedeliverEvent: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   // The test event is stored; the stream publishes it.
   InvokeWebhook: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
@@ -68,12 +71,12 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   // and idempotency record.
   CreateWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   // The configuration partition on the table's own keys; no index.
-  ListWebhookConfigurations: onTable('GetItem', 'Query'),
-  ReplaceWebhookConfiguration: onTable('GetItem', 'UpdateItem'),
+  ListWebhookConfigurations: onTable('GetItem', 'PutItem', 'Query'),
+  ReplaceWebhookConfiguration: onTable('GetItem', 'PutItem', 'UpdateItem'),
   DeleteWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   // The secret item read and put back; the middleware's tenant alias and idempotency record.
   CreateWebhookSecret: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  GetWebhookSecret: onTable('GetItem'),
+  GetWebhookSecret: onTable('GetItem', 'PutItem'),
   StatementCodeExpiry: {
     ...onTable('GetItem', 'UpdateItem'),
     'dynamodb:Query': ['table/index/gsi3'],

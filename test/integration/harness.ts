@@ -33,6 +33,11 @@ const testIssuer = (): Promise<LocalIssuer> => (issuer ??= LocalIssuer.generate(
  * logged (warn and above) so a failing test shows why.
  */
 export async function startTestRuntime(options: Partial<LocalRuntimeOptions> = {}): Promise<LocalRuntime> {
+  // Tests send hundreds of requests a second from one tenant (fuzzing, concurrency): the
+  // deployment default would refuse most of them. The rate limit's own test gives its
+  // tenants their own settings.
+  process.env.TENANT_RATE_PER_SECOND ??= '100000';
+  process.env.TENANT_BURST ??= '100000';
   return startLocalRuntime({
     port: 0,
     dynamoEndpoint: inject('dynamoEndpoint'),

@@ -12,7 +12,9 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach } from 'vitest';
 import { hashStatementCode } from '#domain/statement-code';
+import type { BucketPolicy, Take } from '#domain/token-bucket';
 import type { Cipher } from '#shared/cipher/cipher';
+import type { RateLimitRepository } from '#shared/db/rate-limits';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
@@ -48,16 +50,31 @@ export class FakeCipher implements Cipher {
   }
 }
 
+/** Every request allowed unless a test fills `refusals` (the bucket's arithmetic is tested on its own, the store on DynamoDB Local). */
+export class FakeRateLimits {
+  refusals: number[] = [];
+  readonly taken: string[] = [];
+  async take(tenant: string, _policy: BucketPolicy, now: Date): Promise<Take> {
+    this.taken.push(tenant);
+    const retryAfterSeconds = this.refusals.shift();
+    return retryAfterSeconds === undefined
+      ? { allowed: true, next: { tokens: 0, atMs: now.getTime() } }
+      : { allowed: false, retryAfterSeconds };
+  }
+}
+
 export interface Harness {
   cipher: FakeCipher;
+  rateLimits: FakeRateLimits;
   /** Log lines written during the current test. */
   logs: string[];
 }
 
 export function useHandlerHarness(): Harness {
-  const harness: Harness = { cipher: new FakeCipher(), logs: [] };
+  const harness: Harness = { cipher: new FakeCipher(), rateLimits: new FakeRateLimits(), logs: [] };
   beforeEach(() => {
     harness.cipher = new FakeCipher();
+    harness.rateLimits = new FakeRateLimits();
     harness.logs = [];
     ddb.reset();
     ddb.on(GetCommand).resolves({});
@@ -72,6 +89,7 @@ export function useHandlerHarness(): Harness {
         new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
       ),
       cipher: harness.cipher,
+      rateLimits: harness.rateLimits as unknown as RateLimitRepository,
       now: () => new Date(FRIDAY),
     });
     setLogSink((line) => harness.logs.push(line));
@@ -192,8 +210,8 @@ export function getCallsFor(pkPrefix: string) {
   return ddb.commandCalls(GetCommand).filter((call) => String(call.args[0].input.Key?.pk).startsWith(pkPrefix));
 }
 
-/** GetItem calls other than the tenant-alias lookup. */
+/** GetItem calls other than the tenant-alias and tenant-settings lookups. */
 export const accountGets = () =>
-  ddb.commandCalls(GetCommand).filter((c) => !String(c.args[0].input.Key?.pk).startsWith('CLIENT#'));
+  ddb.commandCalls(GetCommand).filter((c) => !/^(CLIENT|TENANT)#/.test(String(c.args[0].input.Key?.pk)));
 
 export const ERROR_BODY_KEYS = ['error_code', 'message', 'request_id', 'details'];

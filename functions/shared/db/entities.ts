@@ -14,6 +14,7 @@ export const ENTITY = {
   reviewCase: 'review_case',
   screeningEntry: 'screening_entry',
   tenantSettings: 'tenant_settings',
+  rateBucket: 'rate_bucket',
   webhookConfiguration: 'webhook_configuration',
   webhookConfigurationCount: 'webhook_configuration_count',
   webhookSecret: 'webhook_secret',

@@ -9,4 +9,5 @@ export const keys = {
   idempotency: (tenant: string, scope: string, key: string) => ({ pk: `T#${tenant}#IDEM#${scope}#${key}`, sk: 'IDEM' }),
   tenantAlias: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'ALIAS' }),
   tenantSettings: (tenant: string) => ({ pk: `TENANT#${tenant}`, sk: 'SETTINGS' }),
+  rateBucket: (tenant: string) => ({ pk: `T#${tenant}#RATE`, sk: 'BUCKET' }),
 };

@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { KYC_MODES, type KycMode } from '#domain/person';
+import { type BucketPolicy, isBucketPolicy } from '#domain/token-bucket';
 import { ENV, optionalEnv, tableName } from '#shared/config';
 import { documentClient, port } from '#shared/dependencies';
 import { ENTITY, keys } from './keys';
@@ -28,7 +29,26 @@ export class TenantRepository {
     return asKycMode(out.Item?.kyc_mode) ?? asKycMode(optionalEnv(ENV.defaultKycMode)) ?? 'service';
   }
 
-  async putSettings(tenant: string, settings: { kyc_mode: KycMode }): Promise<void> {
+  /**
+   * The tenant's request rate (docs/api.md#rate-limits): its own `rate_per_second` and
+   * `burst` when its settings have both, else the deployment's (`TENANT_RATE_PER_SECOND`,
+   * `TENANT_BURST`; 50 and 100, the API stage's own defaults).
+   */
+  async ratePolicyOf(tenant: string): Promise<BucketPolicy> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.tenantSettings(tenant) }));
+    const own = { ratePerSecond: out.Item?.rate_per_second, burst: out.Item?.burst };
+    if (isBucketPolicy(own)) return own;
+    const fallback = {
+      ratePerSecond: Number(optionalEnv(ENV.tenantRatePerSecond) ?? 50),
+      burst: Number(optionalEnv(ENV.tenantBurst) ?? 100),
+    };
+    return isBucketPolicy(fallback) ? fallback : { ratePerSecond: 50, burst: 100 };
+  }
+
+  async putSettings(
+    tenant: string,
+    settings: { kyc_mode?: KycMode; rate_per_second?: number; burst?: number },
+  ): Promise<void> {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,

@@ -3,7 +3,16 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { idempotency } from './idempotency';
-import { errorMapper, handOver, input, logCompleted, requestState, serviceVersion, tenant } from './middlewares';
+import {
+  errorMapper,
+  handOver,
+  input,
+  logCompleted,
+  requestState,
+  serviceVersion,
+  tenant,
+  tenantRateLimit,
+} from './middlewares';
 import { jsonResult } from './respond';
 import type { HandlerRequest, HttpEvent, HttpRequestOf, HttpResult, Reply, RequestState, StackEvent } from './types';
 
@@ -31,6 +40,7 @@ export function httpHandler<
     .use(errorMapper())
     .use(serviceVersion())
     .use(tenant())
+    .use(tenantRateLimit())
     .use(input(schemas))
     .use(idempotency())
     .use(handOver())

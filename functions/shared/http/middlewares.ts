@@ -1,6 +1,9 @@
 import type * as z from 'zod/mini';
+import type { BucketPolicy } from '#domain/token-bucket';
+import { rateLimits } from '#shared/db/rate-limits';
 import { tenants } from '#shared/db/tenants';
-import { AppError, ValidationError } from '#shared/errors';
+import { now } from '#shared/dependencies';
+import { AppError, RateLimitError, ValidationError } from '#shared/errors';
 import { createLogger } from '#shared/logger';
 import { parseInput } from '#shared/validation';
 import { errorResult } from './respond';
@@ -79,6 +82,34 @@ export const tenant = (): HttpMiddleware => ({
     internal.tenant = entry.tenant;
     internal.clientId = clientId;
     internal.logger = internal.logger.child({ tenant: entry.tenant });
+  },
+});
+
+const policyCache = new Map<string, { policy: BucketPolicy; until: number }>();
+
+/**
+ * Per-tenant fairness (docs/api.md#rate-limits): every request takes a token from its
+ * tenant's bucket; an empty bucket answers 429 `too_many_requests` with `Retry-After`, so
+ * one partner cannot starve the others. The tenant's policy is cached like its alias.
+ */
+export const tenantRateLimit = (): HttpMiddleware => ({
+  before: async ({ internal }) => {
+    const tenant = internal.tenant as string;
+    const at = now();
+    let entry = policyCache.get(tenant);
+    if (!entry || entry.until < at.getTime()) {
+      entry = { policy: await tenants().ratePolicyOf(tenant), until: at.getTime() + TENANT_CACHE_MS };
+      policyCache.set(tenant, entry);
+    }
+    const result = await rateLimits().take(tenant, entry.policy, at);
+    if (!result.allowed) {
+      throw new RateLimitError(
+        'too_many_requests',
+        `this client sent more than ${entry.policy.burst} requests at once or ${entry.policy.ratePerSecond} per second; retry after ${result.retryAfterSeconds} s`,
+        { retry_after_seconds: result.retryAfterSeconds },
+        { 'retry-after': String(result.retryAfterSeconds) },
+      );
+    }
   },
 });
 

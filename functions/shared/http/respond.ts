@@ -30,5 +30,5 @@ export function errorResult(error: unknown, requestId: string): HttpResult {
         message: 'an internal error occurred; retry later',
         request_id: requestId,
       };
-  return jsonResult(known ? error.statusCode : 500, body, requestId);
+  return jsonResult(known ? error.statusCode : 500, body, requestId, known ? error.headers : undefined);
 }
