@@ -11,7 +11,8 @@ const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
 
 /**
  * Every route also reads the tenant's alias and settings and takes a token from its bucket
- * (GetItem, a conditional PutItem: functions/shared/http/table-access.ts).
+ * (GetItem; an atomic UpdateItem, and when empty a conditional PutItem:
+ * functions/shared/http/table-access.ts).
  *
  * Every function of the stack and exactly what it may do with DynamoDB: each action with
  * the resources it is allowed on. Written out by hand, not derived from the rows, so that
@@ -25,10 +26,10 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   CreateVerifyAccount: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
   // The slim list indexes only (never the table's own keys), then the page's items by key.
   ListVerifyAccounts: {
-    ...onTable('BatchGetItem', 'GetItem', 'PutItem'),
+    ...onTable('BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'),
     'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'],
   },
-  GetVerifyAccount: onTable('GetItem', 'PutItem'),
+  GetVerifyAccount: onTable('GetItem', 'PutItem', 'UpdateItem'),
   VerifyAccountControl: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   // The account, a rate-limit Query, and a transaction updating the account and putting a
   // slot; the middleware's tenant alias and idempotency record.
@@ -45,8 +46,11 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   // One transaction: the person and its reference uniqueness item; the middleware's tenant
   // alias and idempotency record.
   CreatePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  ListPersons: { ...onTable('BatchGetItem', 'GetItem', 'PutItem'), 'dynamodb:Query': ['table/index/gsi1'] },
-  GetPerson: onTable('GetItem', 'PutItem'),
+  ListPersons: {
+    ...onTable('BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'),
+    'dynamodb:Query': ['table/index/gsi1'],
+  },
+  GetPerson: onTable('GetItem', 'PutItem', 'UpdateItem'),
   // A versioned write; a new reference id puts its uniqueness item and deletes the old one.
   UpdatePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   ReplacePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
@@ -57,9 +61,12 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   IdentificationWorker: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
   ScreeningWorker: { ...onTable('GetItem', 'Query', 'UpdateItem'), 'dynamodb:Query': ['table', 'table/index/gsi2'] },
   DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
-  ListEvents: { ...onTable('BatchGetItem', 'GetItem', 'PutItem'), 'dynamodb:Query': ['table/index/gsi1'] },
+  ListEvents: {
+    ...onTable('BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'),
+    'dynamodb:Query': ['table/index/gsi1'],
+  },
   // The event and its delivery attempts (one Query of the event's own partition).
-  GetEvent: onTable('GetItem', 'PutItem', 'Query'),
+  GetEvent: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
   RedeliverEvent: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   // The test event is stored; the stream publishes it.
   InvokeWebhook: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
@@ -71,12 +78,12 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   // and idempotency record.
   CreateWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   // The configuration partition on the table's own keys; no index.
-  ListWebhookConfigurations: onTable('GetItem', 'PutItem', 'Query'),
+  ListWebhookConfigurations: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
   ReplaceWebhookConfiguration: onTable('GetItem', 'PutItem', 'UpdateItem'),
   DeleteWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
   // The secret item read and put back; the middleware's tenant alias and idempotency record.
   CreateWebhookSecret: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  GetWebhookSecret: onTable('GetItem', 'PutItem'),
+  GetWebhookSecret: onTable('GetItem', 'PutItem', 'UpdateItem'),
   StatementCodeExpiry: {
     ...onTable('GetItem', 'UpdateItem'),
     'dynamodb:Query': ['table/index/gsi3'],

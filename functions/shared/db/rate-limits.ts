@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type BucketPolicy, type Take, take } from '#domain/token-bucket';
 import { tableName } from '#shared/config';
 import { documentClient, port } from '#shared/dependencies';
@@ -7,14 +7,17 @@ import { ENTITY } from './entities';
 import { keys } from './keys';
 import { TABLE_SCHEMA } from './schema';
 
-/** Races lost to the tenant's other requests before a request is refused as over the limit. */
-const RACE_RETRIES = 3;
+/** Refills lost to the tenant's other requests before a request is refused as over the limit. */
+const REFILL_RACES = 3;
 
 /**
- * Each tenant's token bucket (docs/api.md#rate-limits): one item, read consistently and
- * written back on condition that no other request wrote it meanwhile — one read and one
- * write per request. A request that keeps losing that race is refused with `Retry-After: 1`:
- * a tenant whose requests contend that hard is at its burst anyway.
+ * Each tenant's token bucket (docs/api.md#rate-limits), one item. Taking a token is one
+ * atomic conditional update (`tokens >= 1`), so concurrent requests of a tenant never
+ * refuse each other while tokens remain. Only an empty bucket is refilled: a consistent
+ * read and a put on condition that nobody refilled it meanwhile, adding what the rate
+ * earned since the last refill, capped at the burst. Refilling lazily keeps the long-run
+ * rate exact; a burst right after an idle period may reach up to twice `burst` (the
+ * tokens left before the refill are not capped away).
  */
 export class RateLimitRepository {
   constructor(
@@ -24,35 +27,68 @@ export class RateLimitRepository {
 
   async take(tenant: string, policy: BucketPolicy, now: Date): Promise<Take> {
     const key = keys.rateBucket(tenant);
-    for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
+    for (let attempt = 0; attempt < REFILL_RACES; attempt++) {
+      if (await this.takeOne(key)) return { allowed: true, next: { tokens: 0, atMs: now.getTime() } };
       const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
       const stored = out.Item && { tokens: Number(out.Item.tokens), atMs: Number(out.Item.at_ms) };
       const result = take(stored, policy, now.getTime());
       if (!result.allowed) return result;
-      try {
-        await this.db.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: {
-              ...key,
-              entity: ENTITY.rateBucket,
-              version: 1,
-              tenant,
-              tokens: result.next.tokens,
-              at_ms: result.next.atMs,
-              // An idle tenant's bucket is full again after burst / rate seconds; a day is plenty.
-              [TABLE_SCHEMA.ttlAttribute]: Math.ceil(now.getTime() / 1000) + 86_400,
-            },
-            ConditionExpression: stored ? 'at_ms = :previous' : 'attribute_not_exists(pk)',
-            ExpressionAttributeValues: stored ? { ':previous': stored.atMs } : undefined,
-          }),
-        );
-        return result;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+      if (await this.refill(tenant, key, stored, result.next, now)) return result;
+      // Another request refilled it first: take from its refill.
     }
     return { allowed: false, retryAfterSeconds: 1 };
+  }
+
+  private async takeOne(key: { pk: string; sk: string }): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET tokens = tokens - :one',
+          ConditionExpression: 'tokens >= :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Stores the refilled bucket (the request's token already taken) unless another request changed it first. */
+  private async refill(
+    tenant: string,
+    key: { pk: string; sk: string },
+    previous: { tokens: number; atMs: number } | undefined,
+    next: { tokens: number; atMs: number },
+    now: Date,
+  ): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...key,
+            entity: ENTITY.rateBucket,
+            version: 1,
+            tenant,
+            tokens: next.tokens,
+            at_ms: next.atMs,
+            // An idle tenant's bucket is full again after burst / rate seconds; a day is plenty.
+            [TABLE_SCHEMA.ttlAttribute]: Math.ceil(now.getTime() / 1000) + 86_400,
+          },
+          // Unchanged since it was read: neither refilled nor taken from by another request.
+          ConditionExpression: previous ? 'at_ms = :at AND tokens = :tokens' : 'attribute_not_exists(pk)',
+          ExpressionAttributeValues: previous ? { ':at': previous.atMs, ':tokens': previous.tokens } : undefined,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 }
 

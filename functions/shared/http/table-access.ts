@@ -7,8 +7,8 @@ import type { TableAction } from '#shared/db/schema';
  * stack adds these to each route's grant, so a role holds exactly what its code calls.
  */
 export const HTTP_STACK_TABLE_ACTIONS = {
-  // The tenant alias and settings; the tenant's token bucket (read, then a conditional put).
-  everyRoute: ['GetItem', 'PutItem'],
+  // The tenant alias and settings; the tenant's token bucket (an atomic take; when empty a read and a conditional refill).
+  everyRoute: ['GetItem', 'UpdateItem', 'PutItem'],
   idempotentRoute: ['PutItem', 'UpdateItem', 'DeleteItem'],
 } as const satisfies Record<string, readonly TableAction[]>;
 
