@@ -17,7 +17,9 @@ const body = z.strictObject({
 /**
  * POST /local/sanctions/entries — local runtime only, never deployed (docs/sandbox.md#persons):
  * adds a sanctions-list entry (`First Last` or `LAST, First`) and re-screens at once, so a
- * verified person of that name is `restricted` when this answers 201.
+ * verified person of that name is `restricted` when this answers 201. `restricted` counts the
+ * persons matching the entry who are restricted now (the pipeline's own list-change
+ * re-screen may have restricted them first).
  */
 export const handler = httpHandler({ body }, async ({ body, tenant }) => {
   const entry = {
@@ -28,9 +30,9 @@ export const handler = httpHandler({ body }, async ({ body, tenant }) => {
     dateOfBirth: body.date_of_birth,
   };
   await screeningLists().put(entry, now());
-  const { restricted } = await rescreenName(entry.nameKey, createLogger({ tenant, route: 'local-sanctions' }));
+  const { matching } = await rescreenName(entry.nameKey, createLogger({ tenant, route: 'local-sanctions' }));
   return {
     statusCode: 201,
-    body: { entry: { id: entry.entryId, name: entry.name, date_of_birth: entry.dateOfBirth }, restricted },
+    body: { entry: { id: entry.entryId, name: entry.name, date_of_birth: entry.dateOfBirth }, restricted: matching },
   };
 });

@@ -91,6 +91,12 @@ describe('person lifecycle', () => {
       { reason_code: 'matched_watchlist', reason_code_message: expect.any(String) },
     ]);
     expect(await eventTypes(person.id)).toEqual(['person_created', 'person_verified', 'person_restricted']);
+    // The count is of persons restricted now, whoever restricted them (the pipeline's list-change
+    // re-screen runs concurrently): a second entry of the name counts Rita again, restricts nobody anew.
+    const again = await env.alice.post('/local/sanctions/entries', { name: 'Rita Restrictable' });
+    expect(again.body.restricted).toBe(added.body.restricted);
+    await env.runtime.settle();
+    expect(await eventTypes(person.id)).toEqual(['person_created', 'person_verified', 'person_restricted']);
     const refused = await env.alice.patch(`/persons/${person.id}`, { last_name: 'Other' });
     expect(refused.status).toBe(409);
     expect(refused.body.error_code).toBe('person_restricted');
