@@ -6,6 +6,7 @@ import { ENV } from '#shared/config';
 import type { QueueId } from '#shared/queue/message-queue';
 import { AlarmTopic } from './constructs/alarms';
 import { ApiFunction } from './constructs/api-function';
+import { apiLimitsFromContext, type RequestLimit } from './constructs/api-limits-context';
 import { CipherKey } from './constructs/cipher-key';
 import { DataTable } from './constructs/data-table';
 import { type EmailSenderSettings, emailSenderFromContext } from './constructs/email-sender';
@@ -14,6 +15,9 @@ import { HttpApi, type HttpApiProps } from './constructs/http-api';
 import { type IdentificationSettings, identificationSettingsFromContext } from './constructs/identification-context';
 import { Identity, type IdentityProps } from './constructs/identity';
 import { identityPropsFromContext } from './constructs/identity-context';
+import { type MonitoredFunction, ServiceAlarms } from './constructs/service-alarms';
+import { ServiceDashboard } from './constructs/service-dashboard';
+import { StorageKey } from './constructs/storage-key';
 import { TenantAliases } from './constructs/tenant-aliases';
 import {
   type ConsumerDefinition,
@@ -46,10 +50,16 @@ export interface VerifyServiceStackProps extends StackProps {
    */
   readonly routes?: readonly RouteDefinition[];
   /**
-   * Default-stage throttling of the HTTP API.
-   * @default - HttpApi's defaults (50 requests/s, burst 100)
+   * Default-stage throttling of the HTTP API (all tenants together).
+   * @default - read from CDK context (`apiThrottleRate`, `apiThrottleBurst`), else 50 requests/s, burst 100
    */
   readonly throttle?: Pick<HttpApiProps, 'throttleRateLimit' | 'throttleBurstLimit'>;
+  /**
+   * Each tenant's request rate and burst when its settings name none
+   * (`TENANT_RATE_PER_SECOND`, `TENANT_BURST` on every API function).
+   * @default - read from CDK context (`tenantRatePerSecond`, `tenantBurst`), else 50 requests/s, burst 100
+   */
+  readonly tenantLimit?: RequestLimit;
   /**
    * The asynchronous consumers, one Lambda function each.
    * @default CONSUMERS from lib/service/
@@ -75,13 +85,16 @@ export interface VerifyServiceStackProps extends StackProps {
 }
 
 /**
- * The whole service in one stack: the table, the key for SSNs and tax ids, the issuer
- * of partner tokens, an HTTP API with one function per route of the route table, and
- * the event pipeline (queues, their dead-letter queues and one function per consumer),
- * whose alarms all notify one SNS topic. Nothing carries a hard-coded physical name, so
- * several stages fit in one account.
+ * The whole service in one stack: the table and the key it and the queues are encrypted
+ * with, the key for SSNs and tax ids, the issuer of partner tokens, an HTTP API with one
+ * function per route of the route table, the event pipeline (queues, their dead-letter
+ * queues and one function per consumer), alarms that all notify one SNS topic, and one
+ * dashboard. Nothing carries a hard-coded physical name, so several stages fit in one
+ * account.
  */
 export class VerifyServiceStack extends Stack {
+  /** Encrypts the table (and its stream) and the queues at rest. */
+  readonly storageKey: StorageKey;
   readonly dataTable: DataTable;
   readonly cipherKey: CipherKey;
   readonly identity: Identity;
@@ -97,23 +110,34 @@ export class VerifyServiceStack extends Stack {
   readonly alarms: AlarmTopic;
   /** Queues, consumers and their sources. */
   readonly pipeline: EventPipeline;
+  /** Function, stream, API and application alarms (the dead-letter alarms sit beside their queues). */
+  readonly serviceAlarms: ServiceAlarms;
+  readonly dashboard: ServiceDashboard;
 
   constructor(scope: Construct, id: string, props: VerifyServiceStackProps = {}) {
     super(scope, id, props);
 
-    this.dataTable = new DataTable(this, 'Data');
+    this.storageKey = new StorageKey(this, 'StorageKey');
+    this.dataTable = new DataTable(this, 'Data', { key: this.storageKey });
     this.cipherKey = new CipherKey(this, 'CipherKey');
     const identityProps = props.identity ?? identityPropsFromContext(this);
     this.identity = new Identity(this, 'Identity', identityProps);
     this.tenantAliases = new TenantAliases(this, 'TenantAliases', {
       table: this.dataTable.table,
+      tableKey: this.storageKey,
       aliases: this.identity.tenantAliases,
       settings: (identityProps.partners ?? []).flatMap(({ name, kycMode }) =>
         kycMode ? [{ tenant: name, kycMode }] : [],
       ),
     });
     const identification = props.identification ?? identificationSettingsFromContext(this);
-    this.httpApi = new HttpApi(this, 'HttpApi', { jwt: this.identity.jwt, ...props.throttle });
+    const limits = apiLimitsFromContext(this);
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      jwt: this.identity.jwt,
+      throttleRateLimit: props.throttle?.throttleRateLimit ?? limits.stage.ratePerSecond,
+      throttleBurstLimit: props.throttle?.throttleBurstLimit ?? limits.stage.burst,
+    });
+    const tenantLimit = props.tenantLimit ?? limits.tenant;
 
     const functions = new Map<string, ApiFunction>();
     for (const route of deployedRoutes(props.routes ?? ROUTES)) {
@@ -126,6 +150,9 @@ export class VerifyServiceStack extends Stack {
       })
         .bindTable(this.dataTable, tableAccessOfRoute(route))
         .bindCipherKey(this.cipherKey, route.cipher);
+      // Every route takes a token from its tenant's bucket (the HTTP middleware stack).
+      fn.addEnvironment(ENV.tenantRatePerSecond, String(tenantLimit.ratePerSecond));
+      fn.addEnvironment(ENV.tenantBurst, String(tenantLimit.burst));
       this.httpApi.addRoute(route, fn);
       functions.set(route.id, fn);
     }
@@ -158,11 +185,45 @@ export class VerifyServiceStack extends Stack {
       }
     }
 
+    const monitored: MonitoredFunction[] = [
+      ...[...functions].map(([id, fn]) => ({ id, fn, kind: 'api' as const })),
+      ...[...this.pipeline.consumers].map(([id, fn]) => ({ id, fn, kind: fn.consumer.source.kind })),
+    ];
+    this.serviceAlarms = new ServiceAlarms(this, 'ServiceAlarms', {
+      alarms: this.alarms,
+      httpApi: this.httpApi,
+      functions: monitored,
+    });
+    const workQueues = [...this.pipeline.queues.values()];
+    const deadLetterStores = [
+      ...workQueues.map((q) => [`${q.settings.name} DLQ`, q.deadLetters] as const),
+      ...[...this.pipeline.onFailure].map(([id, store]) => [`${id} on-failure`, store] as const),
+      ...[...this.pipeline.scheduleDeadLetters].map(([id, store]) => [`${id} schedule DLQ`, store] as const),
+    ];
+    const { functionErrors, functionThrottles, iteratorAge, api5xxRate, webhookFailureRate, webhookExhausted } =
+      this.serviceAlarms;
+    this.dashboard = new ServiceDashboard(this, 'Dashboard', {
+      httpApi: this.httpApi,
+      functions: monitored,
+      workQueues: new Map(workQueues.map((q) => [q.settings.name, q.queue])),
+      deadLetterQueues: new Map(deadLetterStores.map(([name, store]) => [name, store.queue])),
+      serviceAlarms: this.serviceAlarms,
+      alarms: [
+        api5xxRate,
+        webhookFailureRate,
+        webhookExhausted,
+        ...iteratorAge.values(),
+        ...deadLetterStores.map(([, store]) => store.alarm),
+        ...functionErrors.values(),
+        ...functionThrottles.values(),
+      ],
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,
       description:
-        'SNS topic of every alarm (dead letters, failed stream batches, failed scheduled runs): subscribe to it',
+        'SNS topic of every alarm (dead letters, function errors and throttles, stream lag, API 5xx, webhook failures): subscribe to it',
     });
     new CfnOutput(this, 'JwtIssuer', { value: this.identity.jwt.issuer, description: 'Issuer the API trusts' });
     if (this.identity.tokenUrl) {

@@ -9,6 +9,25 @@ import { Construct } from 'constructs';
 
 const CLOUDWATCH = 'cloudwatch.amazonaws.com';
 
+export interface AlarmTopicAlarmProps {
+  /** What is watched: a metric or a metric-math expression. */
+  readonly metric: IMetric;
+  /** The alarm fires above this value. */
+  readonly threshold: number;
+  /** What it means and what to do first: the on-call engineer reads it in the notification. */
+  readonly description: string;
+  /**
+   * How many recent periods are evaluated.
+   * @default 1
+   */
+  readonly evaluationPeriods?: number;
+  /**
+   * How many of them must breach.
+   * @default - all of them
+   */
+  readonly datapointsToAlarm?: number;
+}
+
 /**
  * The one SNS topic every alarm of the service notifies (subscribe operators' e-mail,
  * chat or paging to it after deploying; its ARN is a stack output).
@@ -69,13 +88,18 @@ export class AlarmTopic extends Construct {
     this.action = new SnsAction(this.topic);
   }
 
-  /** An alarm that notifies this topic (and again when it clears). */
-  alarm(scope: Construct, id: string, props: { metric: IMetric; threshold: number; description: string }): Alarm {
+  /**
+   * An alarm that notifies this topic (and again when it clears): when the metric is above
+   * the threshold in `datapointsToAlarm` of the last `evaluationPeriods` periods (by
+   * default in the last one). Missing data (nothing happened) is not breaching.
+   */
+  alarm(scope: Construct, id: string, props: AlarmTopicAlarmProps): Alarm {
     const alarm = new Alarm(scope, id, {
       metric: props.metric,
       threshold: props.threshold,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
+      evaluationPeriods: props.evaluationPeriods ?? 1,
+      datapointsToAlarm: props.datapointsToAlarm,
       treatMissingData: TreatMissingData.NOT_BREACHING,
       alarmDescription: props.description,
     });

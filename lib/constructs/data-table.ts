@@ -11,17 +11,17 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { type IndexName, TABLE_ACTIONS, TABLE_SCHEMA } from '#shared/db/schema';
 import type { TableAccess } from '../service';
+import type { StorageKey } from './storage-key';
 
 export interface DataTableProps {
   /**
-   * Server-side encryption. AWS-managed (`aws/dynamodb`) by default: the sensitive
-   * values (SSNs, tax ids, webhook secrets) are already encrypted by the application
-   * under the `CipherKey`, so a customer-managed table key would add a KMS grant to every
-   * function role and a KMS call to every cold read without protecting anything more.
-   * The AWS-managed key still logs its use to CloudTrail, unlike the AWS-owned default.
-   * @default TableEncryption.AWS_MANAGED
+   * The customer-managed key the table (items, indexes, stream, backups) is encrypted
+   * with. Items hold names, addresses and dates of birth in plain attributes (only SSNs,
+   * tax ids and secrets are encrypted again by the application), so the table's key is
+   * one this account controls, audits per caller and can revoke: every role that reads or
+   * writes the table needs its `table` use, granted with the table access itself.
    */
-  readonly encryption?: TableEncryption;
+  readonly key: StorageKey;
   /**
    * Whether CloudFormation refuses to delete the table. Keep it on outside throwaway
    * sandboxes: the table is the only copy of every record.
@@ -33,14 +33,18 @@ export interface DataTableProps {
 /**
  * The service's single DynamoDB table, built from `TABLE_SCHEMA` so that the local
  * runtime's table and this one cannot drift apart: on-demand, stream with old and new
- * images (the stream router reads it), point-in-time recovery, TTL, and every index with
- * exactly the attributes its access pattern needs. Retained on stack deletion.
+ * images (the stream router reads it), point-in-time recovery, TTL, every index with
+ * exactly the attributes its access pattern needs, and encryption under the
+ * `StorageKey`. Retained on stack deletion.
  */
 export class DataTable extends Construct {
   readonly table: Table;
+  /** The key the table and its stream are encrypted with. */
+  readonly key: StorageKey;
 
-  constructor(scope: Construct, id: string, props: DataTableProps = {}) {
+  constructor(scope: Construct, id: string, props: DataTableProps) {
     super(scope, id);
+    this.key = props.key;
     this.table = new Table(this, 'Table', {
       partitionKey: { name: TABLE_SCHEMA.partitionKey, type: AttributeType.STRING },
       sortKey: { name: TABLE_SCHEMA.sortKey, type: AttributeType.STRING },
@@ -48,7 +52,8 @@ export class DataTable extends Construct {
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
-      encryption: props.encryption ?? TableEncryption.AWS_MANAGED,
+      encryption: TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: props.key.key,
       deletionProtection: props.deletionProtection ?? true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -72,8 +77,9 @@ export class DataTable extends Construct {
 
   /**
    * The policy statements of exactly one table access: `dynamodb:<action>` for each of its
-   * actions on the table, and `dynamodb:Query` on each of its indexes. Never Scan, never
-   * an `index/*` wildcard. Throws on an action outside TABLE_ACTIONS and on an index
+   * actions on the table, `dynamodb:Query` on each of its indexes, and (with any of those)
+   * the storage key's `table` use, without which DynamoDB refuses the call. Never Scan,
+   * never an `index/*` wildcard. Throws on an action outside TABLE_ACTIONS and on an index
    * listed without `Query` among the actions, so a row that cannot work fails at synth.
    */
   statementsFor(access: TableAccess): PolicyStatement[] {
@@ -101,7 +107,29 @@ export class DataTable extends Construct {
         }),
       );
     }
+    if (statements.length > 0) statements.push(this.key.statement('table'));
     return statements;
+  }
+
+  /**
+   * What a Lambda event source mapping on the table stream reads with its function's
+   * role, and nothing more (CDK's `grantStreamRead` would add `kms:DescribeKey`):
+   * `DescribeStream`, `GetShardIterator` and `GetRecords` on this table's stream,
+   * `ListStreams` (which supports no resource-level permissions, hence `*`, as AWS's
+   * `AWSLambdaDynamoDBExecutionRole` has it; it only lists stream ARNs), and the storage
+   * key's `stream` use to decrypt the records.
+   */
+  streamReadStatements(): PolicyStatement[] {
+    const streamArn = this.table.tableStreamArn;
+    if (streamArn === undefined) throw new Error(`${this.node.path}: the table has no stream`);
+    return [
+      new PolicyStatement({ actions: ['dynamodb:ListStreams'], resources: ['*'] }),
+      new PolicyStatement({
+        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+        resources: [streamArn],
+      }),
+      this.key.statement('stream'),
+    ];
   }
 }
 

@@ -1,8 +1,7 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Names, Validations } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
-import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, type IEventSourceDlq, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { QueueId } from '#shared/queue/message-queue';
 import {
@@ -75,15 +74,22 @@ export interface EventPipelineProps {
 /**
  * The asynchronous side of the service, built from `QUEUE_SETTINGS` and `CONSUMERS`
  * alone (a new consumer row needs no change here):
- * - one `WorkQueue` per queue id, each with a dead-letter queue and an alarm on it;
+ * - one `WorkQueue` per queue id, each with a dead-letter queue and an alarm on it, both
+ *   encrypted with the table's storage key;
  * - one `ConsumerFunction` per consumer, fed by its source:
  *   - `table-stream`: an event source mapping on the table stream with the row's filters,
  *     batch size and retries, from the trim horizon, bisecting failing batches, reporting
- *     partial batch failures, and sending what still fails to an on-failure queue (alarmed);
+ *     partial batch failures, and sending what still fails to an on-failure queue
+ *     (encrypted with the storage key, alarmed);
  *   - `queue`: an SQS event source mapping reporting partial batch failures (the queue's
  *     redrive policy dead-letters what keeps failing);
  *   - `schedule`: an EventBridge rule (cron, UTC) whose target retries delivery and then
- *     dead-letters the event (alarmed), plus an alarm on the function's errors.
+ *     dead-letters the event (alarmed).
+ * Mappings are wired directly, with grants written out (`DataTable.streamReadStatements`,
+ * `WorkQueue.grantConsumeMessages`, `DeadLetterStore.grantSendMessages`): CDK's event
+ * source classes would add KMS actions no mapping needs (`kms:DescribeKey`,
+ * `kms:ReEncrypt*`, `kms:GenerateDataKey*`, `kms:Encrypt`). Errors and throttles of every
+ * function are alarmed by `ServiceAlarms`.
  */
 export class EventPipeline extends Construct {
   /** The work queues, by queue id. */
@@ -108,7 +114,10 @@ export class EventPipeline extends Construct {
       QueueId,
       QueueSettings,
     ][]) {
-      queues.set(queueId, new WorkQueue(this, `${settings.name}Queue`, { settings, alarms: props.alarms }));
+      queues.set(
+        queueId,
+        new WorkQueue(this, `${settings.name}Queue`, { settings, alarms: props.alarms, key: props.dataTable.key }),
+      );
     }
     this.queues = queues;
 
@@ -161,26 +170,29 @@ export class EventPipeline extends Construct {
     const id = fn.consumer.id;
     const onFailure = new DeadLetterStore(fn, 'OnFailure', {
       alarms: this.alarms,
+      // Its messages only locate stream records, but those records are personal data.
+      key: dataTable.key,
       description: `Table stream batches that ${id} could not process after ${source.maxRetryAttempts} retries or within ${STREAM_MAX_RECORD_AGE.toHumanString()}. Each message names the shard and sequence numbers; read the records from the stream (kept 24 h) or the table and replay them.`,
       notRedriveTarget: `the on-failure destination of ${id}'s table stream event source mapping`,
     });
     mutable(this.onFailure).set(id, onFailure);
-    fn.addEventSource(
-      new DynamoEventSource(dataTable.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: source.batchSize,
-        filters: source.filters.map((filter) => FilterCriteria.filter(streamFilterPattern(filter))),
-        bisectBatchOnError: true,
-        reportBatchItemFailures: true,
-        retryAttempts: source.maxRetryAttempts,
-        maxRecordAge: STREAM_MAX_RECORD_AGE,
-        onFailure: new SqsDlq(onFailure.queue),
-      }),
-    );
+    // The construct id CDK's DynamoEventSource uses, so the mapping keeps its logical id.
+    fn.addEventSourceMapping(`DynamoDBEventSource:${Names.nodeUniqueId(dataTable.table.node)}`, {
+      eventSourceArn: dataTable.table.tableStreamArn,
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: source.batchSize,
+      filters: source.filters.map((filter) => FilterCriteria.filter(streamFilterPattern(filter))),
+      bisectBatchOnError: true,
+      reportBatchItemFailures: true,
+      retryAttempts: source.maxRetryAttempts,
+      maxRecordAge: STREAM_MAX_RECORD_AGE,
+      onFailure: onFailureDestination(onFailure),
+    });
+    for (const statement of dataTable.streamReadStatements()) fn.addToRolePolicy(statement);
     Validations.of(fn.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        'Besides X-Ray (no resource-level permissions), the event source mapping needs dynamodb:ListStreams, which DynamoEventSource grants on "*" as AWS\'s AWSLambdaDynamoDBExecutionRole does; it only lists stream ARNs. Reading records (DescribeStream, GetShardIterator, GetRecords) is limited to this table\'s stream. No other statement of this role uses "*" (asserted in test/infra).',
+        'Besides X-Ray (no resource-level permissions), the event source mapping needs dynamodb:ListStreams, which supports no resource-level permissions either (granted on "*" as AWS\'s AWSLambdaDynamoDBExecutionRole does); it only lists stream ARNs. Reading records (DescribeStream, GetShardIterator, GetRecords) is limited to this table\'s stream. No other statement of this role uses "*" (asserted in test/infra).',
     });
   }
 
@@ -194,13 +206,14 @@ export class EventPipeline extends Construct {
         `queue "${source.queue}": visibility timeout ${workQueue.settings.visibilityTimeoutSeconds} s is below ${VISIBILITY_TIMEOUT_FACTOR} × the ${consumer.timeoutSeconds} s timeout of its consumer ${consumer.id} (at least ${minimum} s)`,
       );
     }
-    fn.addEventSource(
-      new SqsEventSource(workQueue.queue, {
-        batchSize: source.batchSize,
-        maxConcurrency: source.maxConcurrency,
-        reportBatchItemFailures: true,
-      }),
-    );
+    // The construct id CDK's SqsEventSource uses, so the mapping keeps its logical id.
+    fn.addEventSourceMapping(`SqsEventSource:${Names.nodeUniqueId(workQueue.queue.node)}`, {
+      eventSourceArn: workQueue.queue.queueArn,
+      batchSize: source.batchSize,
+      maxConcurrency: source.maxConcurrency,
+      reportBatchItemFailures: true,
+    });
+    workQueue.grantConsumeMessages(fn);
   }
 
   private connectSchedule(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'schedule' }>): void {
@@ -223,15 +236,10 @@ export class EventPipeline extends Construct {
     );
     // EventBridge invokes asynchronously: its DLQ only catches runs it could not hand to
     // Lambda. A run that fails inside the function is retried by Lambda (twice) and shows
-    // only in the function's Errors metric, hence this alarm. (An async on-failure
+    // only in the function's Errors metric, alarmed by ServiceAlarms (an async on-failure
     // destination would need sqs:SendMessage in the function's role, which it otherwise
-    // does not have.) Every scheduled job is
-    // a sweep that the next run repeats, so nothing is lost meanwhile.
-    this.alarms.alarm(fn, 'ErrorsAlarm', {
-      metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-      threshold: 0,
-      description: `A scheduled run of ${id} failed (Lambda retries it twice); see its logs. The next run repeats the work.`,
-    });
+    // does not have). Every scheduled job is a sweep that the next run repeats, so nothing
+    // is lost meanwhile.
     mutable(this.schedules).set(id, rule);
     mutable(this.scheduleDeadLetters).set(id, deadLetters);
   }
@@ -239,3 +247,16 @@ export class EventPipeline extends Construct {
 
 /** The maps above are read-only to users of the construct, filled while it is built. */
 const mutable = <K, V>(map: ReadonlyMap<K, V>): Map<K, V> => map as Map<K, V>;
+
+/**
+ * A stream mapping's on-failure destination. Lambda sends there with the function's role;
+ * the store grants exactly that (send, and its key's `queue-send` use).
+ */
+function onFailureDestination(store: DeadLetterStore): IEventSourceDlq {
+  return {
+    bind: (_mapping, fn) => {
+      store.grantSendMessages(fn);
+      return { destination: store.queue.queueArn };
+    },
+  };
+}

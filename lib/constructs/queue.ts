@@ -1,9 +1,11 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { QueueSettings } from '../service';
 import type { AlarmTopic } from './alarms';
+import type { StorageKey } from './storage-key';
 
 /**
  * How long a dead letter is kept: SQS's maximum, so there are two weeks to look at it
@@ -20,18 +22,76 @@ export const DEAD_LETTER_RETENTION = Duration.days(14);
 export const WORK_QUEUE_RETENTION = Duration.days(7);
 
 /**
- * Every queue of the service is encrypted at rest with SQS-managed keys (SSE-SQS) and
- * refuses requests without TLS. SSE-SQS rather than a customer-managed KMS key: messages
- * carry only a tenant and record ids (the records, and the SSNs/tax ids encrypted under
- * the `CipherKey`, stay in the table), and a KMS key would add kms:GenerateDataKey /
- * kms:Decrypt to every producer's and consumer's role, and a KMS call to their requests,
- * without protecting anything more.
+ * How long SQS reuses one data key of the storage key before asking KMS for a new one:
+ * an hour (SQS allows 1 minute to 24 hours). Every producer and consumer role then calls
+ * KMS about once an hour per queue instead of every 5 minutes (the default), at the price
+ * of one data key protecting an hour of messages instead of five minutes'.
  */
-const QUEUE_DEFAULTS = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
+export const DATA_KEY_REUSE = Duration.hours(1);
+
+/**
+ * How a queue is encrypted at rest. Every queue also refuses requests without TLS.
+ *
+ * The work queues, their dead-letter queues and the stream router's on-failure store use
+ * the customer-managed `StorageKey` (SSE-KMS): their messages name tenants and records,
+ * and the screening queue's carry a person's folded name; a dead letter keeps that for two
+ * weeks. SSE-KMS makes every send and receive an authorised use of a key this account
+ * controls and audits (CloudTrail), and nothing else can read them.
+ *
+ * A schedule's dead-letter queue stays on SQS-managed keys (SSE-SQS): it only ever holds
+ * EventBridge's scheduled-event envelope (time, rule ARN, no data of ours), and SSE-KMS
+ * there would need EventBridge itself in the storage key's policy.
+ */
+function encryptionOf(
+  key: StorageKey | undefined,
+): Pick<QueueProps, 'encryption' | 'encryptionMasterKey' | 'dataKeyReuse'> {
+  return key
+    ? { encryption: QueueEncryption.KMS, encryptionMasterKey: key.key, dataKeyReuse: DATA_KEY_REUSE }
+    : { encryption: QueueEncryption.SQS_MANAGED };
+}
+
+/** The queue actions a producer needs (what CDK's `grantSendMessages` grants, without its KMS actions). */
+const SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'] as const;
+
+/** The queue actions a Lambda event source mapping needs (CDK's `grantConsumeMessages`, without KMS). */
+const CONSUME_ACTIONS = [
+  'sqs:ReceiveMessage',
+  'sqs:ChangeMessageVisibility',
+  'sqs:GetQueueUrl',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+] as const;
+
+/**
+ * A queue of the service and its key, with grants that name exactly what is needed: CDK's
+ * own `grantSendMessages` would add `kms:Encrypt`, `kms:ReEncrypt*` and
+ * `kms:GenerateDataKey*`, none of which SQS asks of a producer beyond `GenerateDataKey`.
+ */
+abstract class KeyedQueue extends Construct {
+  abstract readonly queue: Queue;
+  protected abstract readonly key: StorageKey | undefined;
+
+  /** Send to the queue: SendMessage (and the attribute/URL reads SDKs make) and the key's `queue-send` use. */
+  grantSendMessages(grantee: IGrantable): void {
+    this.queue.grant(grantee, ...SEND_ACTIONS);
+    if (this.key) grantee.grantPrincipal.addToPrincipalPolicy(this.key.statement('queue-send'));
+  }
+
+  /** Receive, delete and hide messages (a Lambda event source) and the key's `queue-receive` use. */
+  grantConsumeMessages(grantee: IGrantable): void {
+    this.queue.grant(grantee, ...CONSUME_ACTIONS);
+    if (this.key) grantee.grantPrincipal.addToPrincipalPolicy(this.key.statement('queue-receive'));
+  }
+}
 
 export interface DeadLetterStoreProps {
   /** Where the alarm notifies. */
   readonly alarms: AlarmTopic;
+  /**
+   * The key its messages are encrypted with (see `encryptionOf`).
+   * @default - SSE-SQS: only for stores whose messages carry no data of the service
+   */
+  readonly key?: StorageKey;
   /** What ends up here, for the alarm's description. */
   readonly description: string;
   /**
@@ -47,13 +107,19 @@ export interface DeadLetterStoreProps {
  * on-failure destination, a schedule target's DLQ): kept 14 days, encrypted, TLS only,
  * and alarmed as soon as it holds a single message.
  */
-export class DeadLetterStore extends Construct {
+export class DeadLetterStore extends KeyedQueue {
   readonly queue: Queue;
   readonly alarm: Alarm;
+  protected readonly key: StorageKey | undefined;
 
   constructor(scope: Construct, id: string, props: DeadLetterStoreProps) {
     super(scope, id);
-    this.queue = new Queue(this, 'Queue', { ...QUEUE_DEFAULTS, retentionPeriod: DEAD_LETTER_RETENTION });
+    this.key = props.key;
+    this.queue = new Queue(this, 'Queue', {
+      ...encryptionOf(props.key),
+      enforceSSL: true,
+      retentionPeriod: DEAD_LETTER_RETENTION,
+    });
     this.alarm = props.alarms.alarmWhenNotEmpty(this, 'NotEmpty', this.queue, props.description);
     if (props.notRedriveTarget) {
       Validations.of(this.queue).acknowledge({
@@ -67,28 +133,34 @@ export class DeadLetterStore extends Construct {
 export interface WorkQueueProps {
   readonly settings: QueueSettings;
   readonly alarms: AlarmTopic;
+  /** The key the queue and its dead-letter queue are encrypted with. */
+  readonly key: StorageKey;
 }
 
 /**
  * One of the service's work queues (`QUEUE_SETTINGS`): visibility timeout from the
  * settings, a dead-letter queue after `maxReceiveCount` receives, and an alarm on that
- * dead-letter queue.
+ * dead-letter queue; both encrypted with the storage key.
  */
-export class WorkQueue extends Construct {
+export class WorkQueue extends KeyedQueue {
   readonly queue: Queue;
   readonly deadLetters: DeadLetterStore;
   readonly settings: QueueSettings;
+  protected readonly key: StorageKey;
 
   constructor(scope: Construct, id: string, props: WorkQueueProps) {
     super(scope, id);
     const { settings } = props;
     this.settings = settings;
+    this.key = props.key;
     this.deadLetters = new DeadLetterStore(this, 'DeadLetters', {
       alarms: props.alarms,
+      key: props.key,
       description: `Messages of the ${settings.name} queue that failed ${settings.maxReceiveCount} receives. Find the cause in the consumer's logs, then redrive them to the source queue.`,
     });
     this.queue = new Queue(this, 'Queue', {
-      ...QUEUE_DEFAULTS,
+      ...encryptionOf(props.key),
+      enforceSSL: true,
       visibilityTimeout: Duration.seconds(settings.visibilityTimeoutSeconds),
       retentionPeriod: WORK_QUEUE_RETENTION,
       deadLetterQueue: { queue: this.deadLetters.queue, maxReceiveCount: settings.maxReceiveCount },

@@ -9,6 +9,7 @@ import type { Construct } from 'constructs';
 import { ENV } from '#shared/config';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import type { CipherAccess, FunctionBundling, TableAccess } from '../service';
+import { APP_METRICS_NAMESPACE, appServiceName, POWERTOOLS_ENV } from './app-metrics';
 import type { CipherKey } from './cipher-key';
 import type { DataTable } from './data-table';
 import type { EmailSenderSettings } from './email-sender';
@@ -61,7 +62,8 @@ export interface ServiceFunctionProps {
 /**
  * A `NodejsFunction` with the house defaults, shared by the API functions (`ApiFunction`)
  * and the pipeline's consumers (`ConsumerFunction`): Node.js 24 on ARM64, X-Ray tracing,
- * an explicit log group with retention, a minified ESM bundle with source maps that
+ * the Powertools service name (the stack's name) and metrics namespace of
+ * `app-metrics.ts`, an explicit log group with retention, a minified ESM bundle with source maps that
  * includes the AWS SDK (so the code runs against the SDK version it was tested with and
  * cold starts skip resolving the runtime's copy), and a role of its own that can only
  * write to its own log group. Table, key, queue and email access are added by the
@@ -102,6 +104,9 @@ export class ServiceFunction extends NodejsFunction {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         [ENV.logLevel]: props.logLevel ?? 'info',
+        // The metric contract of lib/constructs/app-metrics.ts: namespace and `service` dimension.
+        [POWERTOOLS_ENV.serviceName]: appServiceName(scope),
+        [POWERTOOLS_ENV.metricsNamespace]: APP_METRICS_NAMESPACE,
       },
       bundling: {
         format: OutputFormat.ESM,
@@ -158,11 +163,11 @@ export class ServiceFunction extends NodejsFunction {
 
   /**
    * Lets the function send to one of the service's queues: `sqs:SendMessage` (with
-   * `GetQueueAttributes` and `GetQueueUrl`) on that queue only, and its URL in the
-   * queue's variable (`QUEUES[id].envVar`).
+   * `GetQueueAttributes` and `GetQueueUrl`) on that queue only, the storage key's
+   * `queue-send` use, and the queue's URL in its variable (`QUEUES[id].envVar`).
    */
   sendsTo(queueId: QueueId, workQueue: WorkQueue): this {
-    workQueue.queue.grantSendMessages(this);
+    workQueue.grantSendMessages(this);
     this.addEnvironment(QUEUES[queueId].envVar, workQueue.queue.queueUrl);
     return this;
   }

@@ -7,6 +7,7 @@ import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import { ENTITY, keys } from '#shared/db/keys';
+import type { StorageKey } from './storage-key';
 
 /** One OAuth client id and the tenant (partner name) its tokens act for. */
 export interface TenantAlias {
@@ -27,6 +28,8 @@ export interface TenantSettings {
 export interface TenantAliasesProps {
   /** The service's single table (`DataTable.table`). */
   readonly table: ITable;
+  /** The key the table is encrypted with (`DataTable.key`): DynamoDB needs it to write. */
+  readonly tableKey: StorageKey;
   /** Every client id → tenant mapping to keep in the table. Each client id at most once. */
   readonly aliases: readonly TenantAlias[];
   /**
@@ -70,8 +73,9 @@ export const TENANT_RECORD_KEY_PATTERNS = [`${keys.tenantAlias('').pk}*`, `${key
  *
  * The resources are `AwsCustomResource`s, which share the stack's singleton provider
  * function: that is why both kinds live in one construct. This construct gives that
- * function its own role (no AWS managed policy; it may only write to its own log group
- * and put/delete `CLIENT#…` and `TENANT#…` items of the table), a log group with
+ * function its own role (no AWS managed policy; it may only write to its own log group,
+ * put/delete `CLIENT#…` and `TENANT#…` items of the table and use the table's key for
+ * that: `kms:Decrypt` via DynamoDB), a log group with
  * retention, and no SDK download at run time. As the provider is a singleton, create this
  * construct before any other `AwsCustomResource` of the stack (it refuses otherwise);
  * those would then run with this role too. With no alias and no setting, nothing is
@@ -116,6 +120,7 @@ export class TenantAliases extends Construct {
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...TENANT_RECORD_KEY_PATTERNS] } },
       }),
     );
+    role.addToPrincipalPolicy(props.tableKey.statement('table'));
 
     for (const { clientId, tenant } of props.aliases) {
       // A Cognito client id is a token: name its resource by the tenant, which owns exactly

@@ -58,20 +58,45 @@ describe('data table', () => {
     expect(props.DeletionProtectionEnabled).toBe(true);
   });
 
-  it('is encrypted at rest with the AWS-managed key (no key grant needed in function roles)', () => {
-    expect(props.SSESpecification).toEqual({ SSEEnabled: true });
+  it('is encrypted at rest with the customer-managed storage key (KMS), not an AWS-owned or AWS-managed one', () => {
+    expect(props.SSESpecification).toEqual({
+      SSEEnabled: true,
+      SSEType: 'KMS',
+      KMSMasterKeyId: { 'Fn::GetAtt': [kmsKeyIds(template).storage, 'Arn'] },
+    });
   });
 });
 
-describe('cipher key', () => {
-  it("is one symmetric key with yearly rotation, retained on stack deletion (the only other key is the alarm topic's)", () => {
-    expect(Object.keys(resourcesOf(template, 'AWS::KMS::Key'))).toHaveLength(2);
-    const key = resourcesOf(template, 'AWS::KMS::Key')[kmsKeyIds(template).cipher]!;
-    expect(key.Properties?.EnableKeyRotation).toBe(true);
-    expect(key.Properties?.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
-    expect(key.DeletionPolicy).toBe('Retain');
-    expect(key.UpdateReplacePolicy).toBe('Retain');
+describe('KMS keys', () => {
+  const keys = resourcesOf(template, 'AWS::KMS::Key');
+
+  it('are three: the storage key (table, queues), the cipher key (fields) and the alarm topic key', () => {
+    const { cipher, storage, alarms } = kmsKeyIds(template);
+    expect(Object.keys(keys).sort()).toEqual([cipher, storage, alarms].sort());
+    expect(new Set([cipher, storage, alarms]).size).toBe(3);
   });
+
+  it.each(['cipher', 'storage'] as const)(
+    'the %s key is one symmetric key with yearly rotation, retained on stack deletion and replacement, with a 30-day deletion window',
+    (role) => {
+      const key = keys[kmsKeyIds(template)[role]]!;
+      expect(key.Properties?.EnableKeyRotation).toBe(true);
+      expect(key.Properties?.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+      expect(key.Properties?.PendingWindowInDays).toBe(30);
+      expect(key.DeletionPolicy).toBe('Retain');
+      expect(key.UpdateReplacePolicy).toBe('Retain');
+    },
+  );
+
+  it.each(['cipher', 'storage'] as const)(
+    'the %s key policy only delegates to IAM in this account (no service, no other account, no "*" principal): who may use it is what the function roles are granted',
+    (role) => {
+      const statements = keys[kmsKeyIds(template)[role]]!.Properties?.KeyPolicy.Statement as Record<string, unknown>[];
+      expect(statements).toEqual([
+        { Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::123456789012:root' }, Action: 'kms:*', Resource: '*' },
+      ]);
+    },
+  );
 });
 
 describe('physical names', () => {

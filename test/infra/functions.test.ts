@@ -22,6 +22,7 @@ import {
   resourcesOf,
   statementsOfRole,
   synthTemplate,
+  viaService,
 } from './harness';
 
 const template = synthTemplate();
@@ -174,17 +175,28 @@ describe("table grants follow the row's table access", () => {
 });
 
 describe("cipher key grants follow the row's cipher access", () => {
-  const kmsActionsOf = (row: FunctionRow) => actionsOf(statementsOf(row)).filter((a) => a.startsWith('kms:'));
+  /** The KMS actions the role allows on the cipher key (the storage key's are pinned in kms-grants.test.ts). */
+  const cipherActionsOf = (row: FunctionRow) =>
+    actionsOf(statementsOf(row).filter((s) => refId(s.Resource) === cipherKeyId)).filter((a) => a.startsWith('kms:'));
 
   it.each(byFunction)('%s gets exactly the key operation of its row and the key ARN only with it', (_, row) => {
     const expected = { encrypt: ['kms:Encrypt'], decrypt: ['kms:Decrypt'], none: [] }[row.cipher ?? 'none'];
-    expect(kmsActionsOf(row)).toEqual(expected);
+    expect(cipherActionsOf(row)).toEqual(expected);
     const arn = functionOf(row).Environment.Variables[CONFIG_ENV.cipherKeyArn];
     if (row.cipher) expect(refId(arn)).toBe(cipherKeyId);
     else expect(arn).toBeUndefined();
   });
 
-  it('grants a decrypting route kms:Decrypt on the cipher key and nothing else of KMS', () => {
+  it.each(byFunction)('%s may use no KMS key but the cipher key and the storage key', (_, row) => {
+    const { cipher, storage } = kmsKeyIds(template);
+    const kmsResources = statementsOf(row)
+      .filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')))
+      .map((s) => refId(s.Resource));
+    expect(kmsResources.length).toBeGreaterThan(0);
+    for (const resource of kmsResources) expect([cipher, storage]).toContain(resource);
+  });
+
+  it('grants a decrypting route kms:Decrypt on the cipher key and nothing else of KMS but the table’s storage-key use', () => {
     const reader: RouteDefinition = {
       ...ROUTES[0]!,
       id: 'DecryptProbe',
@@ -198,7 +210,17 @@ describe("cipher key grants follow the row's cipher access", () => {
     const kms = statementsOfRole(probe, refId(fn.Role)!).filter((s) =>
       actionsOf([s]).some((a) => a.startsWith('kms:')),
     );
-    expect(actionsOf(kms)).toEqual(['kms:Decrypt']);
-    expect(kms.map((s) => refId(s.Resource))).toEqual([kmsKeyIds(probe).cipher]);
+    const keys = kmsKeyIds(probe);
+    expect(kms.filter((s) => refId(s.Resource) === keys.cipher)).toEqual([
+      { Effect: 'Allow', Action: 'kms:Decrypt', Resource: { 'Fn::GetAtt': [keys.cipher, 'Arn'] } },
+    ]);
+    expect(kms.filter((s) => refId(s.Resource) !== keys.cipher)).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'kms:Decrypt',
+        Resource: { 'Fn::GetAtt': [keys.storage, 'Arn'] },
+        Condition: { StringEquals: { 'kms:ViaService': viaService('dynamodb') } },
+      },
+    ]);
   });
 });

@@ -87,20 +87,33 @@ export const actionsOf = (statements: Statement[]): string[] =>
   statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 
 /**
- * The stack's two KMS keys by role: the cipher key (SSNs and tax ids) and the key of the
- * alarm topic (the one an SNS topic names as its master key).
+ * The stack's three KMS keys by role: the storage key (the one the table's encryption
+ * names), the key of the alarm topic (the one an SNS topic names as its master key), and
+ * the cipher key (SSNs, tax ids and webhook secrets), the remaining one.
  */
-export function kmsKeyIds(template: Template): { cipher: string; alarms: string } {
+export function kmsKeyIds(template: Template): { cipher: string; storage: string; alarms: string } {
   const topicKeys = Object.values(resourcesOf(template, 'AWS::SNS::Topic')).map((t) =>
     refId(t.Properties?.KmsMasterKeyId),
   );
+  const tableKeys = Object.values(resourcesOf(template, 'AWS::DynamoDB::Table')).map((t) =>
+    refId(t.Properties?.SSESpecification?.KMSMasterKeyId),
+  );
   const keys = Object.keys(resourcesOf(template, 'AWS::KMS::Key'));
-  const cipher = keys.filter((id) => !topicKeys.includes(id));
   const alarms = keys.filter((id) => topicKeys.includes(id));
-  if (cipher.length !== 1 || alarms.length !== 1)
-    throw new Error(`expected one cipher key and one alarm-topic key, got ${keys.join(', ')}`);
-  return { cipher: cipher[0]!, alarms: alarms[0]! };
+  const storage = keys.filter((id) => tableKeys.includes(id));
+  const cipher = keys.filter((id) => !topicKeys.includes(id) && !tableKeys.includes(id));
+  if (cipher.length !== 1 || storage.length !== 1 || alarms.length !== 1)
+    throw new Error(`expected one cipher key, one table (storage) key and one alarm-topic key, got ${keys.join(', ')}`);
+  return { cipher: cipher[0]!, storage: storage[0]!, alarms: alarms[0]! };
 }
+
+/**
+ * The `kms:ViaService` condition value the stack writes for a service (`dynamodb`, `sqs`)
+ * in the harness's region.
+ */
+export const viaService = (service: string) => ({
+  'Fn::Join': ['', [`${service}.${ENV.region}.`, { Ref: 'AWS::URLSuffix' }]],
+});
 
 /** The one function with this description (routes: the route key; consumers: `consumerDescription`). */
 export function functionByDescription(

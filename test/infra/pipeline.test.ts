@@ -25,6 +25,7 @@ import {
   refId,
   resourcesOf,
   statementsOfRole,
+  viaService,
 } from './harness';
 
 const build = (options: BuildOptions = {}) => {
@@ -135,10 +136,12 @@ describe('work queues (one per QUEUE_SETTINGS entry)', () => {
     expect(queues[workQueueId(id)]!.Properties?.VisibilityTimeout).toBe(QUEUE_SETTINGS[id].visibilityTimeoutSeconds);
   });
 
-  it('every queue of the stack (work queues, dead-letter queues, failure destinations) is encrypted (SSE-SQS) and refuses requests without TLS', () => {
+  it('every queue of the stack (work queues, dead-letter queues, failure destinations) is encrypted and refuses requests without TLS', () => {
     const policies = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'));
     for (const [id, queue] of Object.entries(queues)) {
-      expect(queue.Properties?.SqsManagedSseEnabled, id).toBe(true);
+      const encrypted =
+        queue.Properties?.SqsManagedSseEnabled === true || queue.Properties?.KmsMasterKeyId !== undefined;
+      expect(encrypted, id).toBe(true);
       const statements = policies
         .filter((p) => (propsOf(p).Queues as unknown[]).some((q) => refId(q) === id))
         .flatMap((p) => propsOf(p).PolicyDocument.Statement as Record<string, any>[]);
@@ -146,6 +149,38 @@ describe('work queues (one per QUEUE_SETTINGS entry)', () => {
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
       );
     }
+  });
+
+  /** The queues whose messages name the service's records: work queues, their DLQs, stream on-failure stores. */
+  const personalDataQueues = () => [
+    ...QUEUE_IDS.map(workQueueId),
+    ...QUEUE_IDS.map((id) => refId(queues[workQueueId(id)]!.Properties?.RedrivePolicy.deadLetterTargetArn)!),
+    ...[...stack.pipeline.onFailure.values()].map((store) => logicalId(store.queue)),
+  ];
+
+  it('every work queue, its dead-letter queue and every stream on-failure store is encrypted with the customer-managed storage key, reusing a data key for an hour (SQS allows 60 s to 24 h)', () => {
+    const ids = personalDataQueues();
+    expect(ids).toHaveLength(2 * QUEUE_IDS.length + streamConsumers.length);
+    for (const id of ids) {
+      const props = queues[id]!.Properties!;
+      expect(props.KmsMasterKeyId, id).toEqual({ 'Fn::GetAtt': [kmsKeyIds(template).storage, 'Arn'] });
+      expect(props.SqsManagedSseEnabled, id).toBeUndefined();
+      expect(props.KmsDataKeyReusePeriodSeconds, id).toBe(3600);
+      expect(props.KmsDataKeyReusePeriodSeconds).toBeGreaterThanOrEqual(60);
+      expect(props.KmsDataKeyReusePeriodSeconds).toBeLessThanOrEqual(86_400);
+    }
+  });
+
+  it('only the schedules’ dead-letter queues, which hold EventBridge’s scheduled-event envelope and no data of the service, use SQS-managed keys', () => {
+    const sqsManaged = Object.entries(queues)
+      .filter(([, q]) => q.Properties?.KmsMasterKeyId === undefined)
+      .map(([id]) => id)
+      .sort();
+    expect(sqsManaged).toEqual(
+      [...stack.pipeline.scheduleDeadLetters.values()].map((store) => logicalId(store.queue)).sort(),
+    );
+    expect(sqsManaged).toHaveLength(scheduleConsumers.length);
+    expect(Object.keys(queues)).toHaveLength(personalDataQueues().length + sqsManaged.length);
   });
 
   it('every queue without a redrive policy is a dead-letter store: kept 14 days and alarmed as soon as it holds a message', () => {
@@ -337,22 +372,35 @@ describe('consumer permissions follow the row', () => {
     }
   });
 
-  it('VerificationWorker has kms:Decrypt (on the cipher key) and no kms:Encrypt, and no sqs:SendMessage', () => {
+  /** The KMS actions a consumer's role allows on one key (test/infra/kms-grants.test.ts pins them all). */
+  const kmsActionsOn = (consumer: ConsumerDefinition, key: 'cipher' | 'storage') =>
+    actionsOf(statementsOf(consumer).filter((s) => refId(s.Resource) === kmsKeyIds(template)[key]))
+      .filter((a) => a.startsWith('kms:'))
+      .sort();
+
+  it('VerificationWorker has kms:Decrypt on the cipher key and no kms:Encrypt on any key, and no sqs:SendMessage', () => {
     const consumer = consumerById('VerificationWorker');
     const actions = actionsOf(statementsOf(consumer));
-    expect(resourcesAllowing(consumer, 'kms:Decrypt')).toEqual([kmsKeyIds(template).cipher]);
+    expect(kmsActionsOn(consumer, 'cipher')).toEqual(['kms:Decrypt']);
+    expect(resourcesAllowing(consumer, 'kms:Decrypt')).toContain(kmsKeyIds(template).cipher);
     expect(actions).not.toContain('kms:Encrypt');
-    expect(actions.filter((a) => a.startsWith('kms:'))).toEqual(['kms:Decrypt']);
     expect(actions).not.toContain('sqs:SendMessage');
   });
 
-  it('StreamRouter has sqs:SendMessage on exactly the queues of its sendsTo, plus the on-failure destination Lambda sends failed batches to with its role; and no kms', () => {
+  it('StreamRouter has sqs:SendMessage on exactly the queues of its sendsTo, plus the on-failure destination Lambda sends failed batches to with its role; and no use of the cipher key', () => {
     const consumer = consumerById('StreamRouter');
     const onFailure = logicalId(stack.pipeline.onFailure.get('StreamRouter')!.queue);
     expect(resourcesAllowing(consumer, 'sqs:SendMessage')).toEqual(
       [...consumer.sendsTo!.map(workQueueId), onFailure].sort(),
     );
-    expect(actionsOf(statementsOf(consumer)).filter((a) => a.startsWith('kms:'))).toEqual([]);
+    expect(kmsActionsOn(consumer, 'cipher')).toEqual([]);
+    // The storage key only as the stream, the table and the queues ask (pinned in kms-grants.test.ts).
+    expect(kmsActionsOn(consumer, 'storage')).toEqual([
+      'kms:Decrypt',
+      'kms:Decrypt',
+      'kms:Decrypt',
+      'kms:GenerateDataKey',
+    ]);
     expect(functionOf(consumer).props.Environment.Variables[CONFIG_ENV.cipherKeyArn]).toBeUndefined();
   });
 
@@ -368,9 +416,20 @@ describe('consumer permissions follow the row', () => {
     expect(statementsOf(consumer).filter((s) => actionsOf([s]).includes('dynamodb:DescribeStream'))).toEqual(onStream);
   });
 
-  it('StatementCodeExpiry has no sqs and no kms permission', () => {
-    const actions = actionsOf(statementsOf(consumerById('StatementCodeExpiry')));
-    expect(actions.filter((a) => a.startsWith('sqs:') || a.startsWith('kms:'))).toEqual([]);
+  it('StatementCodeExpiry has no sqs permission and no kms permission but the table’s (kms:Decrypt on the storage key, via DynamoDB)', () => {
+    const consumer = consumerById('StatementCodeExpiry');
+    const actions = actionsOf(statementsOf(consumer));
+    expect(actions.filter((a) => a.startsWith('sqs:'))).toEqual([]);
+    expect(kmsActionsOn(consumer, 'cipher')).toEqual([]);
+    const kms = statementsOf(consumer).filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
+    expect(kms).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'kms:Decrypt',
+        Resource: { 'Fn::GetAtt': [kmsKeyIds(template).storage, 'Arn'] },
+        Condition: { StringEquals: { 'kms:ViaService': viaService('dynamodb') } },
+      },
+    ]);
   });
 
   it('a new consumer row is wired with no stack change: its function, source and grants', () => {

@@ -7,6 +7,7 @@ import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
 import {
   actionsOf,
   buildApp,
+  kmsKeyIds,
   propsOf,
   ref,
   refId,
@@ -14,6 +15,7 @@ import {
   sdkCall,
   statementsOfRole,
   synthTemplate,
+  viaService,
 } from './harness';
 
 type Template = ReturnType<typeof synthTemplate>;
@@ -78,7 +80,7 @@ describe('tenant aliases, Cognito mode', () => {
     },
   );
 
-  it('are served by one provider function whose role may only put and delete CLIENT# items (and TENANT# settings items, which the provider also keeps) of the table, and log', () => {
+  it('are served by one provider function whose role may only put and delete CLIENT# items (and TENANT# settings items, which the provider also keeps) of the table, decrypt the table key through DynamoDB, and log', () => {
     const providerIds = providerIdsOf(template);
     expect(providerIds).toHaveLength(1);
     const provider = resourcesOf(template, 'AWS::Lambda::Function')[providerIds[0]!]!.Properties!;
@@ -99,10 +101,20 @@ describe('tenant aliases, Cognito mode', () => {
         },
       },
     ]);
+    // DynamoDB writes the encrypted table with the writer's kms:Decrypt of the table key, and only through DynamoDB.
+    const kms = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
+    expect(kms).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'kms:Decrypt',
+        Resource: { 'Fn::GetAtt': [kmsKeyIds(template).storage, 'Arn'] },
+        Condition: { StringEquals: { 'kms:ViaService': viaService('dynamodb') } },
+      },
+    ]);
     // Everything else is writing to its own log group, kept one month.
     const logGroupId = refId(provider.LoggingConfig.LogGroup)!;
     expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]?.Properties?.RetentionInDays).toBe(30);
-    const others = statements.filter((s) => !dynamodb.includes(s));
+    const others = statements.filter((s) => !dynamodb.includes(s) && !kms.includes(s));
     expect(actionsOf(others).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     expect(others.map((s) => refId(s.Resource))).toEqual([logGroupId]);
   });

@@ -6,6 +6,7 @@ import { TENANT_ALIAS_RESOURCE_TYPE, TENANT_SETTINGS_RESOURCE_TYPE } from '../..
 import {
   actionsOf,
   buildApp,
+  kmsKeyIds,
   propsOf,
   ref,
   refId,
@@ -13,6 +14,7 @@ import {
   sdkCall,
   statementsOfRole,
   synthTemplate,
+  viaService,
 } from './harness';
 
 type Template = ReturnType<typeof synthTemplate>;
@@ -122,7 +124,7 @@ describe('tenant settings with an external issuer', () => {
     expect(sdkCall(resource.Properties?.Create).parameters.Item).toEqual(settingsItem('acme', 'byo'));
   });
 
-  it("run with a provider role that may only put and delete the table's CLIENT# and TENANT# items, and write its own log group", () => {
+  it("run with a provider role that may only put and delete the table's CLIENT# and TENANT# items (decrypting the table key through DynamoDB), and write its own log group", () => {
     const [providerId] = providerIdsOf(template, TENANT_SETTINGS_RESOURCE_TYPE) as [string];
     const provider = resourcesOf(template, 'AWS::Lambda::Function')[providerId]!.Properties!;
     const roleId = roleOfFunction(template, providerId);
@@ -141,6 +143,13 @@ describe('tenant settings with an external issuer', () => {
         // Both prefixes even with settings only: removing the last record of a kind must
         // still be allowed after CloudFormation has updated this policy.
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*', 'TENANT#*'] } },
+      },
+      {
+        // The table is encrypted with the storage key: DynamoDB decrypts its table key with the writer's permission.
+        Effect: 'Allow',
+        Action: 'kms:Decrypt',
+        Resource: { 'Fn::GetAtt': [kmsKeyIds(template).storage, 'Arn'] },
+        Condition: { StringEquals: { 'kms:ViaService': viaService('dynamodb') } },
       },
     ]);
     expect(actionsOf(statementsOfRole(template, roleId))).not.toContain('dynamodb:UpdateItem');

@@ -1,0 +1,163 @@
+import { Duration } from 'aws-cdk-lib';
+import { type Alarm, MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct } from 'constructs';
+import type { AlarmTopic } from './alarms';
+import { appMetric } from './app-metrics';
+import type { HttpApi } from './http-api';
+import type { ServiceFunction } from './service-function';
+
+/** Where each alarm is explained for the on-call engineer (docs/operations.md). */
+const RUNBOOK = 'docs/operations.md';
+
+/** One function of the stack and what runs it, which decides how its errors are judged. */
+export interface MonitoredFunction {
+  /** The route's or consumer's id. */
+  readonly id: string;
+  readonly fn: ServiceFunction;
+  /** `api`: behind an HTTP route; otherwise the consumer's source kind. */
+  readonly kind: 'api' | 'table-stream' | 'queue' | 'schedule';
+}
+
+/**
+ * The thresholds, in one place so the runbook and the tests read the same numbers.
+ * Counts are per 5-minute period unless said otherwise.
+ */
+export const ALARM_THRESHOLDS = {
+  /**
+   * An API function's unhandled errors (crashes, timeouts; the middleware turns every
+   * other failure into a response): more than 2, so one slow dependency call does not page.
+   */
+  apiFunctionErrors: 2,
+  /** A consumer's errors: any, since each fails a whole batch or a scheduled run. */
+  consumerErrors: 0,
+  /** Throttled invocations of any function: any. */
+  throttles: 0,
+  /** The stream router's oldest record: older than 5 minutes, in each of 5 consecutive minutes. */
+  iteratorAgeMs: 5 * 60 * 1000,
+  iteratorAgeMinutes: 5,
+  /** Server errors of the API: above 1 % of requests over 5 minutes ... */
+  api5xxPercent: 1,
+  /** ... once at least this many requests came in (a single 5xx of 3 requests is no outage). */
+  api5xxMinRequests: 20,
+  /** Failed webhook delivery attempts: above 20 % over 15 minutes ... */
+  webhookFailurePercent: 20,
+  /** ... once at least this many attempts were made. */
+  webhookFailureMinAttempts: 10,
+  /** Deliveries given up for good: any. */
+  webhookExhausted: 0,
+} as const;
+
+export interface ServiceAlarmsProps {
+  readonly alarms: AlarmTopic;
+  readonly httpApi: HttpApi;
+  /** Every function of the stack. */
+  readonly functions: readonly MonitoredFunction[];
+}
+
+/**
+ * Every alarm of the service beyond the dead-letter ones (which sit beside their queues):
+ * per function, `Errors` and `Throttles`; per table-stream consumer, its iterator age;
+ * the API's 5xx rate; and from the application's metrics (`app-metrics.ts`) the webhook
+ * delivery failure rate and deliveries given up. Each notifies the `AlarmTopic`, and its
+ * description says what it means and where the runbook is.
+ */
+export class ServiceAlarms extends Construct {
+  /** Each function's Errors alarm, by route or consumer id. */
+  readonly functionErrors: ReadonlyMap<string, Alarm>;
+  /** Each function's Throttles alarm, by route or consumer id. */
+  readonly functionThrottles: ReadonlyMap<string, Alarm>;
+  /** Each table-stream consumer's iterator-age alarm, by consumer id. */
+  readonly iteratorAge: ReadonlyMap<string, Alarm>;
+  readonly api5xxRate: Alarm;
+  readonly webhookFailureRate: Alarm;
+  readonly webhookExhausted: Alarm;
+
+  constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
+    super(scope, id);
+    const { alarms } = props;
+    const errors = new Map<string, Alarm>();
+    const throttles = new Map<string, Alarm>();
+    const iteratorAge = new Map<string, Alarm>();
+    const fiveMinutes = Duration.minutes(5);
+
+    for (const { id: fnId, fn, kind } of props.functions) {
+      if (errors.has(fnId)) throw new Error(`function "${fnId}" is monitored twice`);
+      const api = kind === 'api';
+      errors.set(
+        fnId,
+        alarms.alarm(this, `${fnId}Errors`, {
+          metric: fn.metricErrors({ period: fiveMinutes, statistic: 'Sum' }),
+          threshold: api ? ALARM_THRESHOLDS.apiFunctionErrors : ALARM_THRESHOLDS.consumerErrors,
+          description: `${fnId}: ${ERRORS_MEANING[kind]} Read its log group for the failing requests (X-Ray shows slow calls). Runbook: ${RUNBOOK}#function-errors`,
+        }),
+      );
+      throttles.set(
+        fnId,
+        alarms.alarm(this, `${fnId}Throttles`, {
+          metric: fn.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
+          threshold: ALARM_THRESHOLDS.throttles,
+          description: `${fnId}: Lambda refused invocations (account or reserved concurrency exhausted). ${api ? 'Callers got 5xx answers.' : 'Its source retries them.'} Runbook: ${RUNBOOK}#function-throttles`,
+        }),
+      );
+      if (kind === 'table-stream') {
+        iteratorAge.set(
+          fnId,
+          alarms.alarm(this, `${fnId}IteratorAge`, {
+            metric: fn.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' }),
+            threshold: ALARM_THRESHOLDS.iteratorAgeMs,
+            evaluationPeriods: ALARM_THRESHOLDS.iteratorAgeMinutes,
+            description: `${fnId} is more than 5 minutes behind the table stream for 5 minutes: verifications, identifications and webhooks wait. The stream keeps records 24 h. Runbook: ${RUNBOOK}#stream-iterator-age`,
+          }),
+        );
+      }
+    }
+    this.functionErrors = errors;
+    this.functionThrottles = throttles;
+    this.iteratorAge = iteratorAge;
+
+    const api = props.httpApi.api;
+    this.api5xxRate = alarms.alarm(this, 'Api5xxRate', {
+      metric: new MathExpression({
+        // FILL: a period with requests but no 5xx datapoint is 0 %, not missing.
+        expression: `IF(requests >= ${ALARM_THRESHOLDS.api5xxMinRequests}, 100 * FILL(errors, 0) / requests, 0)`,
+        usingMetrics: {
+          errors: api.metricServerError({ period: fiveMinutes, statistic: 'Sum' }),
+          requests: api.metricCount({ period: fiveMinutes, statistic: 'Sum' }),
+        },
+        period: fiveMinutes,
+        label: 'API 5xx (% of requests)',
+      }),
+      threshold: ALARM_THRESHOLDS.api5xxPercent,
+      description: `More than ${ALARM_THRESHOLDS.api5xxPercent} % of API requests answered 5xx over 5 minutes (at least ${ALARM_THRESHOLDS.api5xxMinRequests} requests). Partners see failures. Check which route in the access log, then that function's Errors. Runbook: ${RUNBOOK}#api-5xx-rate`,
+    });
+
+    const fifteenMinutes = Duration.minutes(15);
+    this.webhookFailureRate = alarms.alarm(this, 'WebhookFailureRate', {
+      metric: new MathExpression({
+        // FILL: when every attempt failed there is no success datapoint at all.
+        expression: `IF(FILL(ok, 0) + FILL(failed, 0) >= ${ALARM_THRESHOLDS.webhookFailureMinAttempts}, 100 * FILL(failed, 0) / (FILL(ok, 0) + FILL(failed, 0)), 0)`,
+        usingMetrics: {
+          ok: appMetric(this, 'webhookDeliverySucceeded', { period: fifteenMinutes }),
+          failed: appMetric(this, 'webhookDeliveryFailed', { period: fifteenMinutes }),
+        },
+        period: fifteenMinutes,
+        label: 'Webhook delivery attempts failed (%)',
+      }),
+      threshold: ALARM_THRESHOLDS.webhookFailurePercent,
+      description: `More than ${ALARM_THRESHOLDS.webhookFailurePercent} % of webhook delivery attempts failed over 15 minutes (at least ${ALARM_THRESHOLDS.webhookFailureMinAttempts} attempts). Usually one partner's endpoint is down; deliveries retry for about a day. Find the tenant in WebhookDeliveryWorker's logs. Runbook: ${RUNBOOK}#webhook-delivery-failure-rate`,
+    });
+    this.webhookExhausted = alarms.alarm(this, 'WebhookDeliveriesExhausted', {
+      metric: appMetric(this, 'webhookDeliveryExhausted', { period: fiveMinutes }),
+      threshold: ALARM_THRESHOLDS.webhookExhausted,
+      description: `A webhook delivery failed its last attempt: a partner missed an event for good unless it is redelivered (POST /events/{id}/redeliver). Runbook: ${RUNBOOK}#webhook-deliveries-exhausted`,
+    });
+  }
+}
+
+const ERRORS_MEANING: Readonly<Record<MonitoredFunction['kind'], string>> = {
+  api: `more than ${ALARM_THRESHOLDS.apiFunctionErrors} invocations failed in 5 minutes (crashes or timeouts; callers got 5xx).`,
+  'table-stream':
+    'an invocation failed; the batch is retried, bisected, and sent to the on-failure queue if it keeps failing.',
+  queue: 'an invocation failed; its messages return to the queue and go to the dead-letter queue after their receives.',
+  schedule: 'a scheduled run failed (Lambda retries it twice); the next run repeats the work.',
+};
