@@ -144,7 +144,7 @@ export class ServiceAlarms extends Construct {
         label: 'Webhook delivery attempts failed (%)',
       }),
       threshold: ALARM_THRESHOLDS.webhookFailurePercent,
-      description: `More than ${ALARM_THRESHOLDS.webhookFailurePercent} % of webhook delivery attempts failed over 15 minutes (at least ${ALARM_THRESHOLDS.webhookFailureMinAttempts} attempts). Usually one partner's endpoint is down; deliveries retry for about a day. Find the tenant in WebhookDeliveryWorker's logs. Runbook: ${RUNBOOK}#webhook-delivery-failure-rate`,
+      description: `More than ${ALARM_THRESHOLDS.webhookFailurePercent} % of webhook delivery attempts failed over 15 minutes (at least ${ALARM_THRESHOLDS.webhookFailureMinAttempts} attempts). Usually one partner's endpoint is down; each delivery is tried 7 times over about 17 hours. Find the tenant in WebhookDeliveryWorker's logs. Runbook: ${RUNBOOK}#webhook-delivery-failure-rate`,
     });
     this.webhookExhausted = alarms.alarm(this, 'WebhookDeliveriesExhausted', {
       metric: appMetric(this, 'webhookDeliveryExhausted', { period: fiveMinutes }),
