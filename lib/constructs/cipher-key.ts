@@ -12,10 +12,12 @@ export interface CipherKeyProps {
 }
 
 /**
- * The customer-managed KMS key that encrypts SSNs and tax ids at the application level
- * (`functions/shared/cipher/kms-cipher.ts` calls KMS Encrypt/Decrypt directly, with the
- * record's owner as encryption context). Symmetric, rotated yearly, and retained: losing
- * it would make every stored ciphertext unreadable.
+ * The customer-managed KMS key that encrypts SSNs and tax ids (and webhook signing
+ * secrets) at the application level (`functions/shared/cipher/kms-cipher.ts` calls KMS
+ * Encrypt/Decrypt directly, with the record's owner as encryption context). Symmetric,
+ * rotated yearly, and retained: losing it would make every stored ciphertext unreadable.
+ * Separate from the `StorageKey` that encrypts the table and queues at rest, so that
+ * reading an item does not grant reading the field inside it.
  */
 export class CipherKey extends Construct {
   readonly key: Key;
