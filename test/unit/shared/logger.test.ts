@@ -27,7 +27,7 @@ describe('structured logger', () => {
     createLogger({ request_id: 'r1' }).child({ tenant: 't1' }).info('hello', { ssn: '123456789' });
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0])).toMatchObject({
-      level: 'info',
+      level: 'INFO',
       message: 'hello',
       request_id: 'r1',
       tenant: 't1',

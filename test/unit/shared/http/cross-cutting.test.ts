@@ -215,7 +215,7 @@ describe('unexpected failures', () => {
     const res = await invoke(get, getEvent(ACCOUNT_ID, { requestId: 'req-501' }));
 
     expect(res.statusCode).toBe(500);
-    const errors = harness.logs.map((line) => JSON.parse(line)).filter((line) => line.level === 'error');
+    const errors = harness.logs.map((line) => JSON.parse(line)).filter((line) => line.level === 'ERROR');
     expect(errors).toHaveLength(1);
     expect(errors[0].request_id).toBe('req-501');
     expect(JSON.stringify(errors[0])).toContain('ProvisionedThroughputExceededException');
