@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { addLogContext } from './logger';
+import { withLogContext } from './logger';
 import { flushMetrics } from './metrics';
 
 /**
@@ -7,17 +7,17 @@ import { flushMetrics } from './metrics';
  * schedules) is wrapped here: the invocation's Lambda context goes on its log lines
  * (request id, cold start), and the metrics it counted are written when it ends, whether
  * it returns or throws. Lambda always passes a context; a test calling a worker directly
- * may not, and its lines then carry none.
+ * may not, and its lines then carry no invocation of their own.
  */
 export function invocation<E, R>(
   fn: (event: E, context?: Context) => Promise<R>,
 ): (event: E, context?: Context) => Promise<R> {
-  return async (event, context) => {
-    if (context) addLogContext(context);
-    try {
-      return await fn(event, context);
-    } finally {
-      flushMetrics();
-    }
-  };
+  return (event, context) =>
+    withLogContext(context, async () => {
+      try {
+        return await fn(event, context);
+      } finally {
+        flushMetrics();
+      }
+    });
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LogItem } from '@aws-lambda-powertools/logger';
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
@@ -85,18 +86,34 @@ function rootLogger(): ServiceLogger {
 }
 
 /**
- * Puts the invocation's Lambda context on every following line (request id, cold start,
- * function name). Lambda runs one invocation at a time per process, so the process-wide
- * logger carries the current one; the local runtime, which runs invocations side by side
- * in one process, may show another concurrent invocation's request id.
+ * The Lambda context of the invocation a line belongs to. Lambda runs one invocation at a
+ * time per process, but the local runtime runs several side by side in one process: the
+ * context travels with the invocation's async calls, and the process-wide logger is
+ * handed the right one before each line, so no line names another invocation's request.
  */
-export function addLogContext(context: Context): void {
+const invocationContext = new AsyncLocalStorage<Context>();
+let applied: Context | undefined;
+
+function apply(context: Context): void {
+  if (context === applied) return;
+  // Powertools marks the first context it is given as the cold start.
   rootLogger().addContext(context);
+  applied = context;
+}
+
+/** Runs an invocation with its Lambda context (request id, cold start, function) on every line it writes. */
+export function withLogContext<R>(context: Context | undefined, fn: () => R): R {
+  if (!context) return fn();
+  apply(context);
+  return invocationContext.run(context, fn);
 }
 
 export function createLogger(base: Record<string, unknown> = {}): Logger {
-  const write = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) =>
+  const write = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => {
+    const context = invocationContext.getStore();
+    if (context) apply(context);
     rootLogger()[level](message, fields ? { ...base, ...fields } : base);
+  };
   return {
     debug: (m, f) => write('debug', m, f),
     info: (m, f) => write('info', m, f),

@@ -147,21 +147,44 @@ describe('structured logger: environment', () => {
     expect(logger.lines[0].service).toBe('verify-staging');
   });
 
-  it('carries the Lambda request id once the invocation’s context is added, and cold start on the first only', async () => {
+  it('carries the Lambda request id of the invocation, and cold start on the first invocation only', async () => {
     const logger = await freshLogger({ AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' });
     const first: Context = lambdaContext();
     const second: Context = lambdaContext();
 
-    logger.addLogContext(first);
-    logger.createLogger().info('first invocation');
-    logger.addLogContext(second);
-    logger.createLogger().info('second invocation');
+    logger.withLogContext(first, () => {
+      logger.createLogger().info('first invocation');
+      logger.createLogger().info('first invocation, later');
+    });
+    logger.withLogContext(second, () => logger.createLogger().info('second invocation'));
 
     expect(logger.lines[0]).toMatchObject({
       function_request_id: first.awsRequestId,
       function_name: first.functionName,
       cold_start: true,
     });
-    expect(logger.lines[1]).toMatchObject({ function_request_id: second.awsRequestId, cold_start: false });
+    expect(logger.lines[1]).toMatchObject({ function_request_id: first.awsRequestId, cold_start: true });
+    expect(logger.lines[2]).toMatchObject({ function_request_id: second.awsRequestId, cold_start: false });
+  });
+
+  it('keeps each invocation’s request id on its own lines when invocations interleave (the local runtime)', async () => {
+    const logger = await freshLogger({});
+    const [a, b] = [lambdaContext(), lambdaContext()];
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+    const run = (context: Context, name: string) =>
+      logger.withLogContext(context, async () => {
+        for (const step of [1, 2, 3]) {
+          logger.createLogger({ invocation: name }).info(`step ${step}`);
+          await tick();
+        }
+      });
+
+    await Promise.all([run(a, 'a'), run(b, 'b')]);
+
+    const ids = { a: a.awsRequestId, b: b.awsRequestId };
+    expect(logger.lines).toHaveLength(6);
+    for (const line of logger.lines) {
+      expect(line.function_request_id).toBe(ids[line.invocation as 'a' | 'b']);
+    }
   });
 });
