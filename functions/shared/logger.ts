@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LogItem } from '@aws-lambda-powertools/logger';
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
-import { ENV, optionalEnv } from './config';
+import { ENV, optionalEnv, serviceName } from './config';
 
 /**
  * Structured JSON logs, one line per entry, written by Powertools for AWS Lambda's Logger
@@ -67,7 +67,6 @@ class ServiceLogger extends PowertoolsLogger {
   }
 }
 
-const DEFAULT_SERVICE_NAME = 'verify-service';
 type PowertoolsLevel = NonNullable<ConstructorParameters<typeof PowertoolsLogger>[0]>['logLevel'];
 let root: ServiceLogger | undefined;
 
@@ -78,7 +77,7 @@ let root: ServiceLogger | undefined;
  */
 function rootLogger(): ServiceLogger {
   root ??= new ServiceLogger({
-    serviceName: optionalEnv('POWERTOOLS_SERVICE_NAME') ?? DEFAULT_SERVICE_NAME,
+    serviceName: serviceName(),
     logLevel: (optionalEnv(ENV.logLevel) ?? 'info').toUpperCase() as PowertoolsLevel,
     jsonReplacerFn: redactSensitive,
   });

@@ -1,5 +1,5 @@
 import { MetricUnit, Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
-import { optionalEnv } from './config';
+import { ENV, optionalEnv, serviceName } from './config';
 
 /**
  * The service's CloudWatch metrics, written as Embedded Metric Format lines by Powertools
@@ -44,7 +44,6 @@ export interface Metrics {
 }
 
 export const DEFAULT_NAMESPACE = 'VerifyService';
-export const DEFAULT_SERVICE_NAME = 'verify-service';
 
 type Sink = (emfLine: string) => void;
 let sink: Sink | undefined;
@@ -71,7 +70,7 @@ export function setMetricsSink(next: Sink | undefined): void {
  */
 class ServiceMetrics extends PowertoolsMetrics {
   readonly #silent =
-    optionalEnv('POWERTOOLS_METRICS_DISABLED') === undefined && optionalEnv('AWS_LAMBDA_FUNCTION_NAME') === undefined;
+    optionalEnv(ENV.metricsDisabled) === undefined && optionalEnv(ENV.lambdaFunctionName) === undefined;
 
   override publishStoredMetrics(): this {
     if (!this.hasStoredMetrics()) return this;
@@ -92,8 +91,8 @@ let instance: ServiceMetrics | undefined;
 /** One Metrics per process, made on first use, after the runtime has set the environment. */
 function powertools(): ServiceMetrics {
   instance ??= new ServiceMetrics({
-    namespace: optionalEnv('POWERTOOLS_METRICS_NAMESPACE') ?? DEFAULT_NAMESPACE,
-    serviceName: optionalEnv('POWERTOOLS_SERVICE_NAME') ?? DEFAULT_SERVICE_NAME,
+    namespace: optionalEnv(ENV.metricsNamespace) ?? DEFAULT_NAMESPACE,
+    serviceName: serviceName(),
   });
   return instance;
 }
