@@ -6,6 +6,7 @@ import { type PersonChange, persons, type StoredPerson } from '#shared/db/person
 import { retryOnConflict } from '#shared/db/retry';
 import { now } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
+import { metrics } from '#shared/metrics';
 import { type AddressInput, addressesFrom, type ContactInput, contactsFrom, identityChanged } from './person-data';
 import { unknownPerson } from './persons';
 
@@ -104,7 +105,10 @@ async function changePerson(
     const stored = await persons().getStored(tenant, id);
     if (!stored) throw unknownPerson();
     const change = await decide(stored);
-    return change ? persons().update(stored, change, now()) : stored.person;
+    if (!change) return stored.person;
+    const updated = await persons().update(stored, change, now());
+    if (updated.status !== stored.person.status) metrics().count('PersonStatusChanged');
+    return updated;
   }, RETRY);
 }
 

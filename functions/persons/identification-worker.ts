@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { processQueueBatch } from '#shared/batch';
+import { queueWorker } from '#shared/batch';
 import { identifyPerson } from './identify-person';
 
 /** Identification queue message: which person, for which identity revision, and whether it is the automatic retry. */
@@ -11,7 +11,7 @@ export const identificationMessage = z.object({
 });
 
 /** Identifies persons from the identification queue (SQS, partial batch failures). */
-export const handler = (event: Parameters<typeof processQueueBatch>[0]) =>
-  processQueueBatch(event, { worker: 'identification-worker', body: identificationMessage }, (message, logger) =>
-    identifyPerson(message, logger.child({ tenant: message.tenant, person_id: message.id })),
-  );
+export const handler = queueWorker(
+  { worker: 'identification-worker', body: identificationMessage },
+  (message, logger) => identifyPerson(message, logger.child({ tenant: message.tenant, person_id: message.id })),
+);

@@ -11,6 +11,7 @@ import { tenants } from '#shared/db/tenants';
 import { now } from '#shared/dependencies';
 import { identityVendor } from '#shared/identity-vendor/index';
 import type { Logger } from '#shared/logger';
+import { metrics } from '#shared/metrics';
 
 /** An identification queue message: which person, for which identity revision; `retry` for the automatic retry. */
 export interface IdentificationRequest {
@@ -50,6 +51,9 @@ export function identifyPerson(request: IdentificationRequest, logger: Logger): 
         { status, status_reasons: status === 'rejected' ? statusReasons : undefined, identification_attempts: attempt },
         now(),
       );
+      metrics().count('IdentificationCompleted');
+      metrics().metadata('identification_status', status);
+      if (status !== stored.person.status) metrics().count('PersonStatusChanged');
       logger.info('person identified', { person_id: request.id, status, reason_codes: reasons });
     },
     { attempts: 3, jitterMs: 0 },

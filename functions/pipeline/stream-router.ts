@@ -3,6 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { events } from '#shared/db/events/index';
 import { now } from '#shared/dependencies';
+import { invocation } from '#shared/invocation';
 import { createLogger, type Logger } from '#shared/logger';
 import { messageQueue } from '#shared/queue/index';
 import type { StreamAction } from '#shared/stream/rules';
@@ -17,7 +18,7 @@ import { actionsFor } from './stream-rules';
  * on-failure destination. Every action is safe to repeat: events are stored once per id
  * and queued once per stored event.
  */
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+export const handler = invocation<DynamoDBStreamEvent, DynamoDBBatchResponse>(async (event) => {
   const logger = createLogger({ worker: 'stream-router' });
   for (const record of event.Records) {
     try {
@@ -31,7 +32,7 @@ export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     }
   }
   return { batchItemFailures: [] };
-};
+});
 
 function actionsOf(record: DynamoDBRecord): StreamAction[] {
   const image = (raw: unknown) => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);

@@ -1,4 +1,5 @@
 import { screeningLists } from '#shared/db/screening/index';
+import { invocation } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
 import { messageQueue } from '#shared/queue/index';
 
@@ -8,7 +9,7 @@ import { messageQueue } from '#shared/queue/index';
  * worker reads only the persons of that name (docs/data-model.md, pattern 13): the cost
  * follows the list's size, not the number of persons, and no person is missed.
  */
-export const handler = async (): Promise<{ names: number }> => {
+export const handler = invocation<void, { names: number }>(async () => {
   const logger = createLogger({ worker: 'daily-rescreen' });
   let names = 0;
   let startKey: Record<string, unknown> | undefined;
@@ -23,4 +24,4 @@ export const handler = async (): Promise<{ names: number }> => {
   } while (startKey);
   logger.info('sanctions names queued for re-screening', { names });
   return { names };
-};
+});

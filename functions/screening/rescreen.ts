@@ -6,6 +6,7 @@ import { retryOnConflict } from '#shared/db/retry';
 import { screeningLists } from '#shared/db/screening/index';
 import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
+import { metrics } from '#shared/metrics';
 
 /**
  * Screening again after the sanctions list changed (docs/api.md#screening): only the
@@ -27,6 +28,7 @@ export async function rescreenName(nameKey: string, logger: Logger): Promise<Res
         if (stored.person.status !== 'verified') return 'no_match';
         const status = transition(stored.person.status, 'sanctions_match') as Person['status'];
         await persons().recordStatus(stored, { status, status_reasons: [statusReason('matched_watchlist')] }, now());
+        metrics().count('PersonStatusChanged');
         return 'restricted';
       },
       { attempts: 5, jitterMs: 20 },

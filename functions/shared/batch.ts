@@ -1,21 +1,52 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
+import { invocation } from './invocation';
 import { createLogger, type Logger } from './logger';
+import { flushMetrics } from './metrics';
+
+export interface QueueWorkerOptions<S extends z.core.$ZodType> {
+  /** The worker's name on its log lines. */
+  worker: string;
+  /** The message body's schema; a body that does not match fails its message. */
+  body: S;
+}
+
+export type QueueWork<S extends z.core.$ZodType> = (
+  body: z.output<S>,
+  logger: Logger,
+  record: SQSRecord,
+) => Promise<void>;
+
+/** An SQS worker's Lambda handler: each message of the batch goes to `work`. */
+export function queueWorker<S extends z.core.$ZodType>(
+  options: QueueWorkerOptions<S>,
+  work: QueueWork<S>,
+): (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse> {
+  return invocation<SQSEvent, SQSBatchResponse>((event, context) => processQueueBatch(event, options, work, context));
+}
 
 /**
- * Runs an SQS worker over a batch and reports the messages that failed, so only those are
- * retried (ReportBatchItemFailures) and, after the queue's maxReceiveCount, dead-lettered.
- * A message whose body does not parse fails too: it lands in the dead-letter queue for a
- * person to look at rather than disappearing.
+ * Runs an SQS worker over a batch with Powertools' BatchProcessor and reports the messages
+ * that failed, so only those are retried (ReportBatchItemFailures) and, after the queue's
+ * maxReceiveCount, dead-lettered. A message whose body does not parse fails too: it lands
+ * in the dead-letter queue for a person to look at rather than disappearing. A batch in
+ * which every message failed is answered like any other (`throwOnFullBatchFailure: false`):
+ * all of its messages are reported, none is lost to a thrown error.
+ *
+ * Messages are processed one after another, in the batch's order (`processInParallel:
+ * false`; Powertools' default is parallel): two messages about one account or person in a
+ * batch would otherwise race each other's optimistic lock, and each message's metrics are
+ * written when it ends, carrying its own metadata.
  */
 export async function processQueueBatch<S extends z.core.$ZodType>(
   event: SQSEvent,
-  options: { worker: string; body: S },
-  work: (body: z.output<S>, logger: Logger, record: SQSRecord) => Promise<void>,
+  options: QueueWorkerOptions<S>,
+  work: QueueWork<S>,
+  context?: Context,
 ): Promise<SQSBatchResponse> {
   const base = createLogger({ worker: options.worker });
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
+  const handleRecord = async (record: SQSRecord): Promise<void> => {
     const logger = base.child({
       message_id: record.messageId,
       receive_count: record.attributes?.ApproximateReceiveCount,
@@ -26,8 +57,17 @@ export async function processQueueBatch<S extends z.core.$ZodType>(
       await work(parsed.data, logger, record);
     } catch (error) {
       logger.error('message failed; it will be retried', { error });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
+      throw error;
+    } finally {
+      flushMetrics();
     }
-  }
-  return { batchItemFailures };
+  };
+  // A processor per batch: it keeps the batch's records and failures on itself, and the
+  // local runtime runs several batches side by side in one process.
+  const processor = new BatchProcessor(EventType.SQS);
+  return processPartialResponse(event, handleRecord, processor, {
+    context,
+    throwOnFullBatchFailure: false,
+    processInParallel: false,
+  });
 }

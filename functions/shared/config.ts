@@ -12,8 +12,16 @@ export const ENV = {
   localCipherKey: 'LOCAL_CIPHER_KEY',
   /** Sender address of account-holder emails (an SES identity); emails are skipped without it. */
   emailSender: 'EMAIL_SENDER',
-  /** `debug` | `info` | `warn` | `error`; default `info`. */
+  /** `debug` | `info` | `warn` | `error` (either case); default `info`. */
   logLevel: 'LOG_LEVEL',
+  /** The `service` on every log line and the metrics' one dimension; default `verify-service`. */
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  /** CloudWatch namespace of the service's metrics; default `VerifyService`. */
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  /** `true` silences the metrics, `false` writes them outside Lambda too; unset: written in Lambda only. */
+  metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
+  /** Set by Lambda itself: metrics are written only where it is set (unless `POWERTOOLS_METRICS_DISABLED` says otherwise). */
+  lambdaFunctionName: 'AWS_LAMBDA_FUNCTION_NAME',
   /** Requests per second a tenant may make without a setting of its own (default 50). */
   tenantRatePerSecond: 'TENANT_RATE_PER_SECOND',
   /** Requests a tenant may make at once without a setting of its own (default 100). */
@@ -42,6 +50,9 @@ export function optionalEnv(name: string): string | undefined {
 }
 
 export const tableName = (): string => requireEnv(ENV.tableName);
+
+/** The service's name on log lines and metrics (Powertools' `service`). */
+export const serviceName = (): string => optionalEnv(ENV.serviceName) ?? 'verify-service';
 
 /** Seconds before a rejected person's one automatic identification retry (0–900, an SQS delay). */
 export function identificationRetryDelaySeconds(): number {

@@ -15,6 +15,7 @@ import { retryOnConflict } from '#shared/db/retry';
 import { type VerificationResult, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
+import { metrics } from '#shared/metrics';
 import { notifier } from '#shared/notify/index';
 import { DisabledNotifier } from '#shared/notify/notifier';
 
@@ -38,6 +39,7 @@ async function completeOnce(tenant: string, id: string, logger: Logger): Promise
   let account = found.account;
   if (account.verification_status === 'pending') {
     account = await verify(account, found.ownershipSecret);
+    settled(account, logger);
   } else if (account.debit_status === 'pending') {
     account = await recheckDebits(account);
   }
@@ -68,6 +70,17 @@ async function verify(account: VerifyAccount, ownershipSecret: string | undefine
     }
   }
   return verifyAccounts().recordVerification(account, result, now());
+}
+
+/** The account's verification left `pending`: counted once, its outcome in the metrics line's metadata and the log. */
+function settled(account: VerifyAccount, logger: Logger): void {
+  metrics().count('VerificationSettled');
+  metrics().metadata('verification_status', account.verification_status);
+  logger.info('verification settled', {
+    verify_account_id: account.id,
+    verification_status: account.verification_status,
+    ownership_status: account.ownership_status,
+  });
 }
 
 /** A repeated debit check: only the debit status and its reason change. */

@@ -3,6 +3,7 @@ import { newVerifyAccount, ownershipSecretContext, type VerifyAccount } from '#d
 import { cipher } from '#shared/cipher/index';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
+import { metrics } from '#shared/metrics';
 import type { CreateVerifyAccountBody } from './schemas';
 
 /**
@@ -15,5 +16,6 @@ export async function createVerifyAccount(tenant: string, body: CreateVerifyAcco
   const secret = body.person?.ssn ?? body.business?.tax_id;
   const ciphertext = secret === undefined ? undefined : await cipher().encrypt(secret, ownershipSecretContext(account));
   await verifyAccounts().create(account, ciphertext, at);
+  metrics().count('VerificationCreated');
   return account;
 }

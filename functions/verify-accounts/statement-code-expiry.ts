@@ -3,6 +3,7 @@ import { STATEMENT_CODE_LIFETIME_MS } from '#domain/verify-account';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
+import { invocation } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
 
 /**
@@ -10,7 +11,7 @@ import { createLogger } from '#shared/logger';
  * becomes `canceled` (which the stream turns into a `verify_account_updated` event). A
  * code answered meanwhile is left alone; a conflicting write is picked up by the next run.
  */
-export const handler = async (): Promise<{ canceled: number; skipped: number }> => {
+export const handler = invocation<void, { canceled: number; skipped: number }>(async () => {
   const logger = createLogger({ worker: 'statement-code-expiry' });
   const repository = verifyAccounts();
   const at = now();
@@ -37,4 +38,4 @@ export const handler = async (): Promise<{ canceled: number; skipped: number }> 
   }
   logger.info('expired statement codes canceled', { canceled, skipped });
   return { canceled, skipped };
-};
+});

@@ -5,6 +5,7 @@ import { type DeliveryAttempt, events } from '#shared/db/events/index';
 import { webhooks } from '#shared/db/webhooks/index';
 import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
+import { metrics } from '#shared/metrics';
 import { messageQueue } from '#shared/queue/index';
 import { webhookTransport } from '#shared/webhook-transport/index';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
@@ -51,7 +52,7 @@ export async function deliver(request: DeliveryRequest, logger: Logger): Promise
     return;
   }
   const body = JSON.stringify(stored.envelope);
-  const outcome = await post(request, configuration.url, body, at);
+  const { sent, ...outcome } = await post(request, configuration.url, body, at);
   const success = outcome.status_code !== undefined && isSuccess(outcome.status_code);
   const delay = success ? undefined : nextAttemptDelay(request.attempt);
   const attempt: DeliveryAttempt = {
@@ -64,6 +65,7 @@ export async function deliver(request: DeliveryRequest, logger: Logger): Promise
   };
   const expires = Math.ceil((Date.parse(stored.envelope.created_at) + EVENT_RETENTION_MS) / 1000);
   await events().recordAttempt(request.tenant, request.event_id, attempt, expires);
+  countAttempt(success, sent ? outcome.latency_ms : undefined, attempt.final === true);
   logger.info('webhook delivery attempt', {
     ...ids(request),
     status_code: outcome.status_code,
@@ -78,14 +80,27 @@ export async function deliver(request: DeliveryRequest, logger: Logger): Promise
 
 async function post(request: DeliveryRequest, url: string, body: string, at: Date) {
   const check = await webhookUrlPolicy().check(url);
-  if (!check.ok) return { latency_ms: 0, error: `URL refused: ${check.reason}` };
+  if (!check.ok) return { sent: false, latency_ms: 0, error: `URL refused: ${check.reason}` };
   const secrets = await webhooks().signingSecrets(request.tenant, at);
-  if (secrets.length === 0) return { latency_ms: 0, error: 'no signing secret: create one with POST /webhooks/secret' };
+  if (secrets.length === 0) {
+    return { sent: false, latency_ms: 0, error: 'no signing secret: create one with POST /webhooks/secret' };
+  }
   const headers = webhookHeaders(secrets, request.event_id, Math.floor(at.getTime() / 1000), body);
   const result = await webhookTransport().post(url, headers, body, DELIVERY_TIMEOUT_MS);
   return 'status' in result
-    ? { status_code: result.status, latency_ms: result.latencyMs }
-    : { latency_ms: result.latencyMs, error: result.error };
+    ? { sent: true, status_code: result.status, latency_ms: result.latencyMs }
+    : { sent: true, latency_ms: result.latencyMs, error: result.error };
+}
+
+/**
+ * One attempt's metrics: its outcome, its latency when a request went out (an attempt
+ * refused before sending — the URL, no secret — has none to measure), and the delivery's
+ * end when this was its last try.
+ */
+function countAttempt(success: boolean, latencyMs: number | undefined, final: boolean): void {
+  metrics().count(success ? 'WebhookDeliverySucceeded' : 'WebhookDeliveryFailed');
+  if (latencyMs !== undefined) metrics().latency('WebhookDeliveryLatency', latencyMs);
+  if (final) metrics().count('WebhookDeliveryExhausted');
 }
 
 /** Sends the request again after `waitSeconds`: one delayed message, or the first of a chain. */

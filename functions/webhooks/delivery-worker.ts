@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { processQueueBatch } from '#shared/batch';
+import { queueWorker } from '#shared/batch';
 import { deliver } from './deliver';
 
 /** Webhook-deliveries queue message. */
@@ -13,7 +13,6 @@ export const deliveryMessage = z.object({
 });
 
 /** Delivers webhooks from the webhook-deliveries queue, one attempt per message. */
-export const handler = (event: Parameters<typeof processQueueBatch>[0]) =>
-  processQueueBatch(event, { worker: 'webhook-delivery', body: deliveryMessage }, (message, logger) =>
-    deliver(message, logger.child({ tenant: message.tenant })),
-  );
+export const handler = queueWorker({ worker: 'webhook-delivery', body: deliveryMessage }, (message, logger) =>
+  deliver(message, logger.child({ tenant: message.tenant })),
+);

@@ -19,10 +19,11 @@ import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './http-events';
+import { captureMetrics, type EmfLine } from './metrics';
 
 /**
  * What every handler test shares: DynamoDB mocked at the document client (every instance),
- * a fake cipher, a fixed clock and captured log lines. Call `useHandlerHarness()` once at
+ * a fake cipher, a fixed clock, captured log lines and captured metrics (EMF lines). Call `useHandlerHarness()` once at
  * the top of a test file.
  */
 
@@ -68,10 +69,17 @@ export interface Harness {
   rateLimits: FakeRateLimits;
   /** Log lines written during the current test. */
   logs: string[];
+  /** EMF lines written during the current test. */
+  metrics: EmfLine[];
 }
 
 export function useHandlerHarness(): Harness {
-  const harness: Harness = { cipher: new FakeCipher(), rateLimits: new FakeRateLimits(), logs: [] };
+  const harness: Harness = {
+    cipher: new FakeCipher(),
+    rateLimits: new FakeRateLimits(),
+    logs: [],
+    metrics: captureMetrics(),
+  };
   beforeEach(() => {
     harness.cipher = new FakeCipher();
     harness.rateLimits = new FakeRateLimits();

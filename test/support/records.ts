@@ -1,3 +1,5 @@
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+
 /** A stored verify account item as DynamoDB holds it (keys and storage-only fields included). */
 export const storedAccountItem = (id: string, over: Record<string, unknown> = {}) => ({
   pk: `T#t1#VA#${id}`,
@@ -18,3 +20,13 @@ export const storedAccountItem = (id: string, over: Record<string, unknown> = {}
   version: 1,
   ...over,
 });
+
+/** An SQS record as Lambda's event source mapping delivers it; a non-string body is JSON-encoded. */
+export const sqsRecord = (messageId: string, body: unknown, receiveCount = 1) =>
+  ({
+    messageId,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    attributes: { ApproximateReceiveCount: String(receiveCount) },
+  }) as unknown as SQSRecord;
+
+export const sqsBatch = (...records: SQSRecord[]): SQSEvent => ({ Records: records });

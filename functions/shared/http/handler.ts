@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { invocation } from '#shared/invocation';
 import { idempotency } from './idempotency';
 import {
   errorMapper,
@@ -22,7 +23,8 @@ type Out<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
  * Every HTTP handler is built here, on the same middleware stack: header normalisation,
  * request id and logger, error mapping, Service-Version, tenant, input parsing and
  * validation, idempotency. The handler function gets validated, typed input and returns
- * a body; one access-log line is written per request.
+ * a body; one access-log line is written per request. The invocation wrapper puts the
+ * Lambda context on the log lines and writes the request's metrics when it ends.
  */
 export function httpHandler<
   BS extends z.core.$ZodType | undefined = undefined,
@@ -32,7 +34,7 @@ export function httpHandler<
   schemas: { body?: BS; query?: QS; params?: PS },
   fn: (request: HandlerRequest<Out<BS>, Out<QS>, Out<PS>>) => Promise<Reply>,
 ): (event: HttpEvent, context: Context) => Promise<HttpResult> {
-  return middy<StackEvent, HttpResult, Error, Context, RequestState>({
+  const stack = middy<StackEvent, HttpResult, Error, Context, RequestState>({
     requestEnd: (request) => logCompleted(request as HttpRequestOf),
   })
     .use(httpHeaderNormalizer())
@@ -49,4 +51,6 @@ export function httpHandler<
       const reply = await fn(request);
       return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
     });
+  // Lambda always passes a context; middy stands in an empty one for a caller that does not.
+  return invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context));
 }

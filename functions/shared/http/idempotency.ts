@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { idempotencyRecords } from '#shared/db/idempotency';
 import { now } from '#shared/dependencies';
 import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
+import { metrics } from '#shared/metrics';
 import { errorResult } from './respond';
 import { IDEMPOTENT_METHODS } from './table-access';
 import type { HttpMiddleware, HttpResult } from './types';
@@ -34,6 +35,7 @@ export const idempotency = (): HttpMiddleware => ({
       throw new ConflictError('idempotency_key_in_use', 'a request with this Idempotency-Key is still in progress');
     }
     if (claim.state === 'completed') {
+      metrics().count('IdempotentReplay');
       const { statusCode, headers, body } = claim.response;
       return { statusCode, headers: { ...headers, 'idempotent-replayed': 'true' }, body };
     }

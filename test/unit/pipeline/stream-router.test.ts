@@ -7,9 +7,10 @@ import { setDependencies } from '#shared/dependencies';
 import { handler } from '../../../functions/pipeline/stream-router';
 import { FakeQueue } from '../../support/fakes';
 import { ddb, useHandlerHarness } from '../../support/handler-harness';
+import { lambdaContext } from '../../support/http-events';
 import { storedAccountItem } from '../../support/records';
 
-useHandlerHarness();
+const harness = useHandlerHarness();
 let queue: FakeQueue;
 beforeEach(() => {
   queue = new FakeQueue();
@@ -98,5 +99,21 @@ describe('stream router', () => {
     queue.failOn = 'verification';
     const only = record('INSERT', accountImage('a1'));
     expect((await handler(batch(only))).batchItemFailures).toEqual([{ itemIdentifier: only.dynamodb?.SequenceNumber }]);
+  });
+
+  it('logs a failed record with its sequence number and the invocation’s Lambda request id', async () => {
+    queue.failOn = 'verification';
+    const only = record('INSERT', accountImage('a1'));
+    const context = lambdaContext();
+
+    await handler(batch(only), context);
+
+    const failed = harness.logs.map((line) => JSON.parse(line)).find((l) => l.level === 'ERROR');
+    expect(failed).toMatchObject({
+      worker: 'stream-router',
+      sequence_number: only.dynamodb?.SequenceNumber,
+      function_request_id: context.awsRequestId,
+      error: { message: 'queue verification is down' },
+    });
   });
 });

@@ -14,6 +14,7 @@ import {
   validCreateBody,
 } from '../../support/handler-harness';
 import { invoke } from '../../support/http-events';
+import { countOf } from '../../support/metrics';
 
 const harness = useHandlerHarness();
 
@@ -641,5 +642,25 @@ describe('POST /verify/accounts: logs', () => {
     expect(all).not.toContain(SSN);
     expect(all).not.toContain(TAX_ID);
     expect(all).not.toContain('123498765');
+  });
+});
+
+describe('POST /verify/accounts: metrics', () => {
+  it('counts one VerificationCreated per account created', async () => {
+    const res = await invoke(create, createEvent(validCreateBody()));
+
+    expect(res.statusCode).toBe(200);
+    expect(countOf(harness.metrics, 'VerificationCreated')).toBe(1);
+  });
+
+  it('counts none for a rejected request, a refused verification or a failed write', async () => {
+    expect((await invoke(create, createEvent(validCreateBody({ routing_number: '123456789' })))).statusCode).toBe(400);
+    ddb.on(QueryCommand).resolves({ Items: [0, 1, 2, 3, 4].map((n) => ({ sk: `SLOT#${n}`, expires_at_ms: 9e15 })) });
+    expect((await invoke(create, createEvent(validCreateBody()))).statusCode).toBe(429);
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    ddb.on(TransactWriteCommand).rejects(new Error('boom'));
+    expect((await invoke(create, createEvent(validCreateBody()))).statusCode).toBe(500);
+
+    expect(countOf(harness.metrics, 'VerificationCreated')).toBe(0);
   });
 });

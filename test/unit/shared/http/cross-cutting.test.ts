@@ -18,7 +18,13 @@ import {
   useHandlerHarness,
   validCreateBody,
 } from '../../../support/handler-harness';
-import { type EventOptions, type HttpAnswer, type httpEvent, invoke } from '../../../support/http-events';
+import {
+  type EventOptions,
+  type HttpAnswer,
+  type httpEvent,
+  invoke,
+  lambdaContext,
+} from '../../../support/http-events';
 
 const harness = useHandlerHarness();
 
@@ -187,6 +193,26 @@ describe('error bodies', () => {
     expect(lines.some((line) => line.request_id === 'apigw-req-43' && line.error_code === 'invalid_id')).toBe(true);
   });
 
+  it('logs each request with API Gateway’s request id, the tenant and the Lambda invocation’s request id', async () => {
+    givenStored(storedAccount());
+    const context = lambdaContext();
+
+    const res = await get(getEvent(ACCOUNT_ID, { requestId: 'apigw-req-44' }), context);
+
+    expect(res.statusCode).toBe(200);
+    const completed = harness.logs.map((line) => JSON.parse(line)).find((l) => l.message === 'request completed');
+    expect(completed).toMatchObject({
+      level: 'INFO',
+      request_id: 'apigw-req-44',
+      tenant: 'partner-a',
+      route: 'GET /verify/accounts/{id}',
+      status: 200,
+      function_request_id: context.awsRequestId,
+      service: 'verify-service',
+    });
+    expect(typeof completed.cold_start).toBe('boolean');
+  });
+
   async function send(handler: Parameters<typeof invoke>[0], event: ReturnType<typeof httpEvent>) {
     return { requestId: event.requestContext.requestId, res: await invoke(handler, event) };
   }
@@ -215,7 +241,7 @@ describe('unexpected failures', () => {
     const res = await invoke(get, getEvent(ACCOUNT_ID, { requestId: 'req-501' }));
 
     expect(res.statusCode).toBe(500);
-    const errors = harness.logs.map((line) => JSON.parse(line)).filter((line) => line.level === 'error');
+    const errors = harness.logs.map((line) => JSON.parse(line)).filter((line) => line.level === 'ERROR');
     expect(errors).toHaveLength(1);
     expect(errors[0].request_id).toBe('req-501');
     expect(JSON.stringify(errors[0])).toContain('ProvisionedThroughputExceededException');

@@ -19,8 +19,9 @@ import {
   validCreateBody,
 } from '../../../support/handler-harness';
 import { invoke } from '../../../support/http-events';
+import { countOf } from '../../../support/metrics';
 
-useHandlerHarness();
+const harness = useHandlerHarness();
 
 const KEY = 'order-7f3a-create-account';
 const CREATE_ROUTE = 'POST /verify/accounts';
@@ -95,6 +96,29 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
     expect(idemUpdates()).toHaveLength(0);
+  });
+
+  it('counts the replay as one IdempotentReplay, and the first request as none', async () => {
+    const first = await firstRequest(validCreateBody());
+    expect(countOf(harness.metrics, 'IdempotentReplay')).toBe(0);
+    keyHeldBy({ status: 'completed', fingerprint: first.fingerprint, response: first.response });
+
+    await invoke(create, createEvent(validCreateBody(), withKey(KEY)));
+
+    expect(countOf(harness.metrics, 'IdempotentReplay')).toBe(1);
+    expect(countOf(harness.metrics, 'VerificationCreated')).toBe(1);
+  });
+
+  it('counts no IdempotentReplay for a key reused with another body or still in progress', async () => {
+    const first = await firstRequest(validCreateBody());
+    keyHeldBy({ status: 'completed', fingerprint: first.fingerprint, response: first.response });
+    expect(
+      (await invoke(create, createEvent(validCreateBody({ account_number: '987654321' }), withKey(KEY)))).statusCode,
+    ).toBe(422);
+    keyHeldBy({ status: 'in_progress', fingerprint: first.fingerprint });
+    expect((await invoke(create, createEvent(validCreateBody(), withKey(KEY)))).statusCode).toBe(409);
+
+    expect(countOf(harness.metrics, 'IdempotentReplay')).toBe(0);
   });
 
   it('does not mark a first response as replayed', async () => {

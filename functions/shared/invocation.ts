@@ -1,0 +1,23 @@
+import type { Context } from 'aws-lambda';
+import { withLogContext } from './logger';
+import { flushMetrics } from './metrics';
+
+/**
+ * Every Lambda entry point (the HTTP stack, the queue workers, the stream router, the
+ * schedules) is wrapped here: the invocation's Lambda context goes on its log lines
+ * (request id, cold start), and the metrics it counted are written when it ends, whether
+ * it returns or throws. Lambda always passes a context; a test calling a worker directly
+ * may not, and its lines then carry no invocation of their own.
+ */
+export function invocation<E, R>(
+  fn: (event: E, context?: Context) => Promise<R>,
+): (event: E, context?: Context) => Promise<R> {
+  return (event, context) =>
+    withLogContext(context, async () => {
+      try {
+        return await fn(event, context);
+      } finally {
+        flushMetrics();
+      }
+    });
+}

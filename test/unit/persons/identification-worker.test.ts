@@ -1,0 +1,81 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import type { Person } from '#domain/person';
+import { personItem } from '#shared/db/persons/item';
+import { handler as worker } from '../../../functions/persons/identification-worker';
+import { ddb, givenStored, TENANT, useHandlerHarness } from '../../support/handler-harness';
+import { countOf, lineWith } from '../../support/metrics';
+import { sqsBatch, sqsRecord } from '../../support/records';
+
+/**
+ * The identification worker's metrics: every run that stores an outcome is one
+ * IdentificationCompleted; a run that moves the person to another status is also one
+ * PersonStatusChanged. (Identification itself is tested on DynamoDB Local, in
+ * test/integration/persons.)
+ */
+const harness = useHandlerHarness();
+
+const PERSON_ID = '0b7e2f4a-5c6d-4e8f-9a0b-1c2d3e4f5a6b';
+
+/** A person with no SSN: identification rejects it (`incomplete_ssn`) whatever the lists say. */
+function storedPerson(over: Partial<Person> = {}) {
+  const person: Person = {
+    id: PERSON_ID,
+    tenant: TENANT,
+    customer_reference_id: 'cust-1',
+    first_name: 'Jane',
+    last_name: 'Doe',
+    date_of_birth: '1980-04-02',
+    has_ssn: false,
+    status: 'created',
+    created_at: '2026-01-15T10:00:00.000Z',
+    updated_at: '2026-01-15T10:00:00.000Z',
+    identification_attempts: 0,
+    version: 1,
+    ...over,
+  };
+  return { ...personItem(person), identity_rev: 1 };
+}
+
+const message = (extra: Record<string, unknown> = {}) =>
+  sqsBatch(sqsRecord('m1', { tenant: TENANT, id: PERSON_ID, identity_rev: 1, ...extra }));
+
+describe('identification worker: metrics', () => {
+  it('counts IdentificationCompleted and PersonStatusChanged when a created person gets its outcome', async () => {
+    const item = storedPerson();
+    givenStored(item, { status: 'rejected', identification_attempts: 1, version: 2 });
+
+    const result = await worker(message());
+
+    expect(result.batchItemFailures).toEqual([]);
+    expect(ddb.commandCalls(UpdateCommand)[0].args[0].input.ExpressionAttributeValues).toMatchObject({
+      ':status': 'rejected',
+    });
+    expect(countOf(harness.metrics, 'IdentificationCompleted')).toBe(1);
+    expect(countOf(harness.metrics, 'PersonStatusChanged')).toBe(1);
+    expect(lineWith(harness.metrics, 'IdentificationCompleted')).toMatchObject({ identification_status: 'rejected' });
+  });
+
+  it('counts the automatic retry’s outcome but no status change when it rejects the person again', async () => {
+    givenStored(storedPerson({ status: 'rejected', identification_attempts: 1 }), {
+      status: 'rejected',
+      identification_attempts: 2,
+      version: 2,
+    });
+
+    await worker(message({ retry: true }));
+
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+    expect(countOf(harness.metrics, 'IdentificationCompleted')).toBe(1);
+    expect(countOf(harness.metrics, 'PersonStatusChanged')).toBe(0);
+  });
+
+  it('counts nothing for a message about an older identity revision', async () => {
+    givenStored({ ...storedPerson(), identity_rev: 2 });
+
+    await worker(message());
+
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(harness.metrics).toEqual([]);
+  });
+});
