@@ -137,8 +137,8 @@ export class ServiceAlarms extends Construct {
         // FILL: when every attempt failed there is no success datapoint at all.
         expression: `IF(FILL(ok, 0) + FILL(failed, 0) >= ${ALARM_THRESHOLDS.webhookFailureMinAttempts}, 100 * FILL(failed, 0) / (FILL(ok, 0) + FILL(failed, 0)), 0)`,
         usingMetrics: {
-          ok: appMetric(this, 'webhookDeliverySucceeded', { period: fifteenMinutes }),
-          failed: appMetric(this, 'webhookDeliveryFailed', { period: fifteenMinutes }),
+          ok: appMetric(this, 'WebhookDeliverySucceeded', { period: fifteenMinutes }),
+          failed: appMetric(this, 'WebhookDeliveryFailed', { period: fifteenMinutes }),
         },
         period: fifteenMinutes,
         label: 'Webhook delivery attempts failed (%)',
@@ -147,7 +147,7 @@ export class ServiceAlarms extends Construct {
       description: `More than ${ALARM_THRESHOLDS.webhookFailurePercent} % of webhook delivery attempts failed over 15 minutes (at least ${ALARM_THRESHOLDS.webhookFailureMinAttempts} attempts). Usually one partner's endpoint is down; each delivery is tried 7 times over about 17 hours. Find the tenant in WebhookDeliveryWorker's logs. Runbook: ${RUNBOOK}#webhook-delivery-failure-rate`,
     });
     this.webhookExhausted = alarms.alarm(this, 'WebhookDeliveriesExhausted', {
-      metric: appMetric(this, 'webhookDeliveryExhausted', { period: fiveMinutes }),
+      metric: appMetric(this, 'WebhookDeliveryExhausted', { period: fiveMinutes }),
       threshold: ALARM_THRESHOLDS.webhookExhausted,
       description: `A webhook delivery failed its last attempt: a partner missed an event for good unless it is redelivered (POST /events/{id}/redeliver). Runbook: ${RUNBOOK}#webhook-deliveries-exhausted`,
     });

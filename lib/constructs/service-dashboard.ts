@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type AppMetricId, appMetric } from './app-metrics';
+import { type AppMetricName, appMetric } from './app-metrics';
 import type { HttpApi } from './http-api';
 import type { MonitoredFunction, ServiceAlarms } from './service-alarms';
 
@@ -151,15 +151,15 @@ export class ServiceDashboard extends Construct {
       ),
     );
 
-    const app = (metricId: AppMetricId, label: string, statistic?: string) =>
+    const app = (metricId: AppMetricName, label: string, statistic?: string) =>
       appMetric(this, metricId, { label, ...(statistic && { statistic }) });
     this.dashboard.addWidgets(
       graph(
         'Webhook deliveries',
         [
-          app('webhookDeliverySucceeded', 'succeeded'),
-          app('webhookDeliveryFailed', 'failed attempts'),
-          app('webhookDeliveryExhausted', 'given up'),
+          app('WebhookDeliverySucceeded', 'succeeded'),
+          app('WebhookDeliveryFailed', 'failed attempts'),
+          app('WebhookDeliveryExhausted', 'given up'),
         ],
         THIRD,
       ),
@@ -169,7 +169,7 @@ export class ServiceDashboard extends Construct {
           new MathExpression({
             expression:
               'IF(FILL(ok, 0) + FILL(failed, 0) > 0, 100 * FILL(failed, 0) / (FILL(ok, 0) + FILL(failed, 0)), 0)',
-            usingMetrics: { ok: app('webhookDeliverySucceeded', 'ok'), failed: app('webhookDeliveryFailed', 'failed') },
+            usingMetrics: { ok: app('WebhookDeliverySucceeded', 'ok'), failed: app('WebhookDeliveryFailed', 'failed') },
             period: PERIOD,
             label: 'failed (%)',
           }),
@@ -179,7 +179,7 @@ export class ServiceDashboard extends Construct {
       ),
       graph(
         'Webhook delivery latency (ms)',
-        [app('webhookDeliveryLatency', 'p50', 'p50'), app('webhookDeliveryLatency', 'p99', 'p99')],
+        [app('WebhookDeliveryLatency', 'p50', 'p50'), app('WebhookDeliveryLatency', 'p99', 'p99')],
         THIRD,
       ),
     );
@@ -187,14 +187,14 @@ export class ServiceDashboard extends Construct {
       graph(
         'Verifications and persons',
         [
-          app('verificationCreated', 'verifications created'),
-          app('verificationSettled', 'verifications settled'),
-          app('personStatusChanged', 'person status changes'),
-          app('identificationCompleted', 'identifications completed'),
+          app('VerificationCreated', 'verifications created'),
+          app('VerificationSettled', 'verifications settled'),
+          app('PersonStatusChanged', 'person status changes'),
+          app('IdentificationCompleted', 'identifications completed'),
         ],
         HALF,
       ),
-      graph('Idempotent replays', [app('idempotentReplay', 'replayed requests')], HALF),
+      graph('Idempotent replays', [app('IdempotentReplay', 'replayed requests')], HALF),
     );
   }
 }

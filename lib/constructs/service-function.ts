@@ -9,7 +9,7 @@ import type { Construct } from 'constructs';
 import { ENV } from '#shared/config';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import type { CipherAccess, FunctionBundling, TableAccess } from '../service';
-import { APP_METRICS_NAMESPACE, appServiceName, POWERTOOLS_ENV } from './app-metrics';
+import { APP_METRICS_ENV, APP_METRICS_NAMESPACE, appServiceName } from './app-metrics';
 import type { CipherKey } from './cipher-key';
 import type { DataTable } from './data-table';
 import type { EmailSenderSettings } from './email-sender';
@@ -105,8 +105,8 @@ export class ServiceFunction extends NodejsFunction {
         NODE_OPTIONS: '--enable-source-maps',
         [ENV.logLevel]: props.logLevel ?? 'info',
         // The metric contract of lib/constructs/app-metrics.ts: namespace and `service` dimension.
-        [POWERTOOLS_ENV.serviceName]: appServiceName(scope),
-        [POWERTOOLS_ENV.metricsNamespace]: APP_METRICS_NAMESPACE,
+        [APP_METRICS_ENV.serviceName]: appServiceName(scope),
+        [APP_METRICS_ENV.namespace]: APP_METRICS_NAMESPACE,
       },
       bundling: {
         format: OutputFormat.ESM,
