@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { bodyLimit } from './body-limit';
 import { idempotency } from './idempotency';
 import {
   errorMapper,
@@ -20,8 +21,8 @@ type Out<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
 
 /**
  * Every HTTP handler is built here, on the same middleware stack: header normalisation,
- * request id and logger, error mapping, Service-Version, tenant, input parsing and
- * validation, idempotency. The handler function gets validated, typed input and returns
+ * request id and logger, error mapping, body size limit, Service-Version, tenant, rate
+ * limit, input parsing and validation, idempotency. The handler function gets validated, typed input and returns
  * a body; one access-log line is written per request.
  */
 export function httpHandler<
@@ -38,6 +39,7 @@ export function httpHandler<
     .use(httpHeaderNormalizer())
     .use(requestState())
     .use(errorMapper())
+    .use(bodyLimit())
     .use(serviceVersion())
     .use(tenant())
     .use(tenantRateLimit())
