@@ -112,7 +112,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     const auth = await options.authorizer(req.headers.authorization, route.scopes);
     if (!auth.ok) {
       const kind = auth.statusCode === 401 ? 'unauthorized' : 'forbidden';
-      const wwwAuthenticate = challenge(auth.statusCode, auth.reason, Boolean(req.headers.authorization));
+      const wwwAuthenticate = challenge(auth, route.scopes, Boolean(req.headers.authorization));
       return {
         response: gatewayError(kind, { 'www-authenticate': wwwAuthenticate }),
         routeId: route.id,
@@ -218,11 +218,19 @@ function send(res: ServerResponse, response: HttpResponse, requestId: string): v
 }
 
 /**
- * Only a hint for people debugging a 401/403 (RFC 6750 form); clients must not parse it.
- * A request without a token gets the bare challenge, as RFC 6750 asks.
+ * Only a hint for people debugging a 401/403; clients must not parse it. Laid out as AWS
+ * documents the HTTP API authorizer's (`Bearer scope="" error="invalid_token"
+ * error_description="the token does not have a valid audience"`); on a 403 `scope` names
+ * the route's scopes, as RFC 6750 has it. A request without a token gets the bare
+ * challenge, as RFC 6750 asks.
  */
-function challenge(statusCode: 401 | 403, reason: string, hadToken: boolean): string {
+function challenge(
+  auth: { statusCode: 401 | 403; reason: string },
+  routeScopes: readonly string[],
+  hadToken: boolean,
+): string {
   if (!hadToken) return 'Bearer';
-  const error = statusCode === 401 ? 'invalid_token' : 'insufficient_scope';
-  return `Bearer error="${error}", error_description="${reason}"`;
+  const [error, scope] =
+    auth.statusCode === 401 ? ['invalid_token', ''] : ['insufficient_scope', routeScopes.join(' ')];
+  return `Bearer scope="${scope}" error="${error}" error_description="${auth.reason}"`;
 }
