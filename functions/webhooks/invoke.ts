@@ -6,9 +6,33 @@ import { httpHandler } from '#shared/http/handler';
 import { EVENT_TYPES } from '../events/event-types';
 import { sampleEventData } from './samples';
 
+/** Names of values the service never keeps in the clear (docs/api.md#sensitive-values). */
+const SENSITIVE_KEY = /ssn|social_security|tax_id|statement_code/i;
+
+/** Whether any key, at any depth, names such a value; iterative, so no nesting depth overflows the stack. */
+function holdsSensitiveKey(data: unknown): boolean {
+  const pending: unknown[] = [data];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, inner] of Object.entries(value)) {
+      if (SENSITIVE_KEY.test(key)) return true;
+      pending.push(inner);
+    }
+  }
+  return false;
+}
+
 const body = z.strictObject({
   event_type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }),
-  data: z.optional(z.record(z.string(), z.unknown(), { error: 'must be an object (the person or account to send)' })),
+  // Stored in the event log and delivered as sent: an SSN or tax id in it would be kept in the clear.
+  data: z.optional(
+    z.record(z.string(), z.unknown(), { error: 'must be an object (the person or account to send)' }).check(
+      z.refine((data) => !holdsSensitiveKey(data), {
+        message: 'must not carry an SSN, a tax id or a statement code (the person or account as GET answers it)',
+      }),
+    ),
+  ),
 });
 
 /**

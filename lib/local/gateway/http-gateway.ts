@@ -81,7 +81,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       outcome = { ...outcome, response: gatewayError('internalError') };
       send(res, outcome.response, requestId);
     }
-    const path = splitTarget(req.url ?? '/').rawPath; // never the query: it may hold account numbers
+    const path = loggablePath(splitTarget(req.url ?? '/').rawPath);
     const { response, routeId, note } = outcome;
     options.log(
       'info',
@@ -179,6 +179,18 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
 }
 
 const TIMED_OUT = Symbol('integration timed out');
+
+/**
+ * The path as the access log shows it: words kept, every other segment (an id, or
+ * whatever a caller put there: an SSN, an account number) replaced by `{…}`. The query
+ * string is never logged, for the same reason.
+ */
+export function loggablePath(rawPath: string): string {
+  return rawPath
+    .split('/')
+    .map((segment) => (segment === '' || /^[A-Za-z][A-Za-z_-]*$/.test(segment) ? segment : '{…}'))
+    .join('/');
+}
 
 /**
  * The request line and headers as the quota counts them, in bytes. Header names are

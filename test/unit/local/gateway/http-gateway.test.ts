@@ -3,6 +3,7 @@ import {
   type HttpGateway,
   type HttpGatewayOptions,
   INTEGRATION_TIMEOUT_MS,
+  loggablePath,
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,
   startHttpGateway,
@@ -198,5 +199,17 @@ describe('local HTTP gateway: API Gateway HTTP API quotas', () => {
     });
 
     expect(res.status).toBe(202);
+  });
+});
+
+describe('local HTTP gateway: access log', () => {
+  it.each([
+    ['/verify/accounts/6f1c2b9e-3d4a-4c5b-9e8f-0a1b2c3d4e5f/control', '/verify/accounts/{…}/control'],
+    ['/persons/123-45-6789', '/persons/{…}'],
+    ['/verify/accounts/73120458963', '/verify/accounts/{…}'],
+    ['/webhooks/configurations', '/webhooks/configurations'],
+    ['/', '/'],
+  ])('logs %s as %s: words only, never an id or what a caller put in its place', (path, logged) => {
+    expect(loggablePath(path)).toBe(logged);
   });
 });
