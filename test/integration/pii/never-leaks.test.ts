@@ -5,7 +5,7 @@ import { CONSUMERS, ROUTES, routeKey } from '../../../lib/service';
 import { startTestRuntime } from '../harness';
 import { startReceiver } from '../webhooks/receiver';
 import { useTestDns } from '../webhooks/support';
-import { type Context, SCENARIOS } from './scenarios';
+import { type Context, SCENARIOS } from './scenarios/index';
 import {
   ACCOUNT_NUMBER_SECRETS,
   captureLogs,
