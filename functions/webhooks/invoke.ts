@@ -6,9 +6,46 @@ import { httpHandler } from '#shared/http/handler';
 import { EVENT_TYPES } from '../events/event-types';
 import { sampleEventData } from './samples';
 
+/** Names of values the service never keeps in the clear (docs/api.md#sensitive-values). */
+const SENSITIVE_KEY = /ssn|social_security|tax_id|statement_code/i;
+
+/**
+ * How deep `data` may nest. It is stored inside the event item, whose own levels count
+ * toward DynamoDB's limit of 32 nested levels; a deeper one would fail the write (a 500).
+ */
+const MAX_DATA_DEPTH = 16;
+
+/** Walks `data` once, iteratively (no nesting depth overflows the stack). */
+function inspectData(data: unknown): { depth: number; sensitiveKey: boolean } {
+  const pending: [unknown, number][] = [[data, 1]];
+  let depth = 0;
+  while (pending.length > 0) {
+    const [value, level] = pending.pop() as [unknown, number];
+    if (value === null || typeof value !== 'object') continue;
+    depth = Math.max(depth, level);
+    if (depth > MAX_DATA_DEPTH) return { depth, sensitiveKey: false };
+    for (const [key, inner] of Object.entries(value)) {
+      if (SENSITIVE_KEY.test(key)) return { depth, sensitiveKey: true };
+      pending.push([inner, level + 1]);
+    }
+  }
+  return { depth, sensitiveKey: false };
+}
+
 const body = z.strictObject({
   event_type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }),
-  data: z.optional(z.record(z.string(), z.unknown(), { error: 'must be an object (the person or account to send)' })),
+  // Stored in the event log and delivered as sent: an SSN or tax id in it would be kept in the clear.
+  data: z.optional(
+    z.record(z.string(), z.unknown(), { error: 'must be an object (the person or account to send)' }).check(
+      z.refine((data) => inspectData(data).depth <= MAX_DATA_DEPTH, {
+        message: `must nest at most ${MAX_DATA_DEPTH} levels deep`,
+        abort: true,
+      }),
+      z.refine((data) => !inspectData(data).sensitiveKey, {
+        message: 'must not carry an SSN, a tax id or a statement code (the person or account as GET answers it)',
+      }),
+    ),
+  ),
 });
 
 /**

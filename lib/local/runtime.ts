@@ -58,6 +58,8 @@ export interface LocalRuntimeOptions {
   /** Where emails are written. Default `<dataDir>/outbox`, or `.local/outbox`. */
   readonly outboxDir?: string;
   readonly functionTimeoutMs?: number;
+  /** How long the gateway waits for a function, as an HTTP API's integration timeout. Default 30 s. */
+  readonly integrationTimeoutMs?: number;
   readonly log?: RuntimeLog;
 }
 
@@ -161,6 +163,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       authorizer,
       invoker,
       port: options.port ?? DEFAULT_PORT,
+      integrationTimeoutMs: options.integrationTimeoutMs,
       log,
     });
     teardown.push(() => gateway.close());

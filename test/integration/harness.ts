@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -123,4 +124,43 @@ export function api(runtime: Pick<LocalRuntime, 'url'>, token?: string) {
       request<B>('PATCH', path, { ...options, body }),
     delete: <B = any>(path: string, options?: RequestOptions) => request<B>('DELETE', path, options),
   };
+}
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+}
+
+/**
+ * One request over node:http, for what fetch will not send: a body on GET, repeated
+ * headers, header sections of any size. Headers are sent exactly as given.
+ */
+export function rawRequest(
+  runtime: Pick<LocalRuntime, 'url'>,
+  request: { method: string; path: string; headers?: Record<string, string | string[]>; body?: string | Buffer },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${runtime.url}${request.path}`,
+      {
+        method: request.method,
+        // Node sends a GET or DELETE body unframed unless it is told its length.
+        headers: {
+          ...(request.body !== undefined && { 'content-length': String(Buffer.byteLength(request.body)) }),
+          ...request.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(request.body);
+  });
 }

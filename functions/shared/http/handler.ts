@@ -3,6 +3,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { invocation } from '#shared/invocation';
+import { bodyLimit } from './body-limit';
 import { idempotency } from './idempotency';
 import {
   errorMapper,
@@ -21,10 +22,11 @@ type Out<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
 
 /**
  * Every HTTP handler is built here, on the same middleware stack: header normalisation,
- * request id and logger, error mapping, Service-Version, tenant, input parsing and
- * validation, idempotency. The handler function gets validated, typed input and returns
- * a body; one access-log line is written per request. The invocation wrapper puts the
- * Lambda context on the log lines and writes the request's metrics when it ends.
+ * request id and logger, error mapping, body size limit, Service-Version, tenant, rate
+ * limit, input parsing and validation, idempotency. The handler function gets validated,
+ * typed input and returns a body; one access-log line is written per request. The
+ * invocation wrapper puts the Lambda context on the log lines and writes the request's
+ * metrics when it ends.
  */
 export function httpHandler<
   BS extends z.core.$ZodType | undefined = undefined,
@@ -40,6 +42,7 @@ export function httpHandler<
     .use(httpHeaderNormalizer())
     .use(requestState())
     .use(errorMapper())
+    .use(bodyLimit())
     .use(serviceVersion())
     .use(tenant())
     .use(tenantRateLimit())

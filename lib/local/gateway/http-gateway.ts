@@ -10,8 +10,9 @@ import { RouteTable } from './route-table';
 
 /**
  * Plays an API Gateway HTTP API with one JWT authorizer in front of every route, in the
- * order AWS applies its checks: payload size, route selection (404 before any auth),
- * authorizer (401, then 403 on scopes), Lambda integration (500 when it fails).
+ * order AWS applies its checks: the quotas on request line and headers (431) and payload
+ * (413), route selection (404 before any auth), authorizer (401, then 403 on scopes),
+ * Lambda integration (500 when it fails, 503 when it outlasts the integration timeout).
  */
 export interface HttpGatewayOptions {
   /** Every route is served, local-only ones included: this gateway is local by definition. */
@@ -23,6 +24,10 @@ export interface HttpGatewayOptions {
   readonly log: RuntimeLog;
   /** HTTP APIs refuse payloads over 10 MB. */
   readonly maxBodyBytes?: number;
+  /** HTTP APIs refuse a request line and headers over 10,240 bytes in all. */
+  readonly maxHeaderBytes?: number;
+  /** HTTP APIs give up on an integration after 30 s; tests pass a short one. */
+  readonly integrationTimeoutMs?: number;
 }
 
 export interface HttpGateway {
@@ -39,13 +44,24 @@ interface Outcome {
 }
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** "Total combined size of request line and header values", an HTTP API quota that cannot be raised. */
+export const MAX_HEADER_BYTES = 10_240;
+/** "Maximum integration timeout" of an HTTP API; it cannot be raised. */
+export const INTEGRATION_TIMEOUT_MS = 30_000;
+/**
+ * Node's own header limit (16 KiB by default) would cut larger requests off with a bare
+ * 431 before the gateway sees them; above the quota, so the gateway answers as AWS does.
+ */
+const NODE_MAX_HEADER_SIZE = 64 * 1024;
 const HOST = '127.0.0.1';
 
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const routes = new RouteTable(options.routes);
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const maxHeaderBytes = options.maxHeaderBytes ?? MAX_HEADER_BYTES;
+  const integrationTimeoutMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
 
-  const server = createServer((req, res) => void serve(req, res));
+  const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_SIZE }, (req, res) => void serve(req, res));
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = newRequestId();
@@ -65,7 +81,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       outcome = { ...outcome, response: gatewayError('internalError') };
       send(res, outcome.response, requestId);
     }
-    const path = splitTarget(req.url ?? '/').rawPath; // never the query: it may hold account numbers
+    const path = loggablePath(splitTarget(req.url ?? '/').rawPath);
     const { response, routeId, note } = outcome;
     options.log(
       'info',
@@ -80,6 +96,10 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
 
   async function respond(req: IncomingMessage, requestId: string): Promise<Outcome> {
     const receivedAt = new Date();
+    if (headerSectionBytes(req) > maxHeaderBytes) {
+      req.resume();
+      return { response: gatewayError('headersTooLarge', { connection: 'close' }), note: 'headers over the quota' };
+    }
     const body = await readBody(req, maxBodyBytes);
     if (!body) return { response: gatewayError('payloadTooLarge', { connection: 'close' }) };
 
@@ -92,7 +112,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     const auth = await options.authorizer(req.headers.authorization, route.scopes);
     if (!auth.ok) {
       const kind = auth.statusCode === 401 ? 'unauthorized' : 'forbidden';
-      const wwwAuthenticate = challenge(auth.statusCode, auth.reason, Boolean(req.headers.authorization));
+      const wwwAuthenticate = challenge(auth, route.scopes, Boolean(req.headers.authorization));
       return {
         response: gatewayError(kind, { 'www-authenticate': wwwAuthenticate }),
         routeId: route.id,
@@ -113,12 +133,30 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       { route, pathParameters, claims: auth.claims, requestId, receivedAt },
     );
     try {
-      const result = await options.invoker.invoke(routeFunction(route), event);
+      const result = await withinIntegrationTimeout(options.invoker.invoke(routeFunction(route), event));
+      if (result === TIMED_OUT) {
+        // As in AWS, the function runs on to its own timeout; the caller no longer waits.
+        return { response: gatewayError('serviceUnavailable'), routeId: route.id, note: 'integration timed out' };
+      }
       return { response: toHttpResponse(result), routeId: route.id };
     } catch (error) {
       // API Gateway answers its own generic 500 and the cause only reaches the logs.
       options.log('error', `${route.id} failed`, { requestId, error });
       return { response: gatewayError('internalError'), routeId: route.id, note: 'handler failed' };
+    }
+  }
+
+  async function withinIntegrationTimeout(invocation: Promise<unknown>): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => resolve(TIMED_OUT), integrationTimeoutMs);
+    });
+    try {
+      return await Promise.race([invocation, timeout]);
+    } finally {
+      clearTimeout(timer);
+      // A late failure of an invocation nobody waits for any more must not go unhandled.
+      invocation.catch(() => undefined);
     }
   }
 
@@ -138,6 +176,33 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       }),
   };
+}
+
+const TIMED_OUT = Symbol('integration timed out');
+
+/**
+ * The path as the access log shows it: words kept, every other segment (an id, or
+ * whatever a caller put there: an SSN, an account number) replaced by `{…}`. The query
+ * string is never logged, for the same reason.
+ */
+export function loggablePath(rawPath: string): string {
+  return rawPath
+    .split('/')
+    .map((segment) => (segment === '' || /^[A-Za-z][A-Za-z_-]*$/.test(segment) ? segment : '{…}'))
+    .join('/');
+}
+
+/**
+ * The request line and headers as the quota counts them, in bytes. Header names are
+ * counted too (AWS's wording says "values"): a little stricter, so whatever passes here
+ * passes in AWS.
+ */
+export function headerSectionBytes(
+  req: Pick<IncomingMessage, 'method' | 'url' | 'httpVersion' | 'rawHeaders'>,
+): number {
+  let bytes = Buffer.byteLength(`${req.method} ${req.url} HTTP/${req.httpVersion}`);
+  for (const part of req.rawHeaders) bytes += Buffer.byteLength(part);
+  return bytes;
 }
 
 /** Resolves undefined when the body is over the limit (and drains the rest unread). */
@@ -165,11 +230,19 @@ function send(res: ServerResponse, response: HttpResponse, requestId: string): v
 }
 
 /**
- * Only a hint for people debugging a 401/403 (RFC 6750 form); clients must not parse it.
- * A request without a token gets the bare challenge, as RFC 6750 asks.
+ * Only a hint for people debugging a 401/403; clients must not parse it. Laid out as AWS
+ * documents the HTTP API authorizer's (`Bearer scope="" error="invalid_token"
+ * error_description="the token does not have a valid audience"`); on a 403 `scope` names
+ * the route's scopes, as RFC 6750 has it. A request without a token gets the bare
+ * challenge, as RFC 6750 asks.
  */
-function challenge(statusCode: 401 | 403, reason: string, hadToken: boolean): string {
+function challenge(
+  auth: { statusCode: 401 | 403; reason: string },
+  routeScopes: readonly string[],
+  hadToken: boolean,
+): string {
   if (!hadToken) return 'Bearer';
-  const error = statusCode === 401 ? 'invalid_token' : 'insufficient_scope';
-  return `Bearer error="${error}", error_description="${reason}"`;
+  const [error, scope] =
+    auth.statusCode === 401 ? ['invalid_token', ''] : ['insufficient_scope', routeScopes.join(' ')];
+  return `Bearer scope="${scope}" error="${error}" error_description="${auth.reason}"`;
 }

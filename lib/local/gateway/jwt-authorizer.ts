@@ -47,7 +47,8 @@ export function createJwtAuthorizer(config: JwtAuthorizerConfig): JwtAuthorizer 
     if (typeof claims.iat === 'number' && claims.iat > Date.now() / 1000) {
       return unauthorized('the token was issued in the future');
     }
-    if (!audienceMatches(claims, config.audience)) return unauthorized('the token has an invalid audience');
+    // AWS's own wording for this one (its documented example); the others are local.
+    if (!audienceMatches(claims, config.audience)) return unauthorized('the token does not have a valid audience');
 
     const granted = tokenScopes(claims);
     if (routeScopes.length > 0 && !routeScopes.some((scope) => granted.includes(scope))) {

@@ -1,10 +1,19 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpGateway, startHttpGateway } from '../../../../lib/local/gateway/http-gateway';
+import {
+  type HttpGateway,
+  type HttpGatewayOptions,
+  INTEGRATION_TIMEOUT_MS,
+  loggablePath,
+  MAX_BODY_BYTES,
+  MAX_HEADER_BYTES,
+  startHttpGateway,
+} from '../../../../lib/local/gateway/http-gateway';
 import { createJwtAuthorizer, type JwtAuthorizer } from '../../../../lib/local/gateway/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '../../../../lib/local/gateway/jwt-issuer';
 import type { FunctionDefinition } from '../../../../lib/local/lambda-invoker';
 import { silentLog } from '../../../../lib/local/log';
 import { deployedRoutes, type RouteDefinition } from '../../../../lib/service';
+import { headerSectionBytes, padTo, type RawHttpRequest, sendRawHttp } from '../../../support/raw-http';
 
 /** A sandbox administration route: served locally, never deployed. */
 const SANDBOX_RESET: RouteDefinition = {
@@ -32,20 +41,29 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-/** The gateway on a free port, with an invoker that records each call and answers 202. */
-async function startGateway(routes: readonly RouteDefinition[]) {
+/**
+ * The gateway on a free port, with an invoker that records each call and answers 202
+ * (after `answerAfterMs`, if given).
+ */
+async function startGateway(
+  routes: readonly RouteDefinition[],
+  options: Partial<HttpGatewayOptions> & { answerAfterMs?: number } = {},
+) {
   const invocations: { fn: FunctionDefinition; event: any }[] = [];
+  const { answerAfterMs, ...overrides } = options;
   gateway = await startHttpGateway({
     routes,
     authorizer,
     invoker: {
       invoke: async (fn, event) => {
         invocations.push({ fn, event });
+        if (answerAfterMs) await new Promise((resolve) => setTimeout(resolve, answerAfterMs));
         return { statusCode: 202, headers: { 'content-type': 'application/json' }, body: '{"reset":true}' };
       },
     },
     port: 0,
     log: silentLog,
+    ...overrides,
   });
   return { url: gateway.url, invocations };
 }
@@ -83,5 +101,115 @@ describe('local HTTP gateway: local-only routes', () => {
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ message: 'Unauthorized' });
     expect(invocations).toEqual([]);
+  });
+});
+
+describe('local HTTP gateway: API Gateway HTTP API quotas', () => {
+  it('has the HTTP API quotas as defaults: 10,240 bytes of request line and headers, 10 MB of payload, 30 s', () => {
+    expect(MAX_HEADER_BYTES).toBe(10_240);
+    expect(MAX_BODY_BYTES).toBe(10 * 1024 * 1024);
+    expect(INTEGRATION_TIMEOUT_MS).toBe(30_000);
+  });
+
+  async function requestOfHeaderSize(bytes: number) {
+    const { url, invocations } = await startGateway([SANDBOX_RESET]);
+    const token = await issuer.mint({ tenant: 'acme', scopes: ['write:verify-accounts'] });
+    const host = new URL(url).host;
+    const base: RawHttpRequest = {
+      method: 'POST',
+      path: '/local/sandbox/acme/reset',
+      headers: [['authorization', `Bearer ${token}`]],
+    };
+    const request = padTo(base, host, bytes);
+    expect(headerSectionBytes(request, host)).toBe(bytes);
+    return { response: await sendRawHttp(url, request), invocations };
+  }
+
+  it('serves a request whose request line and headers are exactly 10,240 bytes', async () => {
+    const { response, invocations } = await requestOfHeaderSize(MAX_HEADER_BYTES);
+
+    expect(response.status).toBe(202);
+    expect(invocations).toHaveLength(1);
+  });
+
+  it('answers 431 {"message":"Request Header Fields Too Large"} one byte over, before the route or the token', async () => {
+    const { response, invocations } = await requestOfHeaderSize(MAX_HEADER_BYTES + 1);
+
+    expect(response.status).toBe(431);
+    expect(JSON.parse(response.body)).toEqual({ message: 'Request Header Fields Too Large' });
+    expect(response.headers['apigw-requestid']).toMatch(/^[A-Za-z0-9+/]{15}=$/);
+    expect(invocations).toEqual([]);
+  });
+
+  it('answers 431 to a header section far over the quota, above Node’s own 16 KiB limit', async () => {
+    const { url, invocations } = await startGateway([SANDBOX_RESET]);
+    const response = await sendRawHttp(url, {
+      method: 'GET',
+      path: '/anywhere',
+      headers: [['cookie', `c=${'x'.repeat(40_000)}`]],
+    });
+
+    expect(response.status).toBe(431);
+    expect(JSON.parse(response.body)).toEqual({ message: 'Request Header Fields Too Large' });
+    expect(invocations).toEqual([]);
+  });
+
+  it('answers 413 {"message":"Request Entity Too Large"} to a body over the payload limit, without invoking', async () => {
+    const { url, invocations } = await startGateway([SANDBOX_RESET], { maxBodyBytes: 1_000 });
+    const token = await issuer.mint({ tenant: 'acme', scopes: ['write:verify-accounts'] });
+
+    const res = await fetch(`${url}/local/sandbox/acme/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: 'x'.repeat(1_001),
+    });
+
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ message: 'Request Entity Too Large' });
+    expect(invocations).toEqual([]);
+  });
+
+  it('answers 503 {"message":"Service Unavailable"} when the function outlasts the integration timeout', async () => {
+    const { url, invocations } = await startGateway([SANDBOX_RESET], {
+      integrationTimeoutMs: 100,
+      answerAfterMs: 1_000,
+    });
+    const token = await issuer.mint({ tenant: 'acme', scopes: ['write:verify-accounts'] });
+    const started = performance.now();
+
+    const res = await fetch(`${url}/local/sandbox/acme/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ message: 'Service Unavailable' });
+    expect(res.headers.get('apigw-requestid')).toMatch(/^[A-Za-z0-9+/]{15}=$/);
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(invocations).toHaveLength(1);
+  });
+
+  it('answers a function that finishes within the integration timeout as usual', async () => {
+    const { url } = await startGateway([SANDBOX_RESET], { integrationTimeoutMs: 1_000, answerAfterMs: 50 });
+    const token = await issuer.mint({ tenant: 'acme', scopes: ['write:verify-accounts'] });
+
+    const res = await fetch(`${url}/local/sandbox/acme/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+
+    expect(res.status).toBe(202);
+  });
+});
+
+describe('local HTTP gateway: access log', () => {
+  it.each([
+    ['/verify/accounts/6f1c2b9e-3d4a-4c5b-9e8f-0a1b2c3d4e5f/control', '/verify/accounts/{…}/control'],
+    ['/persons/123-45-6789', '/persons/{…}'],
+    ['/verify/accounts/73120458963', '/verify/accounts/{…}'],
+    ['/webhooks/configurations', '/webhooks/configurations'],
+    ['/', '/'],
+  ])('logs %s as %s: words only, never an id or what a caller put in its place', (path, logged) => {
+    expect(loggablePath(path)).toBe(logged);
   });
 });

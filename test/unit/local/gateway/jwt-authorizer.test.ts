@@ -57,6 +57,24 @@ describe('local JWT authorizer (HTTP API rules)', () => {
     expect(await authorize(hmac, [])).toMatchObject({ ok: false, statusCode: 401 });
   });
 
+  it('refuses an unsigned token (alg none), even one naming the issuer’s key', async () => {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const claims = {
+      iss: LOCAL_ISSUER,
+      aud: LOCAL_AUDIENCE,
+      client_id: 'acme',
+      scope: 'read:persons',
+      exp: now() + 60,
+    };
+    const kid = issuer.jwks.keys[0]?.kid;
+    for (const header of [{ alg: 'none' }, { alg: 'none', kid }, { alg: 'None', kid }]) {
+      expect(await authorize(`${part(header)}.${part(claims)}.`, ['read:persons'])).toMatchObject({
+        ok: false,
+        statusCode: 401,
+      });
+    }
+  });
+
   it('refuses a header without a token and garbage', async () => {
     expect(await authorize(undefined, [])).toMatchObject({ ok: false, statusCode: 401 });
     expect(await authorize('Bearer ', [])).toMatchObject({ ok: false, statusCode: 401 });
