@@ -11,8 +11,9 @@ import type { JwtSettings } from './identity';
 
 /**
  * One JSON object per request. Identifies the request, the caller (the token's
- * `client_id`, i.e. the tenant or its alias) and the outcome; never bodies, headers or
- * query strings, which may carry account numbers or SSNs.
+ * `client_id`, i.e. the tenant or its alias), the latency and the outcome; never bodies,
+ * headers, query strings or the path as sent (`routeKey` names the route by its template),
+ * which may carry account numbers or SSNs.
  */
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   JSON.stringify({
@@ -20,7 +21,6 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     requestTime: '$context.requestTime',
     routeKey: '$context.routeKey',
     httpMethod: '$context.httpMethod',
-    path: '$context.path',
     protocol: '$context.protocol',
     status: '$context.status',
     responseLength: '$context.responseLength',

@@ -89,7 +89,7 @@ describe('HTTP API default stage', () => {
     expect(props.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
   });
 
-  it('writes one JSON access log line per request with request id, route and status, never bodies', () => {
+  it('writes one JSON access log line per request with request id, route, status, tenant and latency; never bodies, headers, query strings or paths as sent', () => {
     const settings = stages[0]!.Properties!.AccessLogSettings;
     const logGroup = resourcesOf(template, 'AWS::Logs::LogGroup')[refId(settings.DestinationArn)!];
     expect(logGroup?.Properties?.RetentionInDays).toBe(365);
@@ -99,8 +99,11 @@ describe('HTTP API default stage', () => {
       routeKey: '$context.routeKey',
       status: '$context.status',
       clientId: '$context.authorizer.claims.client_id',
+      responseLatency: '$context.responseLatency',
     });
-    expect(settings.Format).not.toMatch(/body|requestOverride|header\./i);
+    expect(settings.Format).not.toMatch(/body|requestOverride|header\.|querystring/i);
+    // The route key names the route by its template; the path as sent may carry an SSN in an id's place.
+    expect(settings.Format).not.toContain('$context.path');
   });
 
   it('outputs the API URL', () => {
