@@ -3,10 +3,16 @@
  * entity's own keys live beside its repository (`./verify-accounts/keys.ts`, …); the
  * access patterns they serve are listed in docs/data-model.md.
  */
+import { digest } from './digest';
+
 export { ENTITY } from './entities';
 
 export const keys = {
-  idempotency: (tenant: string, scope: string, key: string) => ({ pk: `T#${tenant}#IDEM#${scope}#${key}`, sk: 'IDEM' }),
+  /** The `Idempotency-Key` only as a digest: a partner may have used an account number or an SSN as the key. */
+  idempotency: (tenant: string, scope: string, key: string) => ({
+    pk: `T#${tenant}#IDEM#${scope}#${digest(key)}`,
+    sk: 'IDEM',
+  }),
   tenantAlias: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'ALIAS' }),
   tenantSettings: (tenant: string) => ({ pk: `TENANT#${tenant}`, sk: 'SETTINGS' }),
   rateBucket: (tenant: string) => ({ pk: `T#${tenant}#RATE`, sk: 'BUCKET' }),

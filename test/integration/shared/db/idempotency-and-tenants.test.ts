@@ -1,3 +1,4 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '#shared/db/idempotency';
 import { TenantRepository } from '#shared/db/tenants';
@@ -29,6 +30,16 @@ describe('IdempotencyRepository', () => {
       fingerprint: 'fp',
       response,
     });
+  });
+
+  it('stores the key only as a digest: a partner who used an account number as the key does not store it', async () => {
+    const key = '9876543210123';
+    const s = { tenant: 't1', route: 'POST /verify/accounts', key };
+    expect(await repository().claim(s, 'fp', T0)).toEqual({ state: 'claimed' });
+    const { Items = [] } = await documentClient().send(new ScanCommand({ TableName: tableName }));
+    expect(Items.filter((item) => item.entity === 'idempotency').length).toBeGreaterThan(0);
+    expect(JSON.stringify(Items)).not.toContain(key);
+    expect(await repository().claim(s, 'fp', later(1000))).toEqual({ state: 'in_progress', fingerprint: 'fp' });
   });
 
   it('lets a new request take over a claim whose request died (its lock lapsed)', async () => {
