@@ -126,8 +126,8 @@ export class VerifyServiceStack extends Stack {
       table: this.dataTable.table,
       tableKey: this.storageKey,
       aliases: this.identity.tenantAliases,
-      settings: (identityProps.partners ?? []).flatMap(({ name, kycMode }) =>
-        kycMode ? [{ tenant: name, kycMode }] : [],
+      settings: (identityProps.partners ?? []).flatMap(({ name, kycMode, rateLimit }) =>
+        kycMode || rateLimit ? [{ tenant: name, kycMode, rateLimit }] : [],
       ),
     });
     const identification = props.identification ?? identificationSettingsFromContext(this);

@@ -48,37 +48,37 @@ export function apiLimitsFromContext(scope: Construct): ApiLimits {
   return {
     stage: {
       ratePerSecond:
-        rate(read(API_LIMITS_CONTEXT.throttleRate), API_LIMITS_CONTEXT.throttleRate) ?? API_LIMIT_DEFAULTS.throttleRate,
+        rate(read(API_LIMITS_CONTEXT.throttleRate), `context "${API_LIMITS_CONTEXT.throttleRate}"`) ?? API_LIMIT_DEFAULTS.throttleRate,
       burst:
-        burst(read(API_LIMITS_CONTEXT.throttleBurst), API_LIMITS_CONTEXT.throttleBurst) ??
+        burst(read(API_LIMITS_CONTEXT.throttleBurst), `context "${API_LIMITS_CONTEXT.throttleBurst}"`) ??
         API_LIMIT_DEFAULTS.throttleBurst,
     },
     tenant: {
       ratePerSecond:
-        rate(read(API_LIMITS_CONTEXT.tenantRatePerSecond), API_LIMITS_CONTEXT.tenantRatePerSecond) ??
+        rate(read(API_LIMITS_CONTEXT.tenantRatePerSecond), `context "${API_LIMITS_CONTEXT.tenantRatePerSecond}"`) ??
         API_LIMIT_DEFAULTS.tenantRatePerSecond,
       burst:
-        burst(read(API_LIMITS_CONTEXT.tenantBurst), API_LIMITS_CONTEXT.tenantBurst) ?? API_LIMIT_DEFAULTS.tenantBurst,
+        burst(read(API_LIMITS_CONTEXT.tenantBurst), `context "${API_LIMITS_CONTEXT.tenantBurst}"`) ?? API_LIMIT_DEFAULTS.tenantBurst,
     },
   };
 }
 
-/** A positive finite number of requests per second, or undefined when unset. */
-function rate(value: unknown, key: string): number | undefined {
+/** A positive finite number of requests per second, or undefined when unset; `key` names it in the error. */
+export function rate(value: unknown, key: string): number | undefined {
   const number = numberOf(value);
   if (number === undefined) return undefined;
   if (!Number.isFinite(number) || number <= 0) {
-    throw new Error(`context "${key}" must be a positive number of requests per second; got ${JSON.stringify(value)}`);
+    throw new Error(`${key} must be a positive number of requests per second; got ${JSON.stringify(value)}`);
   }
   return number;
 }
 
-/** A whole number of requests, at least 1, or undefined when unset. */
-function burst(value: unknown, key: string): number | undefined {
+/** A whole number of requests, at least 1, or undefined when unset; `key` names it in the error. */
+export function burst(value: unknown, key: string): number | undefined {
   const number = numberOf(value);
   if (number === undefined) return undefined;
   if (!Number.isInteger(number) || number < 1) {
-    throw new Error(`context "${key}" must be a whole number of requests, at least 1; got ${JSON.stringify(value)}`);
+    throw new Error(`${key} must be a whole number of requests, at least 1; got ${JSON.stringify(value)}`);
   }
   return number;
 }

@@ -1,5 +1,6 @@
 import type { Construct } from 'constructs';
 import { SCOPES, type Scope } from '#shared/scopes';
+import { burst, type RequestLimit, rate } from './api-limits-context';
 import { parseKycMode } from './identification-context';
 import type { IdentityProps, PartnerConfig } from './identity';
 
@@ -60,18 +61,19 @@ function partners(value: unknown): PartnerConfig[] {
   if (value === undefined) return [];
   const list = typeof value === 'string' ? maybeJson(value) : value;
   if (!Array.isArray(list)) {
-    throw new Error('context "partners" must be an array of { name, scopes?, aliases?, clientIds?, kycMode? }');
+    throw new Error('context "partners" must be an array of { name, scopes?, aliases?, clientIds?, kycMode?, rateLimit? }');
   }
   const seen = new Set<string>();
   return list.map((entry, i) => {
     const where = `context "partners"[${i}]`;
     if (typeof entry !== 'object' || entry === null) throw new Error(`${where} must be an object`);
-    const { name, scopes, aliases, clientIds, kycMode } = entry as {
+    const { name, scopes, aliases, clientIds, kycMode, rateLimit } = entry as {
       name?: unknown;
       scopes?: unknown;
       aliases?: unknown;
       clientIds?: unknown;
       kycMode?: unknown;
+      rateLimit?: unknown;
     };
     if (typeof name !== 'string' || !PARTNER_NAME.test(name)) {
       throw new Error(`${where}.name must be 1-64 letters, digits, "-" or "_"`);
@@ -84,6 +86,7 @@ function partners(value: unknown): PartnerConfig[] {
       partner.scopes = scopes;
     }
     if (kycMode !== undefined) partner.kycMode = parseKycMode(kycMode, `${where}.kycMode`);
+    if (rateLimit !== undefined) partner.rateLimit = parseRateLimit(rateLimit, `${where}.rateLimit`);
     for (const [field, ids] of [
       ['aliases', aliases],
       ['clientIds', clientIds],
@@ -113,4 +116,20 @@ function maybeJson(value: string): unknown {
   } catch {
     throw new Error(`context value is not valid JSON: ${value}`);
   }
+}
+
+/** A partner's own request limit: `{ ratePerSecond, burst }`, both required. */
+function parseRateLimit(value: unknown, where: string): RequestLimit {
+  const { ratePerSecond, burst: burstValue } = (typeof value === 'object' && value !== null ? value : {}) as {
+    ratePerSecond?: unknown;
+    burst?: unknown;
+  };
+  const limit = {
+    ratePerSecond: rate(ratePerSecond, `${where}.ratePerSecond`),
+    burst: burst(burstValue, `${where}.burst`),
+  };
+  if (limit.ratePerSecond === undefined || limit.burst === undefined) {
+    throw new Error(`${where} must be { ratePerSecond, burst }: a positive rate and a whole burst of at least 1`);
+  }
+  return { ratePerSecond: limit.ratePerSecond, burst: limit.burst };
 }

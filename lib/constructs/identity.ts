@@ -10,6 +10,7 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import type { RequestLimit } from './api-limits-context';
 import type { KycMode } from '#domain/person';
 import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '#shared/scopes';
 import type { TenantAlias } from './tenant-aliases';
@@ -47,6 +48,12 @@ export interface PartnerConfig {
    * @default - no settings record: the deployment's default (context `kycMode`) applies
    */
   readonly kycMode?: KycMode;
+  /**
+   * This tenant's own request rate and burst (its token bucket, docs/api.md#rate-limits),
+   * written into its settings record like `kycMode`.
+   * @default - the deployment's (context `tenantRatePerSecond`, `tenantBurst`)
+   */
+  readonly rateLimit?: RequestLimit;
 }
 
 /** An OAuth issuer that already exists (Okta, Auth0, another Cognito pool, ...). */

@@ -7,6 +7,7 @@ import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import { ENTITY, keys } from '#shared/db/keys';
+import type { RequestLimit } from './api-limits-context';
 import type { StorageKey } from './storage-key';
 
 /** One OAuth client id and the tenant (partner name) its tokens act for. */
@@ -21,8 +22,16 @@ export interface TenantAlias {
 export interface TenantSettings {
   /** The tenant, i.e. the partner's name. */
   readonly tenant: string;
-  /** Who identifies the tenant's persons (`kyc_mode`). */
-  readonly kycMode: KycMode;
+  /**
+   * Who identifies the tenant's persons (`kyc_mode`).
+   * @default - none: the deployment's default applies
+   */
+  readonly kycMode?: KycMode;
+  /**
+   * The tenant's own request rate and burst (`rate_per_second`, `burst`).
+   * @default - none: the deployment's default applies
+   */
+  readonly rateLimit?: RequestLimit;
 }
 
 export interface TenantAliasesProps {
@@ -66,9 +75,10 @@ export const TENANT_RECORD_KEY_PATTERNS = [`${keys.tenantAlias('').pk}*`, `${key
  *   resource per client id. If a client id changes (a partner's app client is replaced)
  *   the record's physical id changes with it, so CloudFormation deletes the old record
  *   after putting the new one;
- * - settings records, `TENANT#<tenant>` / `SETTINGS` with `kyc_mode`: one
- *   `Custom::TenantSettings` resource per tenant that names a KYC mode. Deleting it (the
- *   partner's `kycMode` left the context) hands the tenant back to the deployment default.
+ * - settings records, `TENANT#<tenant>` / `SETTINGS` with `kyc_mode` and/or
+ *   `rate_per_second` + `burst`: one `Custom::TenantSettings` resource per tenant that
+ *   names a KYC mode or a rate limit. Deleting it (the partner's `kycMode` and `rateLimit`
+ *   left the context) hands the tenant back to the deployment defaults.
  * Each resource puts its item when created or changed and deletes it when removed.
  *
  * The resources are `AwsCustomResource`s, which share the stack's singleton provider
@@ -150,7 +160,7 @@ export class TenantAliases extends Construct {
       );
     }
 
-    for (const { tenant, kycMode } of settings) {
+    for (const { tenant, kycMode, rateLimit } of settings) {
       if (settingsResources.has(tenant)) throw new Error(`tenant "${tenant}" has two settings records`);
       // The same item `TenantRepository.putSettings` writes.
       const key = keys.tenantSettings(tenant);
@@ -162,7 +172,13 @@ export class TenantAliases extends Construct {
           role,
           logGroup,
           key,
-          attributes: { entity: ENTITY.tenantSettings, tenant, version: 1, kyc_mode: kycMode },
+          attributes: {
+            entity: ENTITY.tenantSettings,
+            tenant,
+            version: 1,
+            ...(kycMode && { kyc_mode: kycMode }),
+            ...(rateLimit && { rate_per_second: rateLimit.ratePerSecond, burst: rateLimit.burst }),
+          },
         }),
       );
     }

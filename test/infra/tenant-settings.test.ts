@@ -111,6 +111,44 @@ describe('tenant settings from context partners[].kycMode (Cognito mode)', () =>
   });
 });
 
+describe('tenant settings from context partners[].rateLimit', () => {
+  const partners = [
+    { name: 'acme', rateLimit: { ratePerSecond: 200, burst: 400 } },
+    { name: 'globex', kycMode: 'byo', rateLimit: { ratePerSecond: '2.5', burst: '5' } },
+    { name: 'initech' },
+  ];
+  const template = synthTemplate({ context: { partners } });
+  const itemOf = (tenant: string) => {
+    const [[, resource]] = settingsOf(template, tenant) as [[string, any]];
+    return sdkCall(resource.Properties?.Create).parameters.Item;
+  };
+
+  it('write the rate and burst TenantRepository.ratePolicyOf reads, beside the KYC mode when there is one', () => {
+    expect(Object.keys(settingsResources(template))).toHaveLength(2);
+    const { kyc_mode, ...acme } = itemOf('acme');
+    expect(kyc_mode).toBeUndefined();
+    expect(acme).toEqual({
+      ...settingsKey('acme'),
+      entity: { S: ENTITY.tenantSettings },
+      tenant: { S: 'acme' },
+      version: { N: '1' },
+      rate_per_second: { N: '200' },
+      burst: { N: '400' },
+    });
+    expect(itemOf('globex')).toMatchObject({ kyc_mode: { S: 'byo' }, rate_per_second: { N: '2.5' }, burst: { N: '5' } });
+    expect(settingsOf(template, 'initech')).toEqual([]);
+  });
+
+  it.each([
+    [{ ratePerSecond: 10 }, /partners"\[0\]\.rateLimit must be \{ ratePerSecond, burst \}/],
+    [{ ratePerSecond: 0, burst: 5 }, /rateLimit\.ratePerSecond must be a positive number/],
+    [{ ratePerSecond: 10, burst: 1.5 }, /rateLimit\.burst must be a whole number/],
+    ['fast', /rateLimit must be \{ ratePerSecond, burst \}/],
+  ])('refuse %j, naming the field', (rateLimit, message) => {
+    expect(() => synthTemplate({ context: { partners: [{ name: 'acme', rateLimit }] } })).toThrow(message);
+  });
+});
+
 describe('tenant settings with an external issuer', () => {
   const issuer = 'https://login.example.com/oauth2/default';
   // No client ids: the partner's settings alone make the stack create the provider.
