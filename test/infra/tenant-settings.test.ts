@@ -135,7 +135,11 @@ describe('tenant settings from context partners[].rateLimit', () => {
       rate_per_second: { N: '200' },
       burst: { N: '400' },
     });
-    expect(itemOf('globex')).toMatchObject({ kyc_mode: { S: 'byo' }, rate_per_second: { N: '2.5' }, burst: { N: '5' } });
+    expect(itemOf('globex')).toMatchObject({
+      kyc_mode: { S: 'byo' },
+      rate_per_second: { N: '2.5' },
+      burst: { N: '5' },
+    });
     expect(settingsOf(template, 'initech')).toEqual([]);
   });
 

@@ -1,4 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Person } from '#domain/person';
+import { personItem } from '#shared/db/persons/item';
 
 /** A stored verify account item as DynamoDB holds it (keys and storage-only fields included). */
 export const storedAccountItem = (id: string, over: Record<string, unknown> = {}) => ({
@@ -30,3 +32,23 @@ export const sqsRecord = (messageId: string, body: unknown, receiveCount = 1) =>
   }) as unknown as SQSRecord;
 
 export const sqsBatch = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
+
+/** A stored person item of tenant `tenant` as DynamoDB holds it (no SSN), at identity revision 1. */
+export function storedPersonItem(tenant: string, id: string, over: Partial<Person> = {}) {
+  const person: Person = {
+    id,
+    tenant,
+    customer_reference_id: 'cust-1',
+    first_name: 'Jane',
+    last_name: 'Doe',
+    date_of_birth: '1980-04-02',
+    has_ssn: false,
+    status: 'created',
+    created_at: '2026-01-15T10:00:00.000Z',
+    updated_at: '2026-01-15T10:00:00.000Z',
+    identification_attempts: 0,
+    version: 1,
+    ...over,
+  };
+  return { ...personItem(person), identity_rev: 1 };
+}

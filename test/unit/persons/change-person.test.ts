@@ -1,12 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Person } from '#domain/person';
-import { personItem } from '#shared/db/persons/item';
 import { handler as close } from '../../../functions/persons/close';
 import { handler as patch } from '../../../functions/persons/patch';
 import { ddb, givenStored, TENANT, useHandlerHarness } from '../../support/handler-harness';
 import { httpEvent, invoke } from '../../support/http-events';
 import { countOf } from '../../support/metrics';
+import { storedPersonItem } from '../../support/records';
 
 /**
  * PersonStatusChanged from the person routes: a change that moves the person to another
@@ -17,24 +17,8 @@ const harness = useHandlerHarness();
 
 const PERSON_ID = '0b7e2f4a-5c6d-4e8f-9a0b-1c2d3e4f5a6b';
 
-function storedPerson(over: Partial<Person> = {}) {
-  const person: Person = {
-    id: PERSON_ID,
-    tenant: TENANT,
-    customer_reference_id: 'cust-1',
-    first_name: 'Jane',
-    last_name: 'Doe',
-    date_of_birth: '1980-04-02',
-    has_ssn: false,
-    status: 'verified',
-    created_at: '2026-01-15T10:00:00.000Z',
-    updated_at: '2026-01-15T10:00:00.000Z',
-    identification_attempts: 1,
-    version: 1,
-    ...over,
-  };
-  return { ...personItem(person), identity_rev: 1 };
-}
+const storedPerson = (over: Partial<Person> = {}) =>
+  storedPersonItem(TENANT, PERSON_ID, { status: 'verified', identification_attempts: 1, ...over });
 
 const personEvent = (method: 'DELETE' | 'PATCH', body?: unknown) =>
   httpEvent({

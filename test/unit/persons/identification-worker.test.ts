@@ -1,11 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Person } from '#domain/person';
-import { personItem } from '#shared/db/persons/item';
 import { handler as worker } from '../../../functions/persons/identification-worker';
 import { ddb, givenStored, TENANT, useHandlerHarness } from '../../support/handler-harness';
 import { countOf, lineWith } from '../../support/metrics';
-import { sqsBatch, sqsRecord } from '../../support/records';
+import { sqsBatch, sqsRecord, storedPersonItem } from '../../support/records';
 
 /**
  * The identification worker's metrics: every run that stores an outcome is one
@@ -18,24 +17,7 @@ const harness = useHandlerHarness();
 const PERSON_ID = '0b7e2f4a-5c6d-4e8f-9a0b-1c2d3e4f5a6b';
 
 /** A person with no SSN: identification rejects it (`incomplete_ssn`) whatever the lists say. */
-function storedPerson(over: Partial<Person> = {}) {
-  const person: Person = {
-    id: PERSON_ID,
-    tenant: TENANT,
-    customer_reference_id: 'cust-1',
-    first_name: 'Jane',
-    last_name: 'Doe',
-    date_of_birth: '1980-04-02',
-    has_ssn: false,
-    status: 'created',
-    created_at: '2026-01-15T10:00:00.000Z',
-    updated_at: '2026-01-15T10:00:00.000Z',
-    identification_attempts: 0,
-    version: 1,
-    ...over,
-  };
-  return { ...personItem(person), identity_rev: 1 };
-}
+const storedPerson = (over: Partial<Person> = {}) => storedPersonItem(TENANT, PERSON_ID, over);
 
 const message = (extra: Record<string, unknown> = {}) =>
   sqsBatch(sqsRecord('m1', { tenant: TENANT, id: PERSON_ID, identity_rev: 1, ...extra }));

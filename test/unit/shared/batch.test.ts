@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { processQueueBatch, queueWorker } from '#shared/batch';
-import { setLogSink } from '#shared/logger';
 import { metrics } from '#shared/metrics';
 import { lambdaContext } from '../../support/http-events';
+import { captureLogs } from '../../support/logs';
 import { captureMetrics, countOf } from '../../support/metrics';
 import { sqsBatch, sqsRecord } from '../../support/records';
 
 const emf = captureMetrics();
-const logs: Record<string, unknown>[] = [];
-beforeEach(() => {
-  logs.length = 0;
-  setLogSink((line) => logs.push(JSON.parse(line)));
-});
-afterEach(() => setLogSink(undefined));
+const logs = captureLogs();
 
 const body = z.object({ n: z.number() });
 const options = { worker: 'test-worker', body };

@@ -1,17 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { invocation } from '#shared/invocation';
-import { createLogger, setLogSink } from '#shared/logger';
+import { createLogger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
 import { lambdaContext } from '../../support/http-events';
+import { captureLogs } from '../../support/logs';
 import { captureMetrics, countOf } from '../../support/metrics';
 
 const emf = captureMetrics();
-const logs: Record<string, unknown>[] = [];
-beforeEach(() => {
-  logs.length = 0;
-  setLogSink((line) => logs.push(JSON.parse(line)));
-});
-afterEach(() => setLogSink(undefined));
+const logs = captureLogs();
 
 describe('invocation', () => {
   it('puts the Lambda request id on every line the handler writes', async () => {
