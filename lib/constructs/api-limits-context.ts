@@ -48,7 +48,8 @@ export function apiLimitsFromContext(scope: Construct): ApiLimits {
   return {
     stage: {
       ratePerSecond:
-        rate(read(API_LIMITS_CONTEXT.throttleRate), `context "${API_LIMITS_CONTEXT.throttleRate}"`) ?? API_LIMIT_DEFAULTS.throttleRate,
+        rate(read(API_LIMITS_CONTEXT.throttleRate), `context "${API_LIMITS_CONTEXT.throttleRate}"`) ??
+        API_LIMIT_DEFAULTS.throttleRate,
       burst:
         burst(read(API_LIMITS_CONTEXT.throttleBurst), `context "${API_LIMITS_CONTEXT.throttleBurst}"`) ??
         API_LIMIT_DEFAULTS.throttleBurst,
@@ -58,7 +59,8 @@ export function apiLimitsFromContext(scope: Construct): ApiLimits {
         rate(read(API_LIMITS_CONTEXT.tenantRatePerSecond), `context "${API_LIMITS_CONTEXT.tenantRatePerSecond}"`) ??
         API_LIMIT_DEFAULTS.tenantRatePerSecond,
       burst:
-        burst(read(API_LIMITS_CONTEXT.tenantBurst), `context "${API_LIMITS_CONTEXT.tenantBurst}"`) ?? API_LIMIT_DEFAULTS.tenantBurst,
+        burst(read(API_LIMITS_CONTEXT.tenantBurst), `context "${API_LIMITS_CONTEXT.tenantBurst}"`) ??
+        API_LIMIT_DEFAULTS.tenantBurst,
     },
   };
 }

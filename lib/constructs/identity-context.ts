@@ -61,7 +61,9 @@ function partners(value: unknown): PartnerConfig[] {
   if (value === undefined) return [];
   const list = typeof value === 'string' ? maybeJson(value) : value;
   if (!Array.isArray(list)) {
-    throw new Error('context "partners" must be an array of { name, scopes?, aliases?, clientIds?, kycMode?, rateLimit? }');
+    throw new Error(
+      'context "partners" must be an array of { name, scopes?, aliases?, clientIds?, kycMode?, rateLimit? }',
+    );
   }
   const seen = new Set<string>();
   return list.map((entry, i) => {

@@ -10,9 +10,9 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import type { RequestLimit } from './api-limits-context';
 import type { KycMode } from '#domain/person';
 import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '#shared/scopes';
+import type { RequestLimit } from './api-limits-context';
 import type { TenantAlias } from './tenant-aliases';
 
 /**
