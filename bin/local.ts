@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { setLogSink } from '#shared/logger';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../lib/local/gateway/jwt-issuer';
+import { terminalLine } from '../lib/local/handler-log';
 import { DEFAULT_PORT, startLocalRuntime } from '../lib/local/runtime';
 
 /**
@@ -17,6 +19,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 const dataDir = process.env.DATA_DIR || undefined;
+// One short line per handler log entry (lib/local/handler-log.ts); LOG_FORMAT=json keeps Lambda's JSON.
+if (process.env.LOG_FORMAT !== 'json') {
+  setLogSink((line) => {
+    const text = terminalLine(line);
+    if (text !== undefined) process.stdout.write(`${text}\n`);
+  });
+}
 
 const runtime = await startLocalRuntime({ port, dataDir }).catch((error: NodeJS.ErrnoException) => {
   console.error(error.code === 'EADDRINUSE' ? `port ${port} is in use: stop the other server or set PORT` : error);

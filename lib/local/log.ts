@@ -16,7 +16,7 @@ export function consoleLog(minLevel: LogLevel = 'info'): RuntimeLog {
     const fields = Object.entries(details)
       .filter(([, value]) => !(value instanceof Error))
       .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
-    const line = [new Date().toISOString(), level.toUpperCase().padEnd(5), message, ...fields].join(' ');
+    const line = [new Date().toISOString().slice(11, 23), level.toUpperCase().padEnd(5), message, ...fields].join(' ');
     const write = level === 'error' || level === 'warn' ? console.error : console.log;
     write([line, ...errors.map((error) => error.stack ?? String(error))].join('\n'));
   };

@@ -39,6 +39,8 @@ export interface HttpGateway {
 interface Outcome {
   readonly response: HttpResponse;
   readonly routeId?: string;
+  /** The token's `client_id` (the tenant, or its alias), once the authorizer accepted it. */
+  readonly clientId?: string;
   /** Why the gateway refused, for the access log. */
   readonly note?: string;
 }
@@ -82,13 +84,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       send(res, outcome.response, requestId);
     }
     const path = loggablePath(splitTarget(req.url ?? '/').rawPath);
-    const { response, routeId, note } = outcome;
+    const { response, routeId, clientId, note } = outcome;
     options.log(
       'info',
       `${req.method} ${path} -> ${response.statusCode} ${Math.round(performance.now() - started)} ms`,
       {
         requestId,
         ...(routeId && { route: routeId }),
+        ...(clientId && { tenant: clientId }),
         ...(note && { note }),
       },
     );
@@ -132,17 +135,19 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       },
       { route, pathParameters, claims: auth.claims, requestId, receivedAt },
     );
+    const claimed = auth.claims.client_id ?? auth.claims.sub;
+    const served = { routeId: route.id, ...(typeof claimed === 'string' && { clientId: claimed }) };
     try {
       const result = await withinIntegrationTimeout(options.invoker.invoke(routeFunction(route), event));
       if (result === TIMED_OUT) {
         // As in AWS, the function runs on to its own timeout; the caller no longer waits.
-        return { response: gatewayError('serviceUnavailable'), routeId: route.id, note: 'integration timed out' };
+        return { response: gatewayError('serviceUnavailable'), ...served, note: 'integration timed out' };
       }
-      return { response: toHttpResponse(result), routeId: route.id };
+      return { response: toHttpResponse(result), ...served };
     } catch (error) {
       // API Gateway answers its own generic 500 and the cause only reaches the logs.
       options.log('error', `${route.id} failed`, { requestId, error });
-      return { response: gatewayError('internalError'), routeId: route.id, note: 'handler failed' };
+      return { response: gatewayError('internalError'), ...served, note: 'handler failed' };
     }
   }
 

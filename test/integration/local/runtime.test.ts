@@ -242,6 +242,17 @@ describe('the handler result, back to HTTP', () => {
     expect(String(entry?.details?.error)).toContain('fixture failure');
   });
 
+  it('writes one access line per request: method, path with ids hidden, status, latency, route and tenant', async () => {
+    const res = await reply({ statusCode: 201, body: '' });
+    expect(res.status).toBe(201);
+    const lines = logged.filter((line) => line.details?.requestId === res.headers['apigw-requestid']);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.level).toBe('info');
+    expect(lines[0]?.message).toMatch(/^POST \/reply -> 201 \d+ ms$/);
+    const entry = lines[0];
+    expect(entry?.details).toMatchObject({ route: expect.any(String), tenant: 'acme' });
+  });
+
   it('answers 413 to a body over 10 MB', async () => {
     const res = await api(runtime, token).post('/reply', 'x'.repeat(10 * 1024 * 1024 + 1));
     expect(res.status).toBe(413);
