@@ -1,8 +1,16 @@
 import { parseArgs } from 'node:util';
-import { setLogSink } from '#shared/logger';
-import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../lib/local/gateway/jwt-issuer';
-import { terminalLine } from '../lib/local/handler-log';
-import { DEFAULT_PORT, startLocalRuntime } from '../lib/local/runtime';
+import { nodeVersionProblem, startFailure } from '../lib/local/preflight';
+
+// Before anything else loads: an old Node.js gets one sentence and the fix, not a stack trace.
+const nodeProblem = nodeVersionProblem(process.versions.node);
+if (nodeProblem) {
+  console.error(nodeProblem);
+  process.exit(1);
+}
+const { setLogSink } = await import('#shared/logger');
+const { LOCAL_AUDIENCE, LOCAL_ISSUER } = await import('../lib/local/gateway/jwt-issuer');
+const { terminalLine } = await import('../lib/local/handler-log');
+const { DEFAULT_PORT, startLocalRuntime } = await import('../lib/local/runtime');
 
 /**
  * `npm start [-- --tenant <name>]`: the whole service on http://127.0.0.1:${PORT:-3000},
@@ -28,7 +36,7 @@ if (process.env.LOG_FORMAT !== 'json') {
 }
 
 const runtime = await startLocalRuntime({ port, dataDir }).catch((error: NodeJS.ErrnoException) => {
-  console.error(error.code === 'EADDRINUSE' ? `port ${port} is in use: stop the other server or set PORT` : error);
+  console.error(startFailure(error, port));
   process.exit(1);
 });
 const token = await runtime.mintToken(values.tenant);
