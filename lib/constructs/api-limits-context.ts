@@ -44,25 +44,14 @@ export interface ApiLimits {
  * at least 1 (bursts): a typo must not deploy an API that refuses everyone or no one.
  */
 export function apiLimitsFromContext(scope: Construct): ApiLimits {
-  const read = (key: string): unknown => scope.node.tryGetContext(key);
-  return {
-    stage: {
-      ratePerSecond:
-        rate(read(API_LIMITS_CONTEXT.throttleRate), `context "${API_LIMITS_CONTEXT.throttleRate}"`) ??
-        API_LIMIT_DEFAULTS.throttleRate,
-      burst:
-        burst(read(API_LIMITS_CONTEXT.throttleBurst), `context "${API_LIMITS_CONTEXT.throttleBurst}"`) ??
-        API_LIMIT_DEFAULTS.throttleBurst,
-    },
-    tenant: {
-      ratePerSecond:
-        rate(read(API_LIMITS_CONTEXT.tenantRatePerSecond), `context "${API_LIMITS_CONTEXT.tenantRatePerSecond}"`) ??
-        API_LIMIT_DEFAULTS.tenantRatePerSecond,
-      burst:
-        burst(read(API_LIMITS_CONTEXT.tenantBurst), `context "${API_LIMITS_CONTEXT.tenantBurst}"`) ??
-        API_LIMIT_DEFAULTS.tenantBurst,
-    },
+  const limit = (rateKey: keyof typeof API_LIMITS_CONTEXT, burstKey: keyof typeof API_LIMITS_CONTEXT) => {
+    const [rateName, burstName] = [API_LIMITS_CONTEXT[rateKey], API_LIMITS_CONTEXT[burstKey]];
+    return {
+      ratePerSecond: rate(scope.node.tryGetContext(rateName), `context "${rateName}"`) ?? API_LIMIT_DEFAULTS[rateKey],
+      burst: burst(scope.node.tryGetContext(burstName), `context "${burstName}"`) ?? API_LIMIT_DEFAULTS[burstKey],
+    };
   };
+  return { stage: limit('throttleRate', 'throttleBurst'), tenant: limit('tenantRatePerSecond', 'tenantBurst') };
 }
 
 /** A positive finite number of requests per second, or undefined when unset; `key` names it in the error. */
