@@ -6,6 +6,7 @@ import type { RuntimeLog } from '../log';
 import { buildEvent, newRequestId, splitTarget } from './apigw-event';
 import { gatewayError, type HttpResponse, toHttpResponse } from './apigw-response';
 import type { JwtAuthorizer } from './jwt-authorizer';
+import { findLocalEndpoint, type LocalEndpoint } from './local-endpoints';
 import { RouteTable } from './route-table';
 
 /**
@@ -17,6 +18,8 @@ import { RouteTable } from './route-table';
 export interface HttpGatewayOptions {
   /** Every route is served, local-only ones included: this gateway is local by definition. */
   readonly routes: readonly RouteDefinition[];
+  /** Served before the routes, without the authorizer (lib/local/gateway/local-endpoints.ts). */
+  readonly endpoints?: readonly LocalEndpoint[];
   readonly authorizer: JwtAuthorizer;
   readonly invoker: Pick<LambdaInvoker, 'invoke'>;
   /** 0: a free port. */
@@ -108,7 +111,18 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
 
     const target = req.url ?? '/';
     const method = req.method ?? 'GET';
-    const match = routes.match(method, splitTarget(target).rawPath);
+    const { rawPath, rawQueryString } = splitTarget(target);
+    const endpoint = findLocalEndpoint(options.endpoints ?? [], method, rawPath);
+    if (endpoint) {
+      const response = await endpoint.serve({
+        headers: req.headers,
+        query: new URLSearchParams(rawQueryString),
+        body,
+        baseUrl: `http://${HOST}:${(server.address() as AddressInfo).port}`,
+      });
+      return { response, routeId: endpoint.id };
+    }
+    const match = routes.match(method, rawPath);
     if (!match) return { response: gatewayError('notFound') };
     const { route, pathParameters } = match;
 

@@ -10,6 +10,7 @@ import {
 } from '../../../../lib/local/gateway/http-gateway';
 import { createJwtAuthorizer, type JwtAuthorizer } from '../../../../lib/local/gateway/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '../../../../lib/local/gateway/jwt-issuer';
+import type { LocalEndpoint } from '../../../../lib/local/gateway/local-endpoints';
 import type { FunctionDefinition } from '../../../../lib/local/lambda-invoker';
 import { silentLog } from '../../../../lib/local/log';
 import { deployedRoutes, type RouteDefinition } from '../../../../lib/service';
@@ -100,6 +101,39 @@ describe('local HTTP gateway: local-only routes', () => {
 
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ message: 'Unauthorized' });
+    expect(invocations).toEqual([]);
+  });
+});
+
+describe('local HTTP gateway: local endpoints (npm start conveniences, outside the API)', () => {
+  const seen: { query: string; body: string; baseUrl: string }[] = [];
+  const DOCUMENT: LocalEndpoint = {
+    id: 'Document',
+    method: 'GET',
+    path: '/local/sandbox/acme/reset',
+    serve: (request) => {
+      seen.push({ query: request.query.toString(), body: request.body.toString(), baseUrl: request.baseUrl });
+      return { statusCode: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from('served') };
+    },
+  };
+
+  it('serves an endpoint on its exact path and method without a token, before the routes', async () => {
+    seen.length = 0;
+    const { url, invocations } = await startGateway([{ ...SANDBOX_RESET, method: 'GET' }], { endpoints: [DOCUMENT] });
+
+    const res = await fetch(`${url}/local/sandbox/acme/reset?x=1`);
+
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('served');
+    expect(seen).toEqual([{ query: 'x=1', body: '', baseUrl: url }]);
+    expect(invocations).toEqual([]);
+  });
+
+  it('leaves every other method and path to the routes and their authorizer', async () => {
+    const { url, invocations } = await startGateway([SANDBOX_RESET], { endpoints: [DOCUMENT] });
+
+    expect((await fetch(`${url}/local/sandbox/acme/reset`, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(`${url}/local/sandbox/acme/reset/`)).status).toBe(404);
     expect(invocations).toEqual([]);
   });
 });
