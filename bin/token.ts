@@ -4,11 +4,13 @@ import { DEFAULT_TOKEN_TTL_SECONDS, LocalIssuer } from '../lib/local/gateway/jwt
 import { stateDir } from '../lib/local/state-dir';
 
 /**
- * `npm run --silent token -- --tenant <name> [--scope "a b"] [--ttl seconds]`
- * Prints only the JWT, so `TOKEN=$(npm run --silent token -- --tenant acme)` works. It
+ * `npm run --silent token [-- --tenant <name>] [--scope "a b"] [--ttl seconds]`
+ * Prints only the JWT, so `TOKEN=$(npm run --silent token)` works. The tenant is `dev`
+ * unless given, the tenant `npm start` prints a token for. It
  * signs with the key the running server trusts (in DATA_DIR, or .local/).
  */
-const USAGE = 'usage: npm run --silent token -- --tenant <name> [--scope "<space separated scopes>"] [--ttl <seconds>]';
+const USAGE =
+  'usage: npm run --silent token [-- --tenant <name>] [--scope "<space separated scopes>"] [--ttl <seconds>]';
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -19,7 +21,7 @@ let values: { tenant?: string; scope?: string; ttl?: string; help?: boolean };
 try {
   ({ values } = parseArgs({
     options: {
-      tenant: { type: 'string' },
+      tenant: { type: 'string', default: 'dev' },
       scope: { type: 'string' },
       ttl: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -34,7 +36,7 @@ if (values.help) {
   console.log(`${USAGE}\nscopes: ${SCOPES.join(' ')}`);
   process.exit(0);
 }
-if (!values.tenant?.trim()) fail('--tenant is required');
+if (!values.tenant?.trim()) fail('--tenant must name a tenant');
 
 const ttlSeconds = values.ttl === undefined ? DEFAULT_TOKEN_TTL_SECONDS : Number(values.ttl);
 if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) fail('--ttl must be a positive whole number of seconds');

@@ -21,8 +21,25 @@ const CLOUDWATCH_FIELDS = new Set([
   'xray_trace_id',
 ]);
 
+/**
+ * Queue plumbing that a terminal reader does not need on every line: the worker is the
+ * function already shown, and a first receive is the normal case (a retry's count stays).
+ */
+const PLUMBING = (name: string, value: unknown) =>
+  name === 'worker' || name === 'message_id' || (name === 'receive_count' && value === 1);
+
 /** Handler messages the gateway's access line already carries. */
 const SAID_BY_THE_GATEWAY = new Set(['request completed']);
+
+/**
+ * Messages with a short form of their own: a webhook delivery attempt reads like the
+ * gateway's access line (what, outcome, latency), with the event id to look it up by.
+ */
+const SHORT_FORMS: Partial<Record<string, (entry: Record<string, unknown>) => string>> = {
+  'webhook delivery attempt': (entry) =>
+    `webhook ${entry.event_id} attempt ${entry.attempt} -> ${entry.status_code ?? 'no answer'} ${entry.latency_ms} ms` +
+    `${entry.error ? ` error=${JSON.stringify(entry.error)}` : ''} tenant=${entry.tenant}`,
+};
 
 /** The terminal form of one handler log line; `undefined` when the line adds nothing. */
 export function terminalLine(line: string): string | undefined {
@@ -36,16 +53,20 @@ export function terminalLine(line: string): string | undefined {
   if (SAID_BY_THE_GATEWAY.has(String(entry.message))) return undefined;
   const time = typeof entry.timestamp === 'string' ? entry.timestamp.slice(11, 23) : '';
   const source = entry.function_name ?? entry.worker ?? entry.route;
-  const fields = Object.entries(entry)
-    .filter(([name, value]) => !CLOUDWATCH_FIELDS.has(name) && value !== undefined && value !== source)
-    .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const shortForm = SHORT_FORMS[String(entry.message)];
+  const fields = shortForm
+    ? []
+    : Object.entries(entry)
+        .filter(([name, value]) => !CLOUDWATCH_FIELDS.has(name) && !PLUMBING(name, value) && value !== undefined)
+        .filter(([, value]) => value !== source)
+        .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
   return [
     time,
     String(entry.level ?? 'INFO')
       .toUpperCase()
       .padEnd(5),
     ...(source ? [`[${source}]`] : []),
-    String(entry.message ?? ''),
+    shortForm ? shortForm(entry) : String(entry.message ?? ''),
     ...fields,
   ]
     .filter((part) => part !== '')

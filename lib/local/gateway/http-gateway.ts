@@ -92,10 +92,10 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       'info',
       `${req.method} ${path} -> ${response.statusCode} ${Math.round(performance.now() - started)} ms`,
       {
-        requestId,
-        ...(routeId && { route: routeId }),
         ...(clientId && { tenant: clientId }),
+        ...(routeId && { route: routeId }),
         ...(note && { note }),
+        requestId,
       },
     );
   }

@@ -37,4 +37,45 @@ describe('terminalLine (npm start)', () => {
     expect(terminalLine('plain text')).toBe('plain text');
     expect(terminalLine('[1,2]')).toBe('[1,2]');
   });
+
+  it('drops queue plumbing: the worker shown as the function, the message id, a first receive (a retry keeps its count)', () => {
+    const line = (receiveCount: number) =>
+      terminalLine(
+        powertoolsLine({
+          worker: 'screening-worker',
+          message_id: 'm-1',
+          receive_count: receiveCount,
+          person_id: 'p-1',
+        }),
+      );
+    expect(line(1)).toBe('15:40:01.234 INFO  [ScreeningWorker] person restricted: sanctions list match person_id=p-1');
+    expect(line(3)).toBe(
+      '15:40:01.234 INFO  [ScreeningWorker] person restricted: sanctions list match receive_count=3 person_id=p-1',
+    );
+  });
+
+  it('writes a webhook delivery attempt like an access line: event, attempt, status or error, latency, tenant', () => {
+    const attempt = (fields: Record<string, unknown>) =>
+      terminalLine(
+        powertoolsLine({
+          function_name: 'WebhookDeliveryWorker',
+          message: 'webhook delivery attempt',
+          worker: 'webhook-delivery',
+          message_id: 'm-1',
+          receive_count: 1,
+          tenant: 'acme',
+          event_id: 'e-1',
+          configuration_id: 'c-1',
+          attempt: 2,
+          success: false,
+          ...fields,
+        }),
+      );
+    expect(attempt({ status_code: 204, latency_ms: 39, success: true })).toBe(
+      '15:40:01.234 INFO  [WebhookDeliveryWorker] webhook e-1 attempt 2 -> 204 39 ms tenant=acme',
+    );
+    expect(attempt({ latency_ms: 10_000, error: 'timed out after 10000 ms' })).toBe(
+      '15:40:01.234 INFO  [WebhookDeliveryWorker] webhook e-1 attempt 2 -> no answer 10000 ms error="timed out after 10000 ms" tenant=acme',
+    );
+  });
 });
