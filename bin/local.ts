@@ -44,7 +44,7 @@ const token = await runtime.mintToken(values.tenant);
 console.log(`
 Local runtime ready on ${runtime.url}  (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})
 JWT issuer ${LOCAL_ISSUER}, audience ${LOCAL_AUDIENCE}
-Pipeline: table stream → queues → workers, in-process (timings compressed, see the README, "Running locally")
+Pipeline: table stream → queues → workers, in-process (timings compressed, see docs/local.md)
 Emails to account holders are written to ${runtime.outbox.dir}
 
 Token for tenant "${values.tenant}", every scope, valid 12 h (more: npm run --silent token -- --tenant <name>):

@@ -40,7 +40,7 @@ export interface VerifyServiceStackProps extends StackProps {
   /**
    * Who may call the API.
    * @default - read from CDK context (`partners`, `jwtIssuer`, `jwtAudience`,
-   * `jwtScopePrefix`, `cognitoDomainPrefix`); see the README, "Infrastructure"
+   * `jwtScopePrefix`, `cognitoDomainPrefix`); see docs/deploy.md#context-keys
    */
   readonly identity?: IdentityProps;
   /**
@@ -78,8 +78,8 @@ export interface VerifyServiceStackProps extends StackProps {
   /**
    * Deployment-wide identification settings: the KYC mode of tenants without their own
    * (partners' `kycMode`) and the delay of the automatic identification retry.
-   * @default - read from CDK context (`kycMode`, `identificationRetryDelaySeconds`); see the
-   * README, "Context keys"
+   * @default - read from CDK context (`kycMode`, `identificationRetryDelaySeconds`); see
+   * docs/deploy.md#context-keys
    */
   readonly identification?: IdentificationSettings;
 }

@@ -1,7 +1,7 @@
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 
-/** The CDK context keys that configure account-holder emails (see the README, "Infrastructure"). */
+/** The CDK context keys that configure account-holder emails (docs/deploy.md#context-keys). */
 export const EMAIL_CONTEXT = {
   sender: 'emailSender',
   identityArn: 'emailIdentityArn',

@@ -2,7 +2,7 @@ import type { Construct } from 'constructs';
 import { KYC_MODES, type KycMode } from '#domain/person';
 
 /**
- * The CDK context keys that configure identification (see the README, "Context keys").
+ * The CDK context keys that configure identification (docs/deploy.md#context-keys).
  * Values given on the command line (`-c kycMode=byo`) arrive as strings, values in
  * cdk.json as JSON, so both are accepted.
  */

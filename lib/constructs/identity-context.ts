@@ -5,7 +5,7 @@ import { parseKycMode } from './identification-context';
 import type { IdentityProps, PartnerConfig } from './identity';
 
 /**
- * The CDK context keys that configure who may call the API (see the README, "Infrastructure"). Values
+ * The CDK context keys that configure who may call the API (docs/deploy.md#context-keys). Values
  * given on the command line (`-c partners='[...]'`) arrive as strings, values in
  * cdk.json as JSON, so both are accepted.
  */
