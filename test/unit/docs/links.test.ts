@@ -20,9 +20,9 @@ function anchorsOf(markdown: string): Set<string> {
   let inFence = false;
   for (const line of markdown.split('\n')) {
     if (line.startsWith('```')) inFence = !inFence;
-    const heading = !inFence && /^#{1,6} (.+)$/.exec(line);
-    if (!heading?.[1]) continue;
-    const base = heading[1]
+    const heading = inFence ? undefined : /^#{1,6} (.+)$/.exec(line)?.[1];
+    if (!heading) continue;
+    const base = heading
       .toLowerCase()
       .replace(/[^\p{L}\p{N} _-]/gu, '')
       .replace(/ /g, '-');

@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalIssuer } from '../../../lib/local/gateway/jwt-issuer';
+import { REPO_ROOT } from '../../../lib/local/repo-root';
+import type { LocalRuntime } from '../../../lib/local/runtime';
+import { startTestRuntime } from '../harness';
+
+/**
+ * The README's walkthrough, run as written: its shell blocks, in order, in one bash, against
+ * a running service. Only the addresses change (the runtime's and the receiver's free
+ * ports instead of 3000 and 4000) and the README's one-second pauses are stretched, because
+ * a CI machine running every test file at once is slower than a newcomer typing.
+ */
+
+const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+
+/** The ```sh blocks between the walkthrough's heading and the next section. */
+function walkthroughScript(): string {
+  const start = README.indexOf('## Walkthrough');
+  const end = README.indexOf('\n## ', start + 1);
+  const section = README.slice(start, end);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n');
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Runs the script in a process group of its own, as the reader's interactive shell runs a
+ * job, and ends the group when bash exits: `kill %1` stops a whole job there, but only its
+ * first process (npm) in a shell without job control, which would leave the receiver running.
+ */
+async function runBash(script: string, env: NodeJS.ProcessEnv) {
+  const bash = spawn('bash', ['-eo', 'pipefail', '-c', script], { cwd: REPO_ROOT, env, detached: true });
+  let stdout = '';
+  let stderr = '';
+  bash.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  bash.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const timer = setTimeout(() => process.kill(-(bash.pid as number), 'SIGKILL'), 60_000);
+  const code = await new Promise<number | null>((resolve) => bash.on('exit', resolve));
+  clearTimeout(timer);
+  try {
+    process.kill(-(bash.pid as number), 'SIGTERM');
+  } catch {
+    // the group is gone already
+  }
+  return { code, stdout, stderr };
+}
+
+let runtime: LocalRuntime;
+let dataDir: string;
+
+beforeAll(async () => {
+  // `npm run token` signs with the key in DATA_DIR; the runtime trusts the same key.
+  dataDir = mkdtempSync(join(tmpdir(), 'verify-readme-'));
+  runtime = await startTestRuntime({ issuer: await LocalIssuer.persisted(dataDir) });
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+describe('README walkthrough', () => {
+  it('has the steps it promises: token, secret and receiver, account, person, events', () => {
+    const script = walkthroughScript();
+    for (const step of [
+      'npm run --silent token',
+      'npm run --silent receiver &',
+      '/webhooks/configurations',
+      '/verify/accounts',
+      '/persons',
+      '/local/sanctions/entries',
+      '/redeliver',
+    ]) {
+      expect(script).toContain(step);
+    }
+  });
+
+  it('runs as written: a valid account, a verified then restricted person, signed deliveries, a redelivery', async () => {
+    const receiverPort = await freePort();
+    const script = walkthroughScript()
+      .replaceAll('http://127.0.0.1:3000', runtime.url)
+      .replaceAll('127.0.0.1:4000', `127.0.0.1:${receiverPort}`)
+      .replaceAll(/^sleep 1$/gm, 'sleep 4');
+
+    const { code, stdout, stderr } = await runBash(script, {
+      ...process.env,
+      DATA_DIR: dataDir,
+      RECEIVER_PORT: String(receiverPort),
+    });
+    expect({ code, stderr: stderr.split('\n').filter((line) => !line.startsWith('npm warn')) }).toEqual({
+      code: 0,
+      stderr: [''],
+    });
+
+    const lines = stdout.split('\n');
+    const answers = lines.filter((line) => !line.startsWith('verified  ') && !line.startsWith('Receiving'));
+    // The commented answers of the README, in its order (the configuration's JSON first).
+    expect(answers.filter((line) => !line.startsWith('{'))).toEqual([
+      'valid',
+      'verified',
+      'matched_watchlist',
+      '204',
+      '202',
+      '',
+    ]);
+    // The receiver verified every signature it got, one line per delivery.
+    const received = lines.filter((line) => line.startsWith('verified  ')).map((line) => line.split(/\s+/)[1]);
+    expect(received).toEqual(
+      expect.arrayContaining(['verify_account_updated', 'person_created', 'person_verified', 'person_restricted']),
+    );
+    expect(stdout).not.toContain('REFUSED');
+  }, 120_000);
+});
