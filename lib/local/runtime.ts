@@ -7,6 +7,7 @@ import { loadScreeningList, SANDBOX_LISTS } from '../../functions/screening/load
 import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '../service';
 import { LOCAL_REGION } from './aws-account';
 import type { BackgroundWorker } from './background-worker';
+import { consoleEndpoints } from './console/console-endpoints';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startHttpGateway } from './gateway/http-gateway';
 import { createJwtAuthorizer } from './gateway/jwt-authorizer';
@@ -99,7 +100,7 @@ export const DEFAULT_PORT = 3000;
 
 /** What `npm start` serves beside the routes, without a token (lib/local/gateway/local-endpoints.ts). */
 function localEndpoints(issuer: LocalIssuer): LocalEndpoint[] {
-  return [tokenEndpoint(issuer)];
+  return [tokenEndpoint(issuer), ...consoleEndpoints()];
 }
 export const DEFAULT_TABLE_NAME = 'verify-service';
 
