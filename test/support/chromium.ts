@@ -14,7 +14,7 @@ export const chromiumPath = (): string | undefined => process.env.CHROMIUM_PATH 
 export const NO_CHROMIUM = [
   'Browser tests SKIPPED: no Chromium found',
   `(looked for $CHROMIUM_PATH, ${CANDIDATES.join(', ')}).`,
-  'Install one to run them: `apt-get install chromium` on Debian (Ubuntu: chromium-browser),',
+  'Install one to run them: `apt-get install chromium` (Debian’s package, as .ci/run does),',
   'or point CHROMIUM_PATH at a Chromium or Chrome binary.',
 ].join(' ');
 
