@@ -15,8 +15,18 @@ const REFRESH_MS = 2_000;
  * every time would cost a request per event per refresh (and a line each in the terminal).
  */
 const WATCH_MS = 120_000;
-/** Every event's attempts are read again on every this many refreshes (a redelivery from elsewhere shows). */
+/** Every this many refreshes (30 s) all events' attempts are read again, so a redelivery made elsewhere shows. */
 const FULL_REFRESH_EVERY = 15;
+
+/** The last answer shown per section: unchanged data is not rebuilt, so a button under the pointer stays put. */
+const shown = new Map();
+/** @type {Map<string, { event: any, watchUntil: number }>} event id → `GET /events/{id}` answer */
+const known = new Map();
+let timer = 0;
+let running = false;
+/** @type {boolean | undefined} a refresh asked for while one ran (true: a full one) */
+let queued;
+let ticks = 0;
 
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -87,16 +97,6 @@ onSubmit('connect', async (data) => {
 });
 
 // ---- refresh ------------------------------------------------------------------------
-
-/** The last answer shown per section: unchanged data is not rebuilt, so a button under the pointer stays put. */
-const shown = new Map();
-/** @type {Map<string, { event: any, watchUntil: number }>} event id → `GET /events/{id}` answer */
-const known = new Map();
-let timer = 0;
-let running = false;
-/** @type {boolean | undefined} a refresh asked for while one ran (true: a full one) */
-let queued;
-let ticks = 0;
 
 /** @param {boolean} [full] read every event's attempts */
 async function refresh(full = false) {

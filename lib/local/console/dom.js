@@ -1,6 +1,6 @@
 /**
  * The page's one way to build DOM. API data only ever becomes text nodes and attribute
- * values, never markup: a person named `<img src=x onerror=…>` shows as those characters.
+ * values, never markup: a test event's `<img src=x onerror=…>` shows as those characters.
  */
 
 /** @typedef {Node | string | number | false | null | undefined} Child */
