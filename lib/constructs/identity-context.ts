@@ -17,7 +17,8 @@ export const IDENTITY_CONTEXT = {
   cognitoDomainPrefix: 'cognitoDomainPrefix',
 } as const;
 
-const PARTNER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** A partner (tenant) name: also the client id the local token endpoint accepts (lib/local/gateway/token-endpoint.ts). */
+export const PARTNER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** An OAuth client id as tokens carry it: printable ASCII, no whitespace. */
 const CLIENT_ID = /^[\x21-\x7e]{1,256}$/;
 

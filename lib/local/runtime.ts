@@ -7,11 +7,13 @@ import { loadScreeningList, SANDBOX_LISTS } from '../../functions/screening/load
 import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '../service';
 import { LOCAL_REGION } from './aws-account';
 import type { BackgroundWorker } from './background-worker';
+import { consoleEndpoints } from './console/console-endpoints';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startHttpGateway } from './gateway/http-gateway';
 import { createJwtAuthorizer } from './gateway/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './gateway/jwt-issuer';
 import type { LocalEndpoint } from './gateway/local-endpoints';
+import { tokenEndpoint } from './gateway/token-endpoint';
 import { configureHandlerEnvironment, localCipherKey } from './handler-environment';
 import { LambdaInvoker } from './lambda-invoker';
 import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
@@ -97,8 +99,8 @@ export interface LocalRuntime {
 export const DEFAULT_PORT = 3000;
 
 /** What `npm start` serves beside the routes, without a token (lib/local/gateway/local-endpoints.ts). */
-function localEndpoints(): LocalEndpoint[] {
-  return [];
+function localEndpoints(issuer: LocalIssuer): LocalEndpoint[] {
+  return [tokenEndpoint(issuer), ...consoleEndpoints()];
 }
 export const DEFAULT_TABLE_NAME = 'verify-service';
 
@@ -166,7 +168,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     const gateway = await startHttpGateway({
       routes: options.routes ?? ROUTES,
-      endpoints: localEndpoints(),
+      endpoints: localEndpoints(issuer),
       authorizer,
       invoker,
       port: options.port ?? DEFAULT_PORT,

@@ -79,6 +79,21 @@ describe('JWT authorizer (as an HTTP API JWT authorizer)', () => {
     const res = await api(runtime).get('/echo/1', { headers: { authorization: token } });
     expect(res.status).toBe(200);
   });
+
+  it('accepts a token from POST /oauth2/token, asked for as from Cognito (client credentials, Basic auth), with the client id as tenant', async () => {
+    const answer = await fetch(`${runtime.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('acme:any-secret').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'verify-service/read:verify-accounts' }),
+    });
+    expect(answer.status).toBe(200);
+    const { access_token } = (await answer.json()) as { access_token: string };
+
+    const res = await api(runtime, access_token).get<Echo>('/echo/1');
+    expect(res.status).toBe(200);
+    expect(res.body.event.requestContext.authorizer.jwt.claims).toMatchObject({ client_id: 'acme' });
+    expect((await api(runtime, access_token).post('/reply', {})).status).toBe(403);
+  });
 });
 
 describe('route selection', () => {

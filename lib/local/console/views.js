@@ -1,0 +1,117 @@
+import { badge, h, shortId, time } from './dom.js';
+
+/**
+ * What each section shows, built from API answers as they come (docs/api.md): absent fields
+ * stay empty, unknown enum values show as they are.
+ */
+
+/** @param {any[]} accounts `GET /verify/accounts` */
+export const accountRows = (accounts) =>
+  accounts.map((account) =>
+    h(
+      'tr',
+      { data: { id: account.id } },
+      h('td', {}, shortId(account.id)),
+      h('td', {}, account.account_holder_name),
+      h('td', {}, account.account_number),
+      h('td', {}, account.type),
+      h('td', {}, badge(account.verification_status), ' ', account.status_reason),
+      h('td', {}, badge(account.debit_status), ' ', account.debit_status_reason),
+      h('td', {}, badge(account.control_status)),
+      h('td', {}, time(account.created_at)),
+    ),
+  );
+
+/** @param {any[]} persons `GET /persons` */
+export const personRows = (persons) =>
+  persons.map((person) =>
+    h(
+      'tr',
+      { data: { id: person.id } },
+      h('td', {}, shortId(person.id)),
+      h('td', {}, person.customer_reference_id),
+      h('td', {}, [person.first_name, person.middle_name, person.last_name].filter(Boolean).join(' ')),
+      h('td', {}, badge(person.status)),
+      h('td', {}, (person.status_reasons ?? []).map((/** @type {any} */ reason) => reason.reason_code).join(', ')),
+      h('td', {}, time(person.created_at)),
+    ),
+  );
+
+/**
+ * @param {any[]} configurations `GET /webhooks/configurations`
+ * @param {(id: string) => void} onDelete
+ */
+export const configurationRows = (configurations, onDelete) =>
+  configurations.map((configuration) =>
+    h(
+      'tr',
+      { data: { id: configuration.id } },
+      h('td', {}, h('code', {}, configuration.url)),
+      h('td', {}, configuration.event_types.join(', ')),
+      h('td', {}, configuration.enabled ? 'yes' : 'no'),
+      h('td', {}, time(configuration.created_at)),
+      h('td', {}, h('button', { type: 'button', onclick: () => onDelete(configuration.id) }, 'Delete')),
+    ),
+  );
+
+/**
+ * One block per event: its envelope, the record it is about, and every delivery attempt.
+ * @param {any[]} events `GET /events/{id}` answers, newest first
+ * @param {(id: string) => void} onRedeliver
+ */
+export const eventBlocks = (events, onRedeliver) =>
+  events.map((event) => {
+    const [kind, record] = Object.entries(event.event_data ?? {})[0] ?? [];
+    const attempts = event.attempts ?? [];
+    return h(
+      'article',
+      { class: 'event', data: { eventId: event.event_id } },
+      h(
+        'header',
+        {},
+        h('strong', {}, event.event_type),
+        ' ',
+        time(event.created_at),
+        ' event ',
+        h('code', {}, event.event_id),
+        kind && [' · ', kind, ' ', record?.id ? shortId(record.id) : ''],
+        ' ',
+        h('button', { type: 'button', onclick: () => onRedeliver(event.event_id) }, 'Redeliver'),
+      ),
+      attempts.length === 0
+        ? h(
+            'p',
+            { class: 'muted' },
+            'No delivery attempt (yet): no enabled configuration subscribed to it, or on its way.',
+          )
+        : h(
+            'table',
+            { class: 'attempts' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['at', 'url', 'status', 'latency', 'error', ''].map((title) => h('th', {}, title)),
+              ),
+            ),
+            h('tbody', {}, attempts.map(attemptRow)),
+          ),
+    );
+  });
+
+/** @param {any} attempt */
+function attemptRow(attempt) {
+  const delivered = attempt.status_code >= 200 && attempt.status_code < 300;
+  return h(
+    'tr',
+    { class: delivered ? 'ok' : 'error' },
+    h('td', {}, time(attempt.at)),
+    h('td', {}, h('code', {}, attempt.url)),
+    h('td', { class: 'status' }, attempt.status_code ?? '–'),
+    h('td', {}, `${attempt.latency_ms} ms`),
+    h('td', {}, attempt.error),
+    h('td', {}, attempt.final ? 'final: gave up' : ''),
+  );
+}
