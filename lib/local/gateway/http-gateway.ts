@@ -46,6 +46,8 @@ interface Outcome {
   readonly clientId?: string;
   /** Why the gateway refused, for the access log. */
   readonly note?: string;
+  /** The path to log when it is known to hold no caller data (a local endpoint's own). */
+  readonly loggedPath?: string;
 }
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -86,8 +88,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       outcome = { ...outcome, response: gatewayError('internalError') };
       send(res, outcome.response, requestId);
     }
-    const path = loggablePath(splitTarget(req.url ?? '/').rawPath);
-    const { response, routeId, clientId, note } = outcome;
+    const { response, routeId, clientId, note, loggedPath } = outcome;
+    const path = loggedPath ?? loggablePath(splitTarget(req.url ?? '/').rawPath);
     options.log(
       'info',
       `${req.method} ${path} -> ${response.statusCode} ${Math.round(performance.now() - started)} ms`,
@@ -120,7 +122,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         body,
         baseUrl: `http://${HOST}:${(server.address() as AddressInfo).port}`,
       });
-      return { response, routeId: endpoint.id };
+      return { response, routeId: endpoint.id, loggedPath: endpoint.path };
     }
     const match = routes.match(method, rawPath);
     if (!match) return { response: gatewayError('notFound') };

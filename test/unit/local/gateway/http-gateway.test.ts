@@ -119,14 +119,20 @@ describe('local HTTP gateway: local endpoints (npm start conveniences, outside t
 
   it('serves an endpoint on its exact path and method without a token, before the routes', async () => {
     seen.length = 0;
-    const { url, invocations } = await startGateway([{ ...SANDBOX_RESET, method: 'GET' }], { endpoints: [DOCUMENT] });
+    const logged: string[] = [];
+    const { url, invocations } = await startGateway([{ ...SANDBOX_RESET, method: 'GET' }], {
+      endpoints: [{ ...DOCUMENT, path: '/local/v1/token.json' }],
+      log: (_level, message) => logged.push(message),
+    });
 
-    const res = await fetch(`${url}/local/sandbox/acme/reset?x=1`);
+    const res = await fetch(`${url}/local/v1/token.json?x=1`);
 
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('served');
     expect(seen).toEqual([{ query: 'x=1', body: '', baseUrl: url }]);
     expect(invocations).toEqual([]);
+    // Its own fixed path is logged as it is: it holds no caller data to hide.
+    expect(logged).toEqual([expect.stringMatching(/^GET \/local\/v1\/token\.json -> 200 \d+ ms$/)]);
   });
 
   it('leaves every other method and path to the routes and their authorizer', async () => {
