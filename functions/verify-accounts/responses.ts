@@ -17,13 +17,16 @@ import { id, oneOf, timestamp } from '#shared/responses';
  * handlers: see #shared/responses.
  */
 
+/** As the request schemas take them (schemas.ts): the account echoes what was validated. */
+const phoneNumber = () => z.string().check(z.regex(/^\+[1-9]\d{1,14}$/));
+
 const matchResult = oneOf(MATCH_RESULTS, 'Result of an ownership comparison of one field.');
 
 export const ownershipPerson = z
   .strictObject({
     first_name: z.string(),
     last_name: z.string(),
-    phone_number: z.optional(z.string()),
+    phone_number: z.optional(phoneNumber()),
     first_name_match: z.optional(matchResult),
     last_name_match: z.optional(matchResult),
     phone_number_match: z.optional(matchResult),
@@ -34,7 +37,7 @@ export const ownershipPerson = z
 export const ownershipBusiness = z
   .strictObject({
     business_name: z.string(),
-    phone_number: z.optional(z.string()),
+    phone_number: z.optional(phoneNumber()),
     business_name_match: z.optional(matchResult),
     phone_number_match: z.optional(matchResult),
     tax_id_match: z.optional(matchResult),
@@ -55,10 +58,10 @@ export const verifyAccount = z
     created_at: timestamp(),
     updated_at: timestamp(),
     type: verificationType,
-    account_number: z.string(),
-    routing_number: z.string(),
+    account_number: z.string().check(z.regex(/^\d{4,17}$/)),
+    routing_number: z.string().check(z.regex(/^\d{9}$/)),
     account_holder_name: z.string(),
-    email: z.optional(z.string()),
+    email: z.optional(z.email()),
     sender_name: z.optional(z.string()),
     verification_status: verificationStatus,
     status_reason: z.optional(statusReason),
