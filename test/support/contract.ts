@@ -24,11 +24,13 @@ export interface Answer {
 
 const routes = new RouteTable(ROUTES);
 const contracts = new Map<string, Promise<RouteContract>>();
-const contractOf = (route: RouteDefinition) => {
-  let contract = contracts.get(route.id);
-  if (!contract) contracts.set(route.id, (contract = routeContract(route)));
+function contractOf(route: RouteDefinition): Promise<RouteContract> {
+  const known = contracts.get(route.id);
+  if (known) return known;
+  const contract = routeContract(route);
+  contracts.set(route.id, contract);
   return contract;
-};
+}
 const schemas = new Map<string, z.core.$ZodType | undefined>();
 
 /** Throws, saying what differs, when the answer is not one the document describes. */
