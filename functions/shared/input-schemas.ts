@@ -14,7 +14,18 @@ export const chars = (min: number, max: number, what = 'must be') =>
     message: min === 0 ? `${what} at most ${max} characters` : `${what} ${min} to ${max} characters`,
     abort: true,
   });
-export const text = (min: number, max: number) => string().check(chars(min, max));
+/**
+ * JSON Schema keywords for what a refinement checks, where zod cannot derive them (the
+ * OpenAPI document is generated from these schemas, lib/openapi). JSON Schema counts
+ * lengths in code points too, so `chars` and `minLength`/`maxLength` agree.
+ */
+export function documented<S extends z.core.$ZodType>(schema: S, keywords: z.core.GlobalMeta): S {
+  z.globalRegistry.add(schema, keywords);
+  return schema;
+}
+
+export const text = (min: number, max: number) =>
+  documented(string().check(chars(min, max)), { minLength: min, maxLength: max });
 
 /** Letters (with diacritics), digits, spaces, hyphens and dashes, periods, apostrophes; at least one letter or digit. */
 export const NAME_PATTERN = /^(?=.*[\p{L}\p{N}])[\p{Script=Latin}\p{M}\p{N} .'’\-‐‑‒–—]+$/u;
@@ -84,9 +95,12 @@ export const unknownIdParams = (errorCode: string, message: string) =>
 
 /** An `id` list filter answering the code the contract names for it, given twice included. */
 export const idFilter = (errorCode: string, message: string) =>
-  z.pipe(
-    z.unknown().check(z.refine(isUuid, { message, params: { error_code: errorCode } })),
-    z.transform((v) => v as string),
+  documented(
+    z.pipe(
+      z.unknown().check(z.refine(isUuid, { message, params: { error_code: errorCode } })),
+      z.transform((v) => v as string),
+    ),
+    { type: 'string', format: 'uuid' },
   );
 
 /** `end_time` must come after `start_time` (`invalid_end_time`). */

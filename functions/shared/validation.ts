@@ -43,6 +43,9 @@ export function withFieldCodes<S extends z.core.$ZodType>(schema: S, fieldCodes:
   return schema;
 }
 
+/** The field codes a schema was registered with (the OpenAPI document lists the codes they answer). */
+export const fieldCodesOf = (schema: z.core.$ZodType): FieldCodes => fieldCodeRegistry.get(schema)?.fieldCodes ?? {};
+
 export function parseInput<S extends z.core.$ZodType>(schema: S, input: unknown, source: InputSource): z.output<S> {
   const result = z.safeParse(schema, input);
   if (result.success) return result.data;

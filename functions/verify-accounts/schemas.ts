@@ -12,6 +12,7 @@ import {
 } from '#domain/verify-account';
 import {
   dateTime,
+  documented,
   endAfterStart,
   idFilter,
   integer,
@@ -61,8 +62,9 @@ const business = z.strictObject(
 export const createVerifyAccountBody = z
   .strictObject({
     account_number: accountNumber,
-    routing_number: string().check(
-      z.refine(isValidRoutingNumber, 'must be a 9-digit ABA routing number with a valid checksum'),
+    routing_number: documented(
+      string().check(z.refine(isValidRoutingNumber, 'must be a 9-digit ABA routing number with a valid checksum')),
+      { pattern: '^\\d{9}$' },
     ),
     account_holder_name: name(),
     type: z._default(

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PERSON_ALL, SUBSCRIBE_ALL } from '#domain/webhook-configuration';
-import { string, unknownIdParams } from '#shared/input-schemas';
+import { documented, string, unknownIdParams } from '#shared/input-schemas';
 import { EVENT_TYPES } from '../events/event-types';
 
 /**
@@ -29,22 +29,28 @@ function isWebhookUrl(value: string): boolean {
   );
 }
 
-const url = string().check(
-  z.refine(isWebhookUrl, {
-    message: `must be an absolute https URL of at most ${MAX_URL_LENGTH} characters, without user or password`,
-  }),
+const url = documented(
+  string().check(
+    z.refine(isWebhookUrl, {
+      message: `must be an absolute https URL of at most ${MAX_URL_LENGTH} characters, without user or password`,
+    }),
+  ),
+  { format: 'uri', maxLength: MAX_URL_LENGTH },
 );
 
 /** Known kinds only (`invalid_event_types`), at least one; a kind given twice counts once. */
-const eventTypes = z.pipe(
-  z.array(string(), { error: 'must be a list of event types' }).check(
-    z.minLength(1, 'must hold at least one event type'),
-    z.maxLength(MAX_EVENT_TYPES, `must hold at most ${MAX_EVENT_TYPES} event types`),
-    z.refine((types) => types.every((type) => EVENT_TYPE_SELECTORS.includes(type)), {
-      message: `may hold only ${EVENT_TYPE_SELECTORS.join(', ')}`,
-    }),
+const eventTypes = documented(
+  z.pipe(
+    z.array(string(), { error: 'must be a list of event types' }).check(
+      z.minLength(1, 'must hold at least one event type'),
+      z.maxLength(MAX_EVENT_TYPES, `must hold at most ${MAX_EVENT_TYPES} event types`),
+      z.refine((types) => types.every((type) => EVENT_TYPE_SELECTORS.includes(type)), {
+        message: `may hold only ${EVENT_TYPE_SELECTORS.join(', ')}`,
+      }),
+    ),
+    z.transform((types) => [...new Set(types)]),
   ),
-  z.transform((types) => [...new Set(types)]),
+  { items: { type: 'string', enum: EVENT_TYPE_SELECTORS } },
 );
 
 /** POST /webhooks/configurations and PUT /webhooks/configurations/{id}: Orum's ConfigurationRequest. */

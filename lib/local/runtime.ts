@@ -17,6 +17,7 @@ import { tokenEndpoint } from './gateway/token-endpoint';
 import { configureHandlerEnvironment, localCipherKey } from './handler-environment';
 import { LambdaInvoker } from './lambda-invoker';
 import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
+import { openApiEndpoint } from './openapi-endpoint';
 import type { LocalOutbox } from './pipeline/local-outbox';
 import { createLocalPipeline, type PipelineTimings } from './pipeline/local-pipeline';
 import type { LocalQueues } from './pipeline/local-queues';
@@ -100,7 +101,7 @@ export const DEFAULT_PORT = 3000;
 
 /** What `npm start` serves beside the routes, without a token (lib/local/gateway/local-endpoints.ts). */
 function localEndpoints(issuer: LocalIssuer): LocalEndpoint[] {
-  return [tokenEndpoint(issuer), ...consoleEndpoints()];
+  return [tokenEndpoint(issuer), ...consoleEndpoints(), openApiEndpoint()];
 }
 export const DEFAULT_TABLE_NAME = 'verify-service';
 

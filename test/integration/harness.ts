@@ -10,6 +10,7 @@ import { configureHandlerEnvironment } from '../../lib/local/handler-environment
 import { consoleLog } from '../../lib/local/log';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../lib/local/runtime';
 import { ensureTable } from '../../lib/local/table';
+import { checkAnswer } from '../support/contract';
 import { FAST_TIMINGS } from './fixtures/pipeline-consumers';
 
 /**
@@ -39,7 +40,7 @@ export async function startTestRuntime(options: Partial<LocalRuntimeOptions> = {
   // tenants their own settings.
   process.env.TENANT_RATE_PER_SECOND ??= '100000';
   process.env.TENANT_BURST ??= '100000';
-  return startLocalRuntime({
+  const runtime = await startLocalRuntime({
     port: 0,
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName: uniqueTableName(),
@@ -49,7 +50,15 @@ export async function startTestRuntime(options: Partial<LocalRuntimeOptions> = {
     outboxDir: mkdtempSync(join(tmpdir(), 'verify-outbox-')),
     ...options,
   });
+  if (!options.routes) SERVICE_RUNTIMES.add(runtime);
+  return runtime;
 }
+
+/**
+ * Runtimes serving the service's own routes (not fixtures): `api()` holds every answer they
+ * give to the OpenAPI document.
+ */
+const SERVICE_RUNTIMES = new WeakSet<Pick<LocalRuntime, 'url'>>();
 
 /** A fresh table with the handler environment pointed at it, for repository tests without HTTP. */
 export async function createTestTable(): Promise<{ tableName: string; dynamoEndpoint: string }> {
@@ -78,12 +87,20 @@ export interface RequestOptions {
   readonly body?: unknown;
   /** Added to the defaults; `undefined` removes a default (e.g. `'service-version'`). */
   readonly headers?: Record<string, string | undefined>;
+  /**
+   * `false` skips holding the answer to the OpenAPI document: only for a request that
+   * deliberately gets an answer the document cannot describe.
+   */
+  readonly contract?: false;
 }
 
 /**
  * fetch with the contract's default headers (`Authorization` when a token is given,
  * `Service-Version`, `Content-Type: application/json`).
  * `const call = api(runtime, token); const { status, body } = await call.post('/verify/accounts', {...})`
+ * On a runtime of the service's routes, every answer is held to the OpenAPI document
+ * (test/support/contract.ts): an undocumented status, a body its schema refuses or a
+ * missing header fails the request, and so the test.
  */
 export function api(runtime: Pick<LocalRuntime, 'url'>, token?: string) {
   const request = async <B = any>(
@@ -104,14 +121,17 @@ export function api(runtime: Pick<LocalRuntime, 'url'>, token?: string) {
       options.body === undefined || typeof options.body === 'string' || options.body instanceof Uint8Array;
     const body = verbatim ? (options.body as string | Uint8Array | undefined) : JSON.stringify(options.body);
 
-    const response = await fetch(`${runtime.url}${path}`, { method, headers: sent, body });
+    const url = new URL(`${runtime.url}${path}`);
+    const response = await fetch(url, { method, headers: sent, body });
     const text = await response.text();
     const isJson = response.headers.get('content-type')?.includes('json') ?? false;
-    return {
+    const answer = {
       status: response.status,
       headers: Object.fromEntries(response.headers),
       body: (text === '' ? undefined : isJson ? JSON.parse(text) : text) as B,
     };
+    if (options.contract !== false && SERVICE_RUNTIMES.has(runtime)) await checkAnswer(method, url, answer);
+    return answer;
   };
   return {
     request,

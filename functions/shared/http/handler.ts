@@ -8,6 +8,7 @@ import { idempotency } from './idempotency';
 import {
   errorMapper,
   handOver,
+  type InputSchemas,
   input,
   logCompleted,
   requestState,
@@ -19,6 +20,15 @@ import { jsonResult } from './respond';
 import type { HandlerRequest, HttpEvent, HttpRequestOf, HttpResult, Reply, RequestState, StackEvent } from './types';
 
 type Out<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
+
+/**
+ * An HTTP handler, and the schemas it validates its input with: `request` is what the
+ * OpenAPI document (lib/openapi) describes each route's request from, so the document
+ * cannot differ from what the handler accepts.
+ */
+export type HttpHandler = ((event: HttpEvent, context: Context) => Promise<HttpResult>) & {
+  readonly request: Readonly<InputSchemas>;
+};
 
 /**
  * Every HTTP handler is built here, on the same middleware stack: header normalisation,
@@ -35,7 +45,7 @@ export function httpHandler<
 >(
   schemas: { body?: BS; query?: QS; params?: PS },
   fn: (request: HandlerRequest<Out<BS>, Out<QS>, Out<PS>>) => Promise<Reply>,
-): (event: HttpEvent, context: Context) => Promise<HttpResult> {
+): HttpHandler {
   const stack = middy<StackEvent, HttpResult, Error, Context, RequestState>({
     requestEnd: (request) => logCompleted(request as HttpRequestOf),
   })
@@ -55,5 +65,6 @@ export function httpHandler<
       return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
     });
   // Lambda always passes a context; middy stands in an empty one for a caller that does not.
-  return invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context));
+  const handler = invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context));
+  return Object.assign(handler, { request: Object.freeze({ ...schemas }) as Readonly<InputSchemas> });
 }

@@ -7,7 +7,8 @@ import { errorResult } from './respond';
 import { IDEMPOTENT_METHODS } from './table-access';
 import type { HttpMiddleware, HttpResult } from './types';
 
-const MAX_KEY_LENGTH = 255;
+/** The longest `Idempotency-Key` taken (the OpenAPI document states it). */
+export const MAX_KEY_LENGTH = 255;
 
 /**
  * `Idempotency-Key` (docs/api.md#idempotency) on the methods of IDEMPOTENT_METHODS: the

@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+import { id, timestamp } from '#shared/responses';
+import { person } from '../persons/responses';
+import { verifyAccount } from '../verify-accounts/responses';
+import { EVENT_TYPES } from './event-types';
+
+/**
+ * What the event log answers (docs/api.md#events): the envelope exactly as webhooks carry
+ * it. Not imported by handlers: see #shared/responses.
+ */
+
+export const eventType = z
+  .enum(EVENT_TYPES)
+  .check(z.describe('Kind of event (docs/api.md#event-kinds). Kinds may be added: accept unknown ones.'));
+
+/**
+ * A test event (`POST /webhooks/invoke` with `data`) carries the partner's `data` as it was
+ * sent, which the service checks only for sensitive keys and depth: it need not be a
+ * record of the service.
+ */
+const sentAsIs = z
+  .record(z.string(), z.unknown())
+  .check(z.describe('A test event’s `data`, as it was sent to `POST /webhooks/invoke`.'));
+
+export const eventData = z
+  .union([
+    z.strictObject({ account: verifyAccount }),
+    z.strictObject({ person }),
+    z.strictObject({ account: sentAsIs }),
+    z.strictObject({ person: sentAsIs }),
+  ])
+  .check(
+    z.describe('The record as its GET route answers it: `{ account }` or `{ person }` (a test event: its `data`).'),
+  );
+
+const envelopeFields = {
+  event_id: id().check(z.describe('Derived from the record and its version: one change is one event.')),
+  event_type: eventType,
+  created_at: timestamp().check(z.describe('When the change happened.')),
+  event_data: eventData,
+};
+
+export const eventEnvelope = z
+  .strictObject(envelopeFields)
+  .check(z.describe('An event, as the event log answers it and webhooks deliver it.'));
+
+export const deliveryAttempt = z
+  .strictObject({
+    at: timestamp(),
+    url: z.string(),
+    status_code: z.optional(z.int().check(z.describe('The receiver’s HTTP status; absent when none came back.'))),
+    latency_ms: z.int().check(z.nonnegative()),
+    error: z.optional(z.string().check(z.describe('Why the attempt failed, when it did not get an answer.'))),
+    final: z.optional(z.literal(true).check(z.describe('The last attempt of a delivery that gave up.'))),
+  })
+  .check(z.describe('One delivery attempt of the event to one configuration’s URL.'));
+
+export const eventWithAttempts = z
+  .strictObject({ ...envelopeFields, attempts: z.array(deliveryAttempt).check(z.describe('Oldest first.')) })
+  .check(z.describe('An event and every delivery attempt of it.'));
+
+export const eventsResponse = z.strictObject({
+  events: z.array(eventEnvelope).check(z.describe('One page, newest first.')),
+});
+export const eventResponse = z.strictObject({ event: eventWithAttempts });
+
+export const EVENT_COMPONENTS = {
+  Event: eventEnvelope,
+  EventWithAttempts: eventWithAttempts,
+  EventsResponse: eventsResponse,
+  EventResponse: eventResponse,
+  DeliveryAttempt: deliveryAttempt,
+  EventData: eventData,
+  EventKind: eventType,
+};

@@ -1,0 +1,206 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { bodySchemaOf, type RouteContract, routeContracts } from '../../../lib/openapi/contract';
+import { type OpenApiDocument, openApiDocument } from '../../../lib/openapi/document';
+import { type JsonSchema, jsonSchemaOptions } from '../../../lib/openapi/json-schema';
+import { OPERATIONS } from '../../../lib/openapi/operations';
+import { ROUTES, routeKey } from '../../../lib/service';
+
+/**
+ * The OpenAPI document against the code it is generated from: every route documented
+ * once, requests exactly the handlers' own schemas, every answer a route can get, examples
+ * that the schemas accept, and a document the reference linter finds nothing wrong with.
+ */
+let document: OpenApiDocument;
+let contracts: RouteContract[];
+
+beforeAll(async () => {
+  process.env.REDOCLY_TELEMETRY = 'off';
+  [document, contracts] = await Promise.all([openApiDocument(), routeContracts(ROUTES)]);
+});
+
+const BY_ROUTE = ROUTES.map((route) => [routeKey(route), route.id] as const);
+const contractOf = (id: string) => contracts.find((contract) => contract.route.id === id) as RouteContract;
+const operationOf = (id: string) => {
+  const { route } = contractOf(id);
+  return document.paths[route.path]?.[route.method.toLowerCase()] as JsonSchema & {
+    parameters: JsonSchema[];
+    responses: Record<string, JsonSchema>;
+    requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+  };
+};
+const components = () => document.components as Record<string, Record<string, JsonSchema>>;
+/** A `$ref` within the document, followed. */
+const resolved = (node: JsonSchema): JsonSchema => {
+  if (typeof node.$ref !== 'string') return node;
+  const [, kind, name] = node.$ref.split('/').slice(1);
+  return resolved(components()[kind][name]);
+};
+/** What `z.toJSONSchema` itself makes of a schema, with the document's options. */
+const jsonOf = (schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, jsonSchemaOptions(io)) as JsonSchema;
+  return rest;
+};
+
+describe('every route is documented, once', () => {
+  it('has one operation per route of ROUTES, at its method and path, and no other', () => {
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(documented.sort()).toEqual(ROUTES.map(routeKey).sort());
+  });
+
+  it('has an operations-table entry for every route id and none for a route that does not exist', () => {
+    expect(Object.keys(OPERATIONS).sort()).toEqual(ROUTES.map((route) => route.id).sort());
+  });
+
+  it('gives every operation its own operationId', () => {
+    const ids = Object.values(OPERATIONS).map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('marks the local-only routes, which are never deployed', () => {
+    for (const { route } of contracts) {
+      const operation = operationOf(route.id);
+      expect(operation['x-local-only'], route.id).toBe(route.localOnly ? true : undefined);
+      expect(operation.tags, route.id).toEqual(route.localOnly ? ['Local sandbox'] : expect.any(Array));
+    }
+  });
+
+  it.each(BY_ROUTE)('%s: requires the route’s scopes', (_key, id) => {
+    expect(operationOf(id).security).toEqual([{ oauth2: [...contractOf(id).route.scopes] }]);
+  });
+
+  it('declares every scope in the security scheme, and the version of the contract', () => {
+    const oauth2 = components().securitySchemes.oauth2 as { flows: { clientCredentials: { scopes: object } } };
+    const scopes = Object.keys(oauth2.flows.clientCredentials.scopes);
+    expect(scopes.sort()).toEqual([...new Set(ROUTES.flatMap((route) => route.scopes))].sort());
+    expect(document.info).toMatchObject({ version: 'v2022-09-21' });
+    expect(document.openapi).toBe('3.1.0');
+  });
+});
+
+describe('requests are described by the schemas the handlers validate with', () => {
+  it.each(BY_ROUTE)('%s: the request body is the handler’s body schema', (_key, id) => {
+    const { request } = contractOf(id);
+    const body = operationOf(id).requestBody;
+    if (!request.body) {
+      expect(body).toBeUndefined();
+      return;
+    }
+    expect(resolved(body?.content['application/json'].schema as JsonSchema)).toEqual(jsonOf(request.body, 'input'));
+  });
+
+  it.each(BY_ROUTE)('%s: the query parameters are the fields of the handler’s query schema', (_key, id) => {
+    const { request } = contractOf(id);
+    const documented = operationOf(id).parameters.filter((parameter) => parameter.in === 'query');
+    const fields = (request.query ? jsonOf(request.query, 'output').properties : {}) as Record<string, JsonSchema>;
+    expect(Object.fromEntries(documented.map((parameter) => [parameter.name, parameter.schema]))).toEqual(fields);
+  });
+
+  it.each(BY_ROUTE)('%s: the path parameters are the {names} of the path, as the handler reads them', (_key, id) => {
+    const { route, request } = contractOf(id);
+    const documented = operationOf(id).parameters.filter((parameter) => parameter.in === 'path');
+    const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+    expect(documented.map((parameter) => parameter.name)).toEqual(names);
+    const fields = (request.params ? jsonOf(request.params, 'input').properties : {}) as Record<string, JsonSchema>;
+    expect(Object.keys(fields).sort()).toEqual([...names].sort());
+    for (const parameter of documented) expect(parameter.schema).toEqual(fields[parameter.name as string]);
+  });
+
+  it.each(BY_ROUTE)('%s: describes every parameter and body field with a schema that says something', (_key, id) => {
+    const operation = operationOf(id);
+    const body = operation.requestBody && resolved(operation.requestBody.content['application/json'].schema);
+    const schemas = [
+      ...operation.parameters.filter((parameter) => !parameter.$ref).map((parameter) => parameter.schema as JsonSchema),
+      ...Object.values((body?.properties ?? {}) as Record<string, JsonSchema>),
+    ];
+    // `{}` would say "anything": what zod cannot derive needs its keywords (#shared/input-schemas `documented`).
+    for (const schema of schemas)
+      expect(Object.keys(schema).length, JSON.stringify(operation.parameters)).toBeGreaterThan(0);
+  });
+
+  it.each(BY_ROUTE)('%s: takes Service-Version always and Idempotency-Key on POST, PATCH and DELETE', (_key, id) => {
+    const { route } = contractOf(id);
+    const headers = operationOf(id)
+      .parameters.filter((parameter) => parameter.$ref)
+      .map((parameter) => parameter.$ref);
+    const idempotent = ['POST', 'PATCH', 'DELETE'].includes(route.method);
+    expect(headers).toEqual([
+      '#/components/parameters/ServiceVersion',
+      ...(idempotent ? ['#/components/parameters/IdempotencyKey'] : []),
+    ]);
+  });
+});
+
+describe('answers', () => {
+  it.each(BY_ROUTE)('%s: documents its success and every answer any route can get', (_key, id) => {
+    const { operation } = contractOf(id);
+    const statuses = Object.keys(operationOf(id).responses);
+    expect(statuses).toEqual(
+      expect.arrayContaining([
+        String(operation.success.status),
+        '400',
+        '401',
+        '403',
+        '413',
+        '429',
+        '431',
+        '500',
+        '503',
+      ]),
+    );
+  });
+
+  it.each(BY_ROUTE)('%s: documents the same answers the contract parses responses with', (_key, id) => {
+    const { responses } = contractOf(id);
+    const documented = operationOf(id).responses;
+    expect(Object.keys(documented).sort()).toEqual(responses.map((response) => String(response.status)).sort());
+    for (const response of responses) {
+      const content = resolved(documented[String(response.status)]).content as Record<string, JsonSchema> | undefined;
+      expect(Boolean(content), `${response.status}`).toBe(response.variants.length > 0);
+    }
+  });
+
+  it('narrows error_code to the codes of each answer, and explains each', () => {
+    const control = contractOf('VerifyAccountControl').responses.find((response) => response.status === 400);
+    const schema = bodySchemaOf(control!) as z.core.$ZodType;
+    expect(z.safeParse(schema, { error_code: 'incorrect_statement_code', message: 'm', request_id: 'r' }).success).toBe(
+      true,
+    );
+    expect(z.safeParse(schema, { error_code: 'unknown_id', message: 'm', request_id: 'r' }).success).toBe(false);
+    const description = operationOf('VerifyAccountControl').responses['400'].description as string;
+    expect(description).toContain('- `incorrect_statement_code`: the statement code is wrong');
+  });
+});
+
+describe('examples are accepted by the schemas they illustrate', () => {
+  it.each(BY_ROUTE)('%s', (_key, id) => {
+    const { operation, request, responses } = contractOf(id);
+    for (const [name, example] of Object.entries(operation.requestBody?.examples ?? {})) {
+      const parsed = z.safeParse(request.body as z.core.$ZodType, example.value);
+      expect(parsed.success, `request example ${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    }
+    for (const response of responses) {
+      for (const [name, example] of Object.entries(response.examples ?? {})) {
+        const parsed = z.safeParse(bodySchemaOf(response) as z.core.$ZodType, example.value);
+        expect(parsed.success, `${response.status} example ${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(
+          true,
+        );
+      }
+    }
+  });
+});
+
+describe('the reference linter (Redocly, recommended rules)', () => {
+  it('finds nothing wrong', async () => {
+    const config = await createConfig({
+      extends: ['recommended'],
+      // The service is not published under a licence (package.json is private and names none).
+      rules: { 'info-license': 'off' },
+    });
+    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config });
+    expect(problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message}`)).toEqual([]);
+  });
+});
