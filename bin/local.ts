@@ -11,6 +11,7 @@ const { setLogSink } = await import('#shared/logger');
 const { LOCAL_AUDIENCE, LOCAL_ISSUER } = await import('../lib/local/gateway/jwt-issuer');
 const { terminalLine } = await import('../lib/local/handler-log');
 const { CONSOLE_PATH } = await import('../lib/local/console/console-endpoints');
+const { OPENAPI_PATH } = await import('../lib/local/openapi-endpoint');
 const { DEFAULT_PORT, startLocalRuntime } = await import('../lib/local/runtime');
 
 /**
@@ -44,7 +45,7 @@ const token = await runtime.mintToken(values.tenant);
 
 console.log(`
 Local runtime ready on ${runtime.url}  (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})
-Sandbox console: ${runtime.url}${CONSOLE_PATH}
+Sandbox console: ${runtime.url}${CONSOLE_PATH}    OpenAPI document: ${runtime.url}${OPENAPI_PATH}
 JWT issuer ${LOCAL_ISSUER}, audience ${LOCAL_AUDIENCE}
 Pipeline: table stream → queues → workers, in-process (timings compressed, see docs/local.md)
 Emails to account holders are written to ${runtime.outbox.dir}

@@ -16,6 +16,3 @@ export const listEventsQuery = z
     end_time: z.optional(dateTime),
   })
   .check(endAfterStart);
-
-/** Redelivery takes no body; an empty body is `{}`. */
-export const emptyBody = z.strictObject({});

@@ -114,3 +114,15 @@ export const endAfterStart = z.superRefine((q: { start_time?: string; end_time?:
     });
   }
 });
+
+/**
+ * The body of a route that takes none: an empty body is `{}`, and a field is refused
+ * (`unknown_field`) like on every other route, never silently ignored.
+ */
+export const emptyBody = z.strictObject({});
+
+/**
+ * The query of a route without filters: any parameter is `unknown_parameter`, as on the
+ * routes that have some (docs/decisions.md#unknown-query-parameters-answer-400).
+ */
+export const noQueryParameters = z.strictObject({});

@@ -111,9 +111,6 @@ export type CreateVerifyAccountBody = z.output<typeof createVerifyAccountBody>;
 
 export const accountIdParams = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 
-/** A route that takes no body still refuses unknown fields (an empty body is `{}`). */
-export const emptyBody = z.strictObject({});
-
 export const controlBody = z.strictObject({
   statement_code: string().check(
     z.regex(STATEMENT_CODE_PATTERN, 'must be the 4 letters or digits shown on the statement'),

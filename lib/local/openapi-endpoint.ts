@@ -9,11 +9,13 @@ import type { LocalEndpoint } from './gateway/local-endpoints';
  * (loaded then too: it imports every handler module, which `npm start` otherwise loads on
  * a route's first request).
  */
+export const OPENAPI_PATH = '/openapi.json';
+
 export function openApiEndpoint(): LocalEndpoint {
   let document: Promise<OpenApiDocument> | undefined;
   return {
     method: 'GET',
-    path: '/openapi.json',
+    path: OPENAPI_PATH,
     id: 'OpenApiDocument',
     async serve({ baseUrl }): Promise<HttpResponse> {
       document ??= import('../openapi/document')

@@ -377,6 +377,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     description:
       'A new Standard Webhooks signing secret. The previous one keeps signing beside it for 24 hours (two signatures per delivery). The answer is never stored, so an `Idempotency-Key` is not replayed: read the current secret with `GET /webhooks/secret` rather than retrying.',
     tag: 'Webhooks',
+    requestBody: { name: 'EmptyRequest', description: 'No fields: an empty body or `{}`.' },
     success: {
       status: 200,
       description: 'The new secret.',

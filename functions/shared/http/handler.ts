@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { noQueryParameters } from '#shared/input-schemas';
 import { invocation } from '#shared/invocation';
 import { bodyLimit } from './body-limit';
 import { idempotency } from './idempotency';
@@ -46,6 +47,8 @@ export function httpHandler<
   schemas: { body?: BS; query?: QS; params?: PS },
   fn: (request: HandlerRequest<Out<BS>, Out<QS>, Out<PS>>) => Promise<Reply>,
 ): HttpHandler {
+  // A route without filters still refuses query parameters (docs/decisions.md#unknown-query-parameters-answer-400).
+  const request: Readonly<InputSchemas> = Object.freeze({ query: noQueryParameters, ...schemas });
   const stack = middy<StackEvent, HttpResult, Error, Context, RequestState>({
     requestEnd: (request) => logCompleted(request as HttpRequestOf),
   })
@@ -56,7 +59,7 @@ export function httpHandler<
     .use(serviceVersion())
     .use(tenant())
     .use(tenantRateLimit())
-    .use(input(schemas))
+    .use(input(request))
     .use(idempotency())
     .use(handOver())
     .handler(async (event) => {
@@ -66,5 +69,5 @@ export function httpHandler<
     });
   // Lambda always passes a context; middy stands in an empty one for a caller that does not.
   const handler = invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context));
-  return Object.assign(handler, { request: Object.freeze({ ...schemas }) as Readonly<InputSchemas> });
+  return Object.assign(handler, { request });
 }
