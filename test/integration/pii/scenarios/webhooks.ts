@@ -8,8 +8,10 @@ import { dashed, digits, ok, refused, type Scenario } from './context';
  */
 export const WEBHOOK_SCENARIOS: Record<string, Scenario> = {
   'POST /webhooks/secret': async ({ alice, bob, state, strayWebhookSecret }) => {
+    // A secret of the caller's own in the body is refused (the route takes none) and must leak nowhere.
+    refused(await alice.post('/webhooks/secret', { secret: strayWebhookSecret }), 400, 'unknown_field');
     for (let rotation = 0; rotation < 2; rotation++) {
-      const created = await alice.post('/webhooks/secret', { secret: strayWebhookSecret });
+      const created = await alice.post('/webhooks/secret');
       ok(created);
       state.webhookSecrets.push(created.body.webhook_secret.secret);
     }
