@@ -1,0 +1,15 @@
+/**
+ * What every part of `npm run bench` (test/bench/run.ts) gets: one DynamoDB Local for the
+ * whole run, a work directory for bundles and scratch files, and a line logger. A part is a
+ * module exporting one `measure…(context)` that returns its slice of the results.
+ */
+export interface BenchContext {
+  /** DynamoDB Local, started once for the run; each part creates its own tables. */
+  readonly dynamoEndpoint: string;
+  /** `.bench/work/<part>`: created, emptied at the start of the run; git-ignored. */
+  readonly workDir: string;
+  /** Progress for the terminal (stderr), one line at a time. */
+  log(message: string): void;
+}
+
+export type BenchPart<T> = (context: BenchContext) => Promise<T>;

@@ -1,0 +1,77 @@
+/**
+ * The shape of `.bench/results.json`, so runs of different versions can be compared. Every
+ * figure that judges is a ratio or a count measured side by side in one run (these
+ * machines are noisy); absolute times are there for reading.
+ */
+export interface BenchResults {
+  /** When and where it ran, for reading two files side by side. */
+  readonly run: { readonly at: string; readonly commit: string; readonly node: string; readonly cpus: number };
+  /** The bare handler: one GetCommand with @aws-sdk/lib-dynamodb, bundled as the stack bundles. */
+  readonly floor: { readonly bundle_bytes: number; readonly init_ms: number };
+  readonly handlers: readonly HandlerFigures[];
+  /** Per HTTP handler: median latency / median of the bare DynamoDB calls it makes. */
+  readonly overhead_ratio: Readonly<Record<string, number>>;
+  readonly list: ListFigures;
+  readonly pipeline: PipelineFigures;
+  readonly cost: CostFigures;
+}
+
+export interface HandlerFigures {
+  /** The route or consumer id (`CreateVerifyAccount`, `WebhookSender`, …). */
+  readonly name: string;
+  readonly bundle_bytes: number;
+  /** Median module initialisation of ≥ 15 fresh processes, minus a bare `node` start. */
+  readonly init_ms: number;
+  /** init_ms / the floor's init_ms, same run. */
+  readonly init_ratio: number;
+  /** bundle_bytes / the floor's bundle_bytes. */
+  readonly bundle_ratio: number;
+  /** Peak RSS of a process that imports the bundle and serves 1,000 realistic invocations. */
+  readonly rss_mb: number;
+}
+
+export interface ListFigures {
+  /** The median of every measured row at 1k records (ms), for reading. */
+  readonly ms_1k: number;
+  readonly ms_100k: number;
+  /** The worst row's ratio of medians, 100k / 1k. */
+  readonly ratio: number;
+  readonly rows: readonly ListRow[];
+}
+
+export interface ListRow {
+  /** e.g. `GET /verify/accounts page 50 size 100 status=valid`. */
+  readonly name: string;
+  readonly ms_1k: number;
+  readonly ms_100k: number;
+  readonly ratio: number;
+}
+
+export interface PipelineFigures {
+  readonly events: number;
+  readonly events_per_s: number;
+  /** From the status change's write to the receiver's 2xx. */
+  readonly p50_ms: number;
+  readonly p99_ms: number;
+}
+
+export interface CostFigures {
+  readonly usd_per_million_verifications: number;
+  readonly wcu_per_verification: number;
+  readonly rcu_per_verification: number;
+  readonly invocations_per_verification: number;
+  /** Every counted request of one verification, by service and kind, for reading. */
+  readonly breakdown: Readonly<Record<string, number>>;
+}
+
+/** Issue 11's goals, printed beside the figures (not assertions). */
+export const GOALS = {
+  initRatio: 1.15,
+  bundleRatio: 1.25,
+  rssMb: 100,
+  overheadRatio: 1.25,
+  listRatio: 1.5,
+  pipelineEventsPerS: 100,
+  pipelineP99Ms: 2_000,
+  usdPerMillion: 10,
+} as const;
