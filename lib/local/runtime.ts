@@ -62,6 +62,11 @@ export interface LocalRuntimeOptions {
   /** Where emails are written. Default `<dataDir>/outbox`, or `.local/outbox`. */
   readonly outboxDir?: string;
   readonly functionTimeoutMs?: number;
+  /**
+   * Runs every handler, routes and consumers alike. Default: a LambdaInvoker with
+   * `functionTimeoutMs`; the benchmarks pass a subclass that meters each invocation.
+   */
+  readonly invoker?: LambdaInvoker;
   /** How long the gateway waits for a function, as an HTTP API's integration timeout. Default 30 s. */
   readonly integrationTimeoutMs?: number;
   readonly log?: RuntimeLog;
@@ -138,7 +143,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     const issuer = options.issuer ?? (await LocalIssuer.persisted(stateDir(options.dataDir)));
     const authorizer = createJwtAuthorizer({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], jwks: issuer.jwks });
-    const invoker = new LambdaInvoker(options.functionTimeoutMs, LOCAL_REGION);
+    const invoker = options.invoker ?? new LambdaInvoker(options.functionTimeoutMs, LOCAL_REGION);
 
     const pipeline = createLocalPipeline({
       consumers: options.consumers ?? CONSUMERS,
