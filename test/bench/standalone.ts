@@ -14,6 +14,8 @@ export const isMain = (moduleUrl: string): boolean =>
  * Local, a fresh `.bench/work/<part>`, progress on stderr; the figures as JSON on stdout.
  */
 export async function runStandalone<T>(part: string, measure: BenchPart<T>): Promise<T> {
+  // The SDK's notice that it wants Node 22 from 2027 is known (as in test/vitest.config.ts).
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const log = (message: string) => process.stderr.write(`${message}\n`);
   const workDir = join(REPO_ROOT, '.bench', 'work', part);
   await rm(workDir, { recursive: true, force: true });
