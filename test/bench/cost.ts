@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { VERIFICATION_TYPES, type VerificationType } from '#domain/verify-account';
 import { cipher } from '#shared/cipher/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
@@ -63,7 +64,10 @@ export async function measureVerificationCost(context: BenchContext, options: Co
   try {
     meter.instrumentDynamo(documentClient());
     setDependencies({ queue: meter.queue(service.runtime.queues), cipher: meter.cipher(cipher()) });
-    context.log(`cost: one warm-up ${type} verification, then ${count} measured, one at a time`);
+    context.log(
+      `cost: one warm-up ${type} verification, then ${count} measured, one at a time ` +
+        `(load average ${loadavg()[0]?.toFixed(2)}: it slows the local durations Lambda compute is priced from)`,
+    );
     await verify(service, type, options);
     meter.recording = true;
     let bytesOut = 0;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { newVerifyAccount, type VerifyAccount } from '#domain/verify-account';
@@ -64,6 +65,11 @@ export interface PipelineMeasurement extends PipelineFigures {
    * busy machine than events/s.
    */
   readonly node_cpu_ms_per_event: number;
+  /**
+   * The machine's 1-minute load average as the writes began: on a shared machine, work
+   * of other processes slows every figure here.
+   */
+  readonly load_average: number;
   /** Per function: invocations, records per invocation, time busy. */
   readonly functions: readonly FunctionLoad[];
 }
@@ -97,6 +103,7 @@ export async function measurePipelineWith(
     meter.recording = true;
     const started = Date.now();
     const cpuBefore = process.cpuUsage();
+    const load = loadavg()[0] ?? 0;
     const pace = Number.isFinite(rate) ? `${rate} a second` : 'as fast as they go';
     context.log(`pipeline: writing ${count} status changes, ${pace}`);
     await writeStatusChanges(accounts, rate, options.writers ?? 16);
@@ -113,7 +120,7 @@ export async function measurePipelineWith(
         `pipeline: only ${service.receiver.arrivals.size} of ${count} events arrived within ${drainTimeoutMs / 1000} s of the last write`,
       );
     }
-    const measurement = summarise(service, meter.invocations, { written: count, started, rate, cpu });
+    const measurement = summarise(service, meter.invocations, { written: count, started, rate, cpu, load });
     for (const line of describeMeasurement(measurement, (writesDone - started) / 1000)) context.log(line);
     return measurement;
   } finally {
@@ -188,7 +195,7 @@ async function inParallel<T>(
 function summarise(
   service: BenchService,
   invocations: readonly Invocation[],
-  run: { written: number; started: number; rate: number; cpu: NodeJS.CpuUsage },
+  run: { written: number; started: number; rate: number; cpu: NodeJS.CpuUsage; load: number },
 ): PipelineMeasurement {
   const arrivals = [...service.receiver.arrivals.values()];
   if (arrivals.length === 0) throw new Error('no event reached the receiver');
@@ -205,6 +212,7 @@ function summarise(
     ...(Number.isFinite(run.rate) && { offered_per_s: run.rate }),
     timings: 'npm start defaults',
     node_cpu_ms_per_event: round((run.cpu.user + run.cpu.system) / 1000 / arrivals.length, 2),
+    load_average: round(run.load, 2),
     functions: functionLoads(invocations, wallMs),
   };
 }
@@ -229,7 +237,7 @@ function describeMeasurement(measurement: PipelineMeasurement, writeSeconds: num
     `pipeline: ${measurement.events} of ${measurement.written} events delivered (writes took ${writeSeconds.toFixed(1)} s); ` +
       `${measurement.events_per_s} events/s, p50 ${measurement.p50_ms} ms, p99 ${measurement.p99_ms} ms ` +
       `(npm start timings: stream polled every ${DEFAULT_PIPELINE_TIMINGS.streamPollMs} ms when idle); ` +
-      `${measurement.node_cpu_ms_per_event} ms of this process's CPU per event`,
+      `${measurement.node_cpu_ms_per_event} ms of this process's CPU per event; load average ${measurement.load_average}`,
     ...textTable(
       ['function', 'invocations', 'records each', 'mean ms', 'busy'],
       measurement.functions.map((load) => [
