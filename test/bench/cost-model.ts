@@ -147,5 +147,17 @@ export function priceUsage(usage: Usage): PricedLine[] {
   ];
 }
 
+/**
+ * The services whose requests the cost goal counts (issue 11's model: DynamoDB capacity,
+ * Lambda invocations and their compute, SQS, KMS and API requests). Log ingestion,
+ * tracing and data transfer are priced too, in the all-in figure: real, but they depend on
+ * log levels and sampling settings more than on the service's design.
+ */
+export const REQUEST_SERVICES: ReadonlySet<string> = new Set(['dynamodb', 'lambda', 'sqs', 'kms', 'api_gateway']);
+
 export const totalUsdPerMillion = (lines: readonly PricedLine[]): number =>
   lines.reduce((sum, line) => sum + line.usdPerMillion, 0);
+
+/** The goal's figure: the lines of REQUEST_SERVICES only. */
+export const requestsUsdPerMillion = (lines: readonly PricedLine[]): number =>
+  totalUsdPerMillion(lines.filter((line) => REQUEST_SERVICES.has(line.service)));

@@ -1,5 +1,13 @@
 import type { VerificationType } from '#domain/verify-account';
-import { MODEL, PRICES, type PricedLine, priceUsage, totalUsdPerMillion, type Usage } from './cost-model';
+import {
+  MODEL,
+  PRICES,
+  type PricedLine,
+  priceUsage,
+  requestsUsdPerMillion,
+  totalUsdPerMillion,
+  type Usage,
+} from './cost-model';
 import type { Invocation } from './metering';
 import type { CostFigures } from './results';
 import { median, round } from './stats';
@@ -32,7 +40,10 @@ export interface CostReport {
   readonly usage: Usage;
   readonly steps: readonly StepRow[];
   readonly lines: readonly PricedLine[];
+  /** The goal's figure (REQUEST_SERVICES). */
   readonly usdPerMillion: number;
+  /** Every priced line. */
+  readonly allInUsdPerMillion: number;
 }
 
 export function costReport(
@@ -80,7 +91,8 @@ export function costReport(
     usage,
     steps: stepRows(invocations, verifications),
     lines,
-    usdPerMillion: totalUsdPerMillion(lines),
+    usdPerMillion: requestsUsdPerMillion(lines),
+    allInUsdPerMillion: totalUsdPerMillion(lines),
   };
 }
 
@@ -176,7 +188,8 @@ export function describeReport(report: CostReport): string[] {
             line.unit,
             round(line.usdPerMillion, 2),
           ]),
-        ['total', '', '', '', round(report.usdPerMillion, 2)],
+        ['total (goal: DynamoDB, Lambda, SQS, KMS, API)', '', '', '', round(report.usdPerMillion, 2)],
+        ['total with logs, tracing, transfer', '', '', '', round(report.allInUsdPerMillion, 2)],
       ],
     ),
   ];
@@ -191,6 +204,7 @@ export function costFigures(report: CostReport): CostFigures {
   }
   return {
     usd_per_million_verifications: round(report.usdPerMillion, 2),
+    usd_per_million_all_in: round(report.allInUsdPerMillion, 2),
     wcu_per_verification: round(report.usage.dynamodb.writeRequestUnits, 2),
     rcu_per_verification: round(report.usage.dynamodb.readRequestUnits, 2),
     invocations_per_verification: round(report.usage.lambda.invocations, 2),

@@ -56,7 +56,10 @@ export interface PipelineFigures {
 }
 
 export interface CostFigures {
+  /** The goal's figure: DynamoDB, Lambda (requests and compute), SQS, KMS and API requests. */
   readonly usd_per_million_verifications: number;
+  /** With CloudWatch Logs ingestion, X-Ray traces and data transfer out as well. */
+  readonly usd_per_million_all_in?: number;
   readonly wcu_per_verification: number;
   readonly rcu_per_verification: number;
   readonly invocations_per_verification: number;
