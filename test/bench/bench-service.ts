@@ -1,0 +1,120 @@
+import { pathToFileURL } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { LocalCipher } from '#shared/cipher/local-cipher';
+import { IdempotencyRepository } from '#shared/db/idempotency';
+import { RateLimitRepository } from '#shared/db/rate-limits';
+import { TenantRepository } from '#shared/db/tenants';
+import { resetDependencies, setDependencies } from '#shared/dependencies';
+import { setLogSink } from '#shared/logger';
+import { setMetricsSink } from '#shared/metrics';
+import { DnsWebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/local/aws-account';
+import { configureHandlerEnvironment, localCipherKey } from '../../lib/local/handler-environment';
+import { REPO_ROOT } from '../../lib/local/repo-root';
+import { ensureTable } from '../../lib/local/table';
+import type { RouteDefinition } from '../../lib/service';
+import { type ApiRequest, apiEvent, lambdaContext } from './api-event';
+import { CallRecorder } from './call-recorder';
+
+export type Handler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<HttpAnswer>;
+
+export interface HttpAnswer {
+  statusCode: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * The service's HTTP handlers in this process, as a deployed function runs them, against
+ * one table of DynamoDB Local: the handler environment the local runtime sets, the local
+ * cipher, a queue that keeps nothing (SQS is not emulated here), webhook hosts that
+ * resolve to a public address without DNS. Log and EMF lines are serialized as in Lambda
+ * and then dropped, so the terminal is not part of any timing. Every outgoing call is
+ * recorded by `recorder` (the middleware stack's table calls apart from the handler's).
+ */
+export interface BenchService {
+  readonly tableName: string;
+  readonly cipherKey: string;
+  readonly recorder: CallRecorder;
+  /** A plain client for the bench's own setup (tables, bulk loads). */
+  readonly admin: DynamoDBClient;
+  /** The route's handler module's `handler`, imported once. */
+  handler(route: RouteDefinition): Promise<Handler>;
+  /** Calls the route's handler with a realistic API Gateway event of `clientId`'s token. */
+  invoke(route: RouteDefinition, request: ApiRequest, clientId: string): Promise<HttpAnswer>;
+  /** Creates another table of the same shape (a twin for bare calls). */
+  createTable(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A webhook host's address: public, so the URL policy's checks all run and pass. */
+const PUBLIC_ADDRESS = '93.184.215.14';
+
+/** Requests per second and burst of every bench tenant: the bucket never runs dry, so each request takes exactly one token. */
+const UNLIMITED = '1000000';
+
+export async function startBenchService(settings: {
+  dynamoEndpoint: string;
+  tableName: string;
+}): Promise<BenchService> {
+  const cipherKey = await localCipherKey(undefined);
+  configureHandlerEnvironment({ ...settings, cipherKey });
+  process.env.TENANT_RATE_PER_SECOND = UNLIMITED;
+  process.env.TENANT_BURST = UNLIMITED;
+  const admin = new DynamoDBClient({
+    endpoint: settings.dynamoEndpoint,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  await ensureTable(admin, settings.tableName);
+
+  const recorder = new CallRecorder();
+  const stack = recorder.documentClient('stack');
+  setDependencies({
+    documentClient: recorder.documentClient('handler'),
+    tenants: new TenantRepository(stack, settings.tableName),
+    rateLimits: new RateLimitRepository(stack, settings.tableName),
+    idempotency: new IdempotencyRepository(stack, settings.tableName),
+    cipher: recorder.cipher(new LocalCipher(cipherKey)),
+    queue: recorder.queue(discardingQueue),
+    webhookUrlPolicy: recorder.urlPolicy(publicUrlPolicy()),
+  });
+  setLogSink(() => undefined);
+  setMetricsSink(() => undefined);
+
+  const handlers = new Map<string, Handler>();
+  const handlerOf = async (route: RouteDefinition): Promise<Handler> => {
+    let handler = handlers.get(route.id);
+    if (!handler) {
+      const module = (await import(pathToFileURL(`${REPO_ROOT}/${route.handler}`).href)) as { handler: Handler };
+      handler = module.handler;
+      handlers.set(route.id, handler);
+    }
+    return handler;
+  };
+
+  return {
+    tableName: settings.tableName,
+    cipherKey,
+    recorder,
+    admin,
+    handler: handlerOf,
+    invoke: async (route, request, clientId) =>
+      (await handlerOf(route))(apiEvent(route, request, clientId), lambdaContext(route)),
+    createTable: async (name) => {
+      await ensureTable(admin, name);
+    },
+    close: async () => {
+      setLogSink(undefined);
+      setMetricsSink(undefined);
+      resetDependencies();
+      admin.destroy();
+    },
+  };
+}
+
+export const discardingQueue = { send: async () => undefined };
+
+export const publicUrlPolicy = () =>
+  new DnsWebhookUrlPolicy({ allowLoopbackHttp: false, resolve: async () => [PUBLIC_ADDRESS] });
