@@ -11,6 +11,8 @@ export interface ApiRequest {
   /** Raw query string, without `?`. */
   readonly query?: string;
   readonly body?: unknown;
+  /** Headers beyond those every request carries (e.g. `Idempotency-Key`). */
+  readonly headers?: Record<string, string>;
 }
 
 const API_HOST = 'a1b2c3d4e5.execute-api.us-east-1.amazonaws.com';
@@ -50,6 +52,7 @@ export function apiEvent(
     'X-Forwarded-For',
     '198.51.100.23',
     ...(body.length > 0 ? ['Content-Type', 'application/json', 'Content-Length', String(body.length)] : []),
+    ...Object.entries(request.headers ?? {}).flat(),
   ];
   const issuedAt = Math.floor(Date.now() / 1000) - 600;
   return buildEvent(

@@ -43,6 +43,8 @@ export interface BenchService {
   handler(route: RouteDefinition): Promise<Handler>;
   /** Calls the route's handler with a realistic API Gateway event of `clientId`'s token. */
   invoke(route: RouteDefinition, request: ApiRequest, clientId: string): Promise<HttpAnswer>;
+  /** The last few error lines the service logged (a 500's cause), for the bench's own error messages. */
+  loggedErrors(): string[];
   /** Creates another table of the same shape (a twin for bare calls). */
   createTable(name: string): Promise<void>;
   close(): Promise<void>;
@@ -80,7 +82,12 @@ export async function startBenchService(settings: {
     queue: recorder.queue(discardingQueue),
     webhookUrlPolicy: recorder.urlPolicy(publicUrlPolicy()),
   });
-  setLogSink(() => undefined);
+  const errors: string[] = [];
+  setLogSink((line) => {
+    if (!line.includes('"level":"ERROR"')) return;
+    errors.push(line);
+    if (errors.length > 3) errors.shift();
+  });
   setMetricsSink(() => undefined);
 
   const handlers = new Map<string, Handler>();
@@ -100,6 +107,7 @@ export async function startBenchService(settings: {
     recorder,
     admin,
     handler: handlerOf,
+    loggedErrors: () => [...errors],
     invoke: async (route, request, clientId) =>
       (await handlerOf(route))(apiEvent(route, request, clientId), lambdaContext(route)),
     createTable: async (name) => {

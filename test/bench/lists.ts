@@ -25,6 +25,8 @@ export interface ListOptions {
   readonly small?: number;
   /** Timed runs per row and tenant (≥ 10). */
   readonly runs?: number;
+  /** Only lists of this kind (development). */
+  readonly kind?: ListCase['kind'];
 }
 
 interface ListCase {
@@ -64,9 +66,9 @@ export async function measureListFigures(context: BenchContext, options: ListOpt
     tableName: `bench-lists-${randomUUID()}`,
   });
   try {
-    const tenants = await load(service, context, { small, large });
+    const tenants = await load(service, context, { small, large }, options.kind);
     const rows: ListRow[] = [];
-    const cases = listCases();
+    const cases = listCases().filter((list) => !options.kind || list.kind === options.kind);
     // Untimed: handler imports, tenant caches, rate buckets, and DynamoDB Local's JIT on every query shape.
     for (const list of cases) {
       for (const tenant of [...tenants[list.kind], tenants[list.kind][0]]) await timedList(service, list, tenant);
@@ -120,6 +122,7 @@ async function load(
   service: BenchService,
   context: BenchContext,
   sizes: { small: number; large: number },
+  only?: ListCase['kind'],
 ): Promise<Record<ListCase['kind'], [string, string]>> {
   const started = performance.now();
   const templates = await makeTemplates(service);
@@ -129,6 +132,7 @@ async function load(
     persons: ['bench-persons-small', 'bench-persons-large'],
   } satisfies Record<ListCase['kind'], [string, string]>;
   for (const kind of ['accounts', 'persons'] as const) {
+    if (only && kind !== only) continue;
     for (const [tenant, count] of [
       [tenants[kind][0], sizes.small],
       [tenants[kind][1], sizes.large],
@@ -156,7 +160,9 @@ async function timedList(service: BenchService, list: ListCase, tenant: string):
   const started = performance.now();
   const answer = await handler(event, lambda);
   const ms = performance.now() - started;
-  if (answer.statusCode !== 200) throw new Error(`${list.name} answered ${answer.statusCode}: ${answer.body}`);
+  if (answer.statusCode !== 200) {
+    throw new Error(`${list.name} answered ${answer.statusCode}: ${answer.body}\n${service.loggedErrors().join('\n')}`);
+  }
   return ms;
 }
 
@@ -204,9 +210,10 @@ if (isMain(import.meta.url)) {
   const large = Number(process.env.BENCH_LARGE ?? 100_000);
   const small = Number(process.env.BENCH_SMALL ?? 1_000);
   const runs = Number(process.env.BENCH_RUNS ?? 10);
+  const kind = process.env.BENCH_KIND as ListOptions['kind'];
   await runStandalone(
     'lists',
-    (context) => measureListFigures(context, { large, small, runs }),
+    (context) => measureListFigures(context, { large, small, runs, kind }),
     (figures) => formatListTable(figures, { small, large }),
   );
 }
