@@ -91,7 +91,7 @@ export async function measureOverheadRows(
   try {
     await service.createTable(twinTable);
     service.recorder.mirror = mirrorTo(bare.db, handlerTable, twinTable);
-    await warmUpEngine(bare.db, [handlerTable, twinTable], Math.min(100, warmUp * 5));
+    await warmUpEngine(bare.db, [handlerTable, twinTable], Math.min(150, warmUp * 10));
     const scenarios = overheadScenarios(service, CLIENT_ID);
     const measured = [
       ...ROUTES.map((route) => ({ name: route.id, route, scenario: scenarios[route.id] })),
