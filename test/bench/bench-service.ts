@@ -61,6 +61,8 @@ export async function startBenchService(settings: {
   tableName: string;
 }): Promise<BenchService> {
   const cipherKey = await localCipherKey(undefined);
+  // Other parts of `npm run bench` may run in this process after this one.
+  const environment = { ...process.env };
   configureHandlerEnvironment({ ...settings, cipherKey });
   process.env.TENANT_RATE_PER_SECOND = UNLIMITED;
   process.env.TENANT_BURST = UNLIMITED;
@@ -115,7 +117,10 @@ export async function startBenchService(settings: {
       setLogSink(undefined);
       setMetricsSink(undefined);
       resetDependencies();
+      recorder.destroy();
       admin.destroy();
+      for (const name of Object.keys(process.env)) if (!(name in environment)) delete process.env[name];
+      Object.assign(process.env, environment);
     },
   };
 }

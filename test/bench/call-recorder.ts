@@ -58,6 +58,7 @@ export interface UrlCheckCall {
  */
 export class CallRecorder {
   private recording: Call[] | undefined;
+  private readonly clients: DynamoDBDocumentClient[] = [];
   /** Ask every command for `ReturnConsumedCapacity: TOTAL` (an extra field in each answer, so not while timing). */
   consumedCapacity = false;
   mirror: ((call: DynamoCall, error: unknown) => Promise<void>) | undefined;
@@ -79,6 +80,7 @@ export class CallRecorder {
   /** A document client configured as the service's own (functions/shared/dependencies.ts) whose commands are recorded. */
   documentClient(owner: CallOwner): DynamoDBDocumentClient {
     const client = serviceDocumentClient();
+    this.clients.push(client);
     const send = client.send.bind(client) as (command: any, options?: any) => Promise<any>;
     const recorded = async (command: any, options?: any): Promise<any> => {
       if (this.consumedCapacity) command.input.ReturnConsumedCapacity = 'TOTAL';
@@ -101,6 +103,11 @@ export class CallRecorder {
       }
     };
     return Object.assign(client, { send: recorded }) as DynamoDBDocumentClient;
+  }
+
+  /** Closes the clients' connections. */
+  destroy(): void {
+    for (const client of this.clients.splice(0)) client.destroy();
   }
 
   /** The cipher, its calls recorded. */
