@@ -77,7 +77,7 @@ export async function measureOverheadRows(
   context: BenchContext,
   options: OverheadOptions = {},
 ): Promise<OverheadRow[]> {
-  const runs = options.runs ?? 100;
+  const runs = options.runs ?? 60;
   const warmUp = options.warmUp ?? 20;
   const handlerTable = `bench-overhead-${randomUUID()}`;
   const twinTable = `${handlerTable}-bare`;
@@ -268,7 +268,7 @@ export function formatOverheadTable(rows: readonly OverheadRow[]): string {
 }
 
 if (isMain(import.meta.url)) {
-  const runs = Number(process.env.BENCH_RUNS ?? 100);
+  const runs = Number(process.env.BENCH_RUNS ?? 60);
   const only = process.env.BENCH_ONLY?.split(',');
   await runStandalone(
     'overhead',
