@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { IdempotencyRepository } from '#shared/db/idempotency';
@@ -45,7 +45,7 @@ export interface BenchService {
   invoke(route: RouteDefinition, request: ApiRequest, clientId: string): Promise<HttpAnswer>;
   /** The last few error lines the service logged (a 500's cause), for the bench's own error messages. */
   loggedErrors(): string[];
-  /** Creates another table of the same shape (a twin for bare calls). */
+  /** Creates another table of the same shape (a twin for bare calls); deleted with the service's own on close. */
   createTable(name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -71,6 +71,7 @@ export async function startBenchService(settings: {
     region: LOCAL_REGION,
     credentials: LOCAL_CREDENTIALS,
   });
+  const tables = [settings.tableName];
   await createBenchTable(admin, settings.tableName);
 
   const recorder = new CallRecorder();
@@ -112,12 +113,17 @@ export async function startBenchService(settings: {
     loggedErrors: () => [...errors],
     invoke: async (route, request, clientId) =>
       (await handlerOf(route))(apiEvent(route, request, clientId), lambdaContext(route)),
-    createTable: (name) => createBenchTable(admin, name),
+    createTable: async (name) => {
+      tables.push(name);
+      await createBenchTable(admin, name);
+    },
     close: async () => {
       setLogSink(undefined);
       setMetricsSink(undefined);
       resetDependencies();
       recorder.destroy();
+      // The run's one DynamoDB Local holds every table in memory, for the parts after this one too.
+      for (const name of tables) await admin.send(new DeleteTableCommand({ TableName: name }));
       admin.destroy();
       for (const name of Object.keys(process.env)) if (!(name in environment)) delete process.env[name];
       Object.assign(process.env, environment);

@@ -93,8 +93,18 @@ async function storedItem(service: BenchService, key: { pk: string; sk: string }
 /** One second apart, the newest now: lists read newest first. */
 const createdAt = (i: number, count: number) => new Date(Date.now() - (count - i) * 1000).toISOString();
 
-export function accountItems(templates: Templates, tenant: string, count: number): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, i) => {
+/** Items `range.from` … `range.to - 1` of a tenant holding `count` (made a slice at a time, so 100k never sit in memory at once). */
+export interface Slice {
+  readonly from: number;
+  readonly to: number;
+  readonly count: number;
+}
+
+const indexesOf = ({ from, to }: Slice) => Array.from({ length: to - from }, (_, n) => from + n);
+
+export function accountItems(templates: Templates, tenant: string, slice: Slice): Record<string, unknown>[] {
+  const count = slice.count;
+  return indexesOf(slice).map((i) => {
     const template = toAccount(templates.accounts[i % templates.accounts.length] as Record<string, unknown>);
     const at = createdAt(i, count);
     const account: VerifyAccount = {
@@ -117,11 +127,12 @@ const LAST_NAMES = ['Doe', 'Smith', 'Garcia', 'Chen', 'Okafor', 'Novak', 'Tanaka
 export function personItems(
   templates: Templates,
   tenant: string,
-  count: number,
+  slice: Slice,
   cipher: LocalCipher,
 ): Promise<Record<string, unknown>[]> {
+  const count = slice.count;
   return Promise.all(
-    Array.from({ length: count }, async (_, i) => {
+    indexesOf(slice).map(async (i) => {
       const stored = templates.persons[i % templates.persons.length] as Record<string, unknown>;
       const template = toPerson(stored);
       const at = createdAt(i, count);

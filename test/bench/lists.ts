@@ -117,6 +117,9 @@ export async function measureListFigures(context: BenchContext, options: ListOpt
   }
 }
 
+/** Items made and written at a time. */
+const LOAD_SLICE = 5_000;
+
 /** The four tenants: [small, large] of each kind, loaded with BatchWriteItem. */
 async function load(
   service: BenchService,
@@ -138,11 +141,14 @@ async function load(
       [tenants[kind][1], sizes.large],
     ] as const) {
       const loadStarted = performance.now();
-      const items =
-        kind === 'accounts'
-          ? accountItems(templates, tenant, count)
-          : await personItems(templates, tenant, count, cipher);
-      await batchWrite(service.admin, service.tableName, items);
+      for (let from = 0; from < count; from += LOAD_SLICE) {
+        const slice = { from, to: Math.min(count, from + LOAD_SLICE), count };
+        const items =
+          kind === 'accounts'
+            ? accountItems(templates, tenant, slice)
+            : await personItems(templates, tenant, slice, cipher);
+        await batchWrite(service.admin, service.tableName, items);
+      }
       const seconds = (performance.now() - loadStarted) / 1000;
       context.log(
         `loaded ${count} ${kind} for ${tenant} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)}/s)`,
