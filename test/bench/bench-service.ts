@@ -123,7 +123,8 @@ export async function startBenchService(settings: {
       resetDependencies();
       recorder.destroy();
       // The run's one DynamoDB Local holds every table in memory, for the parts after this one too.
-      for (const name of tables) await admin.send(new DeleteTableCommand({ TableName: name }));
+      // Best effort: a failed part's own error matters more than its cleanup's.
+      for (const name of tables) await admin.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
       admin.destroy();
       for (const name of Object.keys(process.env)) if (!(name in environment)) delete process.env[name];
       Object.assign(process.env, environment);
