@@ -45,6 +45,12 @@ export interface ListRow {
   readonly ms_1k: number;
   readonly ms_100k: number;
   readonly ratio: number;
+  /** Read capacity units one page consumed (the handler's own reads), from DynamoDB Local's ConsumedCapacity. */
+  readonly rru_1k?: number;
+  readonly rru_100k?: number;
+  /** Index items the page's queries evaluated (ScannedCount), filtered out or skipped ones included. */
+  readonly scanned_1k?: number;
+  readonly scanned_100k?: number;
 }
 
 export interface PipelineFigures {

@@ -1,34 +1,40 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { REPO_ROOT } from '../../lib/local/repo-root';
 import type { BenchContext, BenchPart } from './context';
 
-/** True when the module at `moduleUrl` is the script node was asked to run (`npx tsx test/bench/<part>.ts`). */
+/** Whether the module of `moduleUrl` is the script node was started with (`npx tsx test/bench/<part>.ts`). */
 export const isMain = (moduleUrl: string): boolean =>
-  process.argv[1] !== undefined && moduleUrl === pathToFileURL(process.argv[1]).href;
+  process.argv[1] !== undefined && moduleUrl === pathToFileURL(resolve(process.argv[1])).href;
 
 /**
  * Runs one benchmark part on its own, as `npm run bench` would run it: its own DynamoDB
- * Local, a fresh `.bench/work/<part>`, progress on stderr; the figures as JSON on stdout.
+ * Local, a fresh `.bench/work/<name>`, progress on stderr; on stdout its table when a
+ * `format` is given, else its figures as JSON.
  */
-export async function runStandalone<T>(part: string, measure: BenchPart<T>): Promise<T> {
+export async function runStandalone<T>(
+  name: string,
+  part: BenchPart<T>,
+  format: (result: T) => string = (result) => JSON.stringify(result, null, 2),
+): Promise<T> {
   // The SDK's notice that it wants Node 22 from 2027 is known (as in test/vitest.config.ts).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const log = (message: string) => process.stderr.write(`${message}\n`);
-  const workDir = join(REPO_ROOT, '.bench', 'work', part);
+  const started = performance.now();
+  const log = (message: string) => process.stderr.write(`[${name} ${elapsed(started)}] ${message}\n`);
+  const workDir = join(REPO_ROOT, '.bench', 'work', name);
   await rm(workDir, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
-  const dynamo = await startDynamoDbLocal({ log: (_level, message) => log(message) });
-  const context: BenchContext = { dynamoEndpoint: dynamo.endpoint, workDir, log };
-  const started = performance.now();
+  const dynamo = await startDynamoDbLocal();
   try {
-    const figures = await measure(context);
-    log(`${part}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
-    return figures;
+    const result = await part({ dynamoEndpoint: dynamo.endpoint, workDir, log } satisfies BenchContext);
+    process.stdout.write(`${format(result)}\n`);
+    log('done');
+    return result;
   } finally {
     await dynamo.stop();
   }
 }
+
+const elapsed = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;

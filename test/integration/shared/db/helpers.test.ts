@@ -1,4 +1,10 @@
-import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  type QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { batchGetInOrder, pageKeys, readPage } from '#shared/db/paging';
 import { updateVersioned } from '#shared/db/versioned-update';
@@ -100,6 +106,20 @@ describe('index paging', () => {
       { skip: 0, take: 100 },
     );
     expect(window).toHaveLength(10); // created 03-02 and 03-03, five each
+  });
+
+  it('reads no more of the index than a page needs when nothing is filtered: skip + take items', async () => {
+    const scanned: number[] = [];
+    const counting = {
+      send: async (command: QueryCommand) => {
+        const out = await db().send(command);
+        scanned.push(out.ScannedCount ?? 0);
+        return out;
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const page = await pageKeys(counting, tableName, { index: 'byTenant', partition }, { skip: 5, take: 3 });
+    expect(page).toHaveLength(3);
+    expect(scanned).toEqual([8]);
   });
 
   it('reads items by key in the order asked, dropping keys whose item is gone', async () => {

@@ -1,0 +1,59 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Cipher } from '#shared/cipher/cipher';
+import type { MessageQueue } from '#shared/queue/message-queue';
+import type { WebhookUrlPolicy } from '#shared/webhook-url/index';
+import { type Call, type DynamoCall, renamed } from './call-recorder';
+
+/** The bare side: a document client configured as the service's, and the same non-DynamoDB ports. */
+export interface BareSide {
+  readonly db: DynamoDBDocumentClient;
+  readonly cipher: Cipher;
+  readonly queue: MessageQueue;
+  readonly urlPolicy: WebhookUrlPolicy;
+}
+
+/**
+ * The handler's own calls of one invocation, ready to be sent again in the same order
+ * with no middleware, validation or serialisation around them: DynamoDB commands on the
+ * twin table (`to` instead of `from`), cipher, queue and URL checks on the bare ports.
+ * The middleware stack's table calls are left out: they are part of what the handler
+ * costs. A call that failed the first time (a condition that did not hold) must fail the
+ * same way again, and one that succeeded must succeed: otherwise the twin table is not in
+ * step with the handler's and the figure would compare different work, so it throws.
+ */
+export function bareReplay(calls: readonly Call[], bare: BareSide, from: string, to: string): () => Promise<void> {
+  const steps = calls.flatMap((call): (() => Promise<unknown>)[] => {
+    if (call.kind === 'dynamodb') return call.owner === 'handler' ? [dynamoStep(call, bare.db, from, to)] : [];
+    if (call.kind === 'cipher') return [() => bare.cipher[call.op](call.text, call.context)];
+    if (call.kind === 'queue') return [() => bare.queue.send(call.queue, call.messages)];
+    return [() => bare.urlPolicy.check(call.url)];
+  });
+  return async () => {
+    for (const step of steps) await step();
+  };
+}
+
+function dynamoStep(call: DynamoCall, db: DynamoDBDocumentClient, from: string, to: string) {
+  const input = renamed(call.input, from, to);
+  const Command = call.command;
+  return async () => {
+    let failed: string | undefined;
+    try {
+      await db.send(new Command(input));
+    } catch (error) {
+      failed = (error as Error).name;
+    }
+    if (failed !== call.failed) {
+      throw new Error(
+        `bare ${Command.name} ${failed ? `failed (${failed})` : 'succeeded'} where the handler's ${call.failed ? `failed (${call.failed})` : 'succeeded'}: the twin table is out of step`,
+      );
+    }
+  };
+}
+
+/** Mirrors a handler's command onto the twin table while seeding (see CallRecorder.mirror). */
+export function mirrorTo(db: DynamoDBDocumentClient, from: string, to: string) {
+  return async (call: DynamoCall): Promise<void> => {
+    await dynamoStep(call, db, from, to)();
+  };
+}

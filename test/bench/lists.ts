@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { LocalCipher } from '#shared/cipher/local-cipher';
+import { ROUTES, type RouteDefinition } from '../../lib/service';
+import { apiEvent, lambdaContext } from './api-event';
+import { type BenchService, startBenchService } from './bench-service';
+import { dynamoCalls } from './call-recorder';
+import type { BenchContext, BenchPart } from './context';
+import { accountItems, batchWrite, makeTemplates, personItems, VALID_ACCOUNTS, VERIFIED_PERSONS } from './list-data';
+import { GOALS, type ListFigures, type ListRow } from './results';
+import { isMain, runStandalone } from './standalone';
+import { median, round } from './stats';
+import { textTable } from './text-table';
+
+/**
+ * List scaling (issue 11): page 0 and page 50 (size 100) of `GET /verify/accounts` and
+ * `GET /persons`, without and with a status filter matching one item in three, through
+ * the real handlers, in a tenant holding 1k records and one holding 100k; the ratio of
+ * medians, 1k and 100k runs alternating. The read capacity each page consumed and the
+ * index items its queries evaluated are recorded from one extra run with
+ * `ReturnConsumedCapacity` (DynamoDB Local reports it), for reading.
+ */
+export interface ListOptions {
+  /** Records in the large tenant of each kind (100,000 in the issue). */
+  readonly large?: number;
+  /** Records in the small tenant (1,000). */
+  readonly small?: number;
+  /** Timed runs per row and tenant (≥ 10). */
+  readonly runs?: number;
+  /** Only lists of this kind (development). */
+  readonly kind?: ListCase['kind'];
+}
+
+interface ListCase {
+  readonly name: string;
+  readonly route: RouteDefinition;
+  readonly query: string;
+  readonly kind: 'accounts' | 'persons';
+}
+
+const route = (id: string): RouteDefinition => ROUTES.find((candidate) => candidate.id === id) as RouteDefinition;
+
+function listCases(): ListCase[] {
+  const kinds = [
+    { kind: 'accounts', route: route('ListVerifyAccounts'), filter: VALID_ACCOUNTS },
+    { kind: 'persons', route: route('ListPersons'), filter: VERIFIED_PERSONS },
+  ] as const;
+  return kinds.flatMap(({ kind, route, filter }) =>
+    [0, 50].flatMap((page) =>
+      ['', filter].map((extra) => ({
+        kind,
+        route,
+        query: `index=${page}&size=100${extra ? `&${extra}` : ''}`,
+        name: `${route.method} ${route.path} page ${page} size 100${extra ? ` ${extra}` : ''}`,
+      })),
+    ),
+  );
+}
+
+export const measureLists: BenchPart<ListFigures> = (context) => measureListFigures(context);
+
+export async function measureListFigures(context: BenchContext, options: ListOptions = {}): Promise<ListFigures> {
+  const large = options.large ?? 100_000;
+  const small = options.small ?? 1_000;
+  const runs = Math.max(10, options.runs ?? 10);
+  const service = await startBenchService({
+    dynamoEndpoint: context.dynamoEndpoint,
+    tableName: `bench-lists-${randomUUID()}`,
+  });
+  try {
+    const tenants = await load(service, context, { small, large }, options.kind);
+    const rows: ListRow[] = [];
+    const cases = listCases().filter((list) => !options.kind || list.kind === options.kind);
+    // Untimed: handler imports, tenant caches, rate buckets, and DynamoDB Local's JIT on every query shape.
+    for (const list of cases) {
+      for (const tenant of [...tenants[list.kind], tenants[list.kind][0]]) await timedList(service, list, tenant);
+    }
+    context.log('warmed up');
+    for (const list of cases) {
+      const [smallTenant, largeTenant] = tenants[list.kind];
+      const timings: Record<string, number[]> = { [smallTenant]: [], [largeTenant]: [] };
+      // The larger tenant goes first every other run.
+      for (let i = 0; i < runs; i++) {
+        for (const tenant of i % 2 ? [smallTenant, largeTenant] : [largeTenant, smallTenant]) {
+          timings[tenant]?.push(await timedList(service, list, tenant));
+        }
+      }
+      const [smallReads, largeReads] = [
+        await pageReads(service, list, smallTenant),
+        await pageReads(service, list, largeTenant),
+      ];
+      const ms1k = median(timings[smallTenant] ?? []);
+      const ms100k = median(timings[largeTenant] ?? []);
+      const row: ListRow = {
+        name: list.name,
+        ms_1k: round(ms1k),
+        ms_100k: round(ms100k),
+        ratio: round(ms100k / ms1k, 3),
+        rru_1k: smallReads.rru,
+        rru_100k: largeReads.rru,
+        scanned_1k: smallReads.scanned,
+        scanned_100k: largeReads.scanned,
+      };
+      rows.push(row);
+      context.log(
+        `${row.name}: ${row.ms_1k} ms / ${row.ms_100k} ms = ${row.ratio}; RRU ${row.rru_1k} / ${row.rru_100k}`,
+      );
+    }
+    const figures: ListFigures = {
+      ms_1k: round(median(rows.map((row) => row.ms_1k))),
+      ms_100k: round(median(rows.map((row) => row.ms_100k))),
+      ratio: Math.max(...rows.map((row) => row.ratio)),
+      rows,
+    };
+    context.log(`\n${formatListTable(figures, { small, large })}`);
+    return figures;
+  } finally {
+    await service.close();
+  }
+}
+
+/** Items made and written at a time. */
+const LOAD_SLICE = 5_000;
+
+/** The four tenants: [small, large] of each kind, loaded with BatchWriteItem. */
+async function load(
+  service: BenchService,
+  context: BenchContext,
+  sizes: { small: number; large: number },
+  only?: ListCase['kind'],
+): Promise<Record<ListCase['kind'], [string, string]>> {
+  const started = performance.now();
+  const templates = await makeTemplates(service);
+  const cipher = new LocalCipher(service.cipherKey);
+  const tenants = {
+    accounts: ['bench-accounts-small', 'bench-accounts-large'],
+    persons: ['bench-persons-small', 'bench-persons-large'],
+  } satisfies Record<ListCase['kind'], [string, string]>;
+  for (const kind of ['accounts', 'persons'] as const) {
+    if (only && kind !== only) continue;
+    for (const [tenant, count] of [
+      [tenants[kind][0], sizes.small],
+      [tenants[kind][1], sizes.large],
+    ] as const) {
+      const loadStarted = performance.now();
+      for (let from = 0; from < count; from += LOAD_SLICE) {
+        const slice = { from, to: Math.min(count, from + LOAD_SLICE), count };
+        const items =
+          kind === 'accounts'
+            ? accountItems(templates, tenant, slice)
+            : await personItems(templates, tenant, slice, cipher);
+        await batchWrite(service.admin, service.tableName, items);
+      }
+      const seconds = (performance.now() - loadStarted) / 1000;
+      context.log(
+        `loaded ${count} ${kind} for ${tenant} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)}/s)`,
+      );
+    }
+  }
+  context.log(`load took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return tenants;
+}
+
+async function timedList(service: BenchService, list: ListCase, tenant: string): Promise<number> {
+  const handler = await service.handler(list.route);
+  const event = apiEvent(list.route, { query: list.query }, tenant);
+  const lambda = lambdaContext(list.route);
+  const started = performance.now();
+  const answer = await handler(event, lambda);
+  const ms = performance.now() - started;
+  if (answer.statusCode !== 200) {
+    throw new Error(`${list.name} answered ${answer.statusCode}: ${answer.body}\n${service.loggedErrors().join('\n')}`);
+  }
+  return ms;
+}
+
+/** Read capacity the page's own table calls consumed, and the index items its queries evaluated. */
+async function pageReads(service: BenchService, list: ListCase, tenant: string) {
+  const { recorder } = service;
+  recorder.consumedCapacity = true;
+  recorder.start();
+  try {
+    await timedList(service, list, tenant);
+  } finally {
+    recorder.consumedCapacity = false;
+  }
+  const calls = dynamoCalls(recorder.stop(), 'handler');
+  return {
+    rru: round(
+      calls.reduce((sum, call) => sum + (call.capacity ?? 0), 0),
+      1,
+    ),
+    scanned: calls.reduce((sum, call) => sum + (call.scanned ?? 0), 0),
+  };
+}
+
+export function formatListTable(figures: ListFigures, sizes = { small: 1_000, large: 100_000 }): string {
+  const label = (count: number) => (count >= 1000 ? `${count / 1000}k` : String(count));
+  const [s, l] = [label(sizes.small), label(sizes.large)];
+  return textTable(
+    ['list', `ms ${s}`, `ms ${l}`, 'ratio', 'goal', `RRU ${s}`, `RRU ${l}`, `index items read ${s}`, `${l}`],
+    [
+      ...figures.rows.map((row) => [
+        row.name,
+        row.ms_1k,
+        row.ms_100k,
+        row.ratio,
+        row.ratio <= GOALS.listRatio ? 'met' : 'MISSED',
+        row.rru_1k ?? '-',
+        row.rru_100k ?? '-',
+        row.scanned_1k ?? '-',
+        row.scanned_100k ?? '-',
+      ]),
+      ['median of rows / worst ratio', figures.ms_1k, figures.ms_100k, figures.ratio, '', '', '', '', ''],
+    ],
+  ).join('\n');
+}
+
+if (isMain(import.meta.url)) {
+  const large = Number(process.env.BENCH_LARGE ?? 100_000);
+  const small = Number(process.env.BENCH_SMALL ?? 1_000);
+  const runs = Number(process.env.BENCH_RUNS ?? 10);
+  const kind = process.env.BENCH_KIND as ListOptions['kind'];
+  await runStandalone(
+    'lists',
+    (context) => measureListFigures(context, { large, small, runs, kind }),
+    (figures) => formatListTable(figures, { small, large }),
+  );
+}
