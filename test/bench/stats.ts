@@ -10,7 +10,9 @@ export function percentile(samples: readonly number[], p: number): number {
 export const median = (samples: readonly number[]): number => {
   const sorted = [...samples].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
 /** Rounded for the results file: ratios to 3 decimals, times to 0.1 ms. */
