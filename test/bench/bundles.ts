@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
-import { type LocalAws, lambdaEnvironment } from './bundles/environment';
+import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './bundles/environment';
 import { measureInitTimes } from './bundles/init-time';
 import { dropTable, measurePeakRss, prepareTable } from './bundles/peak-rss';
 import { startQueueRecorder } from './bundles/queue-recorder';
@@ -61,7 +61,12 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
   };
   try {
     const init = await measureInitTimes(
-      functions.map((fn) => ({ name: fn.name, bundle: fn.bundle, env: lambdaEnvironment(fn, local) })),
+      functions.map((fn) => ({
+        name: fn.name,
+        bundle: fn.bundle,
+        env: lambdaEnvironment(fn, local),
+        nodeFlags: lambdaNodeFlags(fn),
+      })),
       { rounds: options.initRounds, workDir: context.workDir, log: context.log },
     );
     phase(`init times: ${init.samples} processes per bundle, empty-module baseline ${init.baselineMs.toFixed(2)} ms`);

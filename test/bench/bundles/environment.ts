@@ -63,3 +63,18 @@ export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Rec
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
 }
+
+/**
+ * The V8 heap flags the Lambda Node.js runtime starts `node` with (its bootstrap script):
+ * a tenth of the function's memory for the young generation, half of that per semi-space,
+ * the rest for the old generation. Peak RSS depends on them, since garbage stays resident
+ * until the heap reaches its limits, so the bench's processes get the same.
+ */
+export function lambdaNodeFlags(fn: Pick<SynthesizedFunction, 'memorySize'>): string[] {
+  const newSpace = Math.floor(fn.memorySize / 10);
+  return [
+    '--expose-gc',
+    `--max-semi-space-size=${Math.floor(newSpace / 2)}`,
+    `--max-old-space-size=${fn.memorySize - newSpace}`,
+  ];
+}

@@ -13,6 +13,8 @@ export interface InitTarget {
   readonly bundle: string;
   /** The function's Lambda environment (NODE_OPTIONS included). */
   readonly env: Readonly<Record<string, string>>;
+  /** `node` flags before the script (the Lambda runtime's heap flags). */
+  readonly nodeFlags: readonly string[];
 }
 
 export interface InitTimes {
@@ -37,7 +39,12 @@ export async function measureInitTimes(
 ): Promise<InitTimes> {
   const empty = join(options.workDir, 'empty.mjs');
   await writeFile(empty, '');
-  const baseline: InitTarget = { name: '(empty module)', bundle: empty, env: targets[0]?.env ?? {} };
+  const baseline: InitTarget = {
+    name: '(empty module)',
+    bundle: empty,
+    env: targets[0]?.env ?? {},
+    nodeFlags: targets[0]?.nodeFlags ?? [],
+  };
   const all = [baseline, ...targets];
   const samples = new Map<string, number[]>(all.map((target) => [target.name, []]));
 
@@ -45,7 +52,7 @@ export async function measureInitTimes(
     const started = performance.now();
     for (let i = 0; i < all.length; i++) {
       const target = all[(i + round) % all.length] as InitTarget;
-      const { stdout } = await run(process.execPath, [PROBE, target.bundle], {
+      const { stdout } = await run(process.execPath, [...target.nodeFlags, PROBE, target.bundle], {
         env: target.env,
         cwd: options.workDir,
       });

@@ -9,7 +9,7 @@ import { configureHandlerEnvironment } from '../../../lib/local/handler-environm
 import { REPO_ROOT } from '../../../lib/local/repo-root';
 import { ensureTable } from '../../../lib/local/table';
 import { API_FUNCTION_TIMEOUT_SECONDS, CONSUMERS } from '../../../lib/service';
-import { type LocalAws, lambdaEnvironment } from './environment';
+import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './environment';
 import { cycle, httpEvent } from './events';
 import { type ServeReport, serveInvocations } from './serve';
 import { FLOOR_ROUTE, type SynthesizedFunction } from './synth';
@@ -75,6 +75,7 @@ export async function measurePeakRss(
       bundle: fn.bundle,
       cwd: fn.dir,
       env: lambdaEnvironment(fn, options.local),
+      nodeFlags: lambdaNodeFlags(fn),
       events,
       timeoutMs: timeoutOf(fn.name),
       workDir: options.workDir,
@@ -84,7 +85,7 @@ export async function measurePeakRss(
       .map(([outcome, n]) => `${outcome}×${n}`)
       .join(' ');
     options.log(
-      `rss ${fn.name}: ${(report.maxRssKb / 1024).toFixed(1)} MB, ${report.invocations} invocations in ${(report.ms / 1000).toFixed(1)} s (${summary})`,
+      `rss ${fn.name}: ${(report.maxRssKb / 1024).toFixed(1)} MB, ${report.invocations} invocations in ${(report.ms / 1000).toFixed(1)} s, ${(report.cpuMs / 1000).toFixed(1)} s CPU (${summary})`,
     );
     if (report.invocations !== events.length || unexpected.length > 0) {
       throw new Error(`${fn.name}: ${summary}, expected only ${step.expect.join('/')}\n${report.errors.join('\n')}`);

@@ -65,6 +65,7 @@ const report = {
   outcomes,
   errors: [...errors],
   ms: performance.now() - started,
+  cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage()),
   maxRssKb: process.resourceUsage().maxRSS,
 };
 // To fd 3: stdout belongs to the function (its log lines).

@@ -13,6 +13,8 @@ export interface ServeReport {
   /** The first few errors thrown, for reading. */
   readonly errors: readonly string[];
   readonly ms: number;
+  /** CPU time of the whole process (import included), for reading against `ms`. */
+  readonly cpuMs: number;
   readonly maxRssKb: number;
 }
 
@@ -27,6 +29,8 @@ export async function serveInvocations(options: {
   readonly bundle: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
+  /** `node` flags before the script (the Lambda runtime's heap flags). */
+  readonly nodeFlags: readonly string[];
   readonly events: readonly unknown[];
   readonly timeoutMs: number;
   readonly workDir: string;
@@ -36,11 +40,15 @@ export async function serveInvocations(options: {
   const file = join(dir, `${options.name}.ndjson`);
   await writeLines(file, options.events);
 
-  const child = spawn(process.execPath, [SERVE, options.bundle, file, options.name, String(options.timeoutMs)], {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...options.nodeFlags, SERVE, options.bundle, file, options.name, String(options.timeoutMs)],
+    {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    },
+  );
   let report = '';
   let stderr = '';
   child.stdio[3]?.on('data', (chunk: Buffer) => {

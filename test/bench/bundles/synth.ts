@@ -32,6 +32,8 @@ export interface SynthesizedFunction {
   readonly bundleBytes: number;
   /** The function's environment as the template sets it; references to other resources left as they are. */
   readonly environment: Readonly<Record<string, unknown>>;
+  /** MB, as the template sets it: the Lambda runtime sizes the V8 heap from it. */
+  readonly memorySize: number;
 }
 
 interface LambdaResource {
@@ -39,6 +41,7 @@ interface LambdaResource {
   readonly Properties: {
     readonly Description?: string;
     readonly Code: { readonly S3Key: string };
+    readonly MemorySize: number;
     readonly Environment?: { readonly Variables?: Record<string, unknown> };
   };
 }
@@ -73,6 +76,7 @@ export async function synthesizeFunctions(workDir: string): Promise<SynthesizedF
       bundle,
       bundleBytes: (await stat(bundle)).size,
       environment: resource.Properties.Environment?.Variables ?? {},
+      memorySize: resource.Properties.MemorySize,
     });
   }
   const missing = [...byDescription.values()].filter((fn) => !functions.some((f) => f.name === fn.name));
