@@ -43,7 +43,7 @@ async function configurations(world: World): Promise<{ tenant: string; id: strin
 const eventIds = async (world: World) =>
   (await byTenant(world, eventKeys.byTenant(ACCOUNTS_TENANT))).map((event) => String(event.id));
 
-const EVENT_LIST_QUERIES = ['size=25', 'size=100', 'event_type=verify_account_updated&size=50', 'index=3&size=20'];
+const EVENT_LIST_QUERIES = ['size=10', 'size=20', 'index=1&size=10', 'event_type=verify_account_updated&size=10'];
 
 export const WEBHOOK_STEPS: readonly Step[] = [
   {
@@ -55,7 +55,7 @@ export const WEBHOOK_STEPS: readonly Step[] = [
         httpEvent(route('CreateWebhookConfiguration'), {
           tenant: partner(i),
           body: configurationBody(world, i),
-          ...(i % 2 === 0 && { idempotencyKey: `configuration-${i}` }),
+          ...(i % 4 === 0 && { idempotencyKey: `configuration-${i}` }),
         }),
       ),
   },
@@ -102,7 +102,7 @@ export const WEBHOOK_STEPS: readonly Step[] = [
         httpEvent(route('InvokeWebhook'), {
           tenant: ACCOUNTS_TENANT,
           body: { event_type: EVENT_TYPES[i % EVENT_TYPES.length] },
-          ...(i % 2 === 0 && { idempotencyKey: `invoke-${i}` }),
+          ...(i % 4 === 0 && { idempotencyKey: `invoke-${i}` }),
         }),
       ),
   },
@@ -157,7 +157,7 @@ export const WEBHOOK_STEPS: readonly Step[] = [
         httpEvent(route('RedeliverEvent'), {
           tenant: ACCOUNTS_TENANT,
           pathParameters: { id },
-          ...(i % 2 === 0 && { idempotencyKey: `redeliver-${i}` }),
+          ...(i % 4 === 0 && { idempotencyKey: `redeliver-${i}` }),
         }),
       ),
   },
@@ -170,7 +170,7 @@ export const WEBHOOK_STEPS: readonly Step[] = [
         httpEvent(route('DeleteWebhookConfiguration'), {
           tenant,
           pathParameters: { id },
-          ...(i % 2 === 0 && { idempotencyKey: `delete-${i}` }),
+          ...(i % 4 === 0 && { idempotencyKey: `delete-${i}` }),
         }),
       ),
   },
