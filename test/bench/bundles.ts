@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './bundles/environment';
+import { measureInitTimes } from './bundles/init-time';
+import { dropTable, measurePeakRss, prepareTable } from './bundles/peak-rss';
+import { startQueueRecorder } from './bundles/queue-recorder';
+import { synthesizedBefore, synthesizeFunctions } from './bundles/synth';
+import { startWebhookReceiver } from './bundles/webhook-receiver';
+import { INVOCATIONS } from './bundles/workload';
+import type { BenchContext, BenchPart } from './context';
+import { type BenchResults, GOALS, type HandlerFigures } from './results';
+import { round } from './stats';
+
+/**
+ * Issue 11, bundles: every function of the stack (and the floor, a bare GetCommand handler)
+ * bundled exactly as `cdk synth` bundles it, then
+ * - bytes: `index.mjs` alone. The source map beside it is not counted: Lambda loads it only
+ *   because the stack sets NODE_OPTIONS=--enable-source-maps, and that cost is in init_ms;
+ * - init_ms: median module initialisation of fresh processes with the function's Lambda
+ *   environment (NODE_OPTIONS included), less an empty module's, all functions round-robin;
+ * - rss_mb: peak RSS of a process that imports the bundle and serves 1,000 invocations
+ *   against DynamoDB Local, fed as the stack feeds it (bundles/workload*.ts).
+ */
+export interface BundlesOptions {
+  /** Fresh processes per bundle for init_ms (at least 15 for the results file). */
+  readonly initRounds: number;
+  /** Functions serving their invocations at once in the RSS phase. */
+  readonly rssConcurrency: number;
+  /** Invocations each function serves in the RSS phase (INVOCATIONS; fewer only while developing). */
+  readonly invocations: number;
+  /** Leave the RSS phase out (rss_mb 0): a quick look at bytes and init times. */
+  readonly skipRss?: boolean;
+  /** Take the bundles of the previous run in the work directory instead of synthesizing (developing the bench). */
+  readonly reuseBundles?: boolean;
+}
+
+export const DEFAULT_OPTIONS: BundlesOptions = { initRounds: 15, rssConcurrency: 2, invocations: INVOCATIONS };
+
+export type BundleFigures = { floor: BenchResults['floor']; handlers: HandlerFigures[] };
+
+export const measureBundles: BenchPart<BundleFigures> = (context) => measureBundlesWith(context, DEFAULT_OPTIONS);
+
+export async function measureBundlesWith(context: BenchContext, options: BundlesOptions): Promise<BundleFigures> {
+  const phase = stopwatch(context);
+  const functions = options.reuseBundles
+    ? await synthesizedBefore(context.workDir)
+    : await synthesizeFunctions(context.workDir);
+  phase(`${options.reuseBundles ? 'reused' : 'synthesized and bundled'} ${functions.length} functions`);
+
+  const queues = await startQueueRecorder();
+  const receiver = await startWebhookReceiver();
+  const local: LocalAws = {
+    tableName: `bench-bundles-${Date.now()}`,
+    dynamoEndpoint: context.dynamoEndpoint,
+    queues,
+    cipherKey: randomBytes(32).toString('base64'),
+    home: context.workDir,
+  };
+  try {
+    const init = await measureInitTimes(
+      functions.map((fn) => ({
+        name: fn.name,
+        bundle: fn.bundle,
+        env: lambdaEnvironment(fn, local),
+        nodeFlags: lambdaNodeFlags(fn),
+      })),
+      { rounds: options.initRounds, workDir: context.workDir, log: context.log },
+    );
+    phase(`init times: ${init.samples} processes per bundle, empty-module baseline ${init.baselineMs.toFixed(2)} ms`);
+
+    const rss = new Map<string, number>();
+    if (!options.skipRss) {
+      const { streamArn, db } = await prepareTable(local);
+      try {
+        const world = {
+          invocations: options.invocations,
+          tableName: local.tableName,
+          dynamoEndpoint: local.dynamoEndpoint,
+          streamArn,
+          db,
+          queues,
+          receiver,
+        };
+        const reports = await measurePeakRss(functions, {
+          local,
+          world,
+          workDir: context.workDir,
+          concurrency: options.rssConcurrency,
+          log: context.log,
+        });
+        for (const [name, report] of reports) rss.set(name, report.maxRssKb / 1024);
+        phase(
+          `peak RSS: ${reports.size} functions × ${options.invocations} invocations, ${receiver.received()} webhooks received`,
+        );
+      } finally {
+        await dropTable(local, db);
+      }
+    }
+
+    const floor = functions.find((fn) => fn.kind === 'floor');
+    if (!floor) throw new Error('the floor was not synthesized');
+    const floorInit = init.initMs.get(floor.name) as number;
+    return {
+      floor: { bundle_bytes: floor.bundleBytes, init_ms: round(floorInit) },
+      handlers: functions
+        .filter((fn) => fn.kind !== 'floor')
+        .map((fn) => {
+          const initMs = init.initMs.get(fn.name) as number;
+          return {
+            name: fn.name,
+            bundle_bytes: fn.bundleBytes,
+            init_ms: round(initMs),
+            init_ratio: round(initMs / floorInit, 3),
+            bundle_ratio: round(fn.bundleBytes / floor.bundleBytes, 3),
+            rss_mb: round(rss.get(fn.name) ?? 0),
+          };
+        }),
+    };
+  } finally {
+    await queues.stop();
+    await receiver.stop();
+  }
+}
+
+function stopwatch(context: BenchContext): (what: string) => void {
+  const started = performance.now();
+  let last = started;
+  return (what) => {
+    const now = performance.now();
+    context.log(
+      `bundles: ${what} (${((now - last) / 1000).toFixed(1)} s; ${((now - started) / 1000).toFixed(1)} s in all)`,
+    );
+    last = now;
+  };
+}
+
+/** The figures as a table, goals marked: `!` where a goal is missed. */
+export function formatBundleFigures(figures: BundleFigures): string {
+  const mark = (value: number, goal: number) => `${value.toFixed(3)}${value > goal ? '!' : ' '}`;
+  const rows = [
+    ['function', 'bytes', 'init_ms', 'init_ratio', 'bundle_ratio', 'rss_mb'],
+    ['(floor)', String(figures.floor.bundle_bytes), figures.floor.init_ms.toFixed(1), '1.000 ', '1.000 ', ''],
+    ...figures.handlers.map((h) => [
+      h.name,
+      String(h.bundle_bytes),
+      h.init_ms.toFixed(1),
+      mark(h.init_ratio, GOALS.initRatio),
+      mark(h.bundle_ratio, GOALS.bundleRatio),
+      `${h.rss_mb.toFixed(1)}${h.rss_mb > GOALS.rssMb ? '!' : ' '}`,
+    ]),
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+        .join('  '),
+    )
+    .join('\n');
+}
+
+/**
+ * `npx tsx test/bench/bundles.ts [--rounds=N] [--concurrency=N] [--invocations=N] [--skip-rss] [--reuse]`: this part
+ * alone, on a DynamoDB Local of its own; prints the table and writes
+ * `.bench/work/bundles/figures.json`.
+ */
+async function main(): Promise<void> {
+  const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const options: BundlesOptions = {
+    initRounds: Number(arg('rounds') ?? DEFAULT_OPTIONS.initRounds),
+    rssConcurrency: Number(arg('concurrency') ?? DEFAULT_OPTIONS.rssConcurrency),
+    invocations: Number(arg('invocations') ?? DEFAULT_OPTIONS.invocations),
+    skipRss: process.argv.includes('--skip-rss'),
+    reuseBundles: process.argv.includes('--reuse'),
+  };
+  const workDir = resolve('.bench/work/bundles');
+  if (!options.reuseBundles) await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  const dynamo = await startDynamoDbLocal();
+  const started = performance.now();
+  try {
+    const figures = await measureBundlesWith(
+      { dynamoEndpoint: dynamo.endpoint, workDir, log: (message) => process.stderr.write(`${message}\n`) },
+      options,
+    );
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(workDir, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
+    process.stdout.write(`${formatBundleFigures(figures)}\n`);
+    process.stdout.write(`bundles part: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,80 @@
+import { ENV } from '#shared/config';
+import { QUEUES, type QueueId } from '#shared/queue/message-queue';
+import { LOCAL_AWS_ENV, LOCAL_REGION } from '../../../lib/local/aws-account';
+import type { QueueRecorder } from './queue-recorder';
+import type { SynthesizedFunction } from './synth';
+
+/** Where the bench's stand-ins for AWS are. */
+export interface LocalAws {
+  readonly tableName: string;
+  readonly dynamoEndpoint: string;
+  readonly queues: QueueRecorder;
+  /** Base64, 32 bytes: the local cipher's key in place of KMS. */
+  readonly cipherKey: string;
+  /** Where the function "runs" (LAMBDA_TASK_ROOT, HOME). */
+  readonly home: string;
+}
+
+/** Far above 1,000 requests in a few seconds: the bench measures the handlers, not the tenant's token bucket. */
+const UNLIMITED = '1000000';
+
+/**
+ * A function's environment as Lambda gives it: the template's variables, each reference
+ * to another resource (table, queue, key) resolved to the bench's local stand-in, plus
+ * what the Lambda runtime itself sets. Nothing is inherited from the bench's own process,
+ * so a real AWS profile or region in the shell cannot leak in, and no call leaves the
+ * machine: DynamoDB and SQS go to their local endpoints, KMS is replaced by the local
+ * cipher (LOCAL_CIPHER_KEY wins over CIPHER_KEY_ARN), emails are off (no EMAIL_SENDER).
+ */
+export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Record<string, string> {
+  const queueOf = new Map(Object.entries(QUEUES).map(([id, queue]) => [queue.envVar as string, id as QueueId]));
+  const resolved: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fn.environment)) {
+    if (typeof value === 'string') resolved[name] = value;
+    else if (name === ENV.tableName) resolved[name] = local.tableName;
+    else if (name === ENV.cipherKeyArn) resolved[name] = `arn:aws:kms:${LOCAL_REGION}:123456789012:key/bench`;
+    else if (queueOf.has(name)) resolved[name] = local.queues.urlOf(queueOf.get(name) as QueueId);
+    else throw new Error(`${fn.name}: the bench cannot resolve ${name} = ${JSON.stringify(value)} to a local value`);
+  }
+  return {
+    // Set by the Lambda runtime.
+    ...LOCAL_AWS_ENV,
+    AWS_DEFAULT_REGION: LOCAL_REGION,
+    AWS_SESSION_TOKEN: 'bench',
+    AWS_LAMBDA_FUNCTION_NAME: fn.name,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+    LAMBDA_TASK_ROOT: fn.dir,
+    _HANDLER: 'index.handler',
+    TZ: ':UTC',
+    LANG: 'en_US.UTF-8',
+    HOME: local.home,
+    // The template's own.
+    ...resolved,
+    // The local stand-ins, as lib/local/handler-environment.ts sets them for `npm start`.
+    AWS_ENDPOINT_URL_DYNAMODB: local.dynamoEndpoint,
+    AWS_ENDPOINT_URL_SQS: local.queues.endpoint,
+    [ENV.localCipherKey]: local.cipherKey,
+    [ENV.allowLoopbackWebhooks]: 'true',
+    [ENV.tenantRatePerSecond]: UNLIMITED,
+    [ENV.tenantBurst]: UNLIMITED,
+    // Node 20 runs the bench; Lambda's Node 24 would not print the SDK's notice about it.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+}
+
+/**
+ * The V8 heap flags the Lambda Node.js runtime starts `node` with (its bootstrap script):
+ * a tenth of the function's memory for the young generation, half of that per semi-space,
+ * the rest for the old generation. Peak RSS depends on them, since garbage stays resident
+ * until the heap reaches its limits, so the bench's processes get the same.
+ */
+export function lambdaNodeFlags(fn: Pick<SynthesizedFunction, 'memorySize'>): string[] {
+  const newSpace = Math.floor(fn.memorySize / 10);
+  return [
+    '--expose-gc',
+    `--max-semi-space-size=${Math.floor(newSpace / 2)}`,
+    `--max-old-space-size=${fn.memorySize - newSpace}`,
+  ];
+}

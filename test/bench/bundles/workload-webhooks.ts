@@ -1,0 +1,177 @@
+import { eventKeys } from '#shared/db/events/keys';
+import { webhookKeys } from '#shared/db/webhooks/keys';
+import { EVENT_TYPES } from '../../../functions/events/event-types';
+import { batches, cycle, httpEvent, sqsEvent, streamEvent } from './events';
+import { streamRouterRecords } from './table-stream';
+import { ACCOUNTS_TENANT, byTenant, PERSONS_TENANT, route, type Step, sortKeysOf, times, type World } from './workload';
+
+/**
+ * Webhook configurations and secrets, the event log, and the way out: stream router,
+ * webhook sender, delivery worker. A tenant holds at most 10 configurations, so they are
+ * spread over 100 partners, the accounts and persons tenants among them (their events fan
+ * out to 10 configurations each); every URL is the local receiver's.
+ */
+const PARTNERS = [
+  ACCOUNTS_TENANT,
+  PERSONS_TENANT,
+  ...times(98, (n) => `bench-partner-${String(n + 2).padStart(2, '0')}`),
+];
+const partner = (i: number) => PARTNERS[i % PARTNERS.length] as string;
+
+function configurationBody(world: World, i: number, revision = 0) {
+  const slot = Math.floor(i / PARTNERS.length);
+  return {
+    url: `${world.receiver.url}/hooks/${partner(i)}/${slot}?rev=${revision}`,
+    // Most subscribe to everything; the last two of each partner to a few kinds.
+    event_types: slot < 8 ? ['subscribe_all'] : ['verify_account_updated', 'person_verified'],
+    enabled: true,
+  };
+}
+
+/** Every configuration id, with its partner, round-robin over partners. */
+async function configurations(world: World): Promise<{ tenant: string; id: string }[]> {
+  const perPartner = await Promise.all(
+    PARTNERS.map(async (tenant) =>
+      (await sortKeysOf(world, webhookKeys.configurations(tenant))).map((id) => ({ tenant, id })),
+    ),
+  );
+  const longest = Math.max(...perPartner.map((list) => list.length));
+  return times(longest, (n) => perPartner.flatMap((list) => list.slice(n, n + 1))).flat();
+}
+
+/** The accounts tenant's events (InvokeWebhook's and the pipeline's), oldest first. */
+const eventIds = async (world: World) =>
+  (await byTenant(world, eventKeys.byTenant(ACCOUNTS_TENANT))).map((event) => String(event.id));
+
+const EVENT_LIST_QUERIES = ['size=10', 'size=20', 'index=1&size=10', 'event_type=verify_account_updated&size=10'];
+
+export const WEBHOOK_STEPS: readonly Step[] = [
+  {
+    name: 'CreateWebhookConfiguration',
+    after: [],
+    expect: ['200'],
+    events: async (world) =>
+      times(world.invocations, (i) =>
+        httpEvent(route('CreateWebhookConfiguration'), {
+          tenant: partner(i),
+          body: configurationBody(world, i),
+          ...(i % 4 === 0 && { idempotencyKey: `configuration-${i}` }),
+        }),
+      ),
+  },
+  {
+    name: 'ListWebhookConfigurations',
+    after: ['CreateWebhookConfiguration'],
+    expect: ['200'],
+    events: async (world) =>
+      times(world.invocations, (i) => httpEvent(route('ListWebhookConfigurations'), { tenant: partner(i) })),
+  },
+  {
+    name: 'ReplaceWebhookConfiguration',
+    after: ['CreateWebhookConfiguration'],
+    expect: ['200'],
+    events: async (world) =>
+      cycle(await configurations(world), world.invocations).map(({ tenant, id }, i) =>
+        httpEvent(route('ReplaceWebhookConfiguration'), {
+          tenant,
+          pathParameters: { id },
+          body: configurationBody(world, i, 1),
+        }),
+      ),
+  },
+  {
+    name: 'CreateWebhookSecret',
+    after: [],
+    expect: ['200', '201'],
+    events: async (world) =>
+      times(world.invocations, (i) => httpEvent(route('CreateWebhookSecret'), { tenant: partner(i) })),
+  },
+  {
+    name: 'GetWebhookSecret',
+    after: ['CreateWebhookSecret'],
+    expect: ['200'],
+    events: async (world) =>
+      times(world.invocations, (i) => httpEvent(route('GetWebhookSecret'), { tenant: partner(i) })),
+  },
+  {
+    name: 'InvokeWebhook',
+    after: [],
+    expect: ['201'],
+    events: async (world) =>
+      times(world.invocations, (i) =>
+        httpEvent(route('InvokeWebhook'), {
+          tenant: ACCOUNTS_TENANT,
+          body: { event_type: EVENT_TYPES[i % EVENT_TYPES.length] },
+          ...(i % 4 === 0 && { idempotencyKey: `invoke-${i}` }),
+        }),
+      ),
+  },
+  {
+    name: 'StreamRouter',
+    after: ['CreateVerifyAccount', 'CreatePerson', 'InvokeWebhook'],
+    expect: ['ok'],
+    // Every change so far that its filters let through, in stream order, a few records a batch.
+    events: async (world) =>
+      batches(await streamRouterRecords(world.dynamoEndpoint, world.streamArn), world.invocations, 10).map(streamEvent),
+  },
+  {
+    name: 'WebhookSender',
+    after: ['StreamRouter', 'ReplaceWebhookConfiguration'],
+    expect: ['ok'],
+    events: async (world) =>
+      cycle(world.queues.bodies('webhookEvents'), world.invocations).map((body) => sqsEvent('webhookEvents', [body])),
+  },
+  {
+    name: 'WebhookDeliveryWorker',
+    after: ['WebhookSender', 'CreateWebhookSecret'],
+    expect: ['ok'],
+    events: async (world) =>
+      cycle(world.queues.bodies('webhookDeliveries'), world.invocations).map((body) =>
+        sqsEvent('webhookDeliveries', [body]),
+      ),
+  },
+  {
+    name: 'ListEvents',
+    after: ['WebhookDeliveryWorker'],
+    expect: ['200'],
+    events: async (world) =>
+      cycle(EVENT_LIST_QUERIES, world.invocations).map((query) =>
+        httpEvent(route('ListEvents'), { tenant: ACCOUNTS_TENANT, query }),
+      ),
+  },
+  {
+    name: 'GetEvent',
+    after: ['WebhookDeliveryWorker'],
+    expect: ['200'],
+    events: async (world) =>
+      cycle(await eventIds(world), world.invocations).map((id) =>
+        httpEvent(route('GetEvent'), { tenant: ACCOUNTS_TENANT, pathParameters: { id } }),
+      ),
+  },
+  {
+    name: 'RedeliverEvent',
+    after: ['WebhookDeliveryWorker'],
+    expect: ['202'],
+    events: async (world) =>
+      cycle(await eventIds(world), world.invocations).map((id, i) =>
+        httpEvent(route('RedeliverEvent'), {
+          tenant: ACCOUNTS_TENANT,
+          pathParameters: { id },
+          ...(i % 4 === 0 && { idempotencyKey: `redeliver-${i}` }),
+        }),
+      ),
+  },
+  {
+    name: 'DeleteWebhookConfiguration',
+    after: ['WebhookDeliveryWorker', 'ListWebhookConfigurations', 'RedeliverEvent'],
+    expect: ['200', '204'],
+    events: async (world) =>
+      (await configurations(world)).slice(0, world.invocations).map(({ tenant, id }, i) =>
+        httpEvent(route('DeleteWebhookConfiguration'), {
+          tenant,
+          pathParameters: { id },
+          ...(i % 4 === 0 && { idempotencyKey: `delete-${i}` }),
+        }),
+      ),
+  },
+];
