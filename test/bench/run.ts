@@ -1,0 +1,142 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { silentLog } from '../../lib/local/log';
+import { REPO_ROOT } from '../../lib/local/repo-root';
+import { measureBundles } from './bundles';
+import type { BenchContext } from './context';
+import { measureCost } from './cost';
+import { measureLists } from './lists';
+import { measureOverhead } from './overhead';
+import { measurePipeline } from './pipeline';
+import { type BenchResults, GOALS } from './results';
+import { round } from './stats';
+
+/**
+ * `npm run bench [-- --only bundles,overhead,lists,pipeline,cost]`: every benchmark of the
+ * service, side by side in one run, on one DynamoDB Local. Prints a table (stdout) and
+ * writes `.bench/results.json` (git-ignored) so versions can be compared. Progress goes
+ * to stderr. Not part of `npm test`: timings judge nothing there (docs/performance.md).
+ */
+const PARTS = ['bundles', 'overhead', 'lists', 'pipeline', 'cost'] as const;
+type Part = (typeof PARTS)[number];
+
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const only = new Set((values.only?.split(',') ?? PARTS) as Part[]);
+for (const part of only) {
+  if (!PARTS.includes(part)) {
+    console.error(`unknown part "${part}"; parts: ${PARTS.join(', ')}`);
+    process.exit(2);
+  }
+}
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const BENCH_DIR = join(REPO_ROOT, '.bench');
+const log = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
+
+const dynamo = await startDynamoDbLocal({ log: silentLog });
+const contextFor = (part: Part): BenchContext => {
+  const workDir = join(BENCH_DIR, 'work', part);
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  return { dynamoEndpoint: dynamo.endpoint, workDir, log: (message) => log(`[${part}] ${message}`) };
+};
+
+async function measure<T>(part: Part, fn: (context: BenchContext) => Promise<T>): Promise<T | undefined> {
+  if (!only.has(part)) return undefined;
+  const started = performance.now();
+  log(`[${part}] started`);
+  const result = await fn(contextFor(part));
+  log(`[${part}] done in ${Math.round((performance.now() - started) / 1000)} s`);
+  return result;
+}
+
+let results: Partial<BenchResults>;
+try {
+  const bundles = await measure('bundles', measureBundles);
+  results = {
+    run: {
+      at: new Date().toISOString(),
+      commit: gitCommit(),
+      node: process.versions.node,
+      cpus: availableParallelism(),
+    },
+    ...(bundles && { floor: bundles.floor, handlers: bundles.handlers }),
+    overhead_ratio: await measure('overhead', measureOverhead),
+    list: await measure('lists', measureLists),
+    pipeline: await measure('pipeline', measurePipeline),
+    cost: await measure('cost', measureCost),
+  };
+} finally {
+  await dynamo.stop();
+}
+
+mkdirSync(BENCH_DIR, { recursive: true });
+writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.log(report(results));
+log(`results written to .bench/results.json`);
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The results as Markdown tables, each figure beside its goal (✓ met, ✗ missed). */
+function report(r: Partial<BenchResults>): string {
+  const mark = (ok: boolean) => (ok ? '✓' : '✗');
+  const lines: string[] = [];
+  if (r.floor && r.handlers) {
+    lines.push(
+      `Floor (one GetCommand, bundled as the stack bundles): ${r.floor.bundle_bytes.toLocaleString('en')} bytes, init ${r.floor.init_ms} ms`,
+      '',
+      `| function | bundle bytes | ×floor (≤ ${GOALS.bundleRatio}) | init ms | ×floor (≤ ${GOALS.initRatio}) | peak RSS MB (≤ ${GOALS.rssMb}) |`,
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...r.handlers.map(
+        (h) =>
+          `| ${h.name} | ${h.bundle_bytes.toLocaleString('en')} | ${h.bundle_ratio} ${mark(h.bundle_ratio <= GOALS.bundleRatio)} | ${h.init_ms} | ${h.init_ratio} ${mark(h.init_ratio <= GOALS.initRatio)} | ${h.rss_mb} ${mark(h.rss_mb <= GOALS.rssMb)} |`,
+      ),
+      '',
+    );
+  }
+  if (r.overhead_ratio) {
+    lines.push(
+      `| HTTP handler | overhead ratio (≤ ${GOALS.overheadRatio}) |`,
+      '| --- | ---: |',
+      ...Object.entries(r.overhead_ratio).map(
+        ([name, ratio]) => `| ${name} | ${ratio} ${mark(ratio <= GOALS.overheadRatio)} |`,
+      ),
+      '',
+    );
+  }
+  if (r.list) {
+    lines.push(
+      `| list page | 1k ms | 100k ms | ratio (≤ ${GOALS.listRatio}) |`,
+      '| --- | ---: | ---: | ---: |',
+      ...r.list.rows.map(
+        (row) => `| ${row.name} | ${row.ms_1k} | ${row.ms_100k} | ${row.ratio} ${mark(row.ratio <= GOALS.listRatio)} |`,
+      ),
+      '',
+    );
+  }
+  if (r.pipeline) {
+    const p = r.pipeline;
+    lines.push(
+      `Pipeline: ${p.events} events, ${p.events_per_s}/s ${mark(p.events_per_s >= GOALS.pipelineEventsPerS)} (≥ ${GOALS.pipelineEventsPerS}), p50 ${p.p50_ms} ms, p99 ${p.p99_ms} ms ${mark(p.p99_ms <= GOALS.pipelineP99Ms)} (≤ ${GOALS.pipelineP99Ms})`,
+      '',
+    );
+  }
+  if (r.cost) {
+    const c = r.cost;
+    lines.push(
+      `Cost: $${round(c.usd_per_million_verifications, 2)} per million verifications ${mark(c.usd_per_million_verifications <= GOALS.usdPerMillion)} (≤ $${GOALS.usdPerMillion}); ${c.wcu_per_verification} WRU, ${c.rcu_per_verification} RRU, ${c.invocations_per_verification} invocations per verification`,
+      '',
+    );
+  }
+  return lines.join('\n');
+}
