@@ -17,7 +17,8 @@ import { round } from './stats';
 
 /**
  * `npm run bench [-- --only bundles,overhead,lists,pipeline,cost]`: every benchmark of the
- * service, side by side in one run, on one DynamoDB Local. Prints a table (stdout) and
+ * service in one run, each part on a DynamoDB Local of its own (one that earlier parts
+ * filled slows the next: DynamoDB Local keeps every table's stream records in one store). Prints a table (stdout) and
  * writes `.bench/results.json` (git-ignored) so versions can be compared. Progress goes
  * to stderr. Not part of `npm test`: timings judge nothing there (docs/performance.md).
  */
@@ -37,42 +38,36 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const BENCH_DIR = join(REPO_ROOT, '.bench');
 const log = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
 
-const dynamo = await startDynamoDbLocal({ log: silentLog });
-const contextFor = (part: Part): BenchContext => {
-  const workDir = join(BENCH_DIR, 'work', part);
-  rmSync(workDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
-  return { dynamoEndpoint: dynamo.endpoint, workDir, log: (message) => log(`[${part}] ${message}`) };
-};
-
 async function measure<T>(part: Part, fn: (context: BenchContext) => Promise<T>): Promise<T | undefined> {
   if (!only.has(part)) return undefined;
   const started = performance.now();
   log(`[${part}] started`);
-  const result = await fn(contextFor(part));
-  log(`[${part}] done in ${Math.round((performance.now() - started) / 1000)} s`);
-  return result;
+  const workDir = join(BENCH_DIR, 'work', part);
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  const dynamo = await startDynamoDbLocal({ log: silentLog });
+  try {
+    const result = await fn({
+      dynamoEndpoint: dynamo.endpoint,
+      workDir,
+      log: (message) => log(`[${part}] ${message}`),
+    });
+    log(`[${part}] done in ${Math.round((performance.now() - started) / 1000)} s`);
+    return result;
+  } finally {
+    await dynamo.stop();
+  }
 }
 
-let results: Partial<BenchResults>;
-try {
-  const bundles = await measure('bundles', measureBundles);
-  results = {
-    run: {
-      at: new Date().toISOString(),
-      commit: gitCommit(),
-      node: process.versions.node,
-      cpus: availableParallelism(),
-    },
-    ...(bundles && { floor: bundles.floor, handlers: bundles.handlers }),
-    overhead_ratio: await measure('overhead', measureOverhead),
-    list: await measure('lists', measureLists),
-    pipeline: await measure('pipeline', measurePipeline),
-    cost: await measure('cost', measureCost),
-  };
-} finally {
-  await dynamo.stop();
-}
+const bundles = await measure('bundles', measureBundles);
+const results: Partial<BenchResults> = {
+  run: { at: new Date().toISOString(), commit: gitCommit(), node: process.versions.node, cpus: availableParallelism() },
+  ...(bundles && { floor: bundles.floor, handlers: bundles.handlers }),
+  overhead_ratio: await measure('overhead', measureOverhead),
+  list: await measure('lists', measureLists),
+  pipeline: await measure('pipeline', measurePipeline),
+  cost: await measure('cost', measureCost),
+};
 
 mkdirSync(BENCH_DIR, { recursive: true });
 writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
