@@ -94,19 +94,22 @@ export class ScheduleRunner implements PipelineWorker {
     return result;
   }
 
-  /** The event an EventBridge schedule rule delivers. */
   private event(): ScheduledEvent {
-    const { region } = this.options;
-    return {
-      version: '0',
-      id: randomUUID(),
-      'detail-type': 'Scheduled Event',
-      source: 'aws.events',
-      account: LOCAL_ACCOUNT_ID,
-      time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      region,
-      resources: [`arn:aws:events:${region}:${LOCAL_ACCOUNT_ID}:rule/${this.name}`],
-      detail: {},
-    };
+    return scheduledEvent(this.name, this.options.region);
   }
+}
+
+/** The event an EventBridge schedule rule named `rule` delivers. */
+export function scheduledEvent(rule: string, region: string): ScheduledEvent {
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: LOCAL_ACCOUNT_ID,
+    time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    region,
+    resources: [`arn:aws:events:${region}:${LOCAL_ACCOUNT_ID}:rule/${rule}`],
+    detail: {},
+  };
 }

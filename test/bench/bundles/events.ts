@@ -4,6 +4,7 @@ import { SERVICE_VERSION } from '#shared/http/middlewares';
 import type { QueueId } from '#shared/queue/message-queue';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../../lib/local/aws-account';
 import { buildEvent, newRequestId } from '../../../lib/local/gateway/apigw-event';
+import { scheduledEvent as scheduledEventOf } from '../../../lib/local/pipeline/schedule-runner';
 import { QUEUE_SETTINGS, type RouteDefinition } from '../../../lib/service';
 
 /**
@@ -100,20 +101,8 @@ export function sqsEvent(queue: QueueId, bodies: readonly string[]): SQSEvent {
 
 export const streamEvent = (records: readonly DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: [...records] });
 
-/** What an EventBridge schedule rule delivers. */
-export function scheduledEvent(rule: string): ScheduledEvent {
-  return {
-    version: '0',
-    id: randomUUID(),
-    'detail-type': 'Scheduled Event',
-    source: 'aws.events',
-    account: LOCAL_ACCOUNT_ID,
-    time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    region: LOCAL_REGION,
-    resources: [`arn:aws:events:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:rule/${rule}`],
-    detail: {},
-  };
-}
+/** What an EventBridge schedule rule delivers, as the local runtime builds it. */
+export const scheduledEvent = (rule: string): ScheduledEvent => scheduledEventOf(rule, LOCAL_REGION);
 
 /** `n` items taken round and round from `items` (a consumer may see a message twice; all are idempotent). */
 export function cycle<T>(items: readonly T[], n: number): T[] {
