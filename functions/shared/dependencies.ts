@@ -9,6 +9,7 @@ import type { RateLimitRepository } from './db/rate-limits';
 import type { ScreeningListRepository } from './db/screening/repository';
 import type { TenantRepository } from './db/tenants';
 import type { VerifyAccountRepository } from './db/verify-accounts/repository';
+import type { WebhookSecretRepository } from './db/webhook-secrets/repository';
 import type { WebhookRepository } from './db/webhooks/repository';
 import type { IdentityVendor } from './identity-vendor/identity-vendor';
 import type { Notifier } from './notify/notifier';
@@ -44,6 +45,7 @@ export interface Dependencies {
   webhookTransport: WebhookTransport;
   rateLimits: RateLimitRepository;
   webhooks: WebhookRepository;
+  webhookSecrets: WebhookSecretRepository;
   webhookUrlPolicy: WebhookUrlPolicy;
 }
 
