@@ -71,6 +71,29 @@ describe('asset bundling', () => {
     }
   });
 
+  it('bundles an AWS client only into the functions whose row declares its use (cipher: KMS, sendsTo: SQS, sendsEmail: SES)', () => {
+    const rows = [...deployedRoutes([...ROUTES, WITH_FILES]), ...CONSUMERS].map((row) => ({
+      description: 'method' in row ? routeKey(row) : consumerDescription(row),
+      declares: {
+        '@aws-sdk/client-kms': row.cipher !== undefined,
+        '@aws-sdk/client-sqs': (row.sendsTo ?? []).length > 0,
+        '@aws-sdk/client-sesv2': 'sendsEmail' in row && row.sendsEmail === true,
+      },
+    }));
+    for (const fn of functions) {
+      const row = rows.find((candidate) => candidate.description === fn.Properties.Description);
+      if (!row) throw new Error(`no row for ${fn.Properties.Description}`);
+      const { sources } = JSON.parse(readFileSync(join(assetOf(fn), 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      // A client dragged in by an import the function does not need costs every cold start its size.
+      for (const [client, declared] of Object.entries(row.declares)) {
+        expect(
+          sources.some((source) => source.includes(`node_modules/${client}/`)),
+          `${row.description}: ${client}`,
+        ).toBe(declared);
+      }
+    }
+  });
+
   it("copies a row's bundling.files into its bundle under the same relative paths, and into no other bundle", () => {
     const [withFiles, ...others] = [
       ...functions.filter((f) => f.Properties.Description === routeKey(WITH_FILES)),
