@@ -6,7 +6,7 @@ import { WebhookSecretRepository } from './repository';
 export { PREVIOUS_SECRET_TTL_MS, WebhookSecretRepository } from './repository';
 
 /** Tenants' webhook signing secrets on the service's table, through the cipher; tests may replace them. */
-export const webhookSecrets = port(
+export const webhookSecrets = /* @__PURE__ */ port(
   'webhookSecrets',
   () => new WebhookSecretRepository(documentClient(), tableName(), cipher),
 );

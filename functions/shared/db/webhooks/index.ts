@@ -6,4 +6,4 @@ export type { ConfigurationFields } from './repository';
 export { WebhookRepository } from './repository';
 
 /** Webhook configurations on the service's table; tests may replace them. The signing secret is `../webhook-secrets`. */
-export const webhooks = port('webhooks', () => new WebhookRepository(documentClient(), tableName()));
+export const webhooks = /* @__PURE__ */ port('webhooks', () => new WebhookRepository(documentClient(), tableName()));
