@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler';
 import { emptyBody } from '#shared/input-schemas';
-import { redeliverEvent } from './event-log';
+import { redeliverEvent } from './redeliver-event';
 import { eventIdParams } from './schemas';
 
 /** POST /events/{id}/redeliver — 202: the event goes out again to every subscribed configuration. */

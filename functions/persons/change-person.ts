@@ -3,17 +3,15 @@ import { type Person, personSecretContext } from '#domain/person';
 import { transition } from '#domain/person-lifecycle';
 import { cipher } from '#shared/cipher/index';
 import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
-import { retryOnConflict } from '#shared/db/retry';
 import { now } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
-import { metrics } from '#shared/metrics';
 import { type AddressInput, addressesFrom, type ContactInput, contactsFrom, identityChanged } from './person-data';
-import { unknownPerson } from './persons';
+import { changePerson } from './versioned-change';
 
 /**
- * Creating and changing persons (docs/api.md#persons). Every change is a fresh read, a
- * decision by the lifecycle rules and one versioned write; a write that loses a race is
- * decided again on the fresh person, so concurrent updates never lose a write.
+ * Creating and changing persons (docs/api.md#persons), each change through
+ * `changePerson` (versioned-change.ts). Closing is in close-person.ts: it encrypts nothing,
+ * so the close route bundles no KMS client.
  */
 
 /** A person's fields as a create, replace or partial update gives them; `null` removes an optional field. */
@@ -31,9 +29,6 @@ export interface PersonFields {
 }
 
 export type NewPersonFields = PersonFields & { customer_reference_id: string; first_name: string; last_name: string };
-
-/** Racing writers to one person spread out; a caller sees 409 concurrent_update only after every attempt lost. */
-const RETRY = { attempts: 8, jitterMs: 25 } as const;
 
 export async function createPerson(tenant: string, fields: NewPersonFields): Promise<Person> {
   const at = now().toISOString();
@@ -86,30 +81,6 @@ export async function upsertPerson(tenant: string, fields: NewPersonFields): Pro
       if (!raced || attempt > 0) throw error;
     }
   }
-}
-
-/** DELETE: the person is closed for good (closing a closed person answers it unchanged). */
-export function closePerson(tenant: string, id: string): Promise<Person> {
-  return changePerson(tenant, id, ({ person }) => {
-    if (person.status === 'closed') return undefined;
-    return { set: { status: transition(person.status, 'closed') as Person['status'], closed_at: now().toISOString() } };
-  });
-}
-
-async function changePerson(
-  tenant: string,
-  id: string,
-  decide: (stored: StoredPerson) => Promise<PersonChange | undefined> | PersonChange | undefined,
-): Promise<Person> {
-  return retryOnConflict(async () => {
-    const stored = await persons().getStored(tenant, id);
-    if (!stored) throw unknownPerson();
-    const change = await decide(stored);
-    if (!change) return stored.person;
-    const updated = await persons().update(stored, change, now());
-    if (updated.status !== stored.person.status) metrics().count('PersonStatusChanged');
-    return updated;
-  }, RETRY);
 }
 
 /** The change a body makes to a stored person, by the lifecycle rules. */

@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler';
-import { closePerson } from './change-person';
+import { closePerson } from './close-person';
 import { presentPerson } from './present';
 import { personIdParams } from './schemas';
 

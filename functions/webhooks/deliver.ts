@@ -2,6 +2,7 @@ import { EVENT_RETENTION_MS } from '#domain/events';
 import { DELIVERY_TIMEOUT_MS, isSuccess, nextAttemptDelay } from '#domain/webhook-delivery';
 import { webhookHeaders } from '#domain/webhook-signing';
 import { type DeliveryAttempt, events } from '#shared/db/events/index';
+import { webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { webhooks } from '#shared/db/webhooks/index';
 import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
@@ -81,7 +82,7 @@ export async function deliver(request: DeliveryRequest, logger: Logger): Promise
 async function post(request: DeliveryRequest, url: string, body: string, at: Date) {
   const check = await webhookUrlPolicy().check(url);
   if (!check.ok) return { sent: false, latency_ms: 0, error: `URL refused: ${check.reason}` };
-  const secrets = await webhooks().signingSecrets(request.tenant, at);
+  const secrets = await webhookSecrets().signingSecrets(request.tenant, at);
   if (secrets.length === 0) {
     return { sent: false, latency_ms: 0, error: 'no signing secret: create one with POST /webhooks/secret' };
   }

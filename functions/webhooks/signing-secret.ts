@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { webhooks } from '#shared/db/webhooks/index';
+import { webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { now } from '#shared/dependencies';
 import { NotFoundError } from '#shared/errors';
 
@@ -12,12 +12,12 @@ export const newSigningSecret = (): string => `whsec_${randomBytes(SECRET_BYTES)
 /** Creates the secret, or rotates it: the one replaced keeps signing for 24 h. */
 export async function rotateSigningSecret(tenant: string): Promise<{ secret: string; created_at: string }> {
   const secret = newSigningSecret();
-  const { created_at } = await webhooks().rotateSecret(tenant, secret, now());
+  const { created_at } = await webhookSecrets().rotateSecret(tenant, secret, now());
   return { secret, created_at };
 }
 
 export async function currentSigningSecret(tenant: string): Promise<{ secret: string; created_at: string }> {
-  const current = await webhooks().currentSecret(tenant);
+  const current = await webhookSecrets().currentSecret(tenant);
   if (!current) {
     throw new NotFoundError(
       'unknown_webhook_secret',

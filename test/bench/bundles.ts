@@ -3,11 +3,12 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { bundleComposition, compositionOverFloor } from './bundles/composition';
 import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './bundles/environment';
 import { measureInitTimes } from './bundles/init-time';
 import { dropTable, measurePeakRss, prepareTable } from './bundles/peak-rss';
 import { startQueueRecorder } from './bundles/queue-recorder';
-import { synthesizedBefore, synthesizeFunctions } from './bundles/synth';
+import { type SynthesizedFunction, synthesizedBefore, synthesizeFunctions } from './bundles/synth';
 import { startWebhookReceiver } from './bundles/webhook-receiver';
 import { INVOCATIONS } from './bundles/workload';
 import type { BenchContext, BenchPart } from './context';
@@ -27,6 +28,8 @@ import { round } from './stats';
 export interface BundlesOptions {
   /** Fresh processes per bundle for init_ms (at least 15 for the results file). */
   readonly initRounds: number;
+  /** Import probes at once (each a fresh process); 1 keeps them from competing for the cores. */
+  readonly initLanes: number;
   /** Functions serving their invocations at once in the RSS phase. */
   readonly rssConcurrency: number;
   /** Invocations each function serves in the RSS phase (INVOCATIONS; fewer only while developing). */
@@ -37,7 +40,12 @@ export interface BundlesOptions {
   readonly reuseBundles?: boolean;
 }
 
-export const DEFAULT_OPTIONS: BundlesOptions = { initRounds: 15, rssConcurrency: 2, invocations: INVOCATIONS };
+export const DEFAULT_OPTIONS: BundlesOptions = {
+  initRounds: 15,
+  initLanes: 1,
+  rssConcurrency: 2,
+  invocations: INVOCATIONS,
+};
 
 export type BundleFigures = { floor: BenchResults['floor']; handlers: HandlerFigures[] };
 
@@ -67,7 +75,14 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
         env: lambdaEnvironment(fn, local),
         nodeFlags: lambdaNodeFlags(fn),
       })),
-      { rounds: options.initRounds, workDir: context.workDir, log: context.log },
+      {
+        rounds: options.initRounds,
+        reference: floorOf(functions).name,
+        referenceEvery: 4,
+        lanes: options.initLanes,
+        workDir: context.workDir,
+        log: context.log,
+      },
     );
     phase(`init times: ${init.samples} processes per bundle, empty-module baseline ${init.baselineMs.toFixed(2)} ms`);
 
@@ -100,10 +115,11 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
       }
     }
 
-    const floor = functions.find((fn) => fn.kind === 'floor');
-    if (!floor) throw new Error('the floor was not synthesized');
+    const floor = floorOf(functions);
+    if (rss.has(floor.name))
+      context.log(`bundles: the floor's peak RSS: ${rss.get(floor.name)?.toFixed(1)} MB (for reading)`);
     const floorInit = init.initMs.get(floor.name) as number;
-    return {
+    const figures: BundleFigures = {
       floor: { bundle_bytes: floor.bundleBytes, init_ms: round(floorInit) },
       handlers: functions
         .filter((fn) => fn.kind !== 'floor')
@@ -113,16 +129,48 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
             name: fn.name,
             bundle_bytes: fn.bundleBytes,
             init_ms: round(initMs),
-            init_ratio: round(initMs / floorInit, 3),
+            init_ratio: round(init.initRatio.get(fn.name) as number, 3),
             bundle_ratio: round(fn.bundleBytes / floor.bundleBytes, 3),
             rss_mb: round(rss.get(fn.name) ?? 0),
           };
         }),
     };
+    await logWhatDominates(figures, functions, floor, context);
+    return figures;
   } finally {
     await queues.stop();
     await receiver.stop();
   }
+}
+
+/**
+ * For each function over the bundle goal, what it carries beyond the floor (the largest
+ * groups of its source map, by npm package or first-party folder), so a missed goal comes
+ * with its cause.
+ */
+async function logWhatDominates(
+  figures: BundleFigures,
+  functions: readonly SynthesizedFunction[],
+  floor: SynthesizedFunction,
+  context: BenchContext,
+): Promise<void> {
+  const floorComposition = await bundleComposition(floor.dir);
+  for (const handler of figures.handlers) {
+    if (handler.bundle_ratio <= GOALS.bundleRatio) continue;
+    const fn = functions.find((candidate) => candidate.name === handler.name) as SynthesizedFunction;
+    const over = compositionOverFloor(await bundleComposition(fn.dir), floorComposition, 4)
+      .map(([group, bytes]) => `${group} ${bytes > 0 ? '+' : ''}${(bytes / 1024).toFixed(1)} KB`)
+      .join(', ');
+    context.log(
+      `bundles: ${handler.name} carries ${((handler.bundle_bytes - floor.bundleBytes) / 1024).toFixed(0)} KB over the floor: ${over}, …`,
+    );
+  }
+}
+
+function floorOf(functions: readonly SynthesizedFunction[]): SynthesizedFunction {
+  const floor = functions.find((fn) => fn.kind === 'floor');
+  if (!floor) throw new Error('the floor was not synthesized');
+  return floor;
 }
 
 function stopwatch(context: BenchContext): (what: string) => void {
@@ -163,7 +211,7 @@ export function formatBundleFigures(figures: BundleFigures): string {
 }
 
 /**
- * `npx tsx test/bench/bundles.ts [--rounds=N] [--concurrency=N] [--invocations=N] [--skip-rss] [--reuse]`: this part
+ * `npx tsx test/bench/bundles.ts [--rounds=N] [--lanes=N] [--concurrency=N] [--invocations=N] [--skip-rss] [--reuse]`: this part
  * alone, on a DynamoDB Local of its own; prints the table and writes
  * `.bench/work/bundles/figures.json`.
  */
@@ -171,6 +219,7 @@ async function main(): Promise<void> {
   const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const options: BundlesOptions = {
     initRounds: Number(arg('rounds') ?? DEFAULT_OPTIONS.initRounds),
+    initLanes: Number(arg('lanes') ?? DEFAULT_OPTIONS.initLanes),
     rssConcurrency: Number(arg('concurrency') ?? DEFAULT_OPTIONS.rssConcurrency),
     invocations: Number(arg('invocations') ?? DEFAULT_OPTIONS.invocations),
     skipRss: process.argv.includes('--skip-rss'),

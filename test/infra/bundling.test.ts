@@ -52,7 +52,7 @@ describe('asset bundling', () => {
       .map(([, r]) => r);
   });
 
-  it('bundles every route and consumer handler into a minified ESM file with source map and the AWS SDK inside', () => {
+  it('bundles every route and consumer handler into a minified ESM file with a positions-only source map and the AWS SDK inside', () => {
     expect(functions.map((f) => f.Properties.Description).sort()).toEqual(
       [...deployedRoutes([...ROUTES, WITH_FILES]).map(routeKey), ...CONSUMERS.map(consumerDescription)].sort(),
     );
@@ -61,11 +61,36 @@ describe('asset bundling', () => {
       const bundle = join(assetOf(fn), 'index.mjs');
       expect(existsSync(bundle), `${fn.Properties.Description}: ${bundle}`).toBe(true);
       expect(existsSync(`${bundle}.map`)).toBe(true);
+      // Positions only: the map is read at every cold start (--enable-source-maps); the sources' text would triple it.
+      expect(JSON.parse(readFileSync(`${bundle}.map`, 'utf8'))).not.toHaveProperty('sourcesContent');
       const code = readFileSync(bundle, 'utf8');
       expect(code).toContain('createRequire');
       // Bundled, not left to the runtime's copy: no bare import of an SDK package remains.
       expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
       expect(statSync(bundle).size).toBeLessThan(2 * 1024 * 1024);
+    }
+  });
+
+  it('bundles an AWS client only into the functions whose row declares its use (cipher: KMS, sendsTo: SQS, sendsEmail: SES)', () => {
+    const rows = [...deployedRoutes([...ROUTES, WITH_FILES]), ...CONSUMERS].map((row) => ({
+      description: 'method' in row ? routeKey(row) : consumerDescription(row),
+      declares: {
+        '@aws-sdk/client-kms': row.cipher !== undefined,
+        '@aws-sdk/client-sqs': (row.sendsTo ?? []).length > 0,
+        '@aws-sdk/client-sesv2': 'sendsEmail' in row && row.sendsEmail === true,
+      },
+    }));
+    for (const fn of functions) {
+      const row = rows.find((candidate) => candidate.description === fn.Properties.Description);
+      if (!row) throw new Error(`no row for ${fn.Properties.Description}`);
+      const { sources } = JSON.parse(readFileSync(join(assetOf(fn), 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      // A client dragged in by an import the function does not need costs every cold start its size.
+      for (const [client, declared] of Object.entries(row.declares)) {
+        expect(
+          sources.some((source) => source.includes(`node_modules/${client}/`)),
+          `${row.description}: ${client}`,
+        ).toBe(declared);
+      }
     }
   });
 

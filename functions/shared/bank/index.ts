@@ -2,4 +2,4 @@ import { now, port } from '#shared/dependencies';
 import { SandboxBank } from './sandbox-bank';
 
 /** The sandbox bank is the only provider today (docs/sandbox.md). */
-export const bank = port('bank', () => new SandboxBank(now));
+export const bank = /* @__PURE__ */ port('bank', () => new SandboxBank(now));

@@ -5,7 +5,7 @@ import { KmsCipher } from './kms-cipher';
 import { LocalCipher } from './local-cipher';
 
 /** KMS in AWS; AES-256-GCM under `LOCAL_CIPHER_KEY` in local mode. */
-export const cipher = port('cipher', () => {
+export const cipher = /* @__PURE__ */ port('cipher', () => {
   const localKey = optionalEnv(ENV.localCipherKey);
   if (localKey) return new LocalCipher(localKey);
   return new KmsCipher(new KMSClient({}), requireEnv(ENV.cipherKeyArn));

@@ -127,4 +127,7 @@ function unmarshallLoose(item: Record<string, unknown>): Record<string, unknown>
 }
 
 /** The idempotency records on the service's table; tests may replace them. */
-export const idempotencyRecords = port('idempotency', () => new IdempotencyRepository(documentClient(), tableName()));
+export const idempotencyRecords = /* @__PURE__ */ port(
+  'idempotency',
+  () => new IdempotencyRepository(documentClient(), tableName()),
+);

@@ -93,4 +93,7 @@ export class RateLimitRepository {
 }
 
 /** The tenants' token buckets on the service's table; tests may replace them. */
-export const rateLimits = port('rateLimits', () => new RateLimitRepository(documentClient(), tableName()));
+export const rateLimits = /* @__PURE__ */ port(
+  'rateLimits',
+  () => new RateLimitRepository(documentClient(), tableName()),
+);

@@ -71,4 +71,4 @@ const asKycMode = (value: unknown): KycMode | undefined =>
   (KYC_MODES as readonly unknown[]).includes(value) ? (value as KycMode) : undefined;
 
 /** The tenant aliases and settings on the service's table; tests may replace them. */
-export const tenants = port('tenants', () => new TenantRepository(documentClient(), tableName()));
+export const tenants = /* @__PURE__ */ port('tenants', () => new TenantRepository(documentClient(), tableName()));

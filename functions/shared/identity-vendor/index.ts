@@ -2,4 +2,4 @@ import { port } from '#shared/dependencies';
 import { SandboxIdentityVendor } from './sandbox-vendor';
 
 /** The sandbox vendor is the only identity vendor today (docs/sandbox.md#persons). */
-export const identityVendor = port('identityVendor', () => new SandboxIdentityVendor());
+export const identityVendor = /* @__PURE__ */ port('identityVendor', () => new SandboxIdentityVendor());

@@ -5,7 +5,7 @@ import { DisabledNotifier } from './notifier';
 import { SesNotifier } from './ses-notifier';
 
 /** SES v2 when `EMAIL_SENDER` is configured; otherwise emails are skipped. Locally, an outbox. */
-export const notifier = port('notifier', () => {
+export const notifier = /* @__PURE__ */ port('notifier', () => {
   const sender = optionalEnv(ENV.emailSender);
   return sender ? new SesNotifier(new SESv2Client({}), sender) : new DisabledNotifier();
 });

@@ -3,4 +3,4 @@ import { port } from '#shared/dependencies';
 import { SqsMessageQueue } from './sqs-queue';
 
 /** SQS in AWS; the local runtime puts its in-process queues here. */
-export const messageQueue = port('queue', () => new SqsMessageQueue(new SQSClient({})));
+export const messageQueue = /* @__PURE__ */ port('queue', () => new SqsMessageQueue(new SQSClient({})));

@@ -9,7 +9,7 @@ export type { WebhookUrlPolicy, WebhookUrlVerdict } from './webhook-url-policy';
  * every delivery (DNS can change). Only the local runtime sets `ALLOW_LOOPBACK_WEBHOOKS`,
  * so `http://127.0.0.1:…` receivers work locally and never in AWS.
  */
-export const webhookUrlPolicy = port(
+export const webhookUrlPolicy = /* @__PURE__ */ port(
   'webhookUrlPolicy',
   () => new DnsWebhookUrlPolicy({ allowLoopbackHttp: optionalEnv(ENV.allowLoopbackWebhooks) === 'true' }),
 );

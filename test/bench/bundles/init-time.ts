@@ -17,56 +17,88 @@ export interface InitTarget {
   readonly nodeFlags: readonly string[];
 }
 
+export interface InitOptions {
+  /** Fresh processes per target. */
+  readonly rounds: number;
+  /** The target every other is compared with (the floor). */
+  readonly reference: string;
+  /** A reference process runs before and after every this many targets. */
+  readonly referenceEvery: number;
+  /** Processes at once, each lane with its own share of every round. */
+  readonly lanes: number;
+  readonly workDir: string;
+  log(message: string): void;
+}
+
 export interface InitTimes {
   /** Median import of an empty module: what a fresh process's import costs without any code. */
   readonly baselineMs: number;
-  /** Per target: median import time minus the baseline. */
+  /** Per target (the reference included): median import time minus the baseline. */
   readonly initMs: ReadonlyMap<string, number>;
+  /**
+   * Per target: the median, over its processes, of its init time divided by the mean of
+   * the reference's init times just before and after it, so a noisy minute weighs on both
+   * sides of each ratio alike.
+   */
+  readonly initRatio: ReadonlyMap<string, number>;
   readonly samples: number;
 }
+
+const EMPTY = '(empty module)';
 
 /**
  * Module initialisation of each bundle: `rounds` fresh `node` processes each, every one
  * timing `await import(bundle)` from inside (import-probe.mjs), so process start and exit
- * are outside the figure. Rounds go round-robin over all targets and an empty module,
- * each round in a rotated order, so a noisy moment hits every target alike instead of the
- * one whose turn it happened to be. One process at a time: two would compete for the
- * same cores and caches.
+ * are outside the figure. Each round visits every target once, in a rotated order, with a
+ * reference process before and after every few targets; the lanes share each round.
  */
-export async function measureInitTimes(
-  targets: readonly InitTarget[],
-  options: { readonly rounds: number; readonly workDir: string; log(message: string): void },
-): Promise<InitTimes> {
+export async function measureInitTimes(targets: readonly InitTarget[], options: InitOptions): Promise<InitTimes> {
+  const reference = targets.find((target) => target.name === options.reference);
+  if (!reference) throw new Error(`no init target named ${options.reference}`);
   const empty = join(options.workDir, 'empty.mjs');
   await writeFile(empty, '');
-  const baseline: InitTarget = {
-    name: '(empty module)',
-    bundle: empty,
-    env: targets[0]?.env ?? {},
-    nodeFlags: targets[0]?.nodeFlags ?? [],
+  const others = [{ ...reference, name: EMPTY, bundle: empty }, ...targets.filter((target) => target !== reference)];
+  const times = new Map<string, number[]>([...targets, others[0] as InitTarget].map((t) => [t.name, []]));
+  const pairs = new Map<string, [number, number][]>(targets.map((t) => [t.name, []]));
+  const probe = async (target: InitTarget): Promise<number> => {
+    const { stdout } = await run(process.execPath, [...target.nodeFlags, PROBE, target.bundle], {
+      env: target.env,
+      cwd: options.workDir,
+    });
+    const ms = Number(stdout.trim());
+    if (!Number.isFinite(ms)) throw new Error(`${target.name}: the import probe wrote ${JSON.stringify(stdout)}`);
+    times.get(target.name)?.push(ms);
+    return ms;
   };
-  const all = [baseline, ...targets];
-  const samples = new Map<string, number[]>(all.map((target) => [target.name, []]));
+  /** One lane's share of a round: reference, a few targets, reference, … */
+  const lane = async (share: readonly InitTarget[]) => {
+    let before = await probe(reference);
+    for (let i = 0; i < share.length; i += options.referenceEvery) {
+      const group = share.slice(i, i + options.referenceEvery);
+      const measured: [InitTarget, number][] = [];
+      for (const target of group) measured.push([target, await probe(target)]);
+      const after = await probe(reference);
+      for (const [target, ms] of measured) pairs.get(target.name)?.push([ms, (before + after) / 2]);
+      before = after;
+    }
+  };
 
   for (let round = 0; round < options.rounds; round++) {
     const started = performance.now();
-    for (let i = 0; i < all.length; i++) {
-      const target = all[(i + round) % all.length] as InitTarget;
-      const { stdout } = await run(process.execPath, [...target.nodeFlags, PROBE, target.bundle], {
-        env: target.env,
-        cwd: options.workDir,
-      });
-      const ms = Number(stdout.trim());
-      if (!Number.isFinite(ms)) throw new Error(`${target.name}: the import probe wrote ${JSON.stringify(stdout)}`);
-      samples.get(target.name)?.push(ms);
-    }
+    const order = others.map((_, i) => others[(i + round) % others.length] as InitTarget);
+    await Promise.all(
+      Array.from({ length: options.lanes }, (_, n) => lane(order.filter((_, i) => i % options.lanes === n))),
+    );
     options.log(`init round ${round + 1}/${options.rounds}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
 
-  const baselineMs = median(samples.get(baseline.name) ?? []);
+  const baselineMs = median(times.get(EMPTY) ?? []);
+  const ratioOf = (target: InitTarget) =>
+    median((pairs.get(target.name) ?? []).map(([ms, ref]) => (ms - baselineMs) / (ref - baselineMs)));
   return {
     baselineMs,
-    initMs: new Map(targets.map((target) => [target.name, median(samples.get(target.name) ?? []) - baselineMs])),
+    initMs: new Map(targets.map((target) => [target.name, median(times.get(target.name) ?? []) - baselineMs])),
+    initRatio: new Map(targets.map((target) => [target.name, target === reference ? 1 : ratioOf(target)])),
     samples: options.rounds,
   };
 }

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys';
-import { PREVIOUS_SECRET_TTL_MS, webhooks } from '#shared/db/webhooks/index';
+import { PREVIOUS_SECRET_TTL_MS, webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { documentClient } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
@@ -65,18 +65,18 @@ describe('rotation', () => {
     const dave = api(env.runtime, await env.runtime.mintToken('tenant-dave'));
     const first = (await dave.post('/webhooks/secret')).body.webhook_secret;
     const now = Date.now();
-    expect(await webhooks().signingSecrets('tenant-dave', new Date(now))).toEqual([first.secret]);
+    expect(await webhookSecrets().signingSecrets('tenant-dave', new Date(now))).toEqual([first.secret]);
 
     const second = (await dave.post('/webhooks/secret')).body.webhook_secret;
     expect(second.secret).not.toBe(first.secret);
     expect((await dave.get('/webhooks/secret')).body.webhook_secret).toEqual(second);
 
     const rotatedAt = Date.parse(second.created_at);
-    expect(await webhooks().signingSecrets('tenant-dave', new Date(rotatedAt + 23 * HOUR))).toEqual([
+    expect(await webhookSecrets().signingSecrets('tenant-dave', new Date(rotatedAt + 23 * HOUR))).toEqual([
       second.secret,
       first.secret,
     ]);
-    expect(await webhooks().signingSecrets('tenant-dave', new Date(rotatedAt + PREVIOUS_SECRET_TTL_MS))).toEqual([
+    expect(await webhookSecrets().signingSecrets('tenant-dave', new Date(rotatedAt + PREVIOUS_SECRET_TTL_MS))).toEqual([
       second.secret,
     ]);
   });
@@ -85,14 +85,14 @@ describe('rotation', () => {
     const erin = api(env.runtime, await env.runtime.mintToken('tenant-erin'));
     const secrets = [];
     for (let i = 0; i < 3; i++) secrets.push((await erin.post('/webhooks/secret')).body.webhook_secret.secret);
-    expect(await webhooks().signingSecrets('tenant-erin', new Date())).toEqual([secrets[2], secrets[1]]);
+    expect(await webhookSecrets().signingSecrets('tenant-erin', new Date())).toEqual([secrets[2], secrets[1]]);
   });
 
   it('takes concurrent rotations one after the other: the last is current, the one before it previous', async () => {
     const frank = api(env.runtime, await env.runtime.mintToken('tenant-frank'));
     const results = await Promise.all(Array.from({ length: 4 }, () => frank.post('/webhooks/secret')));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    const signing = await webhooks().signingSecrets('tenant-frank', new Date());
+    const signing = await webhookSecrets().signingSecrets('tenant-frank', new Date());
     expect(signing).toHaveLength(2);
     const issued = results.map((r) => r.body.webhook_secret.secret);
     expect(issued).toEqual(expect.arrayContaining(signing));
@@ -129,7 +129,7 @@ describe('logs', () => {
       const { secret } = (await hana.post('/webhooks/secret')).body.webhook_secret;
       await hana.post('/webhooks/secret');
       await hana.get('/webhooks/secret');
-      await webhooks().signingSecrets('tenant-hana', new Date());
+      await webhookSecrets().signingSecrets('tenant-hana', new Date());
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expect(line).not.toContain(secret.slice(6));
     } finally {

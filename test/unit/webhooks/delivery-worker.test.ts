@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { MAX_ATTEMPTS } from '#domain/webhook-delivery';
 import type { DeliveryAttempt, EventRepository } from '#shared/db/events/index';
+import type { WebhookSecretRepository } from '#shared/db/webhook-secrets/index';
 import type { WebhookRepository } from '#shared/db/webhooks/index';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
@@ -42,6 +43,7 @@ class FakeEvents {
   }
 }
 
+/** Both webhook ports: the configuration (`webhooks`) and the signing secrets (`webhookSecrets`). */
 class FakeWebhooks {
   enabled = true;
   async configuration(): Promise<Partial<WebhookConfiguration>> {
@@ -75,6 +77,7 @@ beforeEach(() => {
   setDependencies({
     events: events as unknown as EventRepository,
     webhooks: webhooks as unknown as WebhookRepository,
+    webhookSecrets: webhooks as unknown as WebhookSecretRepository,
     webhookTransport: transport,
     webhookUrlPolicy: { check: async () => verdict },
     queue,

@@ -6,4 +6,4 @@ export type { DeliveryAttempt, EventListFilter, StoredEvent } from './repository
 export { EventRepository } from './repository';
 
 /** The event log on the service's table; tests and the local runtime may replace it. */
-export const events = port('events', () => new EventRepository(documentClient(), tableName()));
+export const events = /* @__PURE__ */ port('events', () => new EventRepository(documentClient(), tableName()));

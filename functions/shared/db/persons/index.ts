@@ -6,4 +6,4 @@ export type { PersonChange, PersonListFilter, StoredPerson } from './repository'
 export { PersonRepository } from './repository';
 
 /** The person repository on the service's table; tests and the local runtime may replace it. */
-export const persons = port('persons', () => new PersonRepository(documentClient(), tableName()));
+export const persons = /* @__PURE__ */ port('persons', () => new PersonRepository(documentClient(), tableName()));

@@ -5,4 +5,7 @@ import { ScreeningListRepository } from './repository';
 export { ScreeningListRepository } from './repository';
 
 /** The screening lists on the service's table. */
-export const screeningLists = port('screeningLists', () => new ScreeningListRepository(documentClient(), tableName()));
+export const screeningLists = /* @__PURE__ */ port(
+  'screeningLists',
+  () => new ScreeningListRepository(documentClient(), tableName()),
+);

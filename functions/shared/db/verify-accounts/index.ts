@@ -6,4 +6,7 @@ export type { AccountListFilter, VerificationResult } from './repository';
 export { VerifyAccountRepository } from './repository';
 
 /** The verify account repository on the service's table; tests and the local runtime may replace it. */
-export const verifyAccounts = port('verifyAccounts', () => new VerifyAccountRepository(documentClient(), tableName()));
+export const verifyAccounts = /* @__PURE__ */ port(
+  'verifyAccounts',
+  () => new VerifyAccountRepository(documentClient(), tableName()),
+);

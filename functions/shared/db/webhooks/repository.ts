@@ -1,19 +1,15 @@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { MAX_WEBHOOK_CONFIGURATIONS, subscribes, type WebhookConfiguration } from '#domain/webhook-configuration';
-import type { Cipher } from '#shared/cipher/cipher';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
-import { retryOnConflict } from '../retry';
-import { concurrentUpdate } from '../versioned-update';
-import { configurationItem, type SecretItem, secretContext, toConfiguration } from './item';
+import { configurationItem, toConfiguration } from './item';
 import { webhookKeys } from './keys';
 
 /** What a replacement sets: the request's fields and who sent it. */
@@ -23,9 +19,6 @@ export interface ConfigurationFields {
   enabled: boolean;
 }
 
-/** A previous secret keeps signing this long after a rotation. */
-export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
-
 export const tooManyConfigurations = () =>
   new ConflictError(
     'too_many_webhook_configurations',
@@ -33,15 +26,14 @@ export const tooManyConfigurations = () =>
   );
 
 /**
- * Webhook configurations and the signing secret (docs/data-model.md, patterns 15–17).
- * Secrets go in and out in plain text and are stored only as ciphertexts; the cipher is
- * reached lazily, so the configuration routes, which never touch a secret, need no key.
+ * Webhook configurations (docs/data-model.md, patterns 15 and 16). The signing secret has
+ * a repository of its own (`../webhook-secrets`): it needs the cipher, and a function that
+ * only reads or writes configurations should not bundle a KMS client.
  */
 export class WebhookRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly cipher: () => Cipher,
   ) {}
 
   /** One transaction with the tenant's count, whose condition keeps the cap exact under concurrency. */
@@ -174,75 +166,6 @@ export class WebhookRepository {
       if (failedConditions(error).includes(0)) return false;
       throw error;
     }
-  }
-
-  /**
-   * Makes `secret` the tenant's signing secret. The one it replaces becomes the previous
-   * secret for 24 h; an older previous secret is dropped. Read and conditional write, again
-   * on a lost race, so two rotations at once both take effect, one after the other.
-   */
-  async rotateSecret(tenant: string, secret: string, now: Date): Promise<{ created_at: string }> {
-    const ciphertext = await this.cipher().encrypt(secret, secretContext(tenant));
-    const createdAt = now.toISOString();
-    await retryOnConflict(
-      async () => {
-        const stored = await this.storedSecret(tenant);
-        const item: SecretItem = {
-          tenant,
-          current_secret: ciphertext,
-          created_at: createdAt,
-          previous_secret: stored?.current_secret,
-          previous_expires_at: stored && new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS).toISOString(),
-          version: (stored?.version ?? 0) + 1,
-        };
-        try {
-          await this.db.send(
-            new PutCommand({
-              TableName: this.tableName,
-              Item: { ...webhookKeys.secret(tenant), entity: ENTITY.webhookSecret, ...item },
-              ConditionExpression: stored ? 'version = :v' : 'attribute_not_exists(pk)',
-              ExpressionAttributeValues: stored ? { ':v': stored.version } : undefined,
-            }),
-          );
-        } catch (error) {
-          if (isConditionFailure(error)) throw concurrentUpdate();
-          throw error;
-        }
-      },
-      { attempts: 5, jitterMs: 25 },
-    );
-    return { created_at: createdAt };
-  }
-
-  /** The tenant's current signing secret, decrypted; `undefined` before the first one. */
-  async currentSecret(tenant: string): Promise<{ secret: string; created_at: string } | undefined> {
-    const stored = await this.storedSecret(tenant);
-    if (!stored) return undefined;
-    return { secret: await this.decrypt(tenant, stored.current_secret), created_at: stored.created_at };
-  }
-
-  /**
-   * For the sender: every secret a delivery is signed with at `now` — the current one, and
-   * the previous one until it expires (24 h after the rotation). None before the first.
-   */
-  async signingSecrets(tenant: string, now: Date): Promise<string[]> {
-    const stored = await this.storedSecret(tenant);
-    if (!stored) return [];
-    const live = [stored.current_secret];
-    if (stored.previous_secret && stored.previous_expires_at && stored.previous_expires_at > now.toISOString())
-      live.push(stored.previous_secret);
-    return Promise.all(live.map((ciphertext) => this.decrypt(tenant, ciphertext)));
-  }
-
-  private async storedSecret(tenant: string): Promise<SecretItem | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: webhookKeys.secret(tenant), ConsistentRead: true }),
-    );
-    return out.Item?.entity === ENTITY.webhookSecret ? (out.Item as SecretItem) : undefined;
-  }
-
-  private decrypt(tenant: string, ciphertext: string): Promise<string> {
-    return this.cipher().decrypt(ciphertext, secretContext(tenant));
   }
 
   private countChange(tenant: string, by: 1 | -1) {

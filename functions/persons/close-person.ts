@@ -1,0 +1,12 @@
+import type { Person } from '#domain/person';
+import { transition } from '#domain/person-lifecycle';
+import { now } from '#shared/dependencies';
+import { changePerson } from './versioned-change';
+
+/** DELETE: the person is closed for good (closing a closed person answers it unchanged). */
+export function closePerson(tenant: string, id: string): Promise<Person> {
+  return changePerson(tenant, id, ({ person }) => {
+    if (person.status === 'closed') return undefined;
+    return { set: { status: transition(person.status, 'closed') as Person['status'], closed_at: now().toISOString() } };
+  });
+}

@@ -1,0 +1,93 @@
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Cipher } from '#shared/cipher/cipher';
+import { isConditionFailure } from '../conditions';
+import { ENTITY } from '../entities';
+import { retryOnConflict } from '../retry';
+import { concurrentUpdate } from '../versioned-update';
+import { webhookKeys } from '../webhooks/keys';
+import { type SecretItem, secretContext } from './item';
+
+/** A previous secret keeps signing this long after a rotation. */
+export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A tenant's webhook signing secret (docs/data-model.md, pattern 17). Secrets go in and out
+ * in plain text and are stored only as ciphertexts, so this repository needs the cipher;
+ * webhook configurations (`../webhooks`) do not, and their functions bundle no KMS client.
+ */
+export class WebhookSecretRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly cipher: () => Cipher,
+  ) {}
+
+  /**
+   * Makes `secret` the tenant's signing secret. The one it replaces becomes the previous
+   * secret for 24 h; an older previous secret is dropped. Read and conditional write, again
+   * on a lost race, so two rotations at once both take effect, one after the other.
+   */
+  async rotateSecret(tenant: string, secret: string, now: Date): Promise<{ created_at: string }> {
+    const ciphertext = await this.cipher().encrypt(secret, secretContext(tenant));
+    const createdAt = now.toISOString();
+    await retryOnConflict(
+      async () => {
+        const stored = await this.storedSecret(tenant);
+        const item: SecretItem = {
+          tenant,
+          current_secret: ciphertext,
+          created_at: createdAt,
+          previous_secret: stored?.current_secret,
+          previous_expires_at: stored && new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS).toISOString(),
+          version: (stored?.version ?? 0) + 1,
+        };
+        try {
+          await this.db.send(
+            new PutCommand({
+              TableName: this.tableName,
+              Item: { ...webhookKeys.secret(tenant), entity: ENTITY.webhookSecret, ...item },
+              ConditionExpression: stored ? 'version = :v' : 'attribute_not_exists(pk)',
+              ExpressionAttributeValues: stored ? { ':v': stored.version } : undefined,
+            }),
+          );
+        } catch (error) {
+          if (isConditionFailure(error)) throw concurrentUpdate();
+          throw error;
+        }
+      },
+      { attempts: 5, jitterMs: 25 },
+    );
+    return { created_at: createdAt };
+  }
+
+  /** The tenant's current signing secret, decrypted; `undefined` before the first one. */
+  async currentSecret(tenant: string): Promise<{ secret: string; created_at: string } | undefined> {
+    const stored = await this.storedSecret(tenant);
+    if (!stored) return undefined;
+    return { secret: await this.decrypt(tenant, stored.current_secret), created_at: stored.created_at };
+  }
+
+  /**
+   * For the sender: every secret a delivery is signed with at `now` — the current one, and
+   * the previous one until it expires (24 h after the rotation). None before the first.
+   */
+  async signingSecrets(tenant: string, now: Date): Promise<string[]> {
+    const stored = await this.storedSecret(tenant);
+    if (!stored) return [];
+    const live = [stored.current_secret];
+    if (stored.previous_secret && stored.previous_expires_at && stored.previous_expires_at > now.toISOString())
+      live.push(stored.previous_secret);
+    return Promise.all(live.map((ciphertext) => this.decrypt(tenant, ciphertext)));
+  }
+
+  private async storedSecret(tenant: string): Promise<SecretItem | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: webhookKeys.secret(tenant), ConsistentRead: true }),
+    );
+    return out.Item?.entity === ENTITY.webhookSecret ? (out.Item as SecretItem) : undefined;
+  }
+
+  private decrypt(tenant: string, ciphertext: string): Promise<string> {
+    return this.cipher().decrypt(ciphertext, secretContext(tenant));
+  }
+}
