@@ -185,6 +185,16 @@ export class VerifyServiceStack extends Stack {
       }
     }
 
+    // Tenants with split list partitions: every function that writes or reads a list must agree.
+    const listShards = Object.fromEntries(
+      (identityProps.partners ?? []).flatMap(({ name, listShards }) => (listShards ? [[name, listShards]] : [])),
+    );
+    if (Object.keys(listShards).length > 0) {
+      for (const fn of [...functions.values(), ...this.pipeline.consumers.values()]) {
+        fn.addEnvironment(ENV.tenantListShards, JSON.stringify(listShards));
+      }
+    }
+
     const monitored: MonitoredFunction[] = [
       ...[...functions].map(([id, fn]) => ({ id, fn, kind: 'api' as const })),
       ...[...this.pipeline.consumers].map(([id, fn]) => ({ id, fn, kind: fn.consumer.source.kind })),

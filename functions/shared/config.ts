@@ -30,6 +30,11 @@ export const ENV = {
   defaultKycMode: 'DEFAULT_KYC_MODE',
   /** Seconds before a rejected person's automatic identification retry: 0–900 (an SQS message delay), default 900. */
   identificationRetryDelay: 'IDENTIFICATION_RETRY_DELAY_SECONDS',
+  /**
+   * Tenants whose list partitions are write-sharded, as JSON `{"<tenant>": <shards 1–32>}`;
+   * tenants not named have 1 (docs/data-model.md#write-sharding).
+   */
+  tenantListShards: 'TENANT_LIST_SHARDS',
   /** `true` in the local runtime only: webhook URLs may be `http://` on a loopback address. */
   allowLoopbackWebhooks: 'ALLOW_LOOPBACK_WEBHOOKS',
 } as const;
@@ -58,4 +63,39 @@ export const serviceName = (): string => optionalEnv(ENV.serviceName) ?? 'verify
 export function identificationRetryDelaySeconds(): number {
   const value = Number(optionalEnv(ENV.identificationRetryDelay) ?? 900);
   return Number.isInteger(value) && value >= 0 && value <= 900 ? value : 900;
+}
+
+let parsedShards: { raw: string | undefined; value: Readonly<Record<string, number>> } | undefined;
+
+/**
+ * Each sharded tenant's list shard count (`TENANT_LIST_SHARDS`), parsed once per value. A
+ * malformed value throws: reading a list with fewer shards than were written would hide
+ * records.
+ */
+export function tenantListShards(): Readonly<Record<string, number>> {
+  const raw = optionalEnv(ENV.tenantListShards);
+  if (parsedShards && parsedShards.raw === raw) return parsedShards.value;
+  const value = raw === undefined ? {} : parseShardCounts(raw);
+  parsedShards = { raw, value };
+  return value;
+}
+
+function parseShardCounts(raw: string): Record<string, number> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  const valid =
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    !Array.isArray(parsed) &&
+    Object.values(parsed).every((n) => Number.isInteger(n) && n >= 1 && n <= 32);
+  if (!valid) {
+    throw new ConfigError(
+      `environment variable ${ENV.tenantListShards} must be a JSON object of tenant → shard count (1–32)`,
+    );
+  }
+  return parsed as Record<string, number>;
 }

@@ -1,4 +1,5 @@
 import type { Construct } from 'constructs';
+import { MAX_LIST_SHARDS } from '#shared/db/shards';
 import { SCOPES, type Scope } from '#shared/scopes';
 import { burst, type RequestLimit, rate } from './api-limits-context';
 import { parseKycMode } from './identification-context';
@@ -70,13 +71,14 @@ function partners(value: unknown): PartnerConfig[] {
   return list.map((entry, i) => {
     const where = `context "partners"[${i}]`;
     if (typeof entry !== 'object' || entry === null) throw new Error(`${where} must be an object`);
-    const { name, scopes, aliases, clientIds, kycMode, rateLimit } = entry as {
+    const { name, scopes, aliases, clientIds, kycMode, rateLimit, listShards } = entry as {
       name?: unknown;
       scopes?: unknown;
       aliases?: unknown;
       clientIds?: unknown;
       kycMode?: unknown;
       rateLimit?: unknown;
+      listShards?: unknown;
     };
     if (typeof name !== 'string' || !PARTNER_NAME.test(name)) {
       throw new Error(`${where}.name must be 1-64 letters, digits, "-" or "_"`);
@@ -90,6 +92,12 @@ function partners(value: unknown): PartnerConfig[] {
     }
     if (kycMode !== undefined) partner.kycMode = parseKycMode(kycMode, `${where}.kycMode`);
     if (rateLimit !== undefined) partner.rateLimit = parseRateLimit(rateLimit, `${where}.rateLimit`);
+    if (listShards !== undefined) {
+      if (!Number.isInteger(listShards) || (listShards as number) < 1 || (listShards as number) > MAX_LIST_SHARDS) {
+        throw new Error(`${where}.listShards must be an integer from 1 to ${MAX_LIST_SHARDS}`);
+      }
+      partner.listShards = listShards as number;
+    }
     for (const [field, ids] of [
       ['aliases', aliases],
       ['clientIds', clientIds],

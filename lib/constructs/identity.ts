@@ -54,6 +54,13 @@ export interface PartnerConfig {
    * @default - the deployment's (context `tenantRatePerSecond`, `tenantBurst`)
    */
   readonly rateLimit?: RequestLimit;
+  /**
+   * Shards of this tenant's list partitions (1–32), for a tenant that writes more than
+   * one partition's 1,000 writes a second allow (docs/data-model.md#write-sharding). Only
+   * ever raise it: lowering it hides the records in the shards dropped.
+   * @default 1
+   */
+  readonly listShards?: number;
 }
 
 /** An OAuth issuer that already exists (Okta, Auth0, another Cognito pool, ...). */

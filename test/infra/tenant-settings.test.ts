@@ -153,6 +153,36 @@ describe('tenant settings from context partners[].rateLimit', () => {
   });
 });
 
+describe('list shards from context partners[].listShards', () => {
+  const functionsOf = (template: Template) =>
+    Object.values(resourcesOf(template, 'AWS::Lambda::Function') as Record<string, any>).filter(
+      (fn) => fn.Properties.Environment?.Variables?.TABLE_NAME,
+    );
+
+  it('reach every function that reads the table as TENANT_LIST_SHARDS, naming only the sharded tenants', () => {
+    const template = synthTemplate({
+      context: { partners: [{ name: 'acme', listShards: 8 }, { name: 'globex', listShards: 1 }, { name: 'initech' }] },
+    });
+    const functions = functionsOf(template);
+    expect(functions.length).toBeGreaterThan(20);
+    for (const fn of functions) {
+      expect(JSON.parse(fn.Properties.Environment.Variables.TENANT_LIST_SHARDS)).toEqual({ acme: 8, globex: 1 });
+    }
+  });
+
+  it('are absent when no partner names a count (every tenant then has one shard)', () => {
+    for (const fn of functionsOf(synthTemplate())) {
+      expect(fn.Properties.Environment.Variables.TENANT_LIST_SHARDS).toBeUndefined();
+    }
+  });
+
+  it.each([0, 33, 2.5, '8'])('refuse listShards %j, naming the field', (listShards) => {
+    expect(() => synthTemplate({ context: { partners: [{ name: 'acme', listShards }] } })).toThrow(
+      /partners"\[0\]\.listShards must be an integer from 1 to 32/,
+    );
+  });
+});
+
 describe('tenant settings with an external issuer', () => {
   const issuer = 'https://login.example.com/oauth2/default';
   // No client ids: the partner's settings alone make the stack create the provider.

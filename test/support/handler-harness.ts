@@ -164,10 +164,11 @@ export function storedAccount(overrides: Record<string, unknown> = {}): Record<s
   const tenant = (overrides.tenant as string | undefined) ?? TENANT;
   const id = (overrides.id as string | undefined) ?? ACCOUNT_ID;
   const createdAt = (overrides.created_at as string | undefined) ?? '2026-01-15T10:00:00.000Z';
+  const verificationStatus = (overrides.verification_status as string | undefined) ?? 'pending';
   return {
     ...accountKeys.account(tenant, id),
     entity: 'verify_account',
-    gsi1pk: accountKeys.byTenant(tenant),
+    gsi1pk: accountKeys.list(tenant, verificationStatus, 0),
     gsi1sk: accountKeys.order(createdAt, id),
     gsi2pk: accountKeys.byAccountNumber(tenant, '123456789'),
     gsi2sk: accountKeys.order(createdAt, id),

@@ -13,11 +13,15 @@ import { type IndexName, TABLE_SCHEMA } from './schema';
  * Lists as every entity pages them: walk a slim index (keys and filter attributes only)
  * in sort-key order, pass over `skip` matches, keep the page's keys, then read just those
  * items by key. Index sort keys are `<created_at>#<id>`, so time bounds are key
- * conditions and the order is newest first when read backwards.
+ * conditions and the order is newest first when read backwards. A list may span several
+ * partitions (one per status a filter names, times the tenant's shards): each is read
+ * as far as the merge needs, never further, so a page reads in proportion to the page,
+ * not to the tenant.
  */
 export interface IndexQuery {
   index: IndexName;
-  partition: string;
+  /** The index partitions holding the list, merged in sort-key order. */
+  partitions: readonly string[];
   /** Inclusive lower bound of the sort key's time (RFC 3339, UTC, ms). */
   from?: string;
   /** Exclusive upper bound of the sort key's time. */
@@ -29,11 +33,9 @@ export interface IndexQuery {
 }
 
 /**
- * Index items one Query evaluates at most. Without a filter a Query asks for exactly the
- * matches still needed (page 0 reads 100 index items, not a 1 MB page of ~4,000); with a
- * filter it asks for about what DynamoDB's 1 MB page holds of these slim items (~250
- * bytes) anyway. DynamoDB Local, which reads the whole partition for a Query without
- * `Limit`, then reads what DynamoDB would (the list benchmark, test/bench/lists.ts).
+ * Index items one Query evaluates at most. Without a filter a Query asks for about the
+ * matches still needed; with one, for twice that and twice as many at each further read
+ * of the same partition, up to about what DynamoDB's 1 MB page holds of these slim items.
  */
 const INDEX_PAGE_LIMIT = 4_000;
 
@@ -42,30 +44,107 @@ const BATCH_GET_LIMIT = 100;
 /** Rounds of retrying unprocessed keys before giving up (backoff 50 ms … 1 s). */
 const BATCH_GET_ROUNDS = 8;
 
-/** The keys of one page of the index's matches, in index order. */
+/** One partition's place in a merged walk. */
+interface Cursor {
+  partition: string;
+  buffer: Record<string, unknown>[];
+  startKey?: Record<string, unknown>;
+  /** Index items the next Query of this partition asks for. */
+  limit: number;
+  done: boolean;
+}
+
+/** The keys of one page of the index's matches, in index order, merged across its partitions. */
 export async function pageKeys(
   db: DynamoDBDocumentClient,
   tableName: string,
   query: IndexQuery,
   page: PageWindow,
 ): Promise<ItemKey[]> {
-  const input = queryInput(query);
-  const filtered = input.FilterExpression !== undefined;
   const found: ItemKey[] = [];
-  let seen = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const needed = page.skip + page.take - seen;
-    const Limit = filtered ? INDEX_PAGE_LIMIT : Math.min(needed, INDEX_PAGE_LIMIT);
-    const out = await db.send(new QueryCommand({ TableName: tableName, ...input, Limit, ExclusiveStartKey: startKey }));
-    for (const item of out.Items ?? []) {
-      if (seen++ < page.skip) continue;
-      found.push(keyOf(item));
-      if (found.length === page.take) return found;
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  let passed = 0;
+  for await (const key of walkKeys(db, tableName, query, page.skip + page.take)) {
+    if (passed < page.skip) passed++;
+    else found.push(key);
+    if (found.length === page.take) break;
+  }
   return found;
+}
+
+/**
+ * The index's matches in list order, merged across the query's partitions, read lazily:
+ * the first Query of each partition asks for its share of `expected` keys, a partition
+ * that runs dry while still ahead in the order is read again for what is still missing.
+ */
+export async function* walkKeys(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  query: IndexQuery,
+  expected: number,
+): AsyncGenerator<ItemKey> {
+  const filtered = Object.values(query.anyOf ?? {}).some((values) => values?.length);
+  const sortKey = TABLE_SCHEMA.indexes[query.index].sortKey;
+  const newestFirst = query.newestFirst !== false;
+  const partitions = [...new Set(query.partitions)];
+  const first = Math.ceil(expected / partitions.length);
+  const cursors: Cursor[] = partitions.map((partition) => ({
+    partition,
+    buffer: [],
+    limit: bounded(filtered ? 2 * first : first),
+    done: false,
+  }));
+  const read = async (cursor: Cursor) => {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        ...queryInput(query, cursor.partition),
+        Limit: cursor.limit,
+        ExclusiveStartKey: cursor.startKey,
+      }),
+    );
+    cursor.buffer.push(...(out.Items ?? []));
+    cursor.startKey = out.LastEvaluatedKey;
+    cursor.done = !out.LastEvaluatedKey;
+    // A filter drops items: the next read of this partition evaluates twice as many.
+    if (filtered) cursor.limit = bounded(2 * cursor.limit);
+  };
+  const seen = new Set<string>();
+  let given = 0;
+  for (;;) {
+    const dry = cursors.filter((c) => c.buffer.length === 0 && !c.done);
+    if (dry.length > 0) {
+      if (!filtered) for (const c of dry) c.limit = bounded(Math.max(c.limit, expected - given));
+      await Promise.all(dry.map(read));
+      continue;
+    }
+    const next = headOf(cursors, sortKey, newestFirst);
+    if (!next) return;
+    const key = keyOf(next.buffer.shift() as Record<string, unknown>);
+    // An item moving between partitions (a status change) may briefly be in both.
+    if (seen.has(key.pk)) continue;
+    seen.add(key.pk);
+    given++;
+    yield key;
+  }
+}
+
+const bounded = (limit: number) => Math.min(INDEX_PAGE_LIMIT, Math.max(1, limit));
+
+/** The cursor whose next item comes first in the list's order. */
+function headOf(cursors: Cursor[], sortKey: string, newestFirst: boolean): Cursor | undefined {
+  let best: Cursor | undefined;
+  for (const cursor of cursors) {
+    const item = cursor.buffer[0];
+    if (!item) continue;
+    if (!best) {
+      best = cursor;
+      continue;
+    }
+    const a = String(item[sortKey]);
+    const b = String(best.buffer[0]?.[sortKey]);
+    if (newestFirst ? a > b : a < b) best = cursor;
+  }
+  return best;
 }
 
 /**
@@ -85,7 +164,8 @@ export async function batchGetInOrder(
       if (round === BATCH_GET_ROUNDS) throw new InternalError('table kept throttling the page read');
       if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
       const out: BatchGetCommandOutput = await db.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: request, ConsistentRead: true } } }),
+        // Eventually consistent, like the index the keys came from: half the read units.
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: request } } }),
       );
       for (const item of out.Responses?.[tableName] ?? []) byKey.set(id(keyOf(item)), item);
       request = out.UnprocessedKeys?.[tableName]?.Keys;
@@ -97,21 +177,44 @@ export async function batchGetInOrder(
   });
 }
 
-/** One page of an index's matches, read by key. */
+/**
+ * One page of an index's matches, read by key. `matches`, when given, is a filter the
+ * index cannot evaluate (attributes it does not project): keys are then read in batches
+ * and the items tested, until the page is full or the partitions end.
+ */
 export async function readPage(
   db: DynamoDBDocumentClient,
   tableName: string,
   query: IndexQuery,
   page: PageWindow,
+  matches?: (item: Record<string, unknown>) => boolean,
 ): Promise<Record<string, unknown>[]> {
   if (page.take === 0) return [];
-  return batchGetInOrder(db, tableName, await pageKeys(db, tableName, query, page));
+  if (!matches) return batchGetInOrder(db, tableName, await pageKeys(db, tableName, query, page));
+  const found: Record<string, unknown>[] = [];
+  let passed = 0;
+  let batch: ItemKey[] = [];
+  const take = async () => {
+    for (const item of await batchGetInOrder(db, tableName, batch)) {
+      if (!matches(item)) continue;
+      if (passed < page.skip) passed++;
+      else if (found.length < page.take) found.push(item);
+    }
+    batch = [];
+  };
+  for await (const key of walkKeys(db, tableName, query, page.skip + page.take)) {
+    batch.push(key);
+    if (batch.length === BATCH_GET_LIMIT) await take();
+    if (found.length === page.take) return found;
+  }
+  if (batch.length > 0) await take();
+  return found;
 }
 
-function queryInput(query: IndexQuery) {
+function queryInput(query: IndexQuery, partition: string) {
   const index = TABLE_SCHEMA.indexes[query.index];
   const names: Record<string, string> = { '#pk': index.partitionKey };
-  const values: Record<string, unknown> = { ':pk': query.partition };
+  const values: Record<string, unknown> = { ':pk': partition };
   let keyCondition = '#pk = :pk';
   if (query.from || query.before) names['#sk'] = index.sortKey;
   // Sort keys are `<created_at>#<id>`: `>= from` includes created_at == from, `< before` excludes created_at == before.

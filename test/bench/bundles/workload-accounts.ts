@@ -1,4 +1,4 @@
-import { accountKeys } from '#shared/db/verify-accounts/keys';
+import { accountListQuery } from '#shared/db/verify-accounts/list';
 import { cycle, httpEvent, scheduledEvent, sqsEvent } from './events';
 import { ACCOUNTS_TENANT, byTenant, route, type Step, times, type World } from './workload';
 
@@ -37,7 +37,7 @@ function createBody(i: number) {
 }
 
 /** The tenant's accounts (id and the statuses the list index projects), oldest first. */
-const accounts = (world: World) => byTenant(world, accountKeys.byTenant(ACCOUNTS_TENANT));
+const accounts = (world: World) => byTenant(world, accountListQuery(ACCOUNTS_TENANT, {}).partitions);
 
 /**
  * List calls as a dashboard makes them: first pages, mostly, of a few sizes, with and

@@ -1,4 +1,4 @@
-import { personKeys } from '#shared/db/persons/keys';
+import { personListQuery } from '#shared/db/persons/list';
 import { cycle, httpEvent, scheduledEvent, sqsEvent } from './events';
 import { byTenant, PERSONS_TENANT, route, type Step, times, type World } from './workload';
 
@@ -44,7 +44,7 @@ function personBody(i: number, reference = `crm-${i}`) {
 }
 
 /** The tenant's persons (id and status, as the list index projects them), oldest first. */
-const persons = (world: World) => byTenant(world, personKeys.byTenant(PERSONS_TENANT));
+const persons = (world: World) => byTenant(world, personListQuery(PERSONS_TENANT, {}).partitions);
 
 /** As for accounts: first pages of a few sizes, filters most persons pass, one reference lookup. */
 const LIST_QUERIES = [

@@ -41,7 +41,7 @@ async function configurations(world: World): Promise<{ tenant: string; id: strin
 
 /** The accounts tenant's events (InvokeWebhook's and the pipeline's), oldest first. */
 const eventIds = async (world: World) =>
-  (await byTenant(world, eventKeys.byTenant(ACCOUNTS_TENANT))).map((event) => String(event.id));
+  (await byTenant(world, [eventKeys.list(ACCOUNTS_TENANT, 0)])).map((event) => String(event.id));
 
 const EVENT_LIST_QUERIES = ['size=10', 'size=20', 'index=1&size=10', 'event_type=verify_account_updated&size=10'];
 

@@ -52,24 +52,26 @@ export function route(id: string): RouteDefinition {
 /** `n` events, the i-th from `build(i)`. */
 export const times = <T>(n: number, build: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => build(i));
 
-/** Every item of one byTenant (gsi1) partition, oldest first, with the attributes that index projects. */
-export async function byTenant(world: World, partition: string): Promise<Record<string, unknown>[]> {
+/** Every item of some byTenant (gsi1) partitions, oldest first, with the attributes that index projects. */
+export async function byTenant(world: World, partitions: readonly string[]): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await world.db.send(
-      new QueryCommand({
-        TableName: world.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :partition',
-        ExpressionAttributeValues: { ':partition': partition },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
+  for (const partition of partitions) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await world.db.send(
+        new QueryCommand({
+          TableName: world.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :partition',
+          ExpressionAttributeValues: { ':partition': partition },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+  return items.sort((a, b) => String(a.gsi1sk).localeCompare(String(b.gsi1sk)));
 }
 
 /** The sort keys of one table partition (e.g. a tenant's webhook configuration ids). */

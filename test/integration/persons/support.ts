@@ -57,7 +57,7 @@ export async function personEvents(runtime: LocalRuntime, tenant: string, person
       TableName: runtime.tableName,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': eventKeys.byTenant(tenant) },
+      ExpressionAttributeValues: { ':pk': eventKeys.list(tenant, 0) },
       ScanIndexForward: true,
     }),
   );

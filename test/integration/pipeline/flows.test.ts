@@ -40,7 +40,7 @@ async function storedEvents(tenant = TENANT) {
       TableName: runtime.tableName,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': eventKeys.byTenant(tenant) },
+      ExpressionAttributeValues: { ':pk': eventKeys.list(tenant, 0) },
     }),
   );
   // The index holds ids only; the events themselves are read by key.

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountBody, freshAccountNumber, useVerifyRuntime } from './support';
 
 /** Every account alice created, newest first as the contract orders them. */
@@ -13,6 +13,9 @@ const newestFirst = <T extends { created_at: string; id: string }>(items: T[]) =
 
 // No pipeline: every account stays as created, so the status filters have a fixed answer.
 const env = useVerifyRuntime({ consumers: [] });
+// Alice's list is split in four shards (bob's is not): every page below merges 4 shards × 5 statuses.
+beforeAll(() => vi.stubEnv('TENANT_LIST_SHARDS', JSON.stringify({ 'tenant-alice': 4 })));
+afterAll(() => vi.unstubAllEnvs());
 beforeAll(async () => {
   for (let i = 0; i < 32; i++) {
     const type = TYPES[i % TYPES.length];

@@ -1,5 +1,5 @@
 import type { SQSEvent } from 'aws-lambda';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
@@ -196,4 +196,28 @@ describe('verification worker: safe to run twice', () => {
     expect(text).not.toContain('078051120');
     expect(text).not.toContain('0006789');
   });
+});
+
+describe('verification worker: the list index follows the status', () => {
+  it.each([1, 4])(
+    'moves the account from the pending to the valid list partition when it settles (%i shard(s))',
+    async (shards) => {
+      const account = await created({ account_number: '0006789' });
+      const listed = async (status: 'pending' | 'valid') =>
+        (await repository().list(account.tenant, { verificationStatus: [status] }, { skip: 0, take: 10 })).map(
+          (a) => a.id,
+        );
+      vi.stubEnv('TENANT_LIST_SHARDS', JSON.stringify({ [account.tenant]: shards }));
+      try {
+        expect(await listed('pending')).toEqual([account.id]);
+        expect(await worker(message(account.tenant, account.id))).toEqual({ batchItemFailures: [] });
+        expect(await listed('valid')).toEqual([account.id]);
+        expect(await listed('pending')).toEqual([]);
+        const all = await repository().list(account.tenant, {}, { skip: 0, take: 10 });
+        expect(all.map((a) => [a.id, a.verification_status])).toEqual([[account.id, 'valid']]);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { BatchGetCommand, type BatchGetCommandInput, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { VERIFICATION_STATUSES } from '#domain/verify-account';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { handler as list } from '../../../functions/verify-accounts/list';
 import {
@@ -162,7 +163,10 @@ describe('GET /verify/accounts: query validation', () => {
 });
 
 describe('GET /verify/accounts: filters reach DynamoDB', () => {
-  it('queries the tenant’s accounts newest first on the account index, with no filter by default', async () => {
+  const queriedPartitions = () =>
+    ddb.commandCalls(QueryCommand).map((call) => call.args[0].input.ExpressionAttributeValues?.[':pk']);
+
+  it('queries every verification status’s partition of the account index newest first, with no filter by default', async () => {
     const res = await invoke(list, listEvent());
 
     expect(res.statusCode).toBe(200);
@@ -171,40 +175,52 @@ describe('GET /verify/accounts: filters reach DynamoDB', () => {
       TableName: TABLE,
       IndexName: 'gsi1',
       KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeValues: { ':pk': accountKeys.byTenant(TENANT) },
       ScanIndexForward: false,
     });
-    expect(queryInput().FilterExpression).toBeUndefined();
+    expect(queriedPartitions().sort()).toEqual(
+      VERIFICATION_STATUSES.map((status) => accountKeys.list(TENANT, status, 0)).sort(),
+    );
+    for (const call of ddb.commandCalls(QueryCommand)) expect(call.args[0].input.FilterExpression).toBeUndefined();
+  });
+
+  it('reads every shard of each status when the tenant’s list is sharded (TENANT_LIST_SHARDS)', async () => {
+    vi.stubEnv('TENANT_LIST_SHARDS', JSON.stringify({ [TENANT]: 3 }));
+    try {
+      await invoke(list, listEvent('verification_status=valid'));
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(queriedPartitions().sort()).toEqual([0, 1, 2].map((shard) => accountKeys.list(TENANT, 'valid', shard)));
   });
 
   it.each([
     ['repeated parameters', 'verification_status=valid&verification_status=closed'],
     ['comma-separated values', 'verification_status=valid,closed'],
-  ])('passes every value of an array filter given as %s to the FilterExpression', async (_how, q) => {
-    await invoke(list, listEvent(q));
+  ])(
+    'serves a verification_status filter given as %s by key: only those statuses’ partitions are read',
+    async (_how, q) => {
+      await invoke(list, listEvent(q));
 
-    const input = queryInput();
-    expect(input.FilterExpression).toBe('#verification_status IN (:verification_status0, :verification_status1)');
-    expect(input.ExpressionAttributeNames).toMatchObject({ '#verification_status': 'verification_status' });
-    expect(input.ExpressionAttributeValues).toMatchObject({
-      ':verification_status0': 'valid',
-      ':verification_status1': 'closed',
-    });
-  });
+      expect(queriedPartitions().sort()).toEqual(
+        ['closed', 'valid'].map((status) => accountKeys.list(TENANT, status, 0)),
+      );
+      for (const call of ddb.commandCalls(QueryCommand)) expect(call.args[0].input.FilterExpression).toBeUndefined();
+    },
+  );
 
-  it('combines filters on different statuses with AND', async () => {
+  it('combines the other status filters with AND on the index, in the partitions of the verification statuses asked', async () => {
     await invoke(
       list,
       listEvent('verification_status=valid&debit_status=blocked,failed&ownership_status=full&control_status=canceled'),
     );
 
+    expect(queriedPartitions()).toEqual([accountKeys.list(TENANT, 'valid', 0)]);
     const input = queryInput();
     expect(input.FilterExpression).toBe(
-      '#verification_status IN (:verification_status0) AND #ownership_status IN (:ownership_status0) AND ' +
-        '#control_status IN (:control_status0) AND #debit_status IN (:debit_status0, :debit_status1)',
+      '#ownership_status IN (:ownership_status0) AND #control_status IN (:control_status0) AND ' +
+        '#debit_status IN (:debit_status0, :debit_status1)',
     );
     expect(input.ExpressionAttributeValues).toMatchObject({
-      ':verification_status0': 'valid',
       ':ownership_status0': 'full',
       ':control_status0': 'canceled',
       ':debit_status0': 'blocked',

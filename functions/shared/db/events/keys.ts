@@ -1,8 +1,8 @@
 /** Keys of the event log (docs/data-model.md, patterns 7 and 8). */
 export const eventKeys = {
   event: (tenant: string, eventId: string) => ({ pk: `T#${tenant}#EVT#${eventId}`, sk: 'EVT' }),
-  /** byTenant partition: the tenant's events. */
-  byTenant: (tenant: string) => `T#${tenant}#EVT`,
+  /** byTenant partition: the tenant's events in one shard (a list merges every shard). */
+  list: (tenant: string, shard: number) => `T#${tenant}#EVT#${shard}`,
   order: (createdAt: string, eventId: string) => `${createdAt}#${eventId}`,
   /** A delivery attempt, in its event's partition (pattern 18): read with the event in one Query. */
   attempt: (tenant: string, eventId: string, at: string, configurationId: string, n: number) => ({

@@ -11,6 +11,7 @@ import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
 import { readPage } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
+import { allShards, listShardCount, listShardOf } from '../shards';
 import { eventKeys } from './keys';
 
 /** One delivery attempt of an event to one configuration's URL (docs/api.md#event-log). */
@@ -65,7 +66,7 @@ export class EventRepository {
             event_type: envelope.event_type,
             created_at: envelope.created_at,
             envelope,
-            gsi1pk: eventKeys.byTenant(tenant),
+            gsi1pk: eventKeys.list(tenant, listShardOf(tenant, envelope.event_id)),
             gsi1sk: eventKeys.order(envelope.created_at, envelope.event_id),
             [TABLE_SCHEMA.ttlAttribute]: Math.ceil(expires / 1000),
           },
@@ -95,7 +96,7 @@ export class EventRepository {
   async list(tenant: string, filter: EventListFilter, page: PageWindow): Promise<StoredEvent[]> {
     const query = {
       index: 'byTenant' as const,
-      partition: eventKeys.byTenant(tenant),
+      partitions: allShards(listShardCount(tenant)).map((shard) => eventKeys.list(tenant, shard)),
       from: filter.startTime,
       before: filter.endTime,
       anyOf: { event_type: filter.eventTypes },

@@ -2,6 +2,7 @@ import type { Person } from '#domain/person';
 import { nameKey } from '#domain/screening';
 import { ENTITY } from '../entities';
 import { withoutStorageFields } from '../items';
+import { listShardOf } from '../shards';
 import { personKeys } from './keys';
 
 /** Stored beside the person, never returned: the SSN ciphertext and the list-filter keys. */
@@ -25,12 +26,16 @@ export function nameAttributes(person: Pick<Person, 'tenant' | 'id' | 'first_nam
   };
 }
 
+/** The person's list partition: its tenant, its status, its shard (written again when the status changes). */
+export const personListPartition = (person: Pick<Person, 'tenant' | 'id' | 'status'>): string =>
+  personKeys.list(person.tenant, person.status, listShardOf(person.tenant, person.id));
+
 /** A new person as stored: its key, its list and screening index entries, the person. */
 export function personItem(person: Person): Record<string, unknown> {
   return {
     ...personKeys.person(person.tenant, person.id),
     entity: ENTITY.person,
-    gsi1pk: personKeys.byTenant(person.tenant),
+    gsi1pk: personListPartition(person),
     gsi1sk: personKeys.order(person.created_at, person.id),
     ...nameAttributes(person),
     ...person,

@@ -3,8 +3,8 @@ import { digest } from '../digest';
 /** Keys of persons, their reference ids and review cases (docs/data-model.md, patterns 10–13). */
 export const personKeys = {
   person: (tenant: string, id: string) => ({ pk: `T#${tenant}#P#${id}`, sk: 'P' }),
-  /** byTenant partition: the tenant's persons. */
-  byTenant: (tenant: string) => `T#${tenant}#P`,
+  /** byTenant partition: the tenant's persons with one status, in one shard (the status filter is a key). */
+  list: (tenant: string, status: string, shard: number) => `T#${tenant}#P#${status}#${shard}`,
   order: (createdAt: string, id: string) => `${createdAt}#${id}`,
   /** The uniqueness item of a customer reference id; references appear in keys only as a digest. */
   reference: (tenant: string, customerReferenceId: string) => ({

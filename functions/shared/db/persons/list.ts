@@ -1,5 +1,6 @@
-import type { PersonStatus } from '#domain/person';
+import { PERSON_STATUSES, type PersonStatus } from '#domain/person';
 import type { IndexQuery } from '../paging';
+import { allShards, listShardCount } from '../shards';
 import { nameFilterKey } from './item';
 import { personKeys } from './keys';
 
@@ -16,14 +17,16 @@ export interface PersonListFilter {
   lastName?: string;
 }
 
+/** The tenant's persons of the statuses asked for (all without that filter), every shard; names filtered on the index. */
 export function personListQuery(tenant: string, filter: PersonListFilter): IndexQuery {
+  const statuses = filter.status?.length ? filter.status : PERSON_STATUSES;
+  const shards = allShards(listShardCount(tenant));
   return {
     index: 'byTenant',
-    partition: personKeys.byTenant(tenant),
+    partitions: statuses.flatMap((status) => shards.map((shard) => personKeys.list(tenant, status, shard))),
     from: filter.startTime,
     before: filter.endTime,
     anyOf: {
-      status: filter.status,
       first_name_key: filter.firstName === undefined ? undefined : [nameFilterKey(filter.firstName)],
       last_name_key: filter.lastName === undefined ? undefined : [nameFilterKey(filter.lastName)],
     },

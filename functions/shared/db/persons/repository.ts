@@ -6,7 +6,7 @@ import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
 import { queryPartition, readPage } from '../paging';
 import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
-import { nameAttributes, personItem, toPerson } from './item';
+import { nameAttributes, personItem, personListPartition, toPerson } from './item';
 import { personKeys } from './keys';
 import { matchesPersonFilter, type PersonListFilter, personListQuery } from './list';
 
@@ -121,6 +121,8 @@ export class PersonRepository {
     const next = { ...person, ...change.set };
     if (change.set.first_name !== undefined || change.set.last_name !== undefined)
       Object.assign(set, nameAttributes(next));
+    // The list partition is keyed by the status: a new status moves the index entry.
+    if (change.set.status !== undefined && change.set.status !== person.status) set.gsi1pk = personListPartition(next);
     if (change.ssnSecret !== undefined) set.ssn_secret = change.ssnSecret ?? undefined;
     if (change.identityChanged) set.identity_rev = stored.identityRev + 1;
     const versioned: VersionedChange = { set, remove: change.remove };

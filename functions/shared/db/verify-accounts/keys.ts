@@ -5,10 +5,15 @@ import { digest } from '../digest';
  * and 9). Account numbers appear in keys only as a digest, so key-based tooling (metrics,
  * contributor insights, error messages quoting keys) never shows them.
  */
+export const PENDING_CODE_SHARDS = 8;
+
 export const accountKeys = {
   account: (tenant: string, id: string) => ({ pk: `T#${tenant}#VA#${id}`, sk: 'VA' }),
-  /** byTenant partition: the tenant's accounts. */
-  byTenant: (tenant: string) => `T#${tenant}#VA`,
+  /**
+   * byTenant partition: the tenant's accounts with one verification status, in one shard
+   * (the status filter is a key; an unfiltered list merges every status and shard).
+   */
+  list: (tenant: string, status: string, shard: number) => `T#${tenant}#VA#${status}#${shard}`,
   /** byLookup partition: the tenant's accounts with one account number. */
   byAccountNumber: (tenant: string, accountNumber: string) => `T#${tenant}#VAN#${digest(accountNumber)}`,
   /** Sort key of both list indexes: newest first when read backwards, id breaks ties. */
@@ -16,7 +21,11 @@ export const accountKeys = {
   slots: (tenant: string, routingNumber: string, accountNumber: string) =>
     `T#${tenant}#VLIMIT#${digest(`${routingNumber}:${accountNumber}`)}`,
   slot: (n: number) => `SLOT#${n}`,
-  /** byDueTime partition of statement codes awaiting an answer (few at a time: one partition). */
-  pendingStatementCodes: 'STATEMENT_CODE_SENT',
+  /**
+   * byDueTime partition of statement codes awaiting an answer, split into
+   * PENDING_CODE_SHARDS by account id so no tenant's burst of control verifications
+   * meets one partition's write limit; the daily expiry reads every shard.
+   */
+  pendingStatementCodes: (shard: number) => `STATEMENT_CODE_SENT#${shard}`,
   pendingStatementCode: (sentAt: string, tenant: string, id: string) => `${sentAt}#${tenant}#${id}`,
 };

@@ -1,11 +1,13 @@
-import type {
-  ControlStatus,
-  DebitStatus,
-  OwnershipStatus,
-  VerificationStatus,
-  VerifyAccount,
+import {
+  type ControlStatus,
+  type DebitStatus,
+  type OwnershipStatus,
+  VERIFICATION_STATUSES,
+  type VerificationStatus,
+  type VerifyAccount,
 } from '#domain/verify-account';
 import type { IndexQuery } from '../paging';
+import { allShards, listShardCount } from '../shards';
 import { accountKeys } from './keys';
 
 /**
@@ -32,17 +34,34 @@ const STATUS_FILTERS = [
   ['debitStatus', 'debit_status'],
 ] as const;
 
+/** The filters evaluated on the tenant list's index; `verification_status` is its partition key instead. */
+const PROJECTED_STATUS_FILTERS = STATUS_FILTERS.filter(([param]) => param !== 'verificationStatus');
+
+/**
+ * The index walk of a list. The tenant's list (pattern 2) reads the partitions of the
+ * verification statuses asked for (all five without that filter) in every shard; the
+ * other statuses are filtered on the index. The accounts with one account number
+ * (pattern 3) are one partition whose index carries no statuses: the caller tests the
+ * items it reads (`matchesFilter`), so a status change never rewrites that index.
+ */
 export function accountListQuery(tenant: string, filter: AccountListFilter): IndexQuery {
+  const time = { from: filter.startTime, before: filter.endTime };
+  if (filter.accountNumber) {
+    return { index: 'byLookup', partitions: [accountKeys.byAccountNumber(tenant, filter.accountNumber)], ...time };
+  }
+  const statuses = filter.verificationStatus?.length ? filter.verificationStatus : VERIFICATION_STATUSES;
+  const shards = allShards(listShardCount(tenant));
   return {
-    index: filter.accountNumber ? 'byLookup' : 'byTenant',
-    partition: filter.accountNumber
-      ? accountKeys.byAccountNumber(tenant, filter.accountNumber)
-      : accountKeys.byTenant(tenant),
-    from: filter.startTime,
-    before: filter.endTime,
-    anyOf: Object.fromEntries(STATUS_FILTERS.map(([param, attribute]) => [attribute, filter[param]])),
+    index: 'byTenant',
+    partitions: statuses.flatMap((status) => shards.map((shard) => accountKeys.list(tenant, status, shard))),
+    ...time,
+    anyOf: Object.fromEntries(PROJECTED_STATUS_FILTERS.map(([param, attribute]) => [attribute, filter[param]])),
   };
 }
+
+/** Whether the list's index cannot evaluate the filter's statuses itself (the account-number lookup). */
+export const filtersAfterRead = (filter: AccountListFilter): boolean =>
+  filter.accountNumber !== undefined && STATUS_FILTERS.some(([param]) => filter[param]?.length);
 
 /** Whether one account passes the filter (the `id` filter reads the account by key instead of the index). */
 export function matchesFilter(account: VerifyAccount, filter: AccountListFilter): boolean {

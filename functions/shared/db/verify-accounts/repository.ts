@@ -11,10 +11,11 @@ import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
 import { queryPartition, readPage } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
+import { allShards, shardOf } from '../shards';
 import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
-import { accountItem, toAccount } from './item';
-import { accountKeys as keys } from './keys';
-import { type AccountListFilter, accountListQuery, matchesFilter } from './list';
+import { accountItem, accountListPartition, toAccount } from './item';
+import { accountKeys as keys, PENDING_CODE_SHARDS } from './keys';
+import { type AccountListFilter, accountListQuery, filtersAfterRead, matchesFilter } from './list';
 
 export type { AccountListFilter } from './list';
 
@@ -97,7 +98,11 @@ export class VerifyAccountRepository {
       const account = await this.get(tenant, filter.id);
       return account && page.skip === 0 && matchesFilter(account, filter) ? [account] : [];
     }
-    const items = await readPage(this.db, this.tableName, accountListQuery(tenant, filter), page);
+    const query = accountListQuery(tenant, filter);
+    const matches = filtersAfterRead(filter)
+      ? (item: Record<string, unknown>) => matchesFilter(toAccount(item), filter)
+      : undefined;
+    const items = await readPage(this.db, this.tableName, query, page, matches);
     return items.map(toAccount);
   }
 
@@ -134,7 +139,7 @@ export class VerifyAccountRepository {
   async recordVerification(account: VerifyAccount, result: VerificationResult, now: Date): Promise<VerifyAccount> {
     const set: Record<string, unknown> = { ...result };
     if (result.statement_code_sent_at) {
-      set.gsi3pk = keys.pendingStatementCodes;
+      set.gsi3pk = keys.pendingStatementCodes(shardOf(account.id, PENDING_CODE_SHARDS));
       set.gsi3sk = keys.pendingStatementCode(result.statement_code_sent_at, account.tenant, account.id);
     }
     return this.update(account, { set, remove: ['ownership_secret'] }, now);
@@ -156,21 +161,32 @@ export class VerifyAccountRepository {
 
   /** Accounts (any tenant) whose statement code was sent before `cutoff` and is still unanswered. */
   async pendingStatementCodesSentBefore(cutoff: Date): Promise<{ tenant: string; id: string }[]> {
-    const items = await queryPartition(this.db, this.tableName, {
-      index: 'byDueTime',
-      partition: keys.pendingStatementCodes,
-      before: cutoff.toISOString(),
-    });
+    const shards = await Promise.all(
+      allShards(PENDING_CODE_SHARDS).map((shard) =>
+        queryPartition(this.db, this.tableName, {
+          index: 'byDueTime',
+          partition: keys.pendingStatementCodes(shard),
+          before: cutoff.toISOString(),
+        }),
+      ),
+    );
+    const items = shards.flat();
     return items.map((item) => ({ tenant: String(item.tenant), id: String(item.id) }));
   }
 
   private async update(account: VerifyAccount, change: VersionedChange, now: Date): Promise<VerifyAccount> {
+    const status = change.set.verification_status as VerifyAccount['verification_status'] | undefined;
+    // The list partition is keyed by the verification status: a new status moves the index entry.
+    const set =
+      status && status !== account.verification_status
+        ? { ...change.set, gsi1pk: accountListPartition({ ...account, verification_status: status }) }
+        : change.set;
     const item = await updateVersioned(
       this.db,
       this.tableName,
       keys.account(account.tenant, account.id),
       account.version,
-      change,
+      { ...change, set },
       now,
     );
     return toAccount(item);

@@ -60,7 +60,7 @@ describe('index paging', () => {
         pk: `T#t1#THING#${id}`,
         sk: 'THING',
         id,
-        status: n % 2 === 0 ? 'even' : 'odd',
+        event_type: n % 2 === 0 ? 'even' : 'odd',
         created_at: created(n),
         gsi1pk: partition,
         gsi1sk: `${created(n)}#${id}`,
@@ -78,10 +78,10 @@ describe('index paging', () => {
   const ids = (items: Record<string, unknown>[]) => items.map((item) => item.id);
 
   it('reads newest first (created_at, then id, descending) and pages by skip and take', async () => {
-    const all = await readPage(db(), tableName, { index: 'byTenant', partition }, { skip: 0, take: 25 });
+    const all = await readPage(db(), tableName, { index: 'byTenant', partitions: [partition] }, { skip: 0, take: 25 });
     const sorted = [...all].sort((a, b) => `${b.created_at}#${b.id}`.localeCompare(`${a.created_at}#${a.id}`));
     expect(ids(all)).toEqual(ids(sorted));
-    const page = await readPage(db(), tableName, { index: 'byTenant', partition }, { skip: 10, take: 5 });
+    const page = await readPage(db(), tableName, { index: 'byTenant', partitions: [partition] }, { skip: 10, take: 5 });
     expect(ids(page)).toEqual(ids(all).slice(10, 15));
   });
 
@@ -89,20 +89,25 @@ describe('index paging', () => {
     const odd = await readPage(
       db(),
       tableName,
-      { index: 'byTenant', partition, anyOf: { status: ['odd'] } },
+      { index: 'byTenant', partitions: [partition], anyOf: { event_type: ['odd'] } },
       {
         skip: 2,
         take: 100,
       },
     );
-    const allOdd = (await readPage(db(), tableName, { index: 'byTenant', partition }, { skip: 0, take: 25 })).filter(
-      (item) => item.status === 'odd',
-    );
+    const allOdd = (
+      await readPage(db(), tableName, { index: 'byTenant', partitions: [partition] }, { skip: 0, take: 25 })
+    ).filter((item) => item.event_type === 'odd');
     expect(ids(odd)).toEqual(ids(allOdd).slice(2));
     const window = await pageKeys(
       db(),
       tableName,
-      { index: 'byTenant', partition, from: '2026-03-02T10:00:00.000Z', before: '2026-03-04T10:00:00.000Z' },
+      {
+        index: 'byTenant',
+        partitions: [partition],
+        from: '2026-03-02T10:00:00.000Z',
+        before: '2026-03-04T10:00:00.000Z',
+      },
       { skip: 0, take: 100 },
     );
     expect(window).toHaveLength(10); // created 03-02 and 03-03, five each
@@ -117,9 +122,81 @@ describe('index paging', () => {
         return out;
       },
     } as unknown as DynamoDBDocumentClient;
-    const page = await pageKeys(counting, tableName, { index: 'byTenant', partition }, { skip: 5, take: 3 });
+    const page = await pageKeys(
+      counting,
+      tableName,
+      { index: 'byTenant', partitions: [partition] },
+      { skip: 5, take: 3 },
+    );
     expect(page).toHaveLength(3);
     expect(scanned).toEqual([8]);
+  });
+
+  describe('a list spread over several partitions (statuses, shards)', () => {
+    const partitions = ['T#t2#THING#a', 'T#t2#THING#b', 'T#t2#THING#c'];
+    // 60 items, dealt unevenly: partition a holds every item divisible by 4, c every odd one.
+    const partitionOf = (n: number) => (n % 4 === 0 ? partitions[0] : n % 2 === 1 ? partitions[2] : partitions[1]);
+    const minute = (n: number) => `2026-03-01T10:${String(n).padStart(2, '0')}:00.000Z`;
+    const query = { index: 'byTenant' as const, partitions };
+    beforeAll(async () => {
+      const items = Array.from({ length: 60 }, (_, n) => {
+        const id = `m-${String(n).padStart(2, '0')}`;
+        return {
+          pk: `T#t2#THING#${id}`,
+          sk: 'THING',
+          id,
+          event_type: n % 3 === 0 ? 'third' : 'other',
+          gsi1pk: partitionOf(n),
+          gsi1sk: `${minute(n)}#${id}`,
+        };
+      });
+      for (let i = 0; i < items.length; i += 25) {
+        const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+        await db().send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk } }));
+      }
+    });
+    const newestFirst = Array.from({ length: 60 }, (_, n) => `m-${String(59 - n).padStart(2, '0')}`);
+
+    it('merges the partitions into one newest-first order and pages it by skip and take', async () => {
+      const keys = await pageKeys(db(), tableName, query, { skip: 0, take: 60 });
+      expect(keys.map((k) => k.pk.replace('T#t2#THING#', ''))).toEqual(newestFirst);
+      const page = await pageKeys(db(), tableName, query, { skip: 20, take: 7 });
+      const all = await pageKeys(db(), tableName, query, { skip: 0, take: 60 });
+      expect(page).toEqual(all.slice(20, 27));
+    });
+
+    it('reads about the page, not the partitions: index items read stay near skip + take', async () => {
+      const scanned: number[] = [];
+      const counting = {
+        send: async (command: QueryCommand) => {
+          const out = await db().send(command);
+          scanned.push(out.ScannedCount ?? 0);
+          return out;
+        },
+      } as unknown as DynamoDBDocumentClient;
+      expect(await pageKeys(counting, tableName, query, { skip: 0, take: 10 })).toHaveLength(10);
+      // Each partition's share first, then at most what is still missing from a partition that ran dry.
+      expect(scanned.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10 * partitions.length);
+    });
+
+    it('filters on the index in every partition and tests unprojected attributes on the items read', async () => {
+      const filtered = await readPage(
+        db(),
+        tableName,
+        { ...query, anyOf: { event_type: ['third'] } },
+        { skip: 1, take: 5 },
+      );
+      const tested = await readPage(
+        db(),
+        tableName,
+        query,
+        { skip: 1, take: 5 },
+        (item) => item.event_type === 'third',
+      );
+      const expected = newestFirst.filter((id) => Number(id.slice(2)) % 3 === 0).slice(1, 6);
+      expect(ids(filtered)).toEqual(expected);
+      expect(ids(tested)).toEqual(expected);
+    });
   });
 
   it('reads items by key in the order asked, dropping keys whose item is gone', async () => {
