@@ -10,8 +10,9 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       path: '/verify/accounts',
       scopes: ['write:verify-accounts'],
       handler: 'functions/verify-accounts/create.ts',
-      // Query of the rate-limit slots, then one transaction putting the account and a slot.
-      table: { actions: ['Query', 'PutItem'] },
+      // Query of the verification slots, a conditional put claiming one, then the account's
+      // put; a failed account write deletes the claim again (docs/data-model.md, pattern 4).
+      table: { actions: ['Query', 'PutItem', 'DeleteItem'] },
       cipher: 'encrypt',
     },
     {
@@ -45,8 +46,9 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       path: '/verify/accounts/{id}/debits',
       scopes: ['write:verify-accounts'],
       handler: 'functions/verify-accounts/debits.ts',
-      // The account, the rate-limit slots, then one transaction taking a slot and resetting the debit status.
-      table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+      // The account, the verification slots, a put claiming one, then the versioned update
+      // resetting the debit status; a conflict deletes the claim again.
+      table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
   ],
   consumers: [

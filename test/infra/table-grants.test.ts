@@ -21,8 +21,9 @@ const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
  * table stream's.
  */
 const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
-  // A rate-limit Query and a transaction putting the account and a slot; the
-  // middleware's tenant alias (GetItem) and idempotency record (Put/Update/DeleteItem).
+  // A Query of the verification slots, a put claiming one (deleted again if the account's
+  // put fails) and the account's put; the middleware's tenant alias (GetItem) and
+  // idempotency record (Put/Update/DeleteItem).
   CreateVerifyAccount: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
   // The slim list indexes only (never the table's own keys), then the page's items by key.
   ListVerifyAccounts: {
@@ -31,8 +32,9 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   },
   GetVerifyAccount: onTable('GetItem', 'PutItem', 'UpdateItem'),
   VerifyAccountControl: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  // The account, a rate-limit Query, and a transaction updating the account and putting a
-  // slot; the middleware's tenant alias and idempotency record.
+  // The account, a Query of the verification slots, a put claiming one, the versioned
+  // update (a conflict deletes the claim again); the middleware's tenant alias and
+  // idempotency record.
   VerifyAccountDebits: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
   StreamRouter: {
     ...onTable('GetItem', 'PutItem', 'UpdateItem'),
@@ -154,6 +156,17 @@ describe('DynamoDB grants, function by function', () => {
       expect(dynamodbGrantsOf(fn)).toEqual(expected);
     },
   );
+});
+
+describe('DynamoDB grants the verification slots need, on the rows themselves', () => {
+  // The idempotency middleware's grant holds DeleteItem too; the rows must not lean on it.
+  it.each([
+    ['CreateVerifyAccount', ['DeleteItem', 'PutItem', 'Query']],
+    ['VerifyAccountDebits', ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem']],
+  ])('%s declares the slot Query, the claim (PutItem), its release (DeleteItem) and its own write', (id, actions) => {
+    const row = ROUTES.find((route) => route.id === id);
+    expect([...(row?.table?.actions ?? [])].sort()).toEqual(actions);
+  });
 });
 
 describe('DynamoDB grants, stack-wide', () => {

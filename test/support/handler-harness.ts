@@ -14,6 +14,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { hashStatementCode } from '#domain/statement-code';
 import type { BucketPolicy, Take } from '#domain/token-bucket';
 import type { Cipher } from '#shared/cipher/cipher';
+import { ENTITY } from '#shared/db/entities';
 import type { RateLimitRepository } from '#shared/db/rate-limits';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
@@ -212,6 +213,17 @@ export function givenStored(item: Record<string, unknown>, afterUpdate: Record<s
   const Key = { pk: item.pk, sk: item.sk };
   ddb.on(GetCommand, { Key }).resolves({ Item: item });
   ddb.on(UpdateCommand, { Key }).resolves({ Attributes: { ...item, ...afterUpdate } });
+}
+
+/** The puts of accounts and verification slots: what a started verification writes. */
+export const verificationWrites = () =>
+  ddb
+    .commandCalls(PutCommand)
+    .filter((c) => [ENTITY.verifyAccount, ENTITY.verificationSlot].some((e) => e === c.args[0].input.Item?.entity));
+
+/** Makes a new account's own put fail, after its verification slot was claimed. */
+export function accountWriteFails(error: Error): void {
+  ddb.on(PutCommand, { Item: { entity: ENTITY.verifyAccount } }).rejects(error);
 }
 
 /** Calls of one command whose Key's pk starts with a prefix (tells alias reads from account reads). */

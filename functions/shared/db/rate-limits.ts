@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type BucketPolicy, type Take, take } from '#domain/token-bucket';
+import { type BucketPolicy, type Take, TokenLeases, take } from '#domain/token-bucket';
 import { tableName } from '#shared/config';
 import { documentClient, port } from '#shared/dependencies';
 import { isConditionFailure } from './conditions';
@@ -11,43 +11,61 @@ import { TABLE_SCHEMA } from './schema';
 const REFILL_RACES = 3;
 
 /**
- * Each tenant's token bucket (docs/api.md#rate-limits), one item. Taking a token is one
- * atomic conditional update (`tokens >= 1`), so concurrent requests of a tenant never
- * refuse each other while tokens remain. Only an empty bucket is refilled: a consistent
- * read and a put on condition that nobody refilled it meanwhile, adding what the rate
- * earned since the last refill, capped at the burst. Refilling lazily keeps the long-run
- * rate exact; a burst right after an idle period may reach up to twice `burst` (the
- * tokens left before the refill are not capped away).
+ * Each tenant's token bucket (docs/api.md#rate-limits), one item. Taking tokens is one
+ * atomic conditional update (`tokens >= :k`), so concurrent requests of a tenant never
+ * refuse each other while tokens remain. A busy warm container takes several at once and
+ * serves the next requests of that tenant from memory (`TokenLeases`), so the bucket item
+ * takes a fraction of the tenant's request rate in writes. Only an empty bucket is
+ * refilled: a consistent read and a put on condition that nobody refilled it meanwhile,
+ * adding what the rate earned since the last refill, capped at the burst. Refilling lazily
+ * keeps the long-run rate exact; a burst right after an idle period may reach up to twice
+ * `burst` (the tokens left before the refill are not capped away).
  */
 export class RateLimitRepository {
+  /** This container's leased tokens: the repository lives as long as the warm container. */
+  private readonly leases = new TokenLeases();
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
   async take(tenant: string, policy: BucketPolicy, now: Date): Promise<Take> {
+    const at = now.getTime();
+    const allowed: Take = { allowed: true, next: { tokens: 0, atMs: at } };
+    const size = this.leases.demand(tenant, policy, at);
+    if (this.leases.useLeased(tenant, at)) return allowed;
     const key = keys.rateBucket(tenant);
+    if (size > 1) {
+      if (await this.takeTokens(key, size)) {
+        this.leases.lease(tenant, size - 1, at);
+        return allowed;
+      }
+      this.leases.bucketLow(tenant, at);
+    }
     for (let attempt = 0; attempt < REFILL_RACES; attempt++) {
-      if (await this.takeOne(key)) return { allowed: true, next: { tokens: 0, atMs: now.getTime() } };
+      if (await this.takeTokens(key, 1)) return allowed;
+      // Tokens another request of this container leased while this one waited.
+      if (this.leases.useLeased(tenant, at)) return allowed;
       const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
       const stored = out.Item && { tokens: Number(out.Item.tokens), atMs: Number(out.Item.at_ms) };
-      const result = take(stored, policy, now.getTime());
-      if (!result.allowed) return result;
+      const result = take(stored, policy, at);
+      if (!result.allowed) return this.leases.useLeased(tenant, at) ? allowed : result;
       if (await this.refill(tenant, key, stored, result.next, now)) return result;
       // Another request refilled it first: take from its refill.
     }
     return { allowed: false, retryAfterSeconds: 1 };
   }
 
-  private async takeOne(key: { pk: string; sk: string }): Promise<boolean> {
+  private async takeTokens(key: { pk: string; sk: string }, count: number): Promise<boolean> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          UpdateExpression: 'SET tokens = tokens - :one',
-          ConditionExpression: 'tokens >= :one',
-          ExpressionAttributeValues: { ':one': 1 },
+          UpdateExpression: 'SET tokens = tokens - :k',
+          ConditionExpression: 'tokens >= :k',
+          ExpressionAttributeValues: { ':k': count },
         }),
       );
       return true;

@@ -89,8 +89,9 @@ const policyCache = new Map<string, { policy: BucketPolicy; until: number }>();
 
 /**
  * Per-tenant fairness (docs/api.md#rate-limits): every request takes a token from its
- * tenant's bucket; an empty bucket answers 429 `too_many_requests` with `Retry-After`, so
- * one partner cannot starve the others. The tenant's policy is cached like its alias.
+ * tenant's bucket, or from the tokens this warm container leased from it in the last
+ * second; an empty bucket answers 429 `too_many_requests` with `Retry-After`, so one
+ * partner cannot starve the others. The tenant's policy is cached like its alias.
  */
 export const tenantRateLimit = (): HttpMiddleware => ({
   before: async ({ internal }) => {

@@ -1,10 +1,11 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { setDependencies } from '#shared/dependencies';
 import { handler as create } from '../../../functions/verify-accounts/create';
 import {
+  accountWriteFails,
   createEvent,
   ddb,
   FRIDAY,
@@ -44,13 +45,26 @@ async function rejected(body: unknown) {
   };
 }
 
-/** The account item and the slot item written in the create transaction. */
+/** The puts of one kind of item, in order. */
+const putsOf = (entity: string) =>
+  ddb
+    .commandCalls(PutCommand)
+    .map((c) => c.args[0].input)
+    .filter((input) => input.Item?.entity === entity);
+
+/** The slot claimed, then the account put: one of each, no transaction. */
 function written() {
-  const calls = ddb.commandCalls(TransactWriteCommand);
-  expect(calls).toHaveLength(1);
-  const [account, slot] = calls[0].args[0].input.TransactItems ?? [];
-  return { account: account.Put!.Item!, slot: slot.Put!.Item!, input: calls[0].args[0].input };
+  const [slot, ...otherSlots] = putsOf('verification_slot');
+  const [account, ...otherAccounts] = putsOf('verify_account');
+  expect(otherSlots).toHaveLength(0);
+  expect(otherAccounts).toHaveLength(0);
+  expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  return { account: account.Item!, slot: slot.Item!, input: account, slotInput: slot };
 }
+
+/** The failure DynamoDB answers a conditional write whose condition does not hold. */
+const conditionFailed = () =>
+  new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 
 describe('POST /verify/accounts: account_number', () => {
   it('names a missing account_number: 400 missing_account_number', async () => {
@@ -330,7 +344,7 @@ describe('POST /verify/accounts: the first failing field is named', () => {
   it('writes nothing when the body is invalid', async () => {
     await rejected(validCreateBody({ routing_number: '021000022' }));
 
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
     expect(harness.cipher.encrypted).toHaveLength(0);
   });
 });
@@ -475,8 +489,8 @@ describe('POST /verify/accounts: a new account', () => {
     const res = await invoke(create, createEvent(validCreateBody({ email: 'jane@example.com' })));
     const { account, input } = written();
 
-    expect(input.TransactItems?.[0].Put?.TableName).toBe(TABLE);
-    expect(input.TransactItems?.[0].Put?.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(input.TableName).toBe(TABLE);
+    expect(input.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(account).toMatchObject({
       ...accountKeys.account(TENANT, res.body.account.id),
       entity: 'verify_account',
@@ -563,7 +577,7 @@ describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', 
 
     expect(res.statusCode).toBe(429);
     expect(res.body.error_code).toBe('too_many_verifications');
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
   });
 
   it('reuses a slot once its 24 h have passed', async () => {
@@ -577,16 +591,45 @@ describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', 
     expect(written().slot.sk).toBe('SLOT#2');
   });
 
+  it('claims the slot before writing the account, on condition that no live claim holds it', async () => {
+    const res = await invoke(create, createEvent(validCreateBody()));
+
+    expect(res.statusCode).toBe(200);
+    const puts = ddb.commandCalls(PutCommand).map((c) => c.args[0].input.Item?.entity);
+    expect(puts).toEqual(['verification_slot', 'verify_account']);
+    expect(written().slotInput).toMatchObject({
+      TableName: TABLE,
+      ConditionExpression: 'attribute_not_exists(pk) OR expires_at_ms <= :now',
+      ExpressionAttributeValues: { ':now': FRIDAY.getTime() },
+    });
+  });
+
+  it('proposes a slot from an eventually consistent read; only a refusal is read strongly consistent', async () => {
+    await invoke(create, createEvent(validCreateBody()));
+    expect(ddb.commandCalls(QueryCommand).map((c) => c.args[0].input.ConsistentRead)).toEqual([false]);
+
+    ddb.reset();
+    ddb.on(QueryCommand).resolves({ Items: [0, 1, 2, 3, 4].map((n) => slot(n, live)) });
+    await invoke(create, createEvent(validCreateBody()));
+    expect(ddb.commandCalls(QueryCommand).map((c) => c.args[0].input.ConsistentRead)).toEqual([false, true]);
+  });
+
+  it('answers 200 when a stale read hid a slot freed a moment ago: the consistent read finds it', async () => {
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [0, 1, 2, 3, 4].map((n) => slot(n, live)) })
+      .resolves({ Items: [0, 1, 2, 4].map((n) => slot(n, live)) });
+
+    const res = await invoke(create, createEvent(validCreateBody()));
+
+    expect(res.statusCode).toBe(200);
+    expect(written().slot.sk).toBe('SLOT#3');
+  });
+
   it('looks again when another request took the same slot first', async () => {
     ddb
-      .on(TransactWriteCommand)
-      .rejectsOnce(
-        new TransactionCanceledException({
-          message: 'Transaction cancelled',
-          $metadata: {},
-          CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }],
-        }),
-      )
+      .on(PutCommand, { Item: { entity: 'verification_slot' } })
+      .rejectsOnce(conditionFailed())
       .resolves({});
     ddb
       .on(QueryCommand)
@@ -596,8 +639,49 @@ describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', 
     const res = await invoke(create, createEvent(validCreateBody()));
 
     expect(res.statusCode).toBe(200);
-    const calls = ddb.commandCalls(TransactWriteCommand);
-    expect(calls.map((c) => c.args[0].input.TransactItems?.[1].Put?.Item?.sk)).toEqual(['SLOT#0', 'SLOT#1']);
+    expect(putsOf('verification_slot').map((p) => p.Item?.sk)).toEqual(['SLOT#0', 'SLOT#1']);
+    expect(putsOf('verify_account')).toHaveLength(1);
+    expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
+  });
+
+  it('never proposes a slot it lost again, even when a stale read still shows it free', async () => {
+    ddb.on(PutCommand, { Item: { entity: 'verification_slot' } }).rejects(conditionFailed());
+
+    const res = await invoke(create, createEvent(validCreateBody()));
+
+    expect(res.statusCode).toBe(429);
+    expect(res.body.error_code).toBe('too_many_verifications');
+    expect(putsOf('verification_slot').map((p) => p.Item?.sk)).toEqual([0, 1, 2, 3, 4].map((n) => `SLOT#${n}`));
+    expect(putsOf('verify_account')).toHaveLength(0);
+  });
+
+  it('releases its slot when the account write fails, and answers the write’s own error', async () => {
+    accountWriteFails(new Error('throttled'));
+
+    const res = await invoke(create, createEvent(validCreateBody()));
+
+    expect(res.statusCode).toBe(500);
+    const [claim] = putsOf('verification_slot');
+    const deletes = ddb.commandCalls(DeleteCommand).map((c) => c.args[0].input);
+    expect(deletes).toEqual([
+      {
+        TableName: TABLE,
+        Key: { pk: slotsPk, sk: claim.Item?.sk },
+        ConditionExpression: 'account_id = :account AND expires_at_ms = :expires',
+        ExpressionAttributeValues: { ':account': claim.Item?.account_id, ':expires': claim.Item?.expires_at_ms },
+      },
+    ]);
+  });
+
+  it('answers the write’s error and logs the lost release when the release fails too (the slot lapses in 24 h)', async () => {
+    accountWriteFails(new Error('throttled'));
+    ddb.on(DeleteCommand).rejects(new Error('throttled again'));
+
+    const res = await invoke(create, createEvent(validCreateBody()));
+
+    expect(res.statusCode).toBe(500);
+    expect(res.body.error_code).toBe('internal_server_error');
+    expect(harness.logs.join('\n')).toContain('verification slot not released');
   });
 
   it('does not mix up slots of different bank accounts (the slot partition is per routing + account number)', async () => {
@@ -631,7 +715,7 @@ describe('POST /verify/accounts: logs', () => {
       create,
       createEvent(validCreateBody({ account_number: '123498765', type: 'status', person: person() })),
     );
-    ddb.on(TransactWriteCommand).rejects(new Error('boom'));
+    accountWriteFails(new Error('boom'));
     await invoke(
       create,
       createEvent(validCreateBody({ account_number: '123498765', type: 'status_ownership', business: business() })),
@@ -658,7 +742,7 @@ describe('POST /verify/accounts: metrics', () => {
     ddb.on(QueryCommand).resolves({ Items: [0, 1, 2, 3, 4].map((n) => ({ sk: `SLOT#${n}`, expires_at_ms: 9e15 })) });
     expect((await invoke(create, createEvent(validCreateBody()))).statusCode).toBe(429);
     ddb.on(QueryCommand).resolves({ Items: [] });
-    ddb.on(TransactWriteCommand).rejects(new Error('boom'));
+    accountWriteFails(new Error('boom'));
     expect((await invoke(create, createEvent(validCreateBody()))).statusCode).toBe(500);
 
     expect(countOf(harness.metrics, 'VerificationCreated')).toBe(0);

@@ -1,4 +1,10 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { PageWindow } from '#domain/pagination';
 import {
   type ControlStatus,
@@ -7,12 +13,13 @@ import {
   type VerifyAccount,
 } from '#domain/verify-account';
 import { InternalError, RateLimitError } from '#shared/errors';
-import { failedConditions } from '../conditions';
+import { createLogger } from '#shared/logger';
+import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
 import { queryPartition, readPage } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
 import { allShards, shardOf } from '../shards';
-import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
+import { updateVersioned, type VersionedChange } from '../versioned-update';
 import { accountItem, accountListPartition, toAccount } from './item';
 import { accountKeys as keys, PENDING_CODE_SHARDS } from './keys';
 import { type AccountListFilter, accountListQuery, filtersAfterRead, matchesFilter } from './list';
@@ -35,7 +42,7 @@ export type VerificationResult = Pick<VerifyAccount, 'verification_status' | 'de
     >
   >;
 
-/** Tries at taking a free verification slot when another request takes the same one first. */
+/** Tries at claiming a free verification slot when another request claims the same one first (one per slot). */
 const SLOT_RACE_RETRIES = 5;
 
 /** Verify accounts and their 5-per-24 h verification slots (docs/data-model.md, patterns 1–4 and 9). */
@@ -46,37 +53,39 @@ export class VerifyAccountRepository {
   ) {}
 
   /**
-   * Stores a new account and takes one of the tenant's verification slots for its bank
-   * account in the same transaction, so the 5-per-24h limit holds under concurrency.
-   * `ownershipSecret` is the ciphertext of the SSN or tax id, stored beside the account.
+   * Stores a new account after claiming one of the tenant's verification slots for its
+   * bank account, so the 5-per-24h limit holds under concurrency (docs/data-model.md,
+   * pattern 4). `ownershipSecret` is the ciphertext of the SSN or tax id, stored beside
+   * the account.
    */
   async create(account: VerifyAccount, ownershipSecret: string | undefined, now: Date): Promise<void> {
-    await this.withSlot(account, now, {
-      Put: {
-        TableName: this.tableName,
-        Item: { ...accountItem(account), ownership_secret: ownershipSecret },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    }).catch((error) => {
-      if (error === ITEM_CONDITION_FAILED) throw new InternalError('verify account id collision');
-      throw error;
+    await this.withSlot(account, now, async () => {
+      try {
+        await this.db.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { ...accountItem(account), ownership_secret: ownershipSecret },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+      } catch (error) {
+        if (isConditionFailure(error)) throw new InternalError('verify account id collision');
+        throw error;
+      }
     });
   }
 
   /**
-   * Asks the bank again about debits (`POST …/debits`): `debit_status` returns to
-   * `pending` (its reason goes) and one verification slot is taken, in one transaction
-   * that also checks the account is unchanged since it was read.
+   * Asks the bank again about debits (`POST …/debits`): one verification slot is claimed,
+   * then `debit_status` returns to `pending` (its reason goes) on condition that the
+   * account is unchanged since it was read; a conflict frees the slot again.
    */
   async restartDebitCheck(account: VerifyAccount, now: Date): Promise<VerifyAccount> {
     const change = { set: { debit_status: 'pending' }, remove: ['debit_status_reason'] };
     const key = keys.account(account.tenant, account.id);
-    await this.withSlot(account, now, {
-      Update: versionedUpdateInput(this.tableName, key, account.version, change, now),
-    }).catch((error) => {
-      if (error === ITEM_CONDITION_FAILED) throw concurrentUpdate();
-      throw error;
-    });
+    await this.withSlot(account, now, () =>
+      updateVersioned(this.db, this.tableName, key, account.version, change, now),
+    );
     const next: VerifyAccount = {
       ...account,
       debit_status: 'pending',
@@ -193,72 +202,117 @@ export class VerifyAccountRepository {
   }
 
   /**
-   * Writes `write` together with a free verification slot of the account's bank account
-   * (routing + account number), so at most 5 verifications per 24 h ever hold a slot.
-   * Rejects with ITEM_CONDITION_FAILED when `write`'s own condition fails, and with
-   * `too_many_verifications` when no slot is free.
+   * Claims a free verification slot of the account's bank account (routing + account
+   * number), then runs `write`; if `write` fails the claim is released and its error
+   * rethrown, so at most 5 verifications per 24 h ever hold a slot (docs/data-model.md,
+   * pattern 4). Rejects with `too_many_verifications` when no slot is free.
    */
-  private async withSlot(account: VerifyAccount, now: Date, write: Record<string, unknown>): Promise<void> {
+  private async withSlot<T>(account: VerifyAccount, now: Date, write: () => Promise<T>): Promise<T> {
     const slotsPk = keys.slots(account.tenant, account.routing_number, account.account_number);
+    const claim = { accountId: account.id, expiresAtMs: now.getTime() + VERIFICATION_WINDOW_MS };
+    // A slot another request claimed first is not proposed again, so a stale read cannot loop.
+    const lost = new Set<number>();
     for (let attempt = 0; attempt < SLOT_RACE_RETRIES; attempt++) {
-      const slot = await this.freeSlot(slotsPk, now);
-      if (slot === undefined) throw tooManyVerifications();
+      const slot = await this.freeSlot(slotsPk, now, lost);
+      if (slot === undefined) break;
+      if (!(await this.claimSlot(slotsPk, slot, claim, now))) {
+        lost.add(slot);
+        continue;
+      }
       try {
-        await this.db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              write,
-              {
-                Put: {
-                  TableName: this.tableName,
-                  Item: {
-                    pk: slotsPk,
-                    sk: keys.slot(slot),
-                    entity: ENTITY.verificationSlot,
-                    version: 1,
-                    account_id: account.id,
-                    expires_at_ms: now.getTime() + VERIFICATION_WINDOW_MS,
-                    [TABLE_SCHEMA.ttlAttribute]: Math.ceil((now.getTime() + VERIFICATION_WINDOW_MS) / 1000),
-                  },
-                  ConditionExpression: 'attribute_not_exists(pk) OR expires_at_ms <= :now',
-                  ExpressionAttributeValues: { ':now': now.getTime() },
-                },
-              },
-            ],
-          }),
-        );
-        return;
+        return await write();
       } catch (error) {
-        const failed = failedConditions(error);
-        if (failed.includes(0)) throw ITEM_CONDITION_FAILED;
-        if (!failed.includes(1)) throw error;
-        // Another request took the same slot first: look again.
+        await this.releaseSlot(slotsPk, slot, claim);
+        throw error;
       }
     }
     throw tooManyVerifications();
   }
 
-  private async freeSlot(slotsPk: string, now: Date): Promise<number | undefined> {
+  /**
+   * A slot to claim: free or expired on an eventually consistent read, which only
+   * proposes (the claim's condition is what is exact). A refusal is decided on a
+   * strongly consistent read, so a slot released a moment ago is not missed.
+   */
+  private async freeSlot(slotsPk: string, now: Date, lost: ReadonlySet<number>): Promise<number | undefined> {
+    const proposed = firstFree(await this.slotItems(slotsPk, false), now, lost);
+    return proposed ?? firstFree(await this.slotItems(slotsPk, true), now, lost);
+  }
+
+  private async slotItems(slotsPk: string, consistent: boolean): Promise<Record<string, unknown>[]> {
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': slotsPk },
-        ConsistentRead: true,
+        ConsistentRead: consistent,
       }),
     );
-    const taken = new Set(
-      (out.Items ?? []).filter((slot) => Number(slot.expires_at_ms) > now.getTime()).map((slot) => String(slot.sk)),
-    );
-    for (let n = 0; n < VERIFICATIONS_PER_WINDOW; n++) {
-      if (!taken.has(keys.slot(n))) return n;
+    return out.Items ?? [];
+  }
+
+  /** Takes slot `n` unless a live claim holds it; false when another request holds it. */
+  private async claimSlot(slotsPk: string, n: number, claim: SlotClaim, now: Date): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk: slotsPk,
+            sk: keys.slot(n),
+            entity: ENTITY.verificationSlot,
+            version: 1,
+            account_id: claim.accountId,
+            expires_at_ms: claim.expiresAtMs,
+            [TABLE_SCHEMA.ttlAttribute]: Math.ceil(claim.expiresAtMs / 1000),
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR expires_at_ms <= :now',
+          ExpressionAttributeValues: { ':now': now.getTime() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
     }
-    return undefined;
+  }
+
+  /**
+   * Frees slot `n` if it still holds this claim. A release that fails is logged and the
+   * slot frees itself when the claim expires: the limit errs on the safe side.
+   */
+  private async releaseSlot(slotsPk: string, n: number, claim: SlotClaim): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: slotsPk, sk: keys.slot(n) },
+          ConditionExpression: 'account_id = :account AND expires_at_ms = :expires',
+          ExpressionAttributeValues: { ':account': claim.accountId, ':expires': claim.expiresAtMs },
+        }),
+      );
+    } catch (error) {
+      createLogger().error('verification slot not released; it frees itself in 24 h', { error });
+    }
   }
 }
 
-/** The record written beside a slot failed its own condition (a sentinel, never shown). */
-const ITEM_CONDITION_FAILED = Symbol('item condition failed');
+/** One request's hold on a slot: which account, until when. */
+interface SlotClaim {
+  accountId: string;
+  expiresAtMs: number;
+}
+
+/** The first slot neither held by a live claim nor lost to another request during this one. */
+function firstFree(items: Record<string, unknown>[], now: Date, lost: ReadonlySet<number>): number | undefined {
+  const taken = new Set(
+    items.filter((slot) => Number(slot.expires_at_ms) > now.getTime()).map((slot) => String(slot.sk)),
+  );
+  for (let n = 0; n < VERIFICATIONS_PER_WINDOW; n++) {
+    if (!taken.has(keys.slot(n)) && !lost.has(n)) return n;
+  }
+  return undefined;
+}
 
 const tooManyVerifications = () =>
   new RateLimitError(

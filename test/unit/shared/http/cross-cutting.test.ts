@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as control } from '../../../../functions/verify-accounts/control';
 import { handler as create } from '../../../../functions/verify-accounts/create';
@@ -7,6 +7,7 @@ import { handler as list } from '../../../../functions/verify-accounts/list';
 import {
   ACCOUNT_ID,
   accountGets,
+  accountWriteFails,
   controlEvent,
   createEvent,
   ddb,
@@ -157,7 +158,7 @@ describe('error bodies', () => {
     [
       'internal_server_error',
       () => {
-        ddb.on(TransactWriteCommand).rejects(new Error('boom'));
+        accountWriteFails(new Error('boom'));
         return send(create, createEvent(validCreateBody()));
       },
     ],
@@ -222,7 +223,7 @@ describe('unexpected failures', () => {
   const cause = 'ProvisionedThroughputExceededException: table test-table key T#partner-a#VA';
 
   it('answers 500 internal_server_error whose message reveals nothing of the cause', async () => {
-    ddb.on(TransactWriteCommand).rejects(new Error(cause));
+    accountWriteFails(new Error(cause));
 
     const res = await invoke(create, createEvent(validCreateBody(), { requestId: 'req-500' }));
 
@@ -293,8 +294,10 @@ describe('tenant', () => {
     const res = await invoke(create, createEvent(validCreateBody(), { claims: { client_id: 'client-rotated-2' } }));
 
     expect(res.statusCode).toBe(200);
-    const [call] = ddb.commandCalls(TransactWriteCommand);
-    const item = call.args[0].input.TransactItems?.[0].Put?.Item;
+    const [item] = ddb
+      .commandCalls(PutCommand)
+      .map((call) => call.args[0].input.Item)
+      .filter((put) => put?.entity === 'verify_account');
     expect(item?.tenant).toBe('acme');
     expect(item?.pk).toBe(`T#acme#VA#${res.body.account.id}`);
   });

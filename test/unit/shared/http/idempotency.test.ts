@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys';
 import { handler as control } from '../../../../functions/verify-accounts/control';
@@ -7,6 +7,7 @@ import { handler as create } from '../../../../functions/verify-accounts/create'
 import { handler as get } from '../../../../functions/verify-accounts/get';
 import {
   ACCOUNT_ID,
+  accountWriteFails,
   controlEvent,
   createEvent,
   ddb,
@@ -17,6 +18,7 @@ import {
   TENANT,
   useHandlerHarness,
   validCreateBody,
+  verificationWrites,
 } from '../../../support/handler-harness';
 import { invoke } from '../../../support/http-events';
 import { countOf } from '../../../support/metrics';
@@ -93,7 +95,7 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.res.body);
     expect(again.body.account.id).toBe(first.res.body.account.id);
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(verificationWrites()).toHaveLength(0);
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
     expect(idemUpdates()).toHaveLength(0);
   });
@@ -155,7 +157,7 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
 
     expect(res.statusCode).toBe(422);
     expect(res.body.error_code).toBe('idempotency_key_reused');
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(verificationWrites()).toHaveLength(0);
   });
 
   it('answers 409 idempotency_key_in_use while the first request is still running', async () => {
@@ -166,7 +168,7 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
 
     expect(res.statusCode).toBe(409);
     expect(res.body.error_code).toBe('idempotency_key_in_use');
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(verificationWrites()).toHaveLength(0);
   });
 
   it('answers 422 idempotency_key_reused for another body even while the first request is running', async () => {
@@ -195,7 +197,7 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
     expect(res.statusCode).toBe(400);
     expect(res.body.error_code).toBe('invalid_idempotency_key');
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(verificationWrites()).toHaveLength(0);
   });
 
   it('rejects an empty key: 400 invalid_idempotency_key', async () => {
@@ -243,7 +245,7 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
   });
 
   it('releases the key after a 5xx so the caller can retry, and keeps no response', async () => {
-    ddb.on(TransactWriteCommand).rejects(new Error('throttled'));
+    ddb.on(QueryCommand).rejects(new Error('throttled'));
 
     const res = await invoke(create, createEvent(validCreateBody(), withKey(KEY)));
 
@@ -256,7 +258,7 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
   });
 
   it('still answers the contract’s 500 body when releasing the key fails too', async () => {
-    ddb.on(TransactWriteCommand).rejects(new Error('throttled'));
+    accountWriteFails(new Error('throttled'));
     ddb.on(DeleteCommand).rejects(new Error('throttled again'));
 
     const answer = invoke(create, createEvent(validCreateBody(), { ...withKey(KEY), requestId: 'req-release-fails' }));

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as create } from '../../../../functions/verify-accounts/create';
 import { handler as get } from '../../../../functions/verify-accounts/get';
@@ -9,6 +9,7 @@ import {
   getEvent,
   useHandlerHarness,
   validCreateBody,
+  verificationWrites,
 } from '../../../support/handler-harness';
 import { invoke } from '../../../support/http-events';
 
@@ -27,7 +28,7 @@ describe('per-tenant rate limit (every route)', () => {
       details: { retry_after_seconds: 7 },
       request_id: expect.any(String),
     });
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(verificationWrites()).toHaveLength(0);
   });
 
   it('takes a token of the tenant the token names, on reads too', async () => {
