@@ -21,14 +21,18 @@ export interface BenchService {
   readonly receiver: Receiver;
   readonly tenant: string;
   /** A JSON request to the API as the tenant; rejects on an answer other than 2xx. */
-  call(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<{ status: number; body: any; bytes: number }>;
+  readonly call: ApiCall;
+  /** Another tenant set up like the first (signing secret, webhook configuration); its calls. */
+  addTenant(tenant: string): Promise<ApiCall>;
   stop(): Promise<void>;
 }
+
+export type ApiCall = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; body: any; bytes: number }>;
 
 export interface BenchServiceOptions {
   /** Names the table (`bench-<part>-…`) and the work directory's outbox. */
@@ -37,6 +41,11 @@ export interface BenchServiceOptions {
   readonly pipelineTimings?: Partial<PipelineTimings>;
   /** Every handler log line (and EMF metrics line) goes here instead of stdout. */
   readonly logLine?: (line: string) => void;
+  /**
+   * List shards by tenant (`TENANT_LIST_SHARDS`, read by the functions; tenants not named
+   * have one), set before the runtime starts.
+   */
+  readonly listShards?: Readonly<Record<string, number>>;
 }
 
 export const SERVICE_VERSION = 'v2022-09-21';
@@ -50,8 +59,12 @@ const TENANT = 'bench-tenant';
 const ENVIRONMENT = { TENANT_RATE_PER_SECOND: '1000000', TENANT_BURST: '1000000', LOG_LEVEL: 'info' } as const;
 
 export async function startBenchService(context: BenchContext, options: BenchServiceOptions): Promise<BenchService> {
-  const previous = Object.fromEntries(Object.keys(ENVIRONMENT).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, ENVIRONMENT);
+  const environment = {
+    ...ENVIRONMENT,
+    ...(options.listShards && { TENANT_LIST_SHARDS: JSON.stringify(options.listShards) }),
+  };
+  const previous = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, environment);
   // Handler lines would flood the terminal; they are counted (cost) or dropped (pipeline).
   const logLine = options.logLine ?? (() => {});
   setLogSink(logLine);
@@ -80,34 +93,41 @@ export async function startBenchService(context: BenchContext, options: BenchSer
       invoker: options.invoker,
       log: runtimeLog(context),
     });
-    const token = await runtime.mintToken(TENANT);
     const url = runtime.url;
-    const call: BenchService['call'] = async (method, path, body, headers) => {
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'service-version': SERVICE_VERSION,
-          'content-type': 'application/json',
-          ...headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
+    const started = runtime;
+    const addTenant = async (tenant: string): Promise<ApiCall> => {
+      const call = apiCall(url, await started.mintToken(tenant));
+      await call('POST', '/webhooks/secret', {});
+      await call('POST', '/webhooks/configurations', {
+        url: receiver.url,
+        event_types: ['subscribe_all'],
+        enabled: true,
       });
-      const text = await response.text();
-      if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-      return { status: response.status, body: text ? JSON.parse(text) : undefined, bytes: Buffer.byteLength(text) };
+      return call;
     };
-    await call('POST', '/webhooks/secret', {});
-    await call('POST', '/webhooks/configurations', {
-      url: receiver.url,
-      event_types: ['subscribe_all'],
-      enabled: true,
-    });
-    return { runtime, receiver, tenant: TENANT, call, stop };
+    return { runtime, receiver, tenant: TENANT, call: await addTenant(TENANT), addTenant, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+function apiCall(url: string, token: string): ApiCall {
+  return async (method, path, body, headers) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'service-version': SERVICE_VERSION,
+        'content-type': 'application/json',
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, bytes: Buffer.byteLength(text) };
+  };
 }
 
 /** The runtime's own warnings and errors (a failed batch, a dead-lettered message) reach the bench's log. */

@@ -128,8 +128,23 @@ function report(r: Partial<BenchResults>): string {
   }
   if (r.cost) {
     const c = r.cost;
+    const usd = (value: number) => `$${round(value, 2)}`;
     lines.push(
-      `Cost: $${round(c.usd_per_million_verifications, 2)} per million verifications ${mark(c.usd_per_million_verifications <= GOALS.usdPerMillion)} (≤ $${GOALS.usdPerMillion}); ${c.wcu_per_verification} WRU, ${c.rcu_per_verification} RRU, ${c.invocations_per_verification} invocations per verification`,
+      `| cost per million verifications (DynamoDB, Lambda, SQS, KMS, SES, API) | USD | goal |`,
+      '| --- | ---: | ---: |',
+      `| status, sustained: ${c.load} | ${usd(c.usd_per_million_verifications)} ${mark(c.usd_per_million_verifications <= GOALS.usdPerMillion)} | ≤ $${GOALS.usdPerMillion} |`,
+      ...Object.entries(c.usd_per_million_by_type).map(
+        ([type, value]) => `| ${type}, one at a time | ${usd(value)} | |`,
+      ),
+      '',
+      `Sustained: ${c.wcu_per_verification} WRU, ${c.rcu_per_verification} RRU, ${c.invocations_per_verification} invocations per verification.`,
+      '',
+      `| tenant list shards | ceiling verifications/s (≥ ${GOALS.tenantCeilingPerS.toLocaleString('en')}) | limiting partition |`,
+      '| ---: | ---: | --- |',
+      ...Object.values(c.capacity).map(
+        (m) =>
+          `| ${m.tenant_shards} | ${m.tenant_ceiling_verifications_per_s.toLocaleString('en')}${m.tenant_shards === GOALS.tenantShards ? ` ${mark(m.tenant_ceiling_verifications_per_s >= GOALS.tenantCeilingPerS)}` : ''} | ${m.limiting_partition} |`,
+      ),
       '',
     );
   }
