@@ -37,6 +37,30 @@ export interface ListFigures {
   /** The worst row's ratio of medians, 100k / 1k. */
   readonly ratio: number;
   readonly rows: readonly ListRow[];
+  /** Read units of page 0 (size 100) of `GET /verify/accounts`, unfiltered and `verification_status=valid`. */
+  readonly list_rru_per_page?: ListRruPerPage;
+  /** The 100k-record accounts tenant under 8 list shards against 1: page 0 latency. */
+  readonly shard_ratio?: ShardRatio;
+}
+
+export interface ListRruPerPage {
+  readonly '1k': number;
+  readonly '100k': number;
+  readonly '1k_filtered': number;
+  readonly '100k_filtered': number;
+}
+
+export interface ShardRatio {
+  /** The worst row's ratio of medians, 8 shards / 1 shard. */
+  readonly ratio: number;
+  readonly rows: readonly {
+    readonly name: string;
+    readonly ms_1_shard: number;
+    readonly ms_8_shards: number;
+    readonly ratio: number;
+    readonly rru_1_shard: number;
+    readonly rru_8_shards: number;
+  }[];
 }
 
 export interface ListRow {
@@ -80,6 +104,8 @@ export interface CostFigures {
  * run's writes give.
  */
 export interface CostResults extends CostFigures {
+  /** From the lists part (`list.list_rru_per_page`), when both ran. */
+  readonly list_rru_per_page?: ListRruPerPage;
   /** The load `usd_per_million_verifications` was measured under, e.g. `300 status verifications offered at 50/s`. */
   readonly load: string;
   /** One verification at a time: every hop its own invocation and SQS receive (the most a verification costs). */

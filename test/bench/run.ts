@@ -59,14 +59,20 @@ async function measure<T>(part: Part, fn: (context: BenchContext) => Promise<T>)
   }
 }
 
+const at = new Date().toISOString();
 const bundles = await measure('bundles', measureBundles);
+const overhead = await measure('overhead', measureOverhead);
+const list = await measure('lists', measureLists);
+const pipeline = await measure('pipeline', measurePipeline);
+const cost = await measure('cost', measureCost);
 const results: Partial<BenchResults> = {
-  run: { at: new Date().toISOString(), commit: gitCommit(), node: process.versions.node, cpus: availableParallelism() },
+  run: { at, commit: gitCommit(), node: process.versions.node, cpus: availableParallelism() },
   ...(bundles && { floor: bundles.floor, handlers: bundles.handlers }),
-  overhead_ratio: await measure('overhead', measureOverhead),
-  list: await measure('lists', measureLists),
-  pipeline: await measure('pipeline', measurePipeline),
-  cost: await measure('cost', measureCost),
+  overhead_ratio: overhead,
+  list,
+  pipeline,
+  // Issue 12 reports the list's read units per page with the cost figures.
+  cost: cost && list?.list_rru_per_page ? { ...cost, list_rru_per_page: list.list_rru_per_page } : cost,
 };
 
 mkdirSync(BENCH_DIR, { recursive: true });
@@ -118,6 +124,30 @@ function report(r: Partial<BenchResults>): string {
       ),
       '',
     );
+    const rru = r.list.list_rru_per_page;
+    if (rru) {
+      const rruRow = (name: string, small: number, large: number) =>
+        `| ${name} | ${small} | ${large} | ${round(large / small, 3)} ${mark(large / small <= GOALS.listRruRatio)} |`;
+      lines.push(
+        `| GET /verify/accounts page 0 size 100: read units | 1k | 100k | ratio (≤ ${GOALS.listRruRatio}) |`,
+        '| --- | ---: | ---: | ---: |',
+        rruRow('unfiltered', rru['1k'], rru['100k']),
+        rruRow('verification_status=valid', rru['1k_filtered'], rru['100k_filtered']),
+        '',
+      );
+    }
+    const shards = r.list.shard_ratio;
+    if (shards) {
+      lines.push(
+        `| 100k accounts, list shards | 1 shard ms | 8 shards ms | ratio (≤ ${GOALS.shardRatio}) |`,
+        '| --- | ---: | ---: | ---: |',
+        ...shards.rows.map(
+          (row) =>
+            `| ${row.name} | ${row.ms_1_shard} | ${row.ms_8_shards} | ${row.ratio} ${mark(row.ratio <= GOALS.shardRatio)} |`,
+        ),
+        '',
+      );
+    }
   }
   if (r.pipeline) {
     const p = r.pipeline;
