@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { capacityModel, describeCapacity } from './capacity-model';
 import type { BenchContext } from './context';
 import { type CostReport, costReport, describeReport } from './cost-report';
+import { LIST_SHARDS, useBenchListShards } from './list-shards';
 import { type ApiCall, type BenchService, createBody } from './local-service';
 import { accountArrivals, startMeteredService, stopMeteredService } from './metered-service';
 import { partitionWrites, StreamTap } from './partition-writes';
@@ -41,8 +42,7 @@ export interface SustainedCost {
   readonly capacity: Record<string, CapacityFigures>;
 }
 
-const SHARDED_TENANT = 'bench-sharded';
-const SHARDS = 8;
+const { costTenant: SHARDED_TENANT, shards: SHARDS } = LIST_SHARDS;
 
 export async function measureSustainedCost(
   context: BenchContext,
@@ -51,10 +51,8 @@ export async function measureSustainedCost(
   const count = options.verifications ?? 300;
   const perSecond = options.perSecond ?? 50;
   const load = `${count} offered at ${perSecond}/s by one tenant`;
-  const { service, meter } = await startMeteredService(context, {
-    part: 'cost-sustained',
-    listShards: { [SHARDED_TENANT]: SHARDS },
-  });
+  useBenchListShards();
+  const { service, meter } = await startMeteredService(context, { part: 'cost-sustained' });
   try {
     const tap = await StreamTap.open(service.runtime.dynamoEndpoint, service.runtime.tableName);
     const tenants: [number, string, ApiCall][] = [

@@ -14,6 +14,7 @@ import {
   VALID_ACCOUNTS,
   VERIFIED_PERSONS,
 } from './list-data';
+import { LIST_SHARDS, useBenchListShards } from './list-shards';
 import { GOALS, type ListFigures, type ListRow, type ListRruPerPage, type ShardRatio } from './results';
 import { isMain, runStandalone } from './standalone';
 import { median, round } from './stats';
@@ -71,17 +72,13 @@ function listCases(): ListCase[] {
 export const measureLists: BenchPart<ListFigures> = (context) => measureListFigures(context);
 
 /** The large accounts tenant again, with list shards; and where its templates are made. */
-const SHARDED_TENANT = 'bench-accounts-large-sharded';
-const SHARDED_TEMPLATES = 'bench-list-templates-sharded';
-const SHARDS = 8;
+const { listTenant: SHARDED_TENANT, listTemplates: SHARDED_TEMPLATES, shards: SHARDS } = LIST_SHARDS;
 
 export async function measureListFigures(context: BenchContext, options: ListOptions = {}): Promise<ListFigures> {
   const large = options.large ?? 100_000;
   const small = options.small ?? 1_000;
   const runs = Math.max(10, options.runs ?? 10);
-  // Read by the functions (tenants not named have one shard); set before any handler runs.
-  const shardSetting = process.env.TENANT_LIST_SHARDS;
-  process.env.TENANT_LIST_SHARDS = JSON.stringify({ [SHARDED_TENANT]: SHARDS, [SHARDED_TEMPLATES]: SHARDS });
+  useBenchListShards();
   const service = await startBenchService({
     dynamoEndpoint: context.dynamoEndpoint,
     tableName: `bench-lists-${randomUUID()}`,
@@ -139,8 +136,6 @@ export async function measureListFigures(context: BenchContext, options: ListOpt
     return figures;
   } finally {
     await service.close();
-    if (shardSetting === undefined) delete process.env.TENANT_LIST_SHARDS;
-    else process.env.TENANT_LIST_SHARDS = shardSetting;
   }
 }
 

@@ -41,11 +41,6 @@ export interface BenchServiceOptions {
   readonly pipelineTimings?: Partial<PipelineTimings>;
   /** Every handler log line (and EMF metrics line) goes here instead of stdout. */
   readonly logLine?: (line: string) => void;
-  /**
-   * List shards by tenant (`TENANT_LIST_SHARDS`, read by the functions; tenants not named
-   * have one), set before the runtime starts.
-   */
-  readonly listShards?: Readonly<Record<string, number>>;
 }
 
 export const SERVICE_VERSION = 'v2022-09-21';
@@ -59,12 +54,8 @@ const TENANT = 'bench-tenant';
 const ENVIRONMENT = { TENANT_RATE_PER_SECOND: '1000000', TENANT_BURST: '1000000', LOG_LEVEL: 'info' } as const;
 
 export async function startBenchService(context: BenchContext, options: BenchServiceOptions): Promise<BenchService> {
-  const environment = {
-    ...ENVIRONMENT,
-    ...(options.listShards && { TENANT_LIST_SHARDS: JSON.stringify(options.listShards) }),
-  };
-  const previous = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, environment);
+  const previous = Object.fromEntries(Object.keys(ENVIRONMENT).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, ENVIRONMENT);
   // Handler lines would flood the terminal; they are counted (cost) or dropped (pipeline).
   const logLine = options.logLine ?? (() => {});
   setLogSink(logLine);

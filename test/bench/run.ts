@@ -9,6 +9,7 @@ import { REPO_ROOT } from '../../lib/local/repo-root';
 import { measureBundles } from './bundles';
 import type { BenchContext } from './context';
 import { measureCost } from './cost';
+import { useBenchListShards } from './list-shards';
 import { measureLists } from './lists';
 import { measureOverhead } from './overhead';
 import { measurePipeline } from './pipeline';
@@ -34,6 +35,7 @@ for (const part of only) {
   }
 }
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+useBenchListShards();
 
 const BENCH_DIR = join(REPO_ROOT, '.bench');
 const log = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
