@@ -34,6 +34,10 @@ export const PRICES = {
     /** Symmetric requests (Encrypt, Decrypt, GenerateDataKey); the key's $1 a month is not per verification. */
     usdPerTenThousandRequests: 0.03,
   },
+  ses: {
+    /** Outbound email (the account holder's statement-code notice). */
+    usdPerThousandEmails: 0.1,
+  },
   cloudWatchLogs: {
     /** Standard log class ingestion (Lambda's logs: the first tier of its vended-log pricing). */
     usdPerGbIngested: 0.5,
@@ -79,6 +83,7 @@ export interface Usage {
    */
   readonly sqs: { readonly sendRequests: number; readonly receiveRequests: number; readonly deleteRequests: number };
   readonly kms: { readonly requests: number };
+  readonly ses: { readonly emails: number };
   readonly apiGateway: { readonly requests: number };
   readonly logs: { readonly bytes: number };
   readonly xray: { readonly traces: number };
@@ -134,6 +139,7 @@ export function priceUsage(usage: Usage): PricedLine[] {
     line('sqs', 'receive', usage.sqs.receiveRequests, 'requests', sqsUnit),
     line('sqs', 'delete', usage.sqs.deleteRequests, 'requests', sqsUnit),
     line('kms', 'requests', usage.kms.requests, 'requests', PRICES.kms.usdPerTenThousandRequests / 10_000),
+    line('ses', 'emails', usage.ses.emails, 'emails', PRICES.ses.usdPerThousandEmails / 1_000),
     line(
       'api_gateway',
       'requests',
@@ -149,11 +155,19 @@ export function priceUsage(usage: Usage): PricedLine[] {
 
 /**
  * The services whose requests the cost goal counts (issue 11's model: DynamoDB capacity,
- * Lambda invocations and their compute, SQS, KMS and API requests). Log ingestion,
+ * Lambda invocations and their compute, SQS, KMS and API requests; SES emails, which only
+ * the control types send). Log ingestion,
  * tracing and data transfer are priced too, in the all-in figure: real, but they depend on
  * log levels and sampling settings more than on the service's design.
  */
-export const REQUEST_SERVICES: ReadonlySet<string> = new Set(['dynamodb', 'lambda', 'sqs', 'kms', 'api_gateway']);
+export const REQUEST_SERVICES: ReadonlySet<string> = new Set([
+  'dynamodb',
+  'lambda',
+  'sqs',
+  'kms',
+  'ses',
+  'api_gateway',
+]);
 
 export const totalUsdPerMillion = (lines: readonly PricedLine[]): number =>
   lines.reduce((sum, line) => sum + line.usdPerMillion, 0);

@@ -29,6 +29,7 @@ export interface StepRow {
   readonly rru: number;
   readonly sqsRequests: number;
   readonly kmsRequests: number;
+  readonly emails: number;
   /** Median local duration of its invocations (ms). */
   readonly ms: number;
   readonly logBytes: number;
@@ -36,6 +37,8 @@ export interface StepRow {
 
 export interface CostReport {
   readonly type: VerificationType;
+  /** How the verifications were offered, e.g. `one at a time` or `300 offered at 50/s`. */
+  readonly load: string;
   readonly verifications: number;
   readonly usage: Usage;
   readonly steps: readonly StepRow[];
@@ -51,6 +54,16 @@ export function costReport(
   verifications: number,
   invocations: readonly Invocation[],
   bytesOut: number,
+  options: {
+    readonly load: string;
+    /** `function` when batches mix kinds of records (a sustained load): one row per function. */
+    readonly steps?: 'kind' | 'function';
+    /**
+     * Lambda compute per verification measured elsewhere, when these invocations' local
+     * durations measure waiting rather than work (many at once in one process on shared cores).
+     */
+    readonly gbSecondsPerVerification?: number;
+  },
 ): CostReport {
   const per = (value: number) => value / verifications;
   const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -63,7 +76,7 @@ export function costReport(
     },
     lambda: {
       invocations: per(invocations.length),
-      gbSeconds: per(sum([...byStep(invocations).values()].map(billedGbSeconds))),
+      gbSeconds: options.gbSecondsPerVerification ?? per(sum([...byStep(invocations).values()].map(billedGbSeconds))),
     },
     sqs: {
       sendRequests: per(sum(invocations.flatMap((i) => i.sqs.map((send) => send.requests)))),
@@ -71,6 +84,7 @@ export function costReport(
       deleteRequests: per(queueBatches),
     },
     kms: { requests: per(sum(invocations.map((i) => i.kms.length))) },
+    ses: { emails: per(sum(invocations.map((i) => i.emails))) },
     apiGateway: { requests: per(invocations.filter((i) => i.source === 'http').length) },
     logs: {
       bytes: per(
@@ -85,11 +99,13 @@ export function costReport(
     dataTransfer: { bytesOut: per(bytesOut) },
   };
   const lines = priceUsage(usage);
+  const steps = options.steps === 'function' ? invocations.map((i) => ({ ...i, label: i.fn })) : invocations;
   return {
     type,
+    load: options.load,
     verifications,
     usage,
-    steps: stepRows(invocations, verifications),
+    steps: stepRows(steps, verifications),
     lines,
     usdPerMillion: requestsUsdPerMillion(lines),
     allInUsdPerMillion: totalUsdPerMillion(lines),
@@ -136,6 +152,7 @@ function stepRows(invocations: readonly Invocation[], verifications: number): St
         sum((i) => i.sqs.reduce((total, send) => total + send.requests, 0) + (i.source === 'queue' ? 2 : 0)),
       ),
       kmsRequests: per(sum((i) => i.kms.length)),
+      emails: per(sum((i) => i.emails)),
       ms: round(median(group.map((i) => i.durationMs))),
       logBytes: Math.round(sum((i) => i.logBytes) / verifications),
     };
@@ -147,9 +164,9 @@ export function describeReport(report: CostReport): string[] {
   const { steps, lines } = report;
   const total = (pick: (row: StepRow) => number) => perVerification(steps.reduce((sum, row) => sum + pick(row), 0));
   return [
-    `cost of one ${report.type} verification (average of ${report.verifications}; SQS includes the pollers' receive + delete per batch):`,
+    `cost of one ${report.type} verification, ${report.load} (average of ${report.verifications}; SQS includes the pollers' receive + delete per batch):`,
     ...textTable(
-      ['step', 'inv', 'DynamoDB calls', 'WRU', 'RRU', 'SQS', 'KMS', 'median ms (local)', 'log B'],
+      ['step', 'inv', 'DynamoDB calls', 'WRU', 'RRU', 'SQS', 'KMS', 'email', 'median ms (local)', 'log B'],
       [
         ...steps.map((row) => [
           row.step,
@@ -159,6 +176,7 @@ export function describeReport(report: CostReport): string[] {
           row.rru,
           row.sqsRequests,
           row.kmsRequests,
+          row.emails,
           row.ms,
           row.logBytes,
         ]),
@@ -170,6 +188,7 @@ export function describeReport(report: CostReport): string[] {
           total((row) => row.rru),
           total((row) => row.sqsRequests),
           total((row) => row.kmsRequests),
+          total((row) => row.emails),
           '',
           total((row) => row.logBytes),
         ],
@@ -188,7 +207,7 @@ export function describeReport(report: CostReport): string[] {
             line.unit,
             round(line.usdPerMillion, 2),
           ]),
-        ['total (goal: DynamoDB, Lambda, SQS, KMS, API)', '', '', '', round(report.usdPerMillion, 2)],
+        ['total (goal: DynamoDB, Lambda, SQS, KMS, SES, API)', '', '', '', round(report.usdPerMillion, 2)],
         ['total with logs, tracing, transfer', '', '', '', round(report.allInUsdPerMillion, 2)],
       ],
     ),

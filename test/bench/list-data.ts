@@ -4,8 +4,10 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { type Person, personSecretContext } from '#domain/person';
 import type { VerifyAccount } from '#domain/verify-account';
 import type { LocalCipher } from '#shared/cipher/local-cipher';
+import { digest } from '#shared/db/digest';
 import { personItem, toPerson } from '#shared/db/persons/item';
 import { personKeys } from '#shared/db/persons/keys';
+import { TABLE_SCHEMA } from '#shared/db/schema';
 import { accountItem, toAccount } from '#shared/db/verify-accounts/item';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { createLogger } from '#shared/logger';
@@ -23,6 +25,15 @@ import type { BenchService } from './bench-service';
  * `personItem`: keys, list and lookup index attributes), SSNs encrypted for their own
  * person. Statuses cycle, so a status filter matches one item in three.
  *
+ * The index keys of a settled account may be written by the service's updates rather than
+ * by `accountItem` (keys by status, list shards). Each template is checked: where
+ * `accountItem` gives back the template's own stored index keys, copies take theirs;
+ * where it does not, copies take the template's stored keys with the template's tenant,
+ * id, creation time and account number digest replaced by the copy's (`indexKeyCopies`
+ * lists them, and the load logs them). A key part derived otherwise from the id (a shard
+ * number) then keeps the template's value: templates are made per shard count, and the
+ * load reports how many index partitions the copies use.
+ *
  * Left out, as no list reads them: the verification slot each creation takes and the
  * customer-reference uniqueness item of each person (their own partitions, no index).
  */
@@ -36,20 +47,29 @@ const TEMPLATE_TENANT = 'bench-list-templates';
 /** Marshalled as the service's document client marshalls. */
 const MARSHALL = { removeUndefinedValues: true, convertEmptyValues: false } as const;
 
-interface Templates {
+export interface Templates {
   accounts: Record<string, unknown>[];
   persons: Record<string, unknown>[];
+  /** The index key attributes copies take from the stored templates, as `accountItem` does not reproduce them. */
+  indexKeyCopies: string[];
 }
 
-/** Valid (`…5678`), invalid (`…1111`) and closed (`…2222`) accounts; verified, rejected (SSN `…0001`, deceased) and created (names only) persons. */
-export async function makeTemplates(service: BenchService): Promise<Templates> {
+/** Every index's key attributes (TABLE_SCHEMA). */
+const INDEX_KEYS = Object.values(TABLE_SCHEMA.indexes).flatMap((index) => [index.partitionKey, index.sortKey]);
+
+/**
+ * Valid (`…5678`), invalid (`…1111`) and closed (`…2222`) accounts; verified, rejected
+ * (SSN `…0001`, deceased) and created (names only) persons; made in `tenant` (whose list
+ * shards the copies' tenant should share).
+ */
+export async function makeTemplates(service: BenchService, tenant = TEMPLATE_TENANT): Promise<Templates> {
   const logger = createLogger({ bench: 'lists' });
   const created = async (routeId: string, body: unknown) => {
-    const answer = await service.invoke(route(routeId), { body }, TEMPLATE_TENANT);
+    const answer = await service.invoke(route(routeId), { body }, tenant);
     if (answer.statusCode !== 200) throw new Error(`${routeId} answered ${answer.statusCode}: ${answer.body}`);
     return JSON.parse(answer.body as string);
   };
-  const accounts = [];
+  const accounts: Record<string, unknown>[] = [];
   for (const suffix of ['5678', '1111', '2222']) {
     const { account } = await created('CreateVerifyAccount', {
       type: 'status_ownership',
@@ -58,8 +78,8 @@ export async function makeTemplates(service: BenchService): Promise<Templates> {
       account_holder_name: 'Jane Doe',
       person: { first_name: 'Jane', last_name: 'Doe', ssn: '123456789' },
     });
-    await completeVerification(TEMPLATE_TENANT, account.id, logger);
-    accounts.push(await storedItem(service, accountKeys.account(TEMPLATE_TENANT, account.id)));
+    await completeVerification(tenant, account.id, logger);
+    accounts.push(await storedItem(service, accountKeys.account(tenant, account.id)));
   }
   const persons = [];
   for (const identity of [{ ssn: '123-45-6789' }, { ssn: '123-45-0001' }, undefined]) {
@@ -76,10 +96,13 @@ export async function makeTemplates(service: BenchService): Promise<Templates> {
         contacts: [{ type: 'email', value: 'jane.doe@example.com' }],
       }),
     });
-    if (identity) await identifyPerson({ tenant: TEMPLATE_TENANT, id: person.id, identity_rev: 1 }, logger);
-    persons.push(await storedItem(service, personKeys.person(TEMPLATE_TENANT, person.id)));
+    if (identity) await identifyPerson({ tenant: tenant, id: person.id, identity_rev: 1 }, logger);
+    persons.push(await storedItem(service, personKeys.person(tenant, person.id)));
   }
-  return { accounts, persons };
+  const indexKeyCopies = INDEX_KEYS.filter((name) =>
+    accounts.some((stored) => accountItem(toAccount(stored))[name] !== stored[name]),
+  );
+  return { accounts, persons, indexKeyCopies };
 }
 
 async function storedItem(service: BenchService, key: { pk: string; sk: string }) {
@@ -105,7 +128,8 @@ const indexesOf = ({ from, to }: Slice) => Array.from({ length: to - from }, (_,
 export function accountItems(templates: Templates, tenant: string, slice: Slice): Record<string, unknown>[] {
   const count = slice.count;
   return indexesOf(slice).map((i) => {
-    const template = toAccount(templates.accounts[i % templates.accounts.length] as Record<string, unknown>);
+    const stored = templates.accounts[i % templates.accounts.length] as Record<string, unknown>;
+    const template = toAccount(stored);
     const at = createdAt(i, count);
     const account: VerifyAccount = {
       ...template,
@@ -117,8 +141,23 @@ export function accountItems(templates: Templates, tenant: string, slice: Slice)
       // Same sandbox suffix (same status), a bank account of its own.
       account_number: `${String(i).padStart(7, '0')}${template.account_number.slice(-4)}`,
     };
-    return accountItem(account);
+    const item = accountItem(account);
+    for (const name of templates.indexKeyCopies) {
+      if (typeof stored[name] === 'string') item[name] = rekeyed(stored[name], template, account);
+      else delete item[name];
+    }
+    return item;
   });
+}
+
+/** A template's stored key value with its tenant, id, creation time and account number digest replaced by the copy's. */
+function rekeyed(value: string, template: VerifyAccount, copy: VerifyAccount): string {
+  return [
+    [template.id, copy.id],
+    [template.created_at, copy.created_at],
+    [digest(template.account_number), digest(copy.account_number)],
+    [template.tenant, copy.tenant],
+  ].reduce((key, [from, to]) => key.split(from as string).join(to as string), value);
 }
 
 const FIRST_NAMES = ['Jane', 'John', 'Maria', 'Wei', 'Aisha', 'Carlos', 'Olga', 'Kenji', 'Fatima', 'Liam'];

@@ -5,8 +5,17 @@ import { apiEvent, lambdaContext } from './api-event';
 import { type BenchService, startBenchService } from './bench-service';
 import { dynamoCalls } from './call-recorder';
 import type { BenchContext, BenchPart } from './context';
-import { accountItems, batchWrite, makeTemplates, personItems, VALID_ACCOUNTS, VERIFIED_PERSONS } from './list-data';
-import { GOALS, type ListFigures, type ListRow } from './results';
+import {
+  accountItems,
+  batchWrite,
+  makeTemplates,
+  personItems,
+  type Templates,
+  VALID_ACCOUNTS,
+  VERIFIED_PERSONS,
+} from './list-data';
+import { LIST_SHARDS, useBenchListShards } from './list-shards';
+import { GOALS, type ListFigures, type ListRow, type ListRruPerPage, type ShardRatio } from './results';
 import { isMain, runStandalone } from './standalone';
 import { median, round } from './stats';
 import { textTable } from './text-table';
@@ -18,6 +27,10 @@ import { textTable } from './text-table';
  * medians, 1k and 100k runs alternating. The read capacity each page consumed and the
  * index items its queries evaluated are recorded from one extra run with
  * `ReturnConsumedCapacity` (DynamoDB Local reports it), for reading.
+ *
+ * Issue 12 adds the shard comparison: the large accounts tenant loaded once more, in a
+ * tenant with 8 list shards (`TENANT_LIST_SHARDS`), and page 0 of both, unfiltered and
+ * filtered, timed alternately; the ratio of medians, 8 shards / 1 shard.
  */
 export interface ListOptions {
   /** Records in the large tenant of each kind (100,000 in the issue). */
@@ -58,10 +71,14 @@ function listCases(): ListCase[] {
 
 export const measureLists: BenchPart<ListFigures> = (context) => measureListFigures(context);
 
+/** The large accounts tenant again, with list shards; and where its templates are made. */
+const { listTenant: SHARDED_TENANT, listTemplates: SHARDED_TEMPLATES, shards: SHARDS } = LIST_SHARDS;
+
 export async function measureListFigures(context: BenchContext, options: ListOptions = {}): Promise<ListFigures> {
   const large = options.large ?? 100_000;
   const small = options.small ?? 1_000;
   const runs = Math.max(10, options.runs ?? 10);
+  useBenchListShards();
   const service = await startBenchService({
     dynamoEndpoint: context.dynamoEndpoint,
     tableName: `bench-lists-${randomUUID()}`,
@@ -105,17 +122,68 @@ export async function measureListFigures(context: BenchContext, options: ListOpt
         `${row.name}: ${row.ms_1k} ms / ${row.ms_100k} ms = ${row.ratio}; RRU ${row.rru_1k} / ${row.rru_100k}`,
       );
     }
+    const shardRatio =
+      options.kind === 'persons' ? undefined : await compareShards(service, context, tenants.accounts[1], runs);
     const figures: ListFigures = {
       ms_1k: round(median(rows.map((row) => row.ms_1k))),
       ms_100k: round(median(rows.map((row) => row.ms_100k))),
       ratio: Math.max(...rows.map((row) => row.ratio)),
       rows,
+      list_rru_per_page: rruPerPage(rows),
+      shard_ratio: shardRatio,
     };
     context.log(`\n${formatListTable(figures, { small, large })}`);
     return figures;
   } finally {
     await service.close();
   }
+}
+
+/** Page 0 of the account list, unfiltered and filtered: the cases the shard comparison times. */
+const firstAccountPages = () =>
+  listCases().filter((list) => list.kind === 'accounts' && list.query.startsWith('index=0&'));
+
+/** The read units of page 0 of the account list, from the rows (the goal: the same at 1k and 100k). */
+function rruPerPage(rows: readonly ListRow[]): ListRruPerPage | undefined {
+  const [plain, filtered] = firstAccountPages().map((list) => rows.find((row) => row.name === list.name));
+  if (!plain || !filtered) return undefined;
+  return {
+    '1k': plain.rru_1k ?? 0,
+    '100k': plain.rru_100k ?? 0,
+    '1k_filtered': filtered.rru_1k ?? 0,
+    '100k_filtered': filtered.rru_100k ?? 0,
+  };
+}
+
+/** Page 0 of the large tenant under 1 shard and under 8, timed alternately; ratio of medians 8 / 1. */
+async function compareShards(
+  service: BenchService,
+  context: BenchContext,
+  oneShard: string,
+  runs: number,
+): Promise<ShardRatio> {
+  const rows: ShardRatio['rows'][number][] = [];
+  for (const list of firstAccountPages()) {
+    for (const tenant of [oneShard, SHARDED_TENANT]) await timedList(service, list, tenant);
+    const timings: Record<string, number[]> = { [oneShard]: [], [SHARDED_TENANT]: [] };
+    for (let i = 0; i < runs; i++) {
+      for (const tenant of i % 2 ? [oneShard, SHARDED_TENANT] : [SHARDED_TENANT, oneShard]) {
+        timings[tenant]?.push(await timedList(service, list, tenant));
+      }
+    }
+    const [one, eight] = [median(timings[oneShard] ?? []), median(timings[SHARDED_TENANT] ?? [])];
+    const row = {
+      name: list.name,
+      ms_1_shard: round(one),
+      ms_8_shards: round(eight),
+      ratio: round(eight / one, 3),
+      rru_1_shard: (await pageReads(service, list, oneShard)).rru,
+      rru_8_shards: (await pageReads(service, list, SHARDED_TENANT)).rru,
+    };
+    rows.push(row);
+    context.log(`${row.name}, 8 shards / 1: ${row.ms_8_shards} ms / ${row.ms_1_shard} ms = ${row.ratio}`);
+  }
+  return { ratio: Math.max(...rows.map((row) => row.ratio)), rows };
 }
 
 /** Items made and written at a time. */
@@ -131,6 +199,12 @@ async function load(
   const started = performance.now();
   const templates = await makeTemplates(service);
   const cipher = new LocalCipher(service.cipherKey);
+  if (templates.indexKeyCopies.length > 0) {
+    context.log(
+      `index keys ${templates.indexKeyCopies.join(', ')} are not what accountItem builds for a settled account: ` +
+        "copies take the stored templates' keys, with tenant, id, time and account digest replaced",
+    );
+  }
   const tenants = {
     accounts: ['bench-accounts-small', 'bench-accounts-large'],
     persons: ['bench-persons-small', 'bench-persons-large'],
@@ -156,8 +230,36 @@ async function load(
       );
     }
   }
+  if (only !== 'persons') {
+    await loadAccounts(service, context, await makeTemplates(service, SHARDED_TEMPLATES), SHARDED_TENANT, sizes.large);
+  }
   context.log(`load took ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return tenants;
+}
+
+/** A tenant's accounts, and how many partitions of each index they fill (the list shards show there). */
+async function loadAccounts(
+  service: BenchService,
+  context: BenchContext,
+  templates: Templates,
+  tenant: string,
+  count: number,
+): Promise<void> {
+  const started = performance.now();
+  const partitions = new Map<string, Set<unknown>>();
+  for (let from = 0; from < count; from += LOAD_SLICE) {
+    const items = accountItems(templates, tenant, { from, to: Math.min(count, from + LOAD_SLICE), count });
+    for (const item of items) {
+      for (const [name, value] of Object.entries(item)) {
+        if (/^gsi\d+pk$/.test(name)) partitions.set(name, (partitions.get(name) ?? new Set()).add(value));
+      }
+    }
+    await batchWrite(service.admin, service.tableName, items);
+  }
+  const spread = [...partitions].map(([name, values]) => `${name} ${values.size}`).join(', ');
+  context.log(
+    `loaded ${count} accounts for ${tenant} (${SHARDS} list shards) in ${((performance.now() - started) / 1000).toFixed(1)} s; index partitions: ${spread}`,
+  );
 }
 
 async function timedList(service: BenchService, list: ListCase, tenant: string): Promise<number> {
@@ -212,7 +314,41 @@ export function formatListTable(figures: ListFigures, sizes = { small: 1_000, la
       ]),
       ['median of rows / worst ratio', figures.ms_1k, figures.ms_100k, figures.ratio, '', '', '', '', ''],
     ],
-  ).join('\n');
+  )
+    .concat(describeShardsAndReads(figures, l))
+    .join('\n');
+}
+
+function describeShardsAndReads(figures: ListFigures, large: string): string[] {
+  const lines: string[] = [];
+  const rru = figures.list_rru_per_page;
+  if (rru) {
+    const ratio = (a: number, b: number) => round(b / a, 3);
+    const mark = (value: number) => (value <= GOALS.listRruRatio ? 'met' : 'MISSED');
+    lines.push(
+      `read units of page 0: unfiltered ${rru['1k']} / ${rru['100k']} = ${ratio(rru['1k'], rru['100k'])} ${mark(ratio(rru['1k'], rru['100k']))}, ` +
+        `filtered ${rru['1k_filtered']} / ${rru['100k_filtered']} = ${ratio(rru['1k_filtered'], rru['100k_filtered'])} ` +
+        `${mark(ratio(rru['1k_filtered'], rru['100k_filtered']))} (goal: 100k / 1k ≤ ${GOALS.listRruRatio})`,
+    );
+  }
+  if (figures.shard_ratio) {
+    lines.push(
+      `${large} accounts, ${SHARDS} list shards against 1:`,
+      ...textTable(
+        ['list', 'ms 1 shard', `ms ${SHARDS} shards`, 'ratio', 'goal', 'RRU 1 shard', `RRU ${SHARDS} shards`],
+        figures.shard_ratio.rows.map((row) => [
+          row.name,
+          row.ms_1_shard,
+          row.ms_8_shards,
+          row.ratio,
+          row.ratio <= GOALS.shardRatio ? 'met' : 'MISSED',
+          row.rru_1_shard,
+          row.rru_8_shards,
+        ]),
+      ),
+    );
+  }
+  return lines;
 }
 
 if (isMain(import.meta.url)) {

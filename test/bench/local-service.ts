@@ -21,14 +21,18 @@ export interface BenchService {
   readonly receiver: Receiver;
   readonly tenant: string;
   /** A JSON request to the API as the tenant; rejects on an answer other than 2xx. */
-  call(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<{ status: number; body: any; bytes: number }>;
+  readonly call: ApiCall;
+  /** Another tenant set up like the first (signing secret, webhook configuration); its calls. */
+  addTenant(tenant: string): Promise<ApiCall>;
   stop(): Promise<void>;
 }
+
+export type ApiCall = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; body: any; bytes: number }>;
 
 export interface BenchServiceOptions {
   /** Names the table (`bench-<part>-…`) and the work directory's outbox. */
@@ -80,34 +84,41 @@ export async function startBenchService(context: BenchContext, options: BenchSer
       invoker: options.invoker,
       log: runtimeLog(context),
     });
-    const token = await runtime.mintToken(TENANT);
     const url = runtime.url;
-    const call: BenchService['call'] = async (method, path, body, headers) => {
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'service-version': SERVICE_VERSION,
-          'content-type': 'application/json',
-          ...headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
+    const started = runtime;
+    const addTenant = async (tenant: string): Promise<ApiCall> => {
+      const call = apiCall(url, await started.mintToken(tenant));
+      await call('POST', '/webhooks/secret', {});
+      await call('POST', '/webhooks/configurations', {
+        url: receiver.url,
+        event_types: ['subscribe_all'],
+        enabled: true,
       });
-      const text = await response.text();
-      if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-      return { status: response.status, body: text ? JSON.parse(text) : undefined, bytes: Buffer.byteLength(text) };
+      return call;
     };
-    await call('POST', '/webhooks/secret', {});
-    await call('POST', '/webhooks/configurations', {
-      url: receiver.url,
-      event_types: ['subscribe_all'],
-      enabled: true,
-    });
-    return { runtime, receiver, tenant: TENANT, call, stop };
+    return { runtime, receiver, tenant: TENANT, call: await addTenant(TENANT), addTenant, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+function apiCall(url: string, token: string): ApiCall {
+  return async (method, path, body, headers) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'service-version': SERVICE_VERSION,
+        'content-type': 'application/json',
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, bytes: Buffer.byteLength(text) };
+  };
 }
 
 /** The runtime's own warnings and errors (a failed batch, a dead-lettered message) reach the bench's log. */

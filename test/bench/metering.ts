@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import type { Cipher } from '#shared/cipher/cipher';
+import type { Notifier } from '#shared/notify/notifier';
 import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-queue';
 import { type FunctionDefinition, LambdaInvoker } from '../../lib/local/lambda-invoker';
 
@@ -18,8 +19,21 @@ export interface DynamoCall {
   readonly operation: string;
   readonly writeUnits: number;
   readonly readUnits: number;
+  /** Units by where DynamoDB reports them consumed: `table` and each index by name. */
+  readonly byIndex: Readonly<Record<string, number>>;
+  /** The items a write call names (a transaction's each), for attributing its units to partitions. */
+  readonly targets: readonly WriteTarget[];
   /** Set when the call failed (e.g. ConditionalCheckFailedException). */
   readonly error?: string;
+}
+
+/** An item a write call names: its table key, and how it was written. */
+export interface WriteTarget {
+  readonly pk: string;
+  readonly sk: string;
+  /** `Put`, `Update`, `Delete` or (transactions only) `ConditionCheck`. */
+  readonly action: string;
+  readonly transactional: boolean;
 }
 
 /** One SendMessageBatch the queue port would make in AWS. */
@@ -44,6 +58,8 @@ export interface Invocation {
   readonly sqs: SqsSend[];
   /** Cipher calls, each one KMS Encrypt or Decrypt in AWS. */
   readonly kms: string[];
+  /** Emails sent through the notifier port (SES SendEmail in AWS). */
+  emails: number;
   /** Handler log lines (and EMF metric lines) as Lambda would ship them to CloudWatch Logs. */
   logLines: number;
   logBytes: number;
@@ -88,6 +104,7 @@ export class Meter {
           dynamo: [],
           sqs: [],
           kms: [],
+          emails: 0,
           logLines: 0,
           logBytes: 0,
         };
@@ -118,14 +135,15 @@ export class Meter {
         if (!record || !(READS.has(operation) || WRITES.has(operation))) return next(args);
         const input = args.input as { ReturnConsumedCapacity?: string; ConsistentRead?: boolean };
         input.ReturnConsumedCapacity = 'INDEXES';
+        const targets = writeTargets(operation, input);
         try {
           const result = await next(args);
           const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] })
             .ConsumedCapacity;
-          record.dynamo.push(billedCall(operation, consumed, input.ConsistentRead === true));
+          record.dynamo.push({ ...billedCall(operation, consumed, input.ConsistentRead === true), targets });
           return result;
         } catch (error) {
-          record.dynamo.push(failedCall(operation, error));
+          record.dynamo.push({ ...failedCall(operation, error), targets });
           throw error;
         }
       },
@@ -157,6 +175,17 @@ export class Meter {
     };
   }
 
+  /** The notifier port, counting each email (one SES SendEmail in AWS). */
+  notifier(inner: Notifier): Notifier {
+    return {
+      send: (message) => {
+        const record = this.current.getStore();
+        if (record) record.emails++;
+        return inner.send(message);
+      },
+    };
+  }
+
   /** A log sink (setLogSink, setMetricsSink) adding each line to the invocation that wrote it. */
   readonly logLine = (line: string): void => {
     const record = this.current.getStore();
@@ -180,11 +209,20 @@ function billedCall(
   operation: string,
   consumed: ConsumedCapacity | ConsumedCapacity[] | undefined,
   consistentRead: boolean,
-): DynamoCall {
-  const units = [consumed ?? []].flat().reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
-  if (WRITES.has(operation)) return { operation, writeUnits: units, readUnits: 0 };
+): Omit<DynamoCall, 'targets'> {
+  const entries = [consumed ?? []].flat();
+  const units = entries.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+  const byIndex: Record<string, number> = {};
+  const add = (where: string, value: number | undefined) => {
+    if (value) byIndex[where] = (byIndex[where] ?? 0) + value;
+  };
+  for (const entry of entries) {
+    add('table', entry.Table?.CapacityUnits);
+    for (const [name, index] of Object.entries(entry.GlobalSecondaryIndexes ?? {})) add(name, index.CapacityUnits);
+  }
+  if (WRITES.has(operation)) return { operation, writeUnits: units, readUnits: 0, byIndex };
   const minimum = consistentRead ? 1 : 0.5;
-  return { operation, writeUnits: 0, readUnits: operation === 'Query' ? Math.max(units, minimum) : units };
+  return { operation, writeUnits: 0, readUnits: operation === 'Query' ? Math.max(units, minimum) : units, byIndex };
 }
 
 /**
@@ -192,9 +230,47 @@ function billedCall(
  * bills it: at least one write unit (every item the service writes on a condition is under
  * 1 KB). A failed read is billed too, but the service has none on its happy path.
  */
-function failedCall(operation: string, error: unknown): DynamoCall {
+function failedCall(operation: string, error: unknown): Omit<DynamoCall, 'targets'> {
   const name = error instanceof Error ? error.name : String(error);
-  return { operation, writeUnits: WRITES.has(operation) ? 1 : 0, readUnits: 0, error: name };
+  const writeUnits = WRITES.has(operation) ? 1 : 0;
+  return { operation, writeUnits, readUnits: 0, byIndex: writeUnits ? { table: 1 } : {}, error: name };
+}
+
+/** A key attribute as the document client takes it (a string) or as the low-level client does (`{ S }`). */
+const keyString = (value: unknown): string =>
+  typeof value === 'string' ? value : String((value as { S?: string } | undefined)?.S ?? '');
+
+type KeyHolder = { Key?: Record<string, unknown>; Item?: Record<string, unknown> };
+
+/** The items a write call names, with their table keys (TABLE_SCHEMA's `pk`/`sk`). */
+function writeTargets(operation: string, input: object): WriteTarget[] {
+  if (!WRITES.has(operation)) return [];
+  const target = (action: string, holder: KeyHolder | undefined, transactional: boolean): WriteTarget[] => {
+    const key = holder?.Key ?? holder?.Item;
+    return key ? [{ pk: keyString(key.pk), sk: keyString(key.sk), action, transactional }] : [];
+  };
+  const request = input as KeyHolder & {
+    TransactItems?: Record<string, KeyHolder>[];
+    RequestItems?: Record<string, { PutRequest?: KeyHolder; DeleteRequest?: KeyHolder }[]>;
+  };
+  switch (operation) {
+    case 'PutItem':
+      return target('Put', request, false);
+    case 'UpdateItem':
+      return target('Update', request, false);
+    case 'DeleteItem':
+      return target('Delete', request, false);
+    case 'TransactWriteItems':
+      return (request.TransactItems ?? []).flatMap((item) =>
+        Object.entries(item).flatMap(([action, holder]) => target(action, holder, true)),
+      );
+    case 'BatchWriteItem':
+      return Object.values(request.RequestItems ?? {}).flatMap((requests) =>
+        requests.flatMap((r) => [...target('Put', r.PutRequest, false), ...target('Delete', r.DeleteRequest, false)]),
+      );
+    default:
+      return [];
+  }
 }
 
 function sqsRequests(messages: readonly QueueMessage[]): number {

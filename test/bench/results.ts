@@ -13,7 +13,7 @@ export interface BenchResults {
   readonly overhead_ratio: Readonly<Record<string, number>>;
   readonly list: ListFigures;
   readonly pipeline: PipelineFigures;
-  readonly cost: CostFigures;
+  readonly cost: CostResults;
 }
 
 export interface HandlerFigures {
@@ -37,6 +37,30 @@ export interface ListFigures {
   /** The worst row's ratio of medians, 100k / 1k. */
   readonly ratio: number;
   readonly rows: readonly ListRow[];
+  /** Read units of page 0 (size 100) of `GET /verify/accounts`, unfiltered and `verification_status=valid`. */
+  readonly list_rru_per_page?: ListRruPerPage;
+  /** The 100k-record accounts tenant under 8 list shards against 1: page 0 latency. */
+  readonly shard_ratio?: ShardRatio;
+}
+
+export interface ListRruPerPage {
+  readonly '1k': number;
+  readonly '100k': number;
+  readonly '1k_filtered': number;
+  readonly '100k_filtered': number;
+}
+
+export interface ShardRatio {
+  /** The worst row's ratio of medians, 8 shards / 1 shard. */
+  readonly ratio: number;
+  readonly rows: readonly {
+    readonly name: string;
+    readonly ms_1_shard: number;
+    readonly ms_8_shards: number;
+    readonly ratio: number;
+    readonly rru_1_shard: number;
+    readonly rru_8_shards: number;
+  }[];
 }
 
 export interface ListRow {
@@ -61,8 +85,9 @@ export interface PipelineFigures {
   readonly p99_ms: number;
 }
 
+/** The bill of one verification under one load. */
 export interface CostFigures {
-  /** The goal's figure: DynamoDB, Lambda (requests and compute), SQS, KMS and API requests. */
+  /** The goal's figure: DynamoDB, Lambda (requests and compute), SQS, KMS, SES and API requests. */
   readonly usd_per_million_verifications: number;
   /** With CloudWatch Logs ingestion, X-Ray traces and data transfer out as well. */
   readonly usd_per_million_all_in?: number;
@@ -73,7 +98,49 @@ export interface CostFigures {
   readonly breakdown: Readonly<Record<string, number>>;
 }
 
-/** Issue 11's goals, printed beside the figures (not assertions). */
+/**
+ * The cost part: `status` verifications under a sustained load (the goal's figure), the
+ * same one at a time, each type one at a time, and the per-tenant ceiling the sustained
+ * run's writes give.
+ */
+export interface CostResults extends CostFigures {
+  /** From the lists part (`list.list_rru_per_page`), when both ran. */
+  readonly list_rru_per_page?: ListRruPerPage;
+  /** The load `usd_per_million_verifications` was measured under, e.g. `300 status verifications offered at 50/s`. */
+  readonly load: string;
+  /** One verification at a time: every hop its own invocation and SQS receive (the most a verification costs). */
+  readonly usd_per_million_one_at_a_time: number;
+  readonly breakdown_one_at_a_time: Readonly<Record<string, number>>;
+  /** Each type one at a time (the flows of docs/sandbox.md; control types include the statement-code call). */
+  readonly usd_per_million_by_type: Readonly<Record<'status' | 'status_ownership' | 'control_ownership', number>>;
+  /** The modelled ceiling of the tenant with 8 list shards (the goal's figure). */
+  readonly tenant_ceiling_verifications_per_s: number;
+  /** The same model, by the tenant's list shards (`"1"`, `"8"`). */
+  readonly capacity: Readonly<Record<string, CapacityFigures>>;
+}
+
+/** The per-tenant write ceiling of one sustained run (test/bench/capacity-model.ts). */
+export interface CapacityFigures {
+  readonly tenant_shards: number;
+  readonly verifications: number;
+  /** 1,000 WCU/s ÷ the busiest partition's write units per verification. */
+  readonly tenant_ceiling_verifications_per_s: number;
+  /** Its class, e.g. `gsi1 T#<tenant>#VA`. */
+  readonly limiting_partition: string;
+  readonly top_partitions: readonly {
+    readonly partition: string;
+    /** Partitions of this class written in the run. */
+    readonly partitions: number;
+    readonly entities: string;
+    /** Of the busiest partition of the class. */
+    readonly wru_per_verification: number;
+    readonly ceiling_verifications_per_s: number;
+  }[];
+  /** Write units per verification by table and index: attributed from the stream, and as DynamoDB reported them consumed. */
+  readonly wru_by_index: Readonly<Record<string, { readonly attributed: number; readonly consumed: number }>>;
+}
+
+/** Issues 11 and 12's goals, printed beside the figures (not assertions). */
 export const GOALS = {
   initRatio: 1.15,
   bundleRatio: 1.25,
@@ -82,5 +149,13 @@ export const GOALS = {
   listRatio: 1.5,
   pipelineEventsPerS: 100,
   pipelineP99Ms: 2_000,
+  /** Per million sustained `status` verifications. */
   usdPerMillion: 10,
+  /** Modelled verifications a second of one tenant with `tenantShards` list shards. */
+  tenantCeilingPerS: 1_000,
+  tenantShards: 8,
+  /** List latency, 8 shards / 1 shard, page 0 size 100 at 100k records. */
+  shardRatio: 1.5,
+  /** List read units per page, 100k / 1k records. */
+  listRruRatio: 1.5,
 } as const;

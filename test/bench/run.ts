@@ -9,6 +9,7 @@ import { REPO_ROOT } from '../../lib/local/repo-root';
 import { measureBundles } from './bundles';
 import type { BenchContext } from './context';
 import { measureCost } from './cost';
+import { useBenchListShards } from './list-shards';
 import { measureLists } from './lists';
 import { measureOverhead } from './overhead';
 import { measurePipeline } from './pipeline';
@@ -34,6 +35,7 @@ for (const part of only) {
   }
 }
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+useBenchListShards();
 
 const BENCH_DIR = join(REPO_ROOT, '.bench');
 const log = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
@@ -59,14 +61,20 @@ async function measure<T>(part: Part, fn: (context: BenchContext) => Promise<T>)
   }
 }
 
+const at = new Date().toISOString();
 const bundles = await measure('bundles', measureBundles);
+const overhead = await measure('overhead', measureOverhead);
+const list = await measure('lists', measureLists);
+const pipeline = await measure('pipeline', measurePipeline);
+const cost = await measure('cost', measureCost);
 const results: Partial<BenchResults> = {
-  run: { at: new Date().toISOString(), commit: gitCommit(), node: process.versions.node, cpus: availableParallelism() },
+  run: { at, commit: gitCommit(), node: process.versions.node, cpus: availableParallelism() },
   ...(bundles && { floor: bundles.floor, handlers: bundles.handlers }),
-  overhead_ratio: await measure('overhead', measureOverhead),
-  list: await measure('lists', measureLists),
-  pipeline: await measure('pipeline', measurePipeline),
-  cost: await measure('cost', measureCost),
+  overhead_ratio: overhead,
+  list,
+  pipeline,
+  // Issue 12 reports the list's read units per page with the cost figures.
+  cost: cost && list?.list_rru_per_page ? { ...cost, list_rru_per_page: list.list_rru_per_page } : cost,
 };
 
 mkdirSync(BENCH_DIR, { recursive: true });
@@ -118,6 +126,30 @@ function report(r: Partial<BenchResults>): string {
       ),
       '',
     );
+    const rru = r.list.list_rru_per_page;
+    if (rru) {
+      const rruRow = (name: string, small: number, large: number) =>
+        `| ${name} | ${small} | ${large} | ${round(large / small, 3)} ${mark(large / small <= GOALS.listRruRatio)} |`;
+      lines.push(
+        `| GET /verify/accounts page 0 size 100: read units | 1k | 100k | ratio (≤ ${GOALS.listRruRatio}) |`,
+        '| --- | ---: | ---: | ---: |',
+        rruRow('unfiltered', rru['1k'], rru['100k']),
+        rruRow('verification_status=valid', rru['1k_filtered'], rru['100k_filtered']),
+        '',
+      );
+    }
+    const shards = r.list.shard_ratio;
+    if (shards) {
+      lines.push(
+        `| 100k accounts, list shards | 1 shard ms | 8 shards ms | ratio (≤ ${GOALS.shardRatio}) |`,
+        '| --- | ---: | ---: | ---: |',
+        ...shards.rows.map(
+          (row) =>
+            `| ${row.name} | ${row.ms_1_shard} | ${row.ms_8_shards} | ${row.ratio} ${mark(row.ratio <= GOALS.shardRatio)} |`,
+        ),
+        '',
+      );
+    }
   }
   if (r.pipeline) {
     const p = r.pipeline;
@@ -128,8 +160,23 @@ function report(r: Partial<BenchResults>): string {
   }
   if (r.cost) {
     const c = r.cost;
+    const usd = (value: number) => `$${round(value, 2)}`;
     lines.push(
-      `Cost: $${round(c.usd_per_million_verifications, 2)} per million verifications ${mark(c.usd_per_million_verifications <= GOALS.usdPerMillion)} (≤ $${GOALS.usdPerMillion}); ${c.wcu_per_verification} WRU, ${c.rcu_per_verification} RRU, ${c.invocations_per_verification} invocations per verification`,
+      `| cost per million verifications (DynamoDB, Lambda, SQS, KMS, SES, API) | USD | goal |`,
+      '| --- | ---: | ---: |',
+      `| status, sustained: ${c.load} | ${usd(c.usd_per_million_verifications)} ${mark(c.usd_per_million_verifications <= GOALS.usdPerMillion)} | ≤ $${GOALS.usdPerMillion} |`,
+      ...Object.entries(c.usd_per_million_by_type).map(
+        ([type, value]) => `| ${type}, one at a time | ${usd(value)} | |`,
+      ),
+      '',
+      `Sustained: ${c.wcu_per_verification} WRU, ${c.rcu_per_verification} RRU, ${c.invocations_per_verification} invocations per verification.`,
+      '',
+      `| tenant list shards | ceiling verifications/s (≥ ${GOALS.tenantCeilingPerS.toLocaleString('en')}) | limiting partition |`,
+      '| ---: | ---: | --- |',
+      ...Object.values(c.capacity).map(
+        (m) =>
+          `| ${m.tenant_shards} | ${m.tenant_ceiling_verifications_per_s.toLocaleString('en')}${m.tenant_shards === GOALS.tenantShards ? ` ${mark(m.tenant_ceiling_verifications_per_s >= GOALS.tenantCeilingPerS)}` : ''} | ${m.limiting_partition} |`,
+      ),
       '',
     );
   }

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { REPO_ROOT } from '../../lib/local/repo-root';
 import type { BenchContext, BenchPart } from './context';
+import { useBenchListShards } from './list-shards';
 
 /** Whether the module of `moduleUrl` is the script node was started with (`npx tsx test/bench/<part>.ts`). */
 export const isMain = (moduleUrl: string): boolean =>
@@ -21,6 +22,7 @@ export async function runStandalone<T>(
 ): Promise<T> {
   // The SDK's notice that it wants Node 22 from 2027 is known (as in test/vitest.config.ts).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  useBenchListShards();
   const started = performance.now();
   const log = (message: string) => process.stderr.write(`[${name} ${elapsed(started)}] ${message}\n`);
   const workDir = join(REPO_ROOT, '.bench', 'work', name);
