@@ -1,10 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
 import type { PageWindow } from '#domain/pagination';
 import { isConditionFailure } from '../conditions';
@@ -38,8 +32,6 @@ export interface EventListFilter {
 export interface StoredEvent {
   tenant: string;
   envelope: EventEnvelope;
-  /** When the event was handed to the webhook queue; absent until then. */
-  queued_at?: string;
 }
 
 /** The event log: one item per event, kept 30 days (TTL). */
@@ -84,11 +76,7 @@ export class EventRepository {
       new GetCommand({ TableName: this.tableName, Key: eventKeys.event(tenant, eventId), ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
-    return {
-      tenant,
-      envelope: out.Item.envelope as EventEnvelope,
-      queued_at: out.Item.queued_at as string | undefined,
-    };
+    return { tenant, envelope: out.Item.envelope as EventEnvelope };
   }
 
   /** Newest first, one page of the tenant's events of the given types and times (pattern 8). */
@@ -101,11 +89,7 @@ export class EventRepository {
       anyOf: { event_type: filter.eventTypes },
     };
     const items = await readPage(this.db, this.tableName, query, page);
-    return items.map((item) => ({
-      tenant,
-      envelope: item.envelope as EventEnvelope,
-      queued_at: item.queued_at as string | undefined,
-    }));
+    return items.map((item) => ({ tenant, envelope: item.envelope as EventEnvelope }));
   }
 
   /** Records one delivery attempt beside its event; it expires with the event. */
@@ -144,17 +128,5 @@ export class EventRepository {
       const { at, url, configuration_id, attempt, status_code, latency_ms, error, final } = item;
       return { at, url, configuration_id, attempt, status_code, latency_ms, error, final } as DeliveryAttempt;
     });
-  }
-
-  async markQueued(tenant: string, eventId: string, at: Date): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: eventKeys.event(tenant, eventId),
-        UpdateExpression: 'SET queued_at = if_not_exists(queued_at, :at)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at.toISOString() },
-      }),
-    );
   }
 }
