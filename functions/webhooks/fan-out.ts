@@ -15,10 +15,10 @@ export interface PublishedEvent {
  * dead endpoint never delays another. Both ways out use it: the stream router for a newly
  * stored event, and `POST /events/{id}/redeliver`. Sending the same event twice (a
  * replayed stream batch) is safe: the delivery worker drops an attempt it has already
- * recorded, and receivers deduplicate on `webhook-id` (the event id). Returns how many
- * deliveries were sent.
+ * recorded, and receivers deduplicate on `webhook-id` (the event id). A redelivery names
+ * itself (`redelivery`), so its attempts are new ones. Returns how many deliveries were sent.
  */
-export async function fanOut(event: PublishedEvent): Promise<number> {
+export async function fanOut(event: PublishedEvent, redelivery?: string): Promise<number> {
   const configurations = await webhooks().enabledConfigurationsFor(event.tenant, event.event_type);
   const deliveries = configurations.map((configuration) => {
     const body: DeliveryRequest = {
@@ -26,6 +26,7 @@ export async function fanOut(event: PublishedEvent): Promise<number> {
       event_id: event.event_id,
       configuration_id: configuration.id,
       attempt: 1,
+      ...(redelivery && { redelivery }),
     };
     return { id: configuration.id, body };
   });

@@ -24,7 +24,7 @@ export const EVENTS: ServiceArea = {
       scopes: ['read:webhook-configurations'],
       handler: 'functions/events/get.ts',
       // The event and its delivery attempts (one Query of the event's partition).
-      table: { actions: ['GetItem', 'Query'] },
+      table: { actions: ['Query'] },
     },
     {
       id: 'RedeliverEvent',
@@ -53,8 +53,9 @@ export const EVENTS: ServiceArea = {
       handler: 'functions/webhooks/delivery-worker.ts',
       // One delivery per invocation: a slow endpoint never holds up another's batch.
       source: { kind: 'queue', queue: 'webhookDeliveries', batchSize: 1, maxConcurrency: 50 },
-      // The event, its configuration and the signing secrets; each attempt recorded beside the event.
-      table: { actions: ['GetItem', 'PutItem'] },
+      // The event and its attempts (one Query of the event's partition), its configuration and
+      // the signing secrets (GetItem each); each attempt recorded beside the event.
+      table: { actions: ['GetItem', 'PutItem', 'Query'] },
       cipher: 'decrypt',
       sendsTo: ['webhookDeliveries'],
       timeoutSeconds: 20,

@@ -73,8 +73,9 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   RedeliverEvent: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
   // The test event is stored; the stream publishes it.
   InvokeWebhook: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  // The event, its configuration and secrets; each attempt recorded beside the event.
-  WebhookDeliveryWorker: onTable('GetItem', 'PutItem'),
+  // The event and its attempts (one Query of the event's partition, to drop an attempt already
+  // recorded), its configuration and secrets; each attempt recorded beside the event.
+  WebhookDeliveryWorker: onTable('GetItem', 'PutItem', 'Query'),
   // One transaction: the configuration and the tenant's count; the middleware's tenant alias
   // and idempotency record.
   CreateWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),

@@ -144,10 +144,10 @@ describe('verify_account_updated events', () => {
     }
   });
 
-  it('are not duplicated when a stream batch is replayed', async () => {
+  it('are not duplicated when a stream batch is replayed: stored once, delivered once', async () => {
     const tenant = 'tenant-replay';
     const client = api(runtime, await runtime.mintToken(tenant));
-    await recordWebhooks(client);
+    const delivered = await recordWebhooks(client);
     const created = await client.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
     await runtime.settle();
     const [event] = await storedEvents(tenant);
@@ -188,6 +188,11 @@ describe('verify_account_updated events', () => {
     // delivery, which is what lets the delivery worker recognise and drop it.
     const [original, ...replayed] = fannedOut().filter((body) => body.event_id === event.id);
     expect(replayed).toEqual([original, original]);
+    // The delivery worker drops both: the attempt is already recorded beside the event.
+    await runtime.settle();
+    expect(delivered.filter((webhook) => webhook.eventId === event.id)).toHaveLength(1);
+    const attempts = (await client.get(`/events/${event.id}`)).body.event.attempts;
+    expect(attempts).toHaveLength(1);
   });
 });
 

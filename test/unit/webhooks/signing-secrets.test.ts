@@ -68,7 +68,7 @@ beforeEach(() => {
   setDependencies({
     cipher,
     events: {
-      get: async () => ({ tenant: TENANT, envelope }),
+      withAttempts: async () => ({ stored: { tenant: TENANT, envelope }, attempts: [] }),
       recordAttempt: async (_t: string, _e: string, _a: DeliveryAttempt) => {},
     } as unknown as EventRepository,
     webhooks: { configuration: async () => configuration } as unknown as WebhookRepository,

@@ -19,6 +19,8 @@ export interface DeliveryAttempt {
   error?: string;
   /** Set on the last failed try: the delivery gave up and went to the dead-letter queue. */
   final?: boolean;
+  /** The redelivery (`POST /events/{id}/redeliver`) this attempt belongs to; absent for the first delivery. */
+  redelivery?: string;
 }
 
 export interface EventListFilter {
@@ -32,6 +34,12 @@ export interface EventListFilter {
 export interface StoredEvent {
   tenant: string;
   envelope: EventEnvelope;
+}
+
+/** An event with every delivery attempt recorded beside it, oldest first. */
+export interface EventWithAttempts {
+  stored: StoredEvent;
+  attempts: DeliveryAttempt[];
 }
 
 /** The event log: one item per event, kept 30 days (TTL). */
@@ -115,18 +123,37 @@ export class EventRepository {
     );
   }
 
-  /** Every delivery attempt of an event, oldest first. */
-  async attempts(tenant: string, eventId: string): Promise<DeliveryAttempt[]> {
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :attempt)',
-        ExpressionAttributeValues: { ':pk': eventKeys.event(tenant, eventId).pk, ':attempt': 'ATTEMPT#' },
-      }),
-    );
-    return (out.Items ?? []).map((item) => {
-      const { at, url, configuration_id, attempt, status_code, latency_ms, error, final } = item;
-      return { at, url, configuration_id, attempt, status_code, latency_ms, error, final } as DeliveryAttempt;
-    });
+  /**
+   * The event and every delivery attempt, oldest first, in one strongly consistent Query of
+   * the event's partition (pattern 18): the attempts sort before the event's own `EVT` item.
+   * `undefined` when the event is gone (expired after 30 days).
+   */
+  async withAttempts(tenant: string, eventId: string): Promise<EventWithAttempts | undefined> {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': eventKeys.event(tenant, eventId).pk },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    const event = items.find((item) => item.entity === ENTITY.event);
+    if (!event) return undefined;
+    return {
+      stored: { tenant, envelope: event.envelope as EventEnvelope },
+      attempts: items.filter((item) => item.entity === ENTITY.deliveryAttempt).map(toAttempt),
+    };
   }
+}
+
+function toAttempt(item: Record<string, unknown>): DeliveryAttempt {
+  const { at, url, configuration_id, attempt, status_code, latency_ms, error, final, redelivery } = item;
+  return { at, url, configuration_id, attempt, status_code, latency_ms, error, final, redelivery } as DeliveryAttempt;
 }
