@@ -1,5 +1,5 @@
 import type { PageWindow } from '#domain/pagination';
-import { type EventListFilter, events, type StoredEvent } from '#shared/db/events/index';
+import { type EventListFilter, type EventWithAttempts, events, type StoredEvent } from '#shared/db/events/index';
 import { NotFoundError } from '#shared/errors';
 
 /**
@@ -10,10 +10,11 @@ export function listEvents(tenant: string, filter: EventListFilter, page: PageWi
   return events().list(tenant, filter, page);
 }
 
-export async function getEvent(tenant: string, id: string) {
-  const stored = await events().get(tenant, id);
-  if (!stored) throw unknownEvent();
-  return { stored, attempts: await events().attempts(tenant, id) };
+/** The event and its delivery attempts, in one Query of the event's partition. */
+export async function getEvent(tenant: string, id: string): Promise<EventWithAttempts> {
+  const found = await events().withAttempts(tenant, id);
+  if (!found) throw unknownEvent();
+  return found;
 }
 
 export const unknownEvent = () =>

@@ -1,13 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { events } from '#shared/db/events/index';
-import { messageQueue } from '#shared/queue/index';
+import { fanOut } from '../webhooks/fan-out';
 import { unknownEvent } from './event-log';
 
 /**
- * Hands an event to the webhook sender again: every configuration subscribed to it now
- * receives it once more, with the same `webhook-id`, through the normal delivery path.
+ * Fans an event out again, as the stream router did when it was stored: every
+ * configuration subscribed to it now receives it once more, with the same `webhook-id`,
+ * through the normal delivery path, as attempts of a new redelivery (not duplicates of the
+ * first delivery's, which the delivery worker would drop).
  */
 export async function redeliverEvent(tenant: string, id: string): Promise<void> {
   const stored = await events().get(tenant, id);
   if (!stored) throw unknownEvent();
-  await messageQueue().send('webhookEvents', [{ id, body: { tenant, event_id: id } }]);
+  await fanOut({ tenant, event_id: id, event_type: stored.envelope.event_type }, randomUUID());
 }

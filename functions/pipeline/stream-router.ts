@@ -2,11 +2,11 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { events } from '#shared/db/events/index';
-import { now } from '#shared/dependencies';
 import { invocation } from '#shared/invocation';
 import { createLogger, type Logger } from '#shared/logger';
 import { messageQueue } from '#shared/queue/index';
 import type { StreamAction } from '#shared/stream/rules';
+import { fanOut } from '../webhooks/fan-out';
 import { actionsFor } from './stream-rules';
 
 /**
@@ -15,8 +15,8 @@ import { actionsFor } from './stream-rules';
  * records. Records are handled in order; at the first failure the rest of the batch is
  * reported failed from that record on, so Lambda retries from there
  * (ReportBatchItemFailures) and, after its retries, sends the batch's description to the
- * on-failure destination. Every action is safe to repeat: events are stored once per id
- * and queued once per stored event.
+ * on-failure destination. Every action is safe to repeat: events are stored once per id,
+ * and a delivery fanned out again is dropped by the delivery worker once attempted.
  */
 export const handler = invocation<DynamoDBStreamEvent, DynamoDBBatchResponse>(async (event) => {
   const logger = createLogger({ worker: 'stream-router' });
@@ -49,18 +49,8 @@ async function perform(action: StreamAction, logger: Logger): Promise<void> {
       if (!stored) logger.info('event already stored', { event_id: action.envelope.event_id });
       return;
     }
-    case 'publish-event': {
-      const stored = await events().get(action.tenant, action.eventId);
-      if (!stored) {
-        logger.warn('event to publish no longer exists', { event_id: action.eventId });
-        return;
-      }
-      if (stored.queued_at) return;
-      await messageQueue().send('webhookEvents', [
-        { id: action.eventId, body: { tenant: action.tenant, event_id: action.eventId } },
-      ]);
-      await events().markQueued(action.tenant, action.eventId, now());
+    case 'publish-event':
+      await fanOut({ tenant: action.tenant, event_id: action.eventId, event_type: action.eventType });
       return;
-    }
   }
 }

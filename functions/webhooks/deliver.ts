@@ -25,6 +25,11 @@ export interface DeliveryRequest {
   remaining_seconds?: number;
   /** Every try failed: the message goes to the dead-letter queue (and its alarm) as it is. */
   exhausted?: boolean;
+  /**
+   * Set by `POST /events/{id}/redeliver` (a fresh id per request): a redelivery's attempts
+   * are new ones, not duplicates of the first delivery's.
+   */
+  redelivery?: string;
 }
 
 /** SQS delays a message at most 15 minutes; longer waits are chained. */
@@ -38,7 +43,8 @@ export class DeliveryExhausted extends Error {}
  * POSTs it with a 10 s limit, and records the attempt beside the event. A failure is
  * retried by a new message delayed by the backoff schedule (5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h); after the last, the delivery is marked final and dead-lettered. The same event
- * always carries the same `webhook-id`.
+ * always carries the same `webhook-id`. An attempt already recorded (the same message
+ * again, or a replayed stream batch's fan-out) is not POSTed again.
  */
 export async function deliver(request: DeliveryRequest, logger: Logger): Promise<void> {
   if (request.exhausted)
@@ -46,10 +52,20 @@ export async function deliver(request: DeliveryRequest, logger: Logger): Promise
   if (request.remaining_seconds) return requeue(request, request.remaining_seconds);
   const at = now();
 
-  const stored = await events().get(request.tenant, request.event_id);
-  const configuration = stored && (await webhooks().configuration(request.tenant, request.configuration_id));
-  if (!stored || !configuration?.enabled) {
-    logger.info('delivery dropped: the event expired or the configuration is gone or disabled', { ...ids(request) });
+  const log = await events().withAttempts(request.tenant, request.event_id);
+  if (!log) {
+    logger.info('delivery dropped: the event expired', { ...ids(request) });
+    return;
+  }
+  const recorded = log.attempts.find((attempt) => isAttemptOf(request, attempt));
+  if (recorded) {
+    logger.info('delivery attempt already recorded: not sent again', { ...ids(request) });
+    return resumeAfter(request, recorded, log.attempts);
+  }
+  const { stored } = log;
+  const configuration = await webhooks().configuration(request.tenant, request.configuration_id);
+  if (!configuration?.enabled) {
+    logger.info('delivery dropped: the configuration is gone or disabled', { ...ids(request) });
     return;
   }
   const body = JSON.stringify(stored.envelope);
@@ -63,6 +79,7 @@ export async function deliver(request: DeliveryRequest, logger: Logger): Promise
     attempt: request.attempt,
     ...outcome,
     final: !success && delay === undefined ? true : undefined,
+    redelivery: request.redelivery,
   };
   const expires = Math.ceil((Date.parse(stored.envelope.created_at) + EVENT_RETENTION_MS) / 1000);
   await events().recordAttempt(request.tenant, request.event_id, attempt, expires);
@@ -76,6 +93,28 @@ export async function deliver(request: DeliveryRequest, logger: Logger): Promise
   });
   if (success) return;
   if (delay === undefined) return requeue({ ...request, exhausted: true }, 0);
+  return requeue({ ...request, attempt: request.attempt + 1 }, delay);
+}
+
+/** Whether `attempt` is the record of this request's try: same configuration, same delivery, same number. */
+const isAttemptOf = (request: DeliveryRequest, attempt: DeliveryAttempt, n = request.attempt): boolean =>
+  attempt.configuration_id === request.configuration_id &&
+  attempt.attempt === n &&
+  attempt.redelivery === request.redelivery;
+
+/**
+ * A duplicate of an attempt already made sends nothing, but the delivery must not stop
+ * there: if the first run died between recording a failed attempt and queueing the retry,
+ * this message is the only one left. So a recorded failure that is neither final nor
+ * followed by a recorded next attempt queues that next attempt again (at worst a second
+ * message for it, itself dropped as a duplicate once the attempt is recorded).
+ */
+function resumeAfter(request: DeliveryRequest, recorded: DeliveryAttempt, attempts: DeliveryAttempt[]) {
+  const succeeded = recorded.status_code !== undefined && isSuccess(recorded.status_code);
+  if (succeeded || recorded.final) return;
+  if (attempts.some((attempt) => isAttemptOf(request, attempt, request.attempt + 1))) return;
+  const delay = nextAttemptDelay(request.attempt);
+  if (delay === undefined) return;
   return requeue({ ...request, attempt: request.attempt + 1 }, delay);
 }
 

@@ -10,6 +10,7 @@ export const deliveryMessage = z.object({
   attempt: z.number().check(z.int(), z.minimum(1)),
   remaining_seconds: z.optional(z.number().check(z.minimum(0))),
   exhausted: z.optional(z.boolean()),
+  redelivery: z.optional(z.uuid()),
 });
 
 /** Delivers webhooks from the webhook-deliveries queue, one attempt per message. */

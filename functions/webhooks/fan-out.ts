@@ -1,30 +1,33 @@
-import { events } from '#shared/db/events/index';
 import { webhooks } from '#shared/db/webhooks/index';
-import type { Logger } from '#shared/logger';
 import { messageQueue } from '#shared/queue/index';
 import type { DeliveryRequest } from './deliver';
 
-/** A webhook-events message: a stored event to hand to the tenant's webhooks. */
+/** A stored event to hand to the tenant's webhooks: its id and type are all fan-out needs. */
 export interface PublishedEvent {
   tenant: string;
   event_id: string;
+  event_type: string;
 }
 
 /**
- * The webhook sender's first step: one delivery message per enabled configuration of the
- * tenant that subscribes to the event's type, so a slow or dead endpoint never delays
- * another. A repeated message fans out again: delivery is at least once, and receivers
- * deduplicate on `webhook-id` (the event id).
+ * One delivery message per enabled configuration of the tenant that subscribes to the
+ * event's type (one Query of the tenant's configurations, batched sends), so a slow or
+ * dead endpoint never delays another. Both ways out use it: the stream router for a newly
+ * stored event, and `POST /events/{id}/redeliver`. Sending the same event twice (a
+ * replayed stream batch) is safe: the delivery worker drops an attempt it has already
+ * recorded, and receivers deduplicate on `webhook-id` (the event id). A redelivery names
+ * itself (`redelivery`), so its attempts are new ones. Returns how many deliveries were sent.
  */
-export async function fanOut(published: PublishedEvent, logger: Logger): Promise<number> {
-  const stored = await events().get(published.tenant, published.event_id);
-  if (!stored) {
-    logger.warn('event to deliver no longer exists', { event_id: published.event_id });
-    return 0;
-  }
-  const configurations = await webhooks().enabledConfigurationsFor(published.tenant, stored.envelope.event_type);
+export async function fanOut(event: PublishedEvent, redelivery?: string): Promise<number> {
+  const configurations = await webhooks().enabledConfigurationsFor(event.tenant, event.event_type);
   const deliveries = configurations.map((configuration) => {
-    const body: DeliveryRequest = { ...published, configuration_id: configuration.id, attempt: 1 };
+    const body: DeliveryRequest = {
+      tenant: event.tenant,
+      event_id: event.event_id,
+      configuration_id: configuration.id,
+      attempt: 1,
+      ...(redelivery && { redelivery }),
+    };
     return { id: configuration.id, body };
   });
   if (deliveries.length > 0) await messageQueue().send('webhookDeliveries', deliveries);

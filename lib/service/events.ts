@@ -2,9 +2,10 @@ import { ENTITY } from '#shared/db/entities';
 import type { ServiceArea } from './types';
 
 /**
- * The event log and its way out: every stored event is handed to the webhook-events
- * queue once; the webhook sender fans it out to one delivery message per subscribed
- * configuration, and the delivery worker signs, sends, records and retries each.
+ * The event log and its way out: the stream router fans every stored event out to one
+ * delivery message per subscribed configuration (from the stream image and one Query of
+ * the tenant's configurations), and the delivery worker signs, sends, records and retries
+ * each.
  */
 export const EVENTS: ServiceArea = {
   routes: [
@@ -23,7 +24,7 @@ export const EVENTS: ServiceArea = {
       scopes: ['read:webhook-configurations'],
       handler: 'functions/events/get.ts',
       // The event and its delivery attempts (one Query of the event's partition).
-      table: { actions: ['GetItem', 'Query'] },
+      table: { actions: ['Query'] },
     },
     {
       id: 'RedeliverEvent',
@@ -31,8 +32,10 @@ export const EVENTS: ServiceArea = {
       path: '/events/{id}/redeliver',
       scopes: ['invoke:webhook'],
       handler: 'functions/events/redeliver.ts',
-      table: { actions: ['GetItem'] },
-      sendsTo: ['webhookEvents'],
+      // The event (404 and its type), then the tenant's configurations, fanned out as the
+      // stream router does.
+      table: { actions: ['GetItem', 'Query'] },
+      sendsTo: ['webhookDeliveries'],
     },
     {
       id: 'InvokeWebhook',
@@ -46,36 +49,28 @@ export const EVENTS: ServiceArea = {
   ],
   consumers: [
     {
-      id: 'WebhookSender',
-      handler: 'functions/webhooks/sender.ts',
-      source: { kind: 'queue', queue: 'webhookEvents', batchSize: 10, maxConcurrency: 10 },
-      // The event, then the tenant's configurations (one partition of the table).
-      table: { actions: ['GetItem', 'Query'] },
-      sendsTo: ['webhookDeliveries'],
-      timeoutSeconds: 30,
-    },
-    {
       id: 'WebhookDeliveryWorker',
       handler: 'functions/webhooks/delivery-worker.ts',
       // One delivery per invocation: a slow endpoint never holds up another's batch.
       source: { kind: 'queue', queue: 'webhookDeliveries', batchSize: 1, maxConcurrency: 50 },
-      // The event, its configuration and the signing secrets; each attempt recorded beside the event.
-      table: { actions: ['GetItem', 'PutItem'] },
+      // The event and its attempts (one Query of the event's partition), its configuration and
+      // the signing secrets (GetItem each); each attempt recorded beside the event.
+      table: { actions: ['GetItem', 'PutItem', 'Query'] },
       cipher: 'decrypt',
       sendsTo: ['webhookDeliveries'],
       timeoutSeconds: 20,
     },
   ],
   queues: {
-    webhookEvents: { name: 'WebhookEvents', visibilityTimeoutSeconds: 180, maxReceiveCount: 8 },
     // A delivery message is one attempt; retries are new delayed messages, so a message is
     // received again only after an infrastructure failure, and a few receives suffice.
     webhookDeliveries: { name: 'WebhookDeliveries', visibilityTimeoutSeconds: 120, maxReceiveCount: 3 },
   },
-  // A stored event is read, queued and marked queued (outbox).
+  // A stored event (its id and type from the stream image) is fanned out: a Query of the
+  // tenant's configurations, one delivery message per subscribed one (outbox).
   streamRules: {
     filters: [{ eventName: ['INSERT'], entity: [ENTITY.event] }],
-    table: { actions: ['GetItem', 'UpdateItem'] },
-    sendsTo: ['webhookEvents'],
+    table: { actions: ['Query'] },
+    sendsTo: ['webhookDeliveries'],
   },
 };

@@ -46,7 +46,7 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
   ClosePerson: TABLE,
   ListEvents: TABLE,
   GetEvent: TABLE,
-  // Sends the event to the webhook-events queue again.
+  // Fans the event out again: one message per configuration to the webhook-deliveries queue.
   RedeliverEvent: {
     'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
@@ -71,11 +71,6 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
   ScreeningWorker: { 'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'] },
   // Sends each name of the list to the screening queue.
   DailyRescreen: {
-    'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'],
-    'kms:GenerateDataKey': ['storage via sqs'],
-  },
-  // Receives events, sends one delivery message per configuration.
-  WebhookSender: {
     'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },

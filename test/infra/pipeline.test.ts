@@ -434,18 +434,18 @@ describe('consumer permissions follow the row', () => {
 
   it('a new consumer row is wired with no stack change: its function, source and grants', () => {
     const extra: ConsumerDefinition = {
-      id: 'WebhookSenderProbe',
+      id: 'WebhookDeliveryProbe',
       handler: 'functions/verify-accounts/verification-worker.ts',
-      source: { kind: 'queue', queue: 'webhookEvents', batchSize: 5 },
+      source: { kind: 'queue', queue: 'webhookDeliveries', batchSize: 5 },
       table: { actions: ['GetItem'] },
       timeoutSeconds: 15,
     };
-    // In place of the webhook sender: a queue has one consumer.
-    const others = CONSUMERS.filter((consumer) => consumer.id !== 'WebhookSender');
+    // In place of the delivery worker: a queue has one consumer.
+    const others = CONSUMERS.filter((consumer) => consumer.id !== 'WebhookDeliveryWorker');
     const probe = build({ stackProps: { consumers: [...others, extra] } });
     const fn = functionByDescription(probe.template, consumerDescription(extra));
     expect(fn.props.Timeout).toBe(15);
-    const queueId = probe.logicalId(probe.stack.pipeline.queues.get('webhookEvents')!.queue);
+    const queueId = probe.logicalId(probe.stack.pipeline.queues.get('webhookDeliveries')!.queue);
     const found = Object.values(resourcesOf(probe.template, 'AWS::Lambda::EventSourceMapping')).filter(
       (m) => refId(m.Properties?.FunctionName) === fn.id,
     );
@@ -581,12 +581,12 @@ describe('alarm topic', () => {
 });
 
 describe('webhook delivery bounds its concurrency', () => {
-  it('caps the sender and the delivery worker with maxConcurrency, so a burst cannot take the account’s concurrency', () => {
+  it('caps the delivery worker with maxConcurrency, so a burst cannot take the account’s concurrency', () => {
     const limits = Object.values(mappings).flatMap((m) => {
       const max = (m.Properties as { ScalingConfig?: { MaximumConcurrency?: number } }).ScalingConfig
         ?.MaximumConcurrency;
       return max ? [max] : [];
     });
-    expect(limits.sort((a, b) => a - b)).toEqual([10, 50]);
+    expect(limits).toEqual([50]);
   });
 });

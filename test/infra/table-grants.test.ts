@@ -36,8 +36,10 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   // update (a conflict deletes the claim again); the middleware's tenant alias and
   // idempotency record.
   VerifyAccountDebits: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+  // Events stored from status changes; a stored event fanned out with a Query of the
+  // tenant's configurations (its type comes from the stream image: no read of the event).
   StreamRouter: {
-    ...onTable('GetItem', 'PutItem', 'UpdateItem'),
+    ...onTable('PutItem', 'Query'),
     // What its event source mapping reads with the function's role.
     'dynamodb:DescribeStream': ['stream'],
     'dynamodb:GetRecords': ['stream'],
@@ -69,13 +71,13 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   },
   // The event and its delivery attempts (one Query of the event's own partition).
   GetEvent: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
-  RedeliverEvent: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // The event, then the tenant's configurations (one table partition) to fan it out.
+  RedeliverEvent: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
   // The test event is stored; the stream publishes it.
   InvokeWebhook: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  // The event, then the tenant's configurations (a Query of one table partition).
-  WebhookSender: onTable('GetItem', 'Query'),
-  // The event, its configuration and secrets; each attempt recorded beside the event.
-  WebhookDeliveryWorker: onTable('GetItem', 'PutItem'),
+  // The event and its attempts (one Query of the event's partition, to drop an attempt already
+  // recorded), its configuration and secrets; each attempt recorded beside the event.
+  WebhookDeliveryWorker: onTable('GetItem', 'PutItem', 'Query'),
   // One transaction: the configuration and the tenant's count; the middleware's tenant alias
   // and idempotency record.
   CreateWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),

@@ -4,10 +4,13 @@ import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-
 /** Records what was sent; `failOn` makes a send to that queue throw. */
 export class FakeQueue implements MessageQueue {
   readonly sent: { queue: QueueId; message: QueueMessage }[] = [];
+  /** How many messages each send call carried. */
+  readonly batches: number[] = [];
   failOn?: QueueId;
 
   async send(queue: QueueId, messages: QueueMessage[]): Promise<void> {
     if (this.failOn === queue) throw new Error(`queue ${queue} is down`);
+    this.batches.push(messages.length);
     for (const message of messages) this.sent.push({ queue, message });
   }
 }

@@ -10,8 +10,6 @@ export const QUEUES = {
   identification: { envVar: 'IDENTIFICATION_QUEUE_URL' },
   /** Screening-list names whose verified persons must be screened again (list changes, daily). */
   screening: { envVar: 'SCREENING_QUEUE_URL' },
-  /** Stored events waiting for webhook delivery (consumed by the webhook sender). */
-  webhookEvents: { envVar: 'WEBHOOK_EVENTS_QUEUE_URL' },
   /** One message per (event, configuration): a delivery attempt and, delayed, its retries. */
   webhookDeliveries: { envVar: 'WEBHOOK_DELIVERIES_QUEUE_URL' },
 } as const;

@@ -15,12 +15,12 @@ export interface StreamChange {
 /**
  * What a change asks for. The router performs them in order, and each is safe to repeat
  * (a replayed stream batch): work messages are idempotent at their consumer, events are
- * stored once per id and published once per stored event.
+ * stored once per id, and a delivery already attempted is not attempted again.
  */
 export type StreamAction =
   | { kind: 'enqueue'; queue: QueueId; message: QueueMessage }
   | { kind: 'record-event'; tenant: string; envelope: EventEnvelope }
-  | { kind: 'publish-event'; tenant: string; eventId: string };
+  | { kind: 'publish-event'; tenant: string; eventId: string; eventType: string };
 
 /**
  * An area's rules for changes of one entity: pure, so each area tests its own without a

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { personKeys } from '#shared/db/persons/keys';
 import { tenants } from '#shared/db/tenants';
 import { documentClient } from '#shared/dependencies';
@@ -9,10 +9,17 @@ import { createLogger } from '#shared/logger';
 import { identifyPerson } from '../../../functions/persons/identify-person';
 import { handler as streamRouter } from '../../../functions/pipeline/stream-router';
 import { api } from '../harness';
-import { personBody, personEvents, queuedEventIds, usePersonsRuntime } from './support';
+import { type RecordedWebhook, recordWebhooks } from '../webhooks/support';
+import { personBody, personEvents, usePersonsRuntime } from './support';
 
 /** Every status of the person lifecycle, reached over HTTP as a partner would with curl. */
 const env = usePersonsRuntime();
+/** What alice's endpoint receives: she subscribes to every event. */
+let delivered: RecordedWebhook[];
+beforeAll(async () => {
+  delivered = await recordWebhooks(env.alice);
+});
+const deliveredEventIds = () => delivered.map((webhook) => webhook.eventId);
 
 async function created(body: Record<string, unknown>) {
   const response = await env.alice.post('/persons', body);
@@ -25,15 +32,15 @@ async function created(body: Record<string, unknown>) {
 const eventTypes = async (id: string) => (await personEvents(env.runtime, 'tenant-alice', id)).map((e) => e.event_type);
 
 describe('person lifecycle', () => {
-  it('created → verified: identification passes; person_created then person_verified, each stored and queued once', async () => {
+  it('created → verified: identification passes; person_created then person_verified, each stored and delivered once', async () => {
     const person = await created(personBody());
     expect(person.status).toBe('verified');
     expect(person).not.toHaveProperty('status_reasons');
     const stored = await personEvents(env.runtime, 'tenant-alice', person.id);
     expect(stored.map((e) => e.event_type)).toEqual(['person_created', 'person_verified']);
     expect(stored[1]?.event_data).toMatchObject({ person: { id: person.id, status: 'verified' } });
-    const queued = queuedEventIds(env.runtime);
-    for (const event of stored) expect(queued.filter((id) => id === event.event_id)).toHaveLength(1);
+    const sent = deliveredEventIds();
+    for (const event of stored) expect(sent.filter((id) => id === event.event_id)).toHaveLength(1);
   });
 
   it('a person with names only stays created', async () => {
@@ -156,7 +163,7 @@ describe('person lifecycle', () => {
     expect(closed?.version).toBe(Number(before?.version) + 1);
   });
 
-  it('a replayed stream batch of a status change stores and queues no second event', async () => {
+  it('a replayed stream batch of a status change stores and delivers no second event', async () => {
     const person = await created(personBody());
     const stored = await documentClient().send(
       new GetCommand({ TableName: env.runtime.tableName, Key: personKeys.person('tenant-alice', person.id) }),
@@ -176,12 +183,12 @@ describe('person lifecycle', () => {
       ],
     };
     const eventsBefore = await personEvents(env.runtime, 'tenant-alice', person.id);
-    const queuedBefore = queuedEventIds(env.runtime).length;
+    const deliveredBefore = deliveredEventIds().length;
     expect((await streamRouter(replay)).batchItemFailures).toEqual([]);
     expect((await streamRouter(replay)).batchItemFailures).toEqual([]);
     await env.runtime.settle();
     expect(await personEvents(env.runtime, 'tenant-alice', person.id)).toEqual(eventsBefore);
-    expect(queuedEventIds(env.runtime)).toHaveLength(queuedBefore);
+    expect(deliveredEventIds()).toHaveLength(deliveredBefore);
   });
 
   it('the daily re-screen restricts a verified person on the sanctions list', async () => {

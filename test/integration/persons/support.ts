@@ -66,10 +66,3 @@ export async function personEvents(runtime: LocalRuntime, tenant: string, person
     .flatMap((event) => (event ? [event.envelope] : []))
     .filter((envelope) => (envelope.event_data as { person?: { id: string } }).person?.id === personId);
 }
-
-/** The ids of the events on the webhook-events queue. */
-export const queuedEventIds = (runtime: LocalRuntime): string[] =>
-  runtime.queues
-    .queue('webhookEvents')
-    .sentBodies<{ event_id: string }>()
-    .map((body) => body.event_id);

@@ -12,10 +12,11 @@ import { handler as streamRouter } from '../../../functions/pipeline/stream-rout
 import type { LocalRuntime } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 import { accountBody, freshAccountNumber, storedItem } from '../verify-accounts/support';
+import { recordWebhooks } from '../webhooks/support';
 
 /**
  * Whole flows through the local runtime: HTTP → table → stream → router → verification
- * queue → worker → table → stream → event log → webhook queue.
+ * queue → worker → table → stream → event log → router fan-out → webhook delivery.
  */
 let runtime: LocalRuntime;
 let call: ReturnType<typeof api>;
@@ -53,11 +54,12 @@ async function storedEvents(tenant = TENANT) {
   );
 }
 
-const queuedEventIds = () =>
+/** The delivery messages the router fanned out, first attempts only (retries are the worker's). */
+const fannedOut = () =>
   runtime.queues
-    .queue('webhookEvents')
-    .sentBodies<{ event_id: string }>()
-    .map((b) => b.event_id);
+    .queue('webhookDeliveries')
+    .sentBodies<{ event_id: string; configuration_id: string; attempt: number }>()
+    .filter((body) => body.attempt === 1);
 
 describe('a new account settles through the pipeline', () => {
   it.each([
@@ -112,9 +114,10 @@ describe('a new account settles through the pipeline', () => {
 });
 
 describe('verify_account_updated events', () => {
-  it('are stored and queued exactly once per status change', async () => {
+  it('are stored and delivered exactly once per status change', async () => {
     const tenant = 'tenant-events';
     const client = api(runtime, await runtime.mintToken(tenant));
+    const delivered = await recordWebhooks(client);
     const created = await client.post(
       '/verify/accounts',
       accountBody({ account_number: freshAccountNumber(), type: 'control' }),
@@ -135,13 +138,16 @@ describe('verify_account_updated events', () => {
         ['verify_account_updated', 'valid', 'valid'],
       ],
     );
-    const queued = queuedEventIds();
-    for (const e of envelopes) expect(queued.filter((q) => q === e.event_id)).toHaveLength(1);
+    for (const e of envelopes) {
+      expect(fannedOut().filter((body) => body.event_id === e.event_id)).toHaveLength(1);
+      expect(delivered.filter((webhook) => webhook.eventId === e.event_id)).toHaveLength(1);
+    }
   });
 
-  it('are not duplicated when a stream batch is replayed', async () => {
+  it('are not duplicated when a stream batch is replayed: stored once, delivered once', async () => {
     const tenant = 'tenant-replay';
     const client = api(runtime, await runtime.mintToken(tenant));
+    const delivered = await recordWebhooks(client);
     const created = await client.post('/verify/accounts', accountBody({ account_number: freshAccountNumber() }));
     await runtime.settle();
     const [event] = await storedEvents(tenant);
@@ -152,7 +158,6 @@ describe('verify_account_updated events', () => {
         new GetCommand({ TableName: runtime.tableName, Key: eventKeys.event(tenant, event.id) }),
       )
     ).Item;
-    const queuedBefore = queuedEventIds().length;
 
     // The same records Lambda would hand over again after a failed invocation.
     const replay: DynamoDBStreamEvent = {
@@ -169,7 +174,7 @@ describe('verify_account_updated events', () => {
           eventName: 'INSERT',
           dynamodb: {
             SequenceNumber: '2',
-            NewImage: marshall({ ...eventItem, queued_at: undefined }, { removeUndefinedValues: true }) as never,
+            NewImage: marshall(eventItem, { removeUndefinedValues: true }) as never,
           },
         },
       ],
@@ -179,7 +184,15 @@ describe('verify_account_updated events', () => {
 
     const after = await storedEvents(tenant);
     expect(after.map((e) => e.id)).toEqual([event.id]);
-    expect(queuedEventIds().length).toBe(queuedBefore);
+    // Each replay fans the stored event out again, as the same first attempt of the same
+    // delivery, which is what lets the delivery worker recognise and drop it.
+    const [original, ...replayed] = fannedOut().filter((body) => body.event_id === event.id);
+    expect(replayed).toEqual([original, original]);
+    // The delivery worker drops both: the attempt is already recorded beside the event.
+    await runtime.settle();
+    expect(delivered.filter((webhook) => webhook.eventId === event.id)).toHaveLength(1);
+    const attempts = (await client.get(`/events/${event.id}`)).body.event.attempts;
+    expect(attempts).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { setDependencies } from '#shared/dependencies';
 import { DnsWebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
 import type { LocalRuntime } from '../../../lib/local/runtime';
@@ -31,3 +31,37 @@ export const testResolve = async (host: string): Promise<string[]> =>
 /** The runtime's URL policy (local mode), with the test resolver instead of the network's DNS. */
 export const useTestDns = (allowLoopbackHttp = true) =>
   setDependencies({ webhookUrlPolicy: new DnsWebhookUrlPolicy({ allowLoopbackHttp, resolve: testResolve }) });
+
+/** What a partner's endpoint received: one entry per webhook POST. */
+export interface RecordedWebhook {
+  url: string;
+  eventId: string;
+  body: string;
+}
+
+/**
+ * Subscribes the client's tenant to every event (a signing secret and a `subscribe_all`
+ * configuration) and records each webhook POST instead of sending it, answering 204: what
+ * the partner receives, observed without a network. Call after the runtime has started;
+ * every tenant subscribed this way shares one record (event ids tell them apart).
+ */
+export async function recordWebhooks(client: ReturnType<typeof api>): Promise<RecordedWebhook[]> {
+  setDependencies({
+    webhookUrlPolicy: { check: async () => ({ ok: true }) },
+    webhookTransport: {
+      post: async (url, headers, body) => {
+        received.push({ url, eventId: headers['webhook-id'] ?? '', body });
+        return { status: 204, latencyMs: 1 };
+      },
+    },
+  });
+  expect((await client.post('/webhooks/secret', {})).status).toBe(200);
+  const configured = await client.post(
+    '/webhooks/configurations',
+    configurationBody({ event_types: ['subscribe_all'] }),
+  );
+  expect(configured.status).toBe(200);
+  return received;
+}
+
+const received: RecordedWebhook[] = [];

@@ -1,8 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { WebhookConfiguration } from '#domain/webhook-configuration';
+import { configurationItem } from '#shared/db/webhooks/item';
+import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
 import { handler } from '../../../functions/pipeline/stream-router';
 import { FakeQueue } from '../../support/fakes';
@@ -57,26 +60,83 @@ describe('stream router', () => {
     expect(ddb.commandCalls(PutCommand)[1].args[0].input.Item?.id).toBe(put.Item?.id);
   });
 
-  it('publishes a stored event once and marks it queued; a published one is not sent again', async () => {
+  describe('a stored event (event INSERT) is fanned out from its stream image', () => {
     const envelope = { event_id: 'e1', event_type: 'verify_account_updated', created_at: 'x', event_data: {} };
-    const inserted = record('INSERT', {
-      pk: 'T#t1#EVT#e1',
-      sk: 'EVT',
-      entity: 'event',
-      tenant: 't1',
-      id: 'e1',
-      envelope,
-    });
-    ddb.on(GetCommand, { Key: { pk: 'T#t1#EVT#e1', sk: 'EVT' } }).resolves({ Item: { envelope } });
-    await handler(batch(inserted));
-    expect(queue.sent).toEqual([
-      { queue: 'webhookEvents', message: { id: 'e1', body: { tenant: 't1', event_id: 'e1' } } },
-    ]);
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+    const inserted = () =>
+      record('INSERT', {
+        pk: 'T#t1#EVT#e1',
+        sk: 'EVT',
+        entity: 'event',
+        tenant: 't1',
+        id: 'e1',
+        event_type: 'verify_account_updated',
+        envelope,
+      });
+    const configuration = (id: string, over: Partial<WebhookConfiguration> = {}) =>
+      configurationItem({
+        id,
+        tenant: 't1',
+        url: `https://hooks.example.com/${id}`,
+        event_types: ['verify_account_updated'],
+        enabled: true,
+        data_version: 'v2022-09-21',
+        created_at: `2026-11-18T12:00:0${id.length}.000Z`,
+        created_by: 'c',
+        updated_at: 'x',
+        updated_by: 'c',
+        version: 1,
+        ...over,
+      });
+    const givenConfigurations = (...items: Record<string, unknown>[]) =>
+      ddb
+        .on(QueryCommand, { ExpressionAttributeValues: { ':pk': webhookKeys.configurations('t1') } })
+        .resolves({ Items: items });
 
-    ddb.on(GetCommand, { Key: { pk: 'T#t1#EVT#e1', sk: 'EVT' } }).resolves({ Item: { envelope, queued_at: 'y' } });
-    await handler(batch(inserted));
-    expect(queue.sent).toHaveLength(1);
+    it('sends one first-attempt delivery per enabled configuration subscribed to its type, in one batch', async () => {
+      givenConfigurations(
+        configuration('c1'),
+        configuration('c2', { event_types: ['subscribe_all'] }),
+        configuration('c3', { enabled: false }),
+        configuration('c4', { event_types: ['person_all'] }),
+      );
+
+      const result = await handler(batch(inserted()));
+
+      expect(result.batchItemFailures).toEqual([]);
+      expect(queue.sent.map((s) => [s.queue, s.message.body])).toEqual([
+        ['webhookDeliveries', { tenant: 't1', event_id: 'e1', configuration_id: 'c2', attempt: 1 }],
+        ['webhookDeliveries', { tenant: 't1', event_id: 'e1', configuration_id: 'c1', attempt: 1 }],
+      ]);
+      expect(queue.batches).toEqual([2]);
+    });
+
+    it('reads and writes nothing of the event itself: its id and type come from the stream image', async () => {
+      givenConfigurations(configuration('c1'));
+
+      await handler(batch(inserted()));
+
+      expect(ddb.commandCalls(GetCommand)).toEqual([]);
+      expect(ddb.commandCalls(UpdateCommand)).toEqual([]);
+      expect(ddb.commandCalls(PutCommand)).toEqual([]);
+      expect(ddb.commandCalls(QueryCommand)).toHaveLength(1);
+    });
+
+    it('sends nothing when no configuration takes the event', async () => {
+      givenConfigurations(configuration('c4', { event_types: ['person_all'] }));
+
+      expect((await handler(batch(inserted()))).batchItemFailures).toEqual([]);
+      expect(queue.sent).toEqual([]);
+    });
+
+    it('fails the record, so the batch resumes there, when the deliveries cannot be sent', async () => {
+      givenConfigurations(configuration('c1'));
+      queue.failOn = 'webhookDeliveries';
+      const only = inserted();
+
+      expect((await handler(batch(only))).batchItemFailures).toEqual([
+        { itemIdentifier: only.dynamodb?.SequenceNumber },
+      ]);
+    });
   });
 
   it('reports the first failing record so the batch resumes there, and does nothing after it', async () => {

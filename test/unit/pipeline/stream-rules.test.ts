@@ -7,7 +7,7 @@ describe('stream rules by entity', () => {
   const rules = {
     widget: (change: StreamChange) => {
       seen.push(change);
-      return [{ kind: 'publish-event', tenant: change.tenant, eventId: 'w' } as const];
+      return [{ kind: 'publish-event', tenant: change.tenant, eventId: 'w', eventType: 'widget_changed' } as const];
     },
   };
 
@@ -15,7 +15,9 @@ describe('stream rules by entity', () => {
     seen.length = 0;
     const before = { entity: 'widget', tenant: 't1', id: 'w1', n: 1 };
     const after = { ...before, n: 2 };
-    expect(actionsFor('MODIFY', before, after, rules)).toEqual([{ kind: 'publish-event', tenant: 't1', eventId: 'w' }]);
+    expect(actionsFor('MODIFY', before, after, rules)).toEqual([
+      { kind: 'publish-event', tenant: 't1', eventId: 'w', eventType: 'widget_changed' },
+    ]);
     expect(seen).toEqual([{ eventName: 'MODIFY', tenant: 't1', oldImage: before, newImage: after }]);
   });
 

@@ -14,7 +14,9 @@ import { countOf, valuesOf } from '../../support/metrics';
 import { sqsBatch, sqsRecord } from '../../support/records';
 
 /**
- * The delivery worker's metrics, one attempt per message: its outcome
+ * The delivery worker: it drops an attempt it has already recorded (a message handled
+ * twice, a replayed fan-out) without losing the delivery's retries; and its metrics, one
+ * attempt per message: its outcome
  * (WebhookDeliverySucceeded / WebhookDeliveryFailed), its latency when a request went out,
  * and WebhookDeliveryExhausted when the last attempt failed. (Delivery itself — signing,
  * retries, the receiver's view — is tested end to end in test/integration/webhooks.)
@@ -25,18 +27,17 @@ const EVENT_ID = '4d3c2b1a-0f9e-4d8c-8b7a-6f5e4d3c2b1a';
 const CONFIGURATION_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
+/** The event log of one event: the attempts it records are read back, as the Query of its partition does. */
 class FakeEvents {
   readonly attempts: DeliveryAttempt[] = [];
-  async get() {
-    return {
-      tenant: TENANT,
-      envelope: {
-        event_id: EVENT_ID,
-        event_type: 'person_verified',
-        created_at: '2026-01-16T15:00:00.000Z',
-        event_data: {},
-      },
+  async withAttempts() {
+    const envelope = {
+      event_id: EVENT_ID,
+      event_type: 'person_verified',
+      created_at: '2026-01-16T15:00:00.000Z',
+      event_data: {},
     };
+    return { stored: { tenant: TENANT, envelope }, attempts: [...this.attempts] };
   }
   async recordAttempt(_tenant: string, _eventId: string, attempt: DeliveryAttempt) {
     this.attempts.push(attempt);
@@ -151,5 +152,63 @@ describe('webhook delivery worker: metrics', () => {
 
     expect(transport.posts).toBe(0);
     expect(harness.metrics).toEqual([]);
+  });
+});
+
+describe('webhook delivery worker: an attempt already recorded is not sent again', () => {
+  const failedAttempt = (attempt: number, over: Partial<DeliveryAttempt> = {}): DeliveryAttempt => ({
+    at: `2026-01-16T15:0${attempt}:00.000Z`,
+    url: 'https://partner.example/hooks',
+    configuration_id: CONFIGURATION_ID,
+    attempt,
+    status_code: 500,
+    latency_ms: 40,
+    ...over,
+  });
+
+  it('POSTs a delivery message handled twice once, records one attempt and counts one', async () => {
+    await worker(delivery());
+    const again = await worker(delivery());
+
+    expect(again.batchItemFailures).toEqual([]);
+    expect(transport.posts).toBe(1);
+    expect(events.attempts).toHaveLength(1);
+    expect(counts()).toEqual({ succeeded: 1, failed: 0, exhausted: 0 });
+    const lines = harness.logs.map((line) => JSON.parse(line));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'INFO', message: 'delivery attempt already recorded: not sent again' }),
+    );
+  });
+
+  it('still queues the retry of a recorded failure when none is recorded (the first run died before queueing it)', async () => {
+    events.attempts.push(failedAttempt(1));
+
+    await worker(delivery(1));
+
+    expect(transport.posts).toBe(0);
+    expect(queue.sent.map((s) => s.message.body)).toEqual([expect.objectContaining({ attempt: 2 })]);
+    expect(harness.metrics).toEqual([]);
+  });
+
+  it('queues nothing for a recorded failure whose retry is already recorded, nor for a recorded success or final attempt', async () => {
+    events.attempts.push(failedAttempt(1), failedAttempt(2, { status_code: 204 }));
+    await worker(delivery(1));
+    await worker(delivery(2));
+    events.attempts.push(failedAttempt(MAX_ATTEMPTS, { final: true }));
+    await worker(delivery(MAX_ATTEMPTS));
+
+    expect(transport.posts).toBe(0);
+    expect(queue.sent).toEqual([]);
+  });
+
+  it('sends a redelivery even though the first delivery’s attempt 1 is recorded', async () => {
+    const redelivery = '0f1e2d3c-4b5a-4968-8776-655443322110';
+
+    await worker(delivery(1));
+    await worker(delivery(1, { redelivery }));
+    await worker(delivery(1, { redelivery }));
+
+    expect(transport.posts).toBe(2);
+    expect(events.attempts.map((attempt) => attempt.redelivery)).toEqual([undefined, redelivery]);
   });
 });

@@ -1,10 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
 import type { PageWindow } from '#domain/pagination';
 import { isConditionFailure } from '../conditions';
@@ -26,6 +20,8 @@ export interface DeliveryAttempt {
   error?: string;
   /** Set on the last failed try: the delivery gave up and went to the dead-letter queue. */
   final?: boolean;
+  /** The redelivery (`POST /events/{id}/redeliver`) this attempt belongs to; absent for the first delivery. */
+  redelivery?: string;
 }
 
 export interface EventListFilter {
@@ -39,8 +35,12 @@ export interface EventListFilter {
 export interface StoredEvent {
   tenant: string;
   envelope: EventEnvelope;
-  /** When the event was handed to the webhook queue; absent until then. */
-  queued_at?: string;
+}
+
+/** An event with every delivery attempt recorded beside it, oldest first. */
+export interface EventWithAttempts {
+  stored: StoredEvent;
+  attempts: DeliveryAttempt[];
 }
 
 /** The event log: one item per event, kept 30 days (TTL). */
@@ -85,11 +85,7 @@ export class EventRepository {
       new GetCommand({ TableName: this.tableName, Key: eventKeys.event(tenant, eventId), ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
-    return {
-      tenant,
-      envelope: out.Item.envelope as EventEnvelope,
-      queued_at: out.Item.queued_at as string | undefined,
-    };
+    return { tenant, envelope: out.Item.envelope as EventEnvelope };
   }
 
   /** Newest first, one page of the tenant's events of the given types and times (pattern 8). */
@@ -102,11 +98,7 @@ export class EventRepository {
       anyOf: { event_type: filter.eventTypes },
     };
     const items = await readPage(this.db, this.tableName, query, page);
-    return items.map((item) => ({
-      tenant,
-      envelope: item.envelope as EventEnvelope,
-      queued_at: item.queued_at as string | undefined,
-    }));
+    return items.map((item) => ({ tenant, envelope: item.envelope as EventEnvelope }));
   }
 
   /** Records one delivery attempt beside its event; it expires with the event. */
@@ -132,30 +124,37 @@ export class EventRepository {
     );
   }
 
-  /** Every delivery attempt of an event, oldest first. */
-  async attempts(tenant: string, eventId: string): Promise<DeliveryAttempt[]> {
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :attempt)',
-        ExpressionAttributeValues: { ':pk': eventKeys.event(tenant, eventId).pk, ':attempt': 'ATTEMPT#' },
-      }),
-    );
-    return (out.Items ?? []).map((item) => {
-      const { at, url, configuration_id, attempt, status_code, latency_ms, error, final } = item;
-      return { at, url, configuration_id, attempt, status_code, latency_ms, error, final } as DeliveryAttempt;
-    });
+  /**
+   * The event and every delivery attempt, oldest first, in one strongly consistent Query of
+   * the event's partition (pattern 18): the attempts sort before the event's own `EVT` item.
+   * `undefined` when the event is gone (expired after 30 days).
+   */
+  async withAttempts(tenant: string, eventId: string): Promise<EventWithAttempts | undefined> {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': eventKeys.event(tenant, eventId).pk },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    const event = items.find((item) => item.entity === ENTITY.event);
+    if (!event) return undefined;
+    return {
+      stored: { tenant, envelope: event.envelope as EventEnvelope },
+      attempts: items.filter((item) => item.entity === ENTITY.deliveryAttempt).map(toAttempt),
+    };
   }
+}
 
-  async markQueued(tenant: string, eventId: string, at: Date): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: eventKeys.event(tenant, eventId),
-        UpdateExpression: 'SET queued_at = if_not_exists(queued_at, :at)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at.toISOString() },
-      }),
-    );
-  }
+function toAttempt(item: Record<string, unknown>): DeliveryAttempt {
+  const { at, url, configuration_id, attempt, status_code, latency_ms, error, final, redelivery } = item;
+  return { at, url, configuration_id, attempt, status_code, latency_ms, error, final, redelivery } as DeliveryAttempt;
 }

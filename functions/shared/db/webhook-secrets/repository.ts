@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Cipher } from '#shared/cipher/cipher';
+import { DecryptCache } from '#shared/cipher/decrypt-cache';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
 import { retryOnConflict } from '../retry';
@@ -10,12 +11,21 @@ import { type SecretItem, secretContext } from './item';
 /** A previous secret keeps signing this long after a rotation. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** Decrypted secrets a container keeps: two per tenant during a rotation, for 50 tenants. */
+const SECRETS_CACHED = 100;
+
 /**
  * A tenant's webhook signing secret (docs/data-model.md, pattern 17). Secrets go in and out
  * in plain text and are stored only as ciphertexts, so this repository needs the cipher;
  * webhook configurations (`../webhooks`) do not, and their functions bundle no KMS client.
  */
 export class WebhookSecretRepository {
+  /**
+   * One KMS Decrypt per secret per container, not one per delivery: the port keeps one
+   * repository per container, and a rotation writes a new ciphertext, so it signs at once.
+   */
+  private readonly plaintexts = new DecryptCache(SECRETS_CACHED);
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -88,6 +98,6 @@ export class WebhookSecretRepository {
   }
 
   private decrypt(tenant: string, ciphertext: string): Promise<string> {
-    return this.cipher().decrypt(ciphertext, secretContext(tenant));
+    return this.plaintexts.decrypt(this.cipher(), ciphertext, secretContext(tenant));
   }
 }

@@ -90,9 +90,9 @@ describe('local queues (as SQS with a Lambda event source mapping)', () => {
   });
 
   it('holds messages of a queue without a consumer, and settles anyway', async () => {
-    await runtime.queues.send('webhookEvents', [{ id: 'w', body: { tag: 'held' }, delaySeconds: 5 }]);
+    await runtime.queues.send('webhookDeliveries', [{ id: 'w', body: { tag: 'held' }, delaySeconds: 5 }]);
     await runtime.settle();
-    expect(runtime.queues.queue('webhookEvents').bodies()).toEqual([{ tag: 'held' }]);
+    expect(runtime.queues.queue('webhookDeliveries').bodies()).toEqual([{ tag: 'held' }]);
   });
 });
 

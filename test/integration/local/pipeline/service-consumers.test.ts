@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../../../lib/local/runtime';
 import { api, startTestRuntime } from '../../harness';
 import { accountBody, freshAccountNumber } from '../../verify-accounts/support';
+import { recordWebhooks } from '../../webhooks/support';
 
 /**
  * The service's own pipeline (lib/service CONSUMERS, the default) in the local runtime,
  * end to end: HTTP create → table stream → stream router → verification queue →
- * verification worker → table → stream router → event → webhook queue, plus the email.
+ * verification worker → table → stream router → event → stream router fan-out →
+ * webhook-deliveries queue → delivery worker, plus the email.
  */
 let runtime: LocalRuntime;
 let outboxDir: string;
@@ -26,7 +28,8 @@ afterAll(async () => {
 });
 
 describe('the verification pipeline in the local runtime', () => {
-  it('completes a control verification, emails the holder and queues the event for webhooks', async () => {
+  it('completes a control verification, emails the holder and delivers the event’s webhook', async () => {
+    const delivered = await recordWebhooks(call);
     const created = await call.post(
       '/verify/accounts',
       accountBody({ account_number: freshAccountNumber(), type: 'control', email: 'holder@example.com' }),
@@ -38,10 +41,13 @@ describe('the verification pipeline in the local runtime', () => {
     const fetched = await call.get(`/verify/accounts/${id}`);
     expect(fetched.body.account).toMatchObject({ id, verification_status: 'valid', control_status: 'pending' });
     expect(runtime.outbox.messages.map((m) => m.to)).toContain('holder@example.com');
-    expect(runtime.queues.queue('webhookEvents').sentBodies()).toContainEqual({
+    expect(runtime.queues.queue('webhookDeliveries').sentBodies()).toContainEqual({
       tenant: 'tenant-pipeline',
       event_id: expect.any(String),
+      configuration_id: expect.any(String),
+      attempt: 1,
     });
+    expect(delivered.some((webhook) => webhook.body.includes(id))).toBe(true);
     expect(runtime.queues.queue('verification').size).toBe(0);
     expect(runtime.queues.deadLetterQueue('verification').size).toBe(0);
     expect(runtime.streamFailures).toEqual([]);

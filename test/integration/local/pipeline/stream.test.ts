@@ -155,8 +155,8 @@ describe('stream poller (as a Lambda event source mapping on the table stream)',
 
   it('gives handlers the local queues through their port; a queue without a consumer keeps its messages', async () => {
     const pk = unique('probe');
-    await put({ pk, entity: 'probe', enqueue: 'webhookEvents' });
+    await put({ pk, entity: 'probe', enqueue: 'webhookDeliveries' });
     await runtime.settle();
-    expect(runtime.queues.queue('webhookEvents').bodies()).toContainEqual({ pk });
+    expect(runtime.queues.queue('webhookDeliveries').bodies()).toContainEqual({ pk });
   });
 });

@@ -120,7 +120,7 @@ describe('the service queues behind the MessageQueue port', () => {
     expect(received.visibleAt - clock.now()).toBe(QUEUE_SETTINGS.verification.visibilityTimeoutSeconds * 10);
     expect(verification.contents()[1].visibleAt - clock.now()).toBe(100);
     expect(queues.deadLetterQueue('verification').size).toBe(0);
-    expect(queues.queue('webhookEvents').name).toBe(QUEUE_SETTINGS.webhookEvents.name);
+    expect(queues.queue('webhookDeliveries').name).toBe(QUEUE_SETTINGS.webhookDeliveries.name);
   });
 
   it('refuses what SQS refuses, sending none of the call', async () => {
