@@ -10,6 +10,12 @@ export interface QueueWorkerOptions<S extends z.core.$ZodType> {
   worker: string;
   /** The message body's schema; a body that does not match fails its message. */
   body: S;
+  /**
+   * Process the batch's messages side by side instead of in order: only for messages that
+   * never touch the same record (webhook deliveries: one event to one configuration each),
+   * so a slow one does not delay the others and a batch costs one invocation.
+   */
+  parallel?: boolean;
 }
 
 export type QueueWork<S extends z.core.$ZodType> = (
@@ -35,7 +41,7 @@ export function queueWorker<S extends z.core.$ZodType>(
  * all of its messages are reported, none is lost to a thrown error.
  *
  * Messages are processed one after another, in the batch's order (`processInParallel:
- * false`; Powertools' default is parallel): two messages about one account or person in a
+ * false`; Powertools' default is parallel) unless the worker declares them independent: two messages about one account or person in a
  * batch would otherwise race each other's optimistic lock, and each message's metrics are
  * written when it ends, carrying its own metadata.
  */
@@ -68,6 +74,6 @@ export async function processQueueBatch<S extends z.core.$ZodType>(
   return processPartialResponse(event, handleRecord, processor, {
     context,
     throwOnFullBatchFailure: false,
-    processInParallel: false,
+    processInParallel: options.parallel === true,
   });
 }

@@ -14,6 +14,7 @@ export const deliveryMessage = z.object({
 });
 
 /** Delivers webhooks from the webhook-deliveries queue, one attempt per message. */
-export const handler = queueWorker({ worker: 'webhook-delivery', body: deliveryMessage }, (message, logger) =>
-  deliver(message, logger.child({ tenant: message.tenant })),
+export const handler = queueWorker(
+  { worker: 'webhook-delivery', body: deliveryMessage, parallel: true },
+  (message, logger) => deliver(message, logger.child({ tenant: message.tenant })),
 );

@@ -28,6 +28,30 @@ describe('processQueueBatch', () => {
     expect(seen).toEqual([1, 2]);
   });
 
+  it('processes messages in order by default, and side by side when the worker declares them independent', async () => {
+    const run = async (parallel: boolean) => {
+      const events: string[] = [];
+      const result = await processQueueBatch(
+        sqsBatch(sqsRecord('m1', { n: 1 }), sqsRecord('m2', { n: 2 }), sqsRecord('m3', { n: 3 })),
+        { ...options, parallel },
+        async (message) => {
+          events.push(`start ${message.n}`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          events.push(`end ${message.n}`);
+          if (message.n === 2) throw new Error('endpoint down');
+        },
+      );
+      return { events, result };
+    };
+    const inOrder = await run(false);
+    expect(inOrder.events).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
+    const sideBySide = await run(true);
+    expect(sideBySide.events.slice(0, 3)).toEqual(['start 1', 'start 2', 'start 3']);
+    // Each message still fails alone.
+    expect(sideBySide.result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
+    expect(inOrder.result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
+  });
+
   it('reports only the messages that failed, so only those are retried', async () => {
     const result = await processQueueBatch(
       sqsBatch(sqsRecord('m1', { n: 1 }), sqsRecord('m2', { n: 2 }), sqsRecord('m3', { n: 3 })),
