@@ -285,3 +285,31 @@ export async function queryPartition(
   } while (startKey);
   return items;
 }
+
+/**
+ * Every item of one table partition, all pages, strongly consistent: for partitions that
+ * stay small by design (an event and its delivery attempts, a tenant's ≤ 10 webhook
+ * configurations).
+ */
+export async function tablePartition(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  pk: string,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}

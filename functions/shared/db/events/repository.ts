@@ -1,9 +1,9 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
 import type { PageWindow } from '#domain/pagination';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
-import { readPage } from '../paging';
+import { readPage, tablePartition } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
 import { allShards, listShardCount, listShardOf } from '../shards';
 import { eventKeys } from './keys';
@@ -130,21 +130,7 @@ export class EventRepository {
    * `undefined` when the event is gone (expired after 30 days).
    */
   async withAttempts(tenant: string, eventId: string): Promise<EventWithAttempts | undefined> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': eventKeys.event(tenant, eventId).pk },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+    const items = await tablePartition(this.db, this.tableName, eventKeys.event(tenant, eventId).pk);
     const event = items.find((item) => item.entity === ENTITY.event);
     if (!event) return undefined;
     return {

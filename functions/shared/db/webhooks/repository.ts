@@ -1,14 +1,9 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_WEBHOOK_CONFIGURATIONS, subscribes, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
+import { tablePartition } from '../paging';
 import { configurationItem, toConfiguration } from './item';
 import { webhookKeys } from './keys';
 
@@ -68,21 +63,7 @@ export class WebhookRepository {
 
   /** The tenant's configurations, newest first (`created_at`, then id, descending). */
   async configurations(tenant: string): Promise<WebhookConfiguration[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': webhookKeys.configurations(tenant) },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+    const items = await tablePartition(this.db, this.tableName, webhookKeys.configurations(tenant));
     return items
       .filter((item) => item.entity === ENTITY.webhookConfiguration)
       .map(toConfiguration)
