@@ -4,53 +4,85 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { events } from '#shared/db/events/index';
 import { invocation } from '#shared/invocation';
 import { createLogger, type Logger } from '#shared/logger';
-import { messageQueue } from '#shared/queue/index';
+import type { AddressedMessage } from '#shared/queue/message-queue';
 import type { StreamAction } from '#shared/stream/rules';
-import { fanOut } from '../webhooks/fan-out';
+import { deliveriesOf } from '../webhooks/fan-out';
+import { PendingSends } from './pending-sends';
 import { actionsFor } from './stream-rules';
 
 /**
  * Table stream → queues (docs/api.md#events). Each record goes to its entity's stream
  * rules (./stream-rules.ts); the router performs what they ask and knows no area's
- * records. Records are handled in order; at the first failure the rest of the batch is
- * reported failed from that record on, so Lambda retries from there
- * (ReportBatchItemFailures) and, after its retries, sends the batch's description to the
- * on-failure destination. Every action is safe to repeat: events are stored once per id,
+ * records. Records are handled in order; the queue messages they ask for (work messages,
+ * a stored event's deliveries) are held and sent together at the end of the batch
+ * (./pending-sends.ts), so a batch costs a few SQS requests rather than one per record.
+ *
+ * At the first record that fails nothing after it is performed, the messages of the
+ * records before it are still sent, and it is reported failed (ReportBatchItemFailures):
+ * Lambda resumes there and, after its retries, sends the batch's description to the
+ * on-failure destination. When the sending fails, the earliest record with a held message
+ * is reported instead (it always comes before a failed record). Every action is safe to
+ * repeat: work messages are idempotent at their consumer, events are stored once per id,
  * and a delivery fanned out again is dropped by the delivery worker once attempted.
  */
 export const handler = invocation<DynamoDBStreamEvent, DynamoDBBatchResponse>(async (event) => {
   const logger = createLogger({ worker: 'stream-router' });
-  for (const record of event.Records) {
+  const pending = new PendingSends();
+  let failure = await handleInOrder(event.Records, pending, logger);
+  try {
+    await pending.flush();
+  } catch (error) {
+    // A failed record's own error is not lost: the retry, which starts before it, meets it again.
+    failure = { sequenceNumber: pending.earliest ?? '', error };
+  }
+  if (!failure) return { batchItemFailures: [] };
+  logger.error('stream record failed; the batch resumes here on retry', {
+    error: failure.error,
+    sequence_number: failure.sequenceNumber,
+  });
+  return { batchItemFailures: [{ itemIdentifier: failure.sequenceNumber }] };
+});
+
+interface RecordFailure {
+  sequenceNumber: string;
+  error: unknown;
+}
+
+/** Handles the records in order, holding what each asks to send, up to the first that fails. */
+async function handleInOrder(
+  records: DynamoDBRecord[],
+  pending: PendingSends,
+  logger: Logger,
+): Promise<RecordFailure | undefined> {
+  for (const record of records) {
+    const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
     try {
-      for (const action of actionsOf(record)) await perform(action, logger);
+      const messages: AddressedMessage[] = [];
+      for (const action of actionsOf(record)) messages.push(...(await perform(action, logger)));
+      pending.add(sequenceNumber, messages);
     } catch (error) {
-      logger.error('stream record failed; the batch resumes here on retry', {
-        error,
-        sequence_number: record.dynamodb?.SequenceNumber,
-      });
-      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
+      return { sequenceNumber, error };
     }
   }
-  return { batchItemFailures: [] };
-});
+  return undefined;
+}
 
 function actionsOf(record: DynamoDBRecord): StreamAction[] {
   const image = (raw: unknown) => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
   return actionsFor(record.eventName, image(record.dynamodb?.OldImage), image(record.dynamodb?.NewImage));
 }
 
-async function perform(action: StreamAction, logger: Logger): Promise<void> {
+/** Does the table work an action needs now and returns the messages it asks to send. */
+async function perform(action: StreamAction, logger: Logger): Promise<AddressedMessage[]> {
   switch (action.kind) {
     case 'enqueue':
-      await messageQueue().send(action.queue, [action.message]);
-      return;
+      return [{ queue: action.queue, message: action.message }];
     case 'record-event': {
       const stored = await events().store(action.tenant, action.envelope);
       if (!stored) logger.info('event already stored', { event_id: action.envelope.event_id });
-      return;
+      return [];
     }
     case 'publish-event':
-      await fanOut({ tenant: action.tenant, event_id: action.eventId, event_type: action.eventType });
-      return;
+      return deliveriesOf({ tenant: action.tenant, event_id: action.eventId, event_type: action.eventType });
   }
 }

@@ -1,5 +1,6 @@
 import { webhooks } from '#shared/db/webhooks/index';
 import { messageQueue } from '#shared/queue/index';
+import type { AddressedMessage, QueueId } from '#shared/queue/message-queue';
 import type { DeliveryRequest } from './deliver';
 
 /** A stored event to hand to the tenant's webhooks: its id and type are all fan-out needs. */
@@ -9,18 +10,21 @@ export interface PublishedEvent {
   event_type: string;
 }
 
+const DELIVERIES: QueueId = 'webhookDeliveries';
+
 /**
  * One delivery message per enabled configuration of the tenant that subscribes to the
- * event's type (one Query of the tenant's configurations, batched sends), so a slow or
- * dead endpoint never delays another. Both ways out use it: the stream router for a newly
- * stored event, and `POST /events/{id}/redeliver`. Sending the same event twice (a
- * replayed stream batch) is safe: the delivery worker drops an attempt it has already
- * recorded, and receivers deduplicate on `webhook-id` (the event id). A redelivery names
- * itself (`redelivery`), so its attempts are new ones. Returns how many deliveries were sent.
+ * event's type (one Query of the tenant's configurations), so a slow or dead endpoint
+ * never delays another. Sending the same event twice (a replayed stream batch) is safe: the
+ * delivery worker drops an attempt it has already recorded, and receivers deduplicate on
+ * `webhook-id` (the event id). A redelivery names itself (`redelivery`), so its attempts
+ * are new ones. Both ways out use it: the stream router for a newly stored event, holding
+ * the messages to send them with the rest of its batch (one send then carries many events'
+ * deliveries, hence ids that name the event as well as the configuration), and `fanOut`.
  */
-export async function fanOut(event: PublishedEvent, redelivery?: string): Promise<number> {
+export async function deliveriesOf(event: PublishedEvent, redelivery?: string): Promise<AddressedMessage[]> {
   const configurations = await webhooks().enabledConfigurationsFor(event.tenant, event.event_type);
-  const deliveries = configurations.map((configuration) => {
+  return configurations.map((configuration) => {
     const body: DeliveryRequest = {
       tenant: event.tenant,
       event_id: event.event_id,
@@ -28,8 +32,16 @@ export async function fanOut(event: PublishedEvent, redelivery?: string): Promis
       attempt: 1,
       ...(redelivery && { redelivery }),
     };
-    return { id: configuration.id, body };
+    return { queue: DELIVERIES, message: { id: `${event.event_id}/${configuration.id}`, body } };
   });
-  if (deliveries.length > 0) await messageQueue().send('webhookDeliveries', deliveries);
-  return deliveries.length;
+}
+
+/**
+ * An event's deliveries, sent at once (one batched send): for `POST /events/{id}/redeliver`,
+ * which answers only once they are queued. Returns how many deliveries were sent.
+ */
+export async function fanOut(event: PublishedEvent, redelivery?: string): Promise<number> {
+  const messages = (await deliveriesOf(event, redelivery)).map(({ message }) => message);
+  if (messages.length > 0) await messageQueue().send(DELIVERIES, messages);
+  return messages.length;
 }

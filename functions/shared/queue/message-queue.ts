@@ -23,6 +23,12 @@ export interface QueueMessage {
   delaySeconds?: number;
 }
 
+/** A message and the queue it is for: what the stream router holds until the end of a batch. */
+export interface AddressedMessage {
+  queue: QueueId;
+  message: QueueMessage;
+}
+
 /** Sends messages to one of the service's queues; throws unless every message was accepted. */
 export interface MessageQueue {
   send(queue: QueueId, messages: QueueMessage[]): Promise<void>;

@@ -13,9 +13,11 @@ export interface StreamChange {
 }
 
 /**
- * What a change asks for. The router performs them in order, and each is safe to repeat
- * (a replayed stream batch): work messages are idempotent at their consumer, events are
- * stored once per id, and a delivery already attempted is not attempted again.
+ * What a change asks for. The router performs them in order, except that queue messages
+ * (`enqueue`, a published event's deliveries) are held and sent together at the end of the
+ * stream batch. Each is safe to repeat (a replayed stream batch, or the records after a
+ * failed send): work messages are idempotent at their consumer, events are stored once per
+ * id, and a delivery already attempted is not attempted again.
  */
 export type StreamAction =
   | { kind: 'enqueue'; queue: QueueId; message: QueueMessage }

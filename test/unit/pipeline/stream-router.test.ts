@@ -11,7 +11,7 @@ import { handler } from '../../../functions/pipeline/stream-router';
 import { FakeQueue } from '../../support/fakes';
 import { ddb, useHandlerHarness } from '../../support/handler-harness';
 import { lambdaContext } from '../../support/http-events';
-import { storedAccountItem } from '../../support/records';
+import { storedAccountItem, storedPersonItem } from '../../support/records';
 
 const harness = useHandlerHarness();
 let queue: FakeQueue;
@@ -61,16 +61,15 @@ describe('stream router', () => {
   });
 
   describe('a stored event (event INSERT) is fanned out from its stream image', () => {
-    const envelope = { event_id: 'e1', event_type: 'verify_account_updated', created_at: 'x', event_data: {} };
-    const inserted = () =>
+    const inserted = (id = 'e1') =>
       record('INSERT', {
-        pk: 'T#t1#EVT#e1',
+        pk: `T#t1#EVT#${id}`,
         sk: 'EVT',
         entity: 'event',
         tenant: 't1',
-        id: 'e1',
+        id,
         event_type: 'verify_account_updated',
-        envelope,
+        envelope: { event_id: id, event_type: 'verify_account_updated', created_at: 'x', event_data: {} },
       });
     const configuration = (id: string, over: Partial<WebhookConfiguration> = {}) =>
       configurationItem({
@@ -108,6 +107,19 @@ describe('stream router', () => {
         ['webhookDeliveries', { tenant: 't1', event_id: 'e1', configuration_id: 'c1', attempt: 1 }],
       ]);
       expect(queue.batches).toEqual([2]);
+    });
+
+    it('sends the deliveries of every event of the batch in one call, in the records’ order, with distinct ids', async () => {
+      givenConfigurations(configuration('c1'), configuration('c2'));
+
+      const result = await handler(batch(inserted('e1'), inserted('e2'), inserted('e3')));
+
+      expect(result.batchItemFailures).toEqual([]);
+      expect(queue.batches).toEqual([6]);
+      expect(queue.sent.map((s) => [s.queue, (s.message.body as { event_id: string }).event_id])).toEqual(
+        ['e1', 'e1', 'e2', 'e2', 'e3', 'e3'].map((id) => ['webhookDeliveries', id]),
+      );
+      expect(new Set(queue.sent.map((s) => s.message.id)).size).toBe(6);
     });
 
     it('reads and writes nothing of the event itself: its id and type come from the stream image', async () => {
@@ -153,6 +165,130 @@ describe('stream router', () => {
 
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: failing.dynamodb?.SequenceNumber }]);
     expect(queue.sent.map((s) => s.message.id)).toEqual(['a1']);
+  });
+
+  describe('the queue messages of a batch are held and sent together at its end', () => {
+    const statusChange = (id: string) =>
+      record('MODIFY', accountImage(id, { verification_status: 'valid', version: 2 }), accountImage(id));
+    /** Both a verification message and an event: a settled account whose debit check was restarted. */
+    const debitRestart = (id: string) =>
+      record(
+        'MODIFY',
+        accountImage(id, { verification_status: 'valid', debit_status: 'pending', version: 3 }),
+        accountImage(id, { verification_status: 'valid', debit_status: 'blocked', version: 2 }),
+      );
+    const sequenceOf = (r: DynamoDBRecord) => r.dynamodb?.SequenceNumber;
+    const loggedFailure = () => harness.logs.map((line) => JSON.parse(line)).find((l) => l.level === 'ERROR');
+
+    it('sends one call per queue for the whole batch, each queue in the records’ order', async () => {
+      const result = await handler(
+        batch(
+          record('INSERT', accountImage('a1')),
+          record('INSERT', storedPersonItem('t1', 'p1')),
+          record('INSERT', accountImage('a2')),
+          record('INSERT', storedPersonItem('t1', 'p2')),
+          record('INSERT', accountImage('a3')),
+        ),
+      );
+
+      expect(result.batchItemFailures).toEqual([]);
+      expect(queue.batches).toEqual([3, 2]);
+      expect(queue.sent.map((s) => [s.queue, s.message.id])).toEqual([
+        ['verification', 'a1'],
+        ['verification', 'a2'],
+        ['verification', 'a3'],
+        ['identification', 'p1'],
+        ['identification', 'p2'],
+      ]);
+    });
+
+    it('at a failing record, still sends what the records before it asked for, and nothing of it or after it', async () => {
+      const failing = debitRestart('a3');
+      ddb.on(PutCommand).rejects(new Error('throttled'));
+
+      const result = await handler(
+        batch(
+          record('INSERT', accountImage('a1')),
+          record('INSERT', accountImage('a2')),
+          failing,
+          record('INSERT', accountImage('a4')),
+        ),
+      );
+
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: sequenceOf(failing) }]);
+      expect(queue.sent.map((s) => s.message.id)).toEqual(['a1', 'a2']);
+      expect(queue.batches).toEqual([2]);
+    });
+
+    it('reports a record it cannot read by itself, after sending what the records before it asked for', async () => {
+      const poison: DynamoDBRecord = {
+        eventName: 'INSERT',
+        dynamodb: {
+          SequenceNumber: String(++sequence),
+          NewImage: { entity: { S: 'person' }, id: { Z: '?' } } as never,
+        },
+      };
+
+      const result = await handler(
+        batch(record('INSERT', accountImage('a1')), poison, record('INSERT', accountImage('a3'))),
+      );
+
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: sequenceOf(poison) }]);
+      expect(queue.sent.map((s) => s.message.id)).toEqual(['a1']);
+    });
+
+    it('reports the earliest record with a held message when the queue refuses the batch’s messages', async () => {
+      queue.failOn = 'verification';
+      const eventOnly = statusChange('a1');
+      const firstQueued = record('INSERT', accountImage('a2'));
+
+      const result = await handler(batch(eventOnly, firstQueued, record('INSERT', accountImage('a3'))));
+
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: sequenceOf(firstQueued) }]);
+      expect(ddb.commandCalls(PutCommand)).toHaveLength(1);
+      expect(loggedFailure()).toMatchObject({
+        sequence_number: sequenceOf(firstQueued),
+        error: { message: 'queue verification is down' },
+      });
+    });
+
+    it('reports the earliest record with a held message, whichever queue refused', async () => {
+      queue.failOn = 'verification';
+      const person = record('INSERT', storedPersonItem('t1', 'p1'));
+
+      const result = await handler(batch(person, record('INSERT', accountImage('a1'))));
+
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: sequenceOf(person) }]);
+    });
+
+    it('reports the earlier record when a record fails and then the send fails too', async () => {
+      queue.failOn = 'verification';
+      ddb.on(PutCommand).rejects(new Error('throttled'));
+      const queued = record('INSERT', accountImage('a1'));
+
+      const result = await handler(batch(queued, statusChange('a2'), record('INSERT', accountImage('a3'))));
+
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: sequenceOf(queued) }]);
+      expect(loggedFailure()).toMatchObject({ sequence_number: sequenceOf(queued) });
+    });
+
+    it('gives a message id asked twice in one batch a suffix, as ids must be distinct within one send', async () => {
+      const entry = (n: number) =>
+        record('INSERT', {
+          pk: `SCR#${n}`,
+          sk: 'E',
+          entity: 'screening_entry',
+          list: 'sanctions',
+          name_key: 'pia poison',
+        });
+
+      await handler(batch(entry(1), entry(2)));
+
+      expect(queue.sent.map((s) => [s.queue, s.message.id, s.message.body])).toEqual([
+        ['screening', 'pia poison', { name_key: 'pia poison' }],
+        ['screening', 'pia poison#2', { name_key: 'pia poison' }],
+      ]);
+    });
   });
 
   it('fails the record when the queue refuses the message', async () => {
