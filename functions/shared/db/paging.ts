@@ -33,9 +33,8 @@ export interface IndexQuery {
 }
 
 /**
- * Index items one Query evaluates at most. Without a filter a Query asks for about the
- * matches still needed; with one, for twice that and twice as many at each further read
- * of the same partition, up to about what DynamoDB's 1 MB page holds of these slim items.
+ * Index items one Query evaluates at most (a filter doubles a partition's reads, the
+ * page number adds to them): about what DynamoDB's 1 MB page holds of these slim items.
  */
 const INDEX_PAGE_LIMIT = 4_000;
 
@@ -51,6 +50,8 @@ interface Cursor {
   startKey?: Record<string, unknown>;
   /** Index items the next Query of this partition asks for. */
   limit: number;
+  /** Its keys the walk has given so far: its share of the list, to size its next read. */
+  given: number;
   done: boolean;
 }
 
@@ -72,9 +73,13 @@ export async function pageKeys(
 }
 
 /**
- * The index's matches in list order, merged across the query's partitions, read lazily:
- * the first Query of each partition asks for its share of `expected` keys, a partition
- * that runs dry while still ahead in the order is read again for what is still missing.
+ * The index's matches in list order, merged across the query's partitions, read lazily.
+ * Every partition is read at once, side by side, for about twice its even share of
+ * `expected` keys (`firstLimit`; shares are uneven, statuses differ in size). The merge
+ * cannot pass a partition that ran dry while more of it may come first, so then every
+ * partition that would run dry before the page is full is read again together, each for
+ * about twice its share of the keys still missing, its share being what it gave so far.
+ * A page thus takes one round of reads, rarely two, however many partitions it merges.
  */
 export async function* walkKeys(
   db: DynamoDBDocumentClient,
@@ -86,11 +91,11 @@ export async function* walkKeys(
   const sortKey = TABLE_SCHEMA.indexes[query.index].sortKey;
   const newestFirst = query.newestFirst !== false;
   const partitions = [...new Set(query.partitions)];
-  const first = Math.ceil(expected / partitions.length);
   const cursors: Cursor[] = partitions.map((partition) => ({
     partition,
     buffer: [],
-    limit: bounded(filtered ? 2 * first : first),
+    limit: firstLimit(expected, partitions.length, filtered),
+    given: 0,
     done: false,
   }));
   const read = async (cursor: Cursor) => {
@@ -105,16 +110,22 @@ export async function* walkKeys(
     cursor.buffer.push(...(out.Items ?? []));
     cursor.startKey = out.LastEvaluatedKey;
     cursor.done = !out.LastEvaluatedKey;
-    // A filter drops items: the next read of this partition evaluates twice as many.
-    if (filtered) cursor.limit = bounded(2 * cursor.limit);
   };
   const seen = new Set<string>();
   let given = 0;
+  await Promise.all(cursors.map(read));
   for (;;) {
-    const dry = cursors.filter((c) => c.buffer.length === 0 && !c.done);
-    if (dry.length > 0) {
-      if (!filtered) for (const c of dry) c.limit = bounded(Math.max(c.limit, expected - given));
-      await Promise.all(dry.map(read));
+    if (cursors.some((c) => c.buffer.length === 0 && !c.done)) {
+      const missing = Math.max(1, expected - given);
+      const open = cursors.filter((c) => !c.done);
+      // What each open partition is likely to give before the page is full, plus one.
+      const need = (c: Cursor) => Math.ceil(missing * (given > 0 ? c.given / given : 1 / open.length) + 1);
+      const short = open.filter((c) => c.buffer.length < need(c));
+      for (const c of short) {
+        // A filter drops items the Query evaluates: read twice as many each time.
+        c.limit = bounded(filtered ? 2 * c.limit : Math.max(c.limit, 2 * need(c)));
+      }
+      await Promise.all(short.map(read));
       continue;
     }
     const next = headOf(cursors, sortKey, newestFirst);
@@ -123,9 +134,25 @@ export async function* walkKeys(
     // An item moving between partitions (a status change) may briefly be in both.
     if (seen.has(key.pk)) continue;
     seen.add(key.pk);
+    next.given++;
     given++;
     yield key;
   }
+}
+
+/**
+ * Index entries one read unit holds (4 KB at about 300 bytes each): a Query is billed at
+ * least that, and DynamoDB answers as fast, so a first read never asks for fewer.
+ */
+const ENTRIES_PER_READ_UNIT = 12;
+
+/**
+ * A partition's first read: about twice its even share of `expected` keys, at least a
+ * read unit's worth, at most `expected` (unless a filter drops some of what is read).
+ */
+function firstLimit(expected: number, partitions: number, filtered: boolean): number {
+  const share = Math.max(ENTRIES_PER_READ_UNIT, 2 * Math.ceil(expected / partitions) + 2);
+  return bounded(filtered ? share : Math.min(expected, share));
 }
 
 const bounded = (limit: number) => Math.min(INDEX_PAGE_LIMIT, Math.max(1, limit));

@@ -175,7 +175,7 @@ describe('index paging', () => {
         },
       } as unknown as DynamoDBDocumentClient;
       expect(await pageKeys(counting, tableName, query, { skip: 0, take: 10 })).toHaveLength(10);
-      // Each partition's share first, then at most what is still missing from a partition that ran dry.
+      // One round: each partition read for twice its even share (plus 2), never more than the page.
       expect(scanned.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10 * partitions.length);
     });
 
@@ -196,6 +196,54 @@ describe('index paging', () => {
       const expected = newestFirst.filter((id) => Number(id.slice(2)) % 3 === 0).slice(1, 6);
       expect(ids(filtered)).toEqual(expected);
       expect(ids(tested)).toEqual(expected);
+    });
+  });
+
+  describe('a list whose partitions hold uneven shares (statuses differ in size)', () => {
+    const partitions = Array.from({ length: 10 }, (_, i) => `T#t3#THING#${i}`);
+    // Partition i holds 10 - i of every 55 items, spread evenly in time: half of them hold more than an even share.
+    const pattern = partitions
+      .flatMap((_, i) => Array.from({ length: 10 - i }, (_, j) => ({ i, at: (j + 0.5) / (10 - i) })))
+      .sort((a, b) => a.at - b.at)
+      .map(({ i }) => i);
+    const partitionOf = (n: number) => partitions[pattern[n % pattern.length] ?? 0] as string;
+    const at = (n: number) => new Date(Date.UTC(2026, 2, 1) + n * 1000).toISOString();
+    const query = { index: 'byTenant' as const, partitions };
+    beforeAll(async () => {
+      const items = Array.from({ length: 1000 }, (_, n) => {
+        const id = `u-${String(n).padStart(3, '0')}`;
+        return { pk: `T#t3#THING#${id}`, sk: 'THING', id, gsi1pk: partitionOf(n), gsi1sk: `${at(n)}#${id}` };
+      });
+      for (let i = 0; i < items.length; i += 25) {
+        const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+        await db().send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk } }));
+      }
+    });
+
+    it('merges them in one or two rounds of side-by-side reads, reading about the page', async () => {
+      let rounds = 0;
+      let inFlight = 0;
+      let read = 0;
+      const counting = {
+        send: async (command: QueryCommand) => {
+          if (inFlight === 0) rounds++;
+          inFlight++;
+          try {
+            const out = await db().send(command);
+            read += out.ScannedCount ?? 0;
+            return out;
+          } finally {
+            inFlight--;
+          }
+        },
+      } as unknown as DynamoDBDocumentClient;
+      const keys = await pageKeys(counting, tableName, query, { skip: 0, take: 100 });
+      const newest = Array.from({ length: 100 }, (_, n) => `T#t3#THING#u-${String(999 - n).padStart(3, '0')}`);
+      expect(keys.map((key) => key.pk)).toEqual(newest);
+      // Not a round per partition that runs dry: the first reads leave room for uneven shares,
+      // and partitions about to run dry are read again together; nor the whole page from each.
+      expect(rounds).toBeLessThanOrEqual(2);
+      expect(read).toBeLessThanOrEqual(3 * 100);
     });
   });
 
