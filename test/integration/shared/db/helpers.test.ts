@@ -165,6 +165,13 @@ describe('index paging', () => {
       expect(page).toEqual(all.slice(20, 27));
     });
 
+    it('bounds time as [from, before) in every partition it merges', async () => {
+      const window = { from: minute(17), before: minute(42) };
+      const keys = await pageKeys(db(), tableName, { ...query, ...window }, { skip: 3, take: 100 });
+      const inWindow = newestFirst.filter((id) => Number(id.slice(2)) >= 17 && Number(id.slice(2)) < 42);
+      expect(keys.map((k) => k.pk.replace('T#t2#THING#', ''))).toEqual(inWindow.slice(3));
+    });
+
     it('reads about the page, not the partitions: index items read stay near skip + take', async () => {
       const scanned: number[] = [];
       const counting = {
