@@ -3,6 +3,7 @@ import {
   type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
   QueryCommand,
+  type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { PageWindow } from '#domain/pagination';
 import { InternalError } from '#shared/errors';
@@ -294,23 +295,13 @@ export async function queryPartition(
     values[':before'] = query.before;
     keyCondition += ' AND #sk < :before';
   }
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: index.name,
-        KeyConditionExpression: keyCondition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return everyPage(db, {
+    TableName: tableName,
+    IndexName: index.name,
+    KeyConditionExpression: keyCondition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
 /**
@@ -323,18 +314,20 @@ export async function tablePartition(
   tableName: string,
   pk: string,
 ): Promise<Record<string, unknown>[]> {
+  return everyPage(db, {
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ConsistentRead: true,
+  });
+}
+
+/** Every item a Query matches, following `LastEvaluatedKey` page after page. */
+async function everyPage(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
   } while (startKey);
