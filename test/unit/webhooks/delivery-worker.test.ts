@@ -6,7 +6,7 @@ import type { WebhookSecretRepository } from '#shared/db/webhook-secrets/index';
 import type { WebhookRepository } from '#shared/db/webhooks/index';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
-import type { WebhookUrlVerdict } from '#shared/webhook-url/webhook-url-policy';
+import { DnsWebhookUrlPolicy, type WebhookUrlVerdict } from '#shared/webhook-url/webhook-url-policy';
 import { handler as worker } from '../../../functions/webhooks/delivery-worker';
 import { FakeQueue } from '../../support/fakes';
 import { TENANT, useHandlerHarness } from '../../support/handler-harness';
@@ -47,8 +47,9 @@ class FakeEvents {
 /** Both webhook ports: the configuration (`webhooks`) and the signing secrets (`webhookSecrets`). */
 class FakeWebhooks {
   enabled = true;
+  url = 'https://partner.example/hooks';
   async configuration(): Promise<Partial<WebhookConfiguration>> {
-    return { id: CONFIGURATION_ID, tenant: TENANT, url: 'https://partner.example/hooks', enabled: this.enabled };
+    return { id: CONFIGURATION_ID, tenant: TENANT, url: this.url, enabled: this.enabled };
   }
   async signingSecrets() {
     return [SECRET];
@@ -210,5 +211,21 @@ describe('webhook delivery worker: an attempt already recorded is not sent again
 
     expect(transport.posts).toBe(2);
     expect(events.attempts.map((attempt) => attempt.redelivery)).toEqual([undefined, redelivery]);
+  });
+});
+
+describe('webhook delivery worker: the URL is checked again before each attempt', () => {
+  const awsPolicy = () => new DnsWebhookUrlPolicy({ allowLoopbackHttp: false, resolve: async () => ['93.184.215.14'] });
+
+  it('refuses a stored URL whose port is not 443 before sending, and records why', async () => {
+    webhooks.url = 'https://partner.example:8443/hooks';
+    setDependencies({ webhookUrlPolicy: awsPolicy() });
+
+    await worker(delivery());
+
+    expect(transport.posts).toBe(0);
+    expect(events.attempts).toEqual([
+      expect.objectContaining({ latency_ms: 0, error: 'URL refused: The URL’s port must be 443 (https’s own).' }),
+    ]);
   });
 });
