@@ -3,7 +3,10 @@
  * chooses the URL and the service calls it from inside AWS, so an unchecked URL would let a
  * partner reach the metadata service, the Lambda runtime API or anything else private to the
  * deployment (server-side request forgery). Checked when a configuration is saved and again
- * before each delivery, because DNS answers change after the first check.
+ * before each delivery, because DNS answers change after the first check; each delivery
+ * then connects to the addresses its own check approved, never to a later DNS answer
+ * (functions/shared/webhook-transport), so a DNS server that answers the check with a
+ * public address and the connection with a private one (DNS rebinding) reaches nothing.
  */
 
 /**
