@@ -3,8 +3,18 @@
  * chooses the URL and the service calls it from inside AWS, so an unchecked URL would let a
  * partner reach the metadata service, the Lambda runtime API or anything else private to the
  * deployment (server-side request forgery). Checked when a configuration is saved and again
- * before each delivery, because DNS answers change after the first check.
+ * before each delivery, because DNS answers change after the first check; each delivery
+ * then connects to the addresses its own check approved, never to a later DNS answer
+ * (functions/shared/webhook-transport), so a DNS server that answers the check with a
+ * public address and the connection with a private one (DNS rebinding) reaches nothing.
  */
+
+/**
+ * The only port webhooks go to: https's own. A partner's receiver needs no other, and any
+ * other would let a partner point the service at whatever else listens on a public host
+ * (mail, SSH, admin consoles). Locally, a loopback receiver may use any port.
+ */
+export const WEBHOOK_PORT = 443;
 
 export type AddressClass =
   | 'public'
@@ -165,9 +175,13 @@ export interface WebhookUrlOptions {
   resolve: (host: string) => Promise<string[]>;
 }
 
-export type WebhookUrlCheck =
-  /** `addresses` are the ones checked: the sender connects to these, not to a second DNS answer. */
-  { ok: true; url: URL; addresses: readonly string[] } | { ok: false; reason: string };
+/** A URL that passed the check, with the addresses checked: the sender connects to these, not to a second DNS answer. */
+export interface VettedUrl {
+  readonly url: URL;
+  readonly addresses: readonly string[];
+}
+
+export type WebhookUrlCheck = ({ ok: true } & VettedUrl) | { ok: false; reason: string };
 
 /** How a refused address is named in a reason. */
 const DESCRIPTION: Record<AddressClass, string> = {
@@ -209,8 +223,16 @@ export async function checkWebhookUrl(url: string, options: WebhookUrlOptions): 
     const where = options.allowLoopbackHttp ? 'public or loopback addresses' : 'public addresses';
     return refuse(`The URL’s host points at ${DESCRIPTION[refused]} address; webhooks go only to ${where}.`);
   }
+  const loopbackOnly = options.allowLoopbackHttp && classes.every((kind) => kind === 'loopback');
+  if (!loopbackOnly && portOf(parsed) !== WEBHOOK_PORT) {
+    const locally = options.allowLoopbackHttp ? '; locally, a loopback receiver may use any port' : '';
+    return refuse(`The URL’s port must be ${WEBHOOK_PORT} (https’s own)${locally}.`);
+  }
   return { ok: true, url: parsed, addresses };
 }
+
+/** The WHATWG parser leaves `port` empty when it is the scheme's default. */
+const portOf = (url: URL): number => (url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
 
 /** WHATWG parsing also normalises odd IPv4 spellings (`2130706433`, `0x7f.1`, `0177.0.0.1`) to dotted quads. */
 function parseUrl(url: string): URL | undefined {

@@ -38,8 +38,8 @@ const MAX_DELAY_SECONDS = 900;
 export class DeliveryExhausted extends Error {}
 
 /**
- * One delivery attempt (docs/api.md#delivery): checks the URL again (DNS can change),
- * signs the event with the tenant's secrets (two during a rotation) per Standard Webhooks,
+ * One delivery attempt (docs/api.md#delivery): checks the URL again (DNS can change) and
+ * connects to the addresses that check approved, signs the event with the tenant's secrets (two during a rotation) per Standard Webhooks,
  * POSTs it with a 10 s limit, and records the attempt beside the event. A failure is
  * retried by a new message delayed by the backoff schedule (5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h); after the last, the delivery is marked final and dead-lettered. The same event
@@ -126,7 +126,8 @@ async function post(request: DeliveryRequest, url: string, body: string, at: Dat
     return { sent: false, latency_ms: 0, error: 'no signing secret: create one with POST /webhooks/secret' };
   }
   const headers = webhookHeaders(secrets, request.event_id, Math.floor(at.getTime() / 1000), body);
-  const result = await webhookTransport().post(url, headers, body, DELIVERY_TIMEOUT_MS);
+  // To the addresses this check approved: a second DNS answer could be a private one.
+  const result = await webhookTransport().post(check, headers, body, DELIVERY_TIMEOUT_MS);
   return 'status' in result
     ? { sent: true, status_code: result.status, latency_ms: result.latencyMs }
     : { sent: true, latency_ms: result.latencyMs, error: result.error };

@@ -48,7 +48,8 @@ export const ERROR_CODES = {
   // Events and webhooks.
   unknown_id_event: 'no event of this tenant has the id (events are kept 30 days)',
   unknown_id_webhook_configuration: 'no webhook configuration of this tenant has the id (a malformed id too)',
-  invalid_url: 'not an absolute `https` URL of at most 2048 characters without user or password',
+  invalid_url:
+    'not an absolute `https` URL of at most 2048 characters without user or password, to public addresses on port 443',
   too_many_webhook_configurations: 'the tenant holds 10 webhook configurations already',
   unknown_webhook_secret: 'the tenant has no webhook signing secret yet',
 } as const satisfies Record<string, string>;

@@ -329,7 +329,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'post-webhook-configuration',
     summary: 'Create a webhook configuration',
     description:
-      'At most 10 per tenant. `url` must be `https://` (the local runtime also accepts `http://` on loopback).',
+      'At most 10 per tenant. `url` must be `https://` on port 443 to a host whose every address is public (the local runtime also accepts `http://` and any port on loopback); else `400 invalid_url`.',
     tag: 'Webhooks',
     requestBody: { name: 'ConfigurationRequest', examples: { configuration: examples.CONFIGURATION_REQUEST } },
     success: {
@@ -355,7 +355,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ReplaceWebhookConfiguration: {
     operationId: 'put-webhook-configurations',
     summary: 'Replace a webhook configuration',
-    description: 'The configuration becomes exactly the body (all three fields).',
+    description: 'The configuration becomes exactly the body (all three fields); `url` follows the rules of create.',
     tag: 'Webhooks',
     parameters: configurationId,
     requestBody: { name: 'ConfigurationRequest' },

@@ -1,5 +1,6 @@
 import type { EmailMessage, Notifier } from '#shared/notify/notifier';
 import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-queue';
+import type { WebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
 
 /** Records what was sent; `failOn` makes a send to that queue throw. */
 export class FakeQueue implements MessageQueue {
@@ -21,3 +22,8 @@ export class FakeNotifier implements Notifier {
     this.sent.push(message);
   }
 }
+
+/** A URL policy that approves every URL, as if its host resolved to one public address. */
+export const approvingUrlPolicy: WebhookUrlPolicy = {
+  check: async (url) => ({ ok: true, url: new URL(url), addresses: ['93.184.215.14'] }),
+};

@@ -1,5 +1,5 @@
 import { port } from '#shared/dependencies';
-import { FetchTransport } from './fetch-transport';
+import { HttpTransport } from './http-transport';
 
-/** Webhooks go out over HTTP with Node's fetch; tests may replace the transport. */
-export const webhookTransport = /* @__PURE__ */ port('webhookTransport', () => new FetchTransport());
+/** Webhooks go out over Node's HTTP client, to the addresses their URL check approved; tests may replace the transport. */
+export const webhookTransport = /* @__PURE__ */ port('webhookTransport', () => new HttpTransport());

@@ -1,7 +1,13 @@
+import type { VettedUrl } from '#domain/webhook-url';
+
 /** What one POST to a partner's URL answered: a status, or why there was none. */
 export type TransportResult = { status: number; latencyMs: number } | { error: string; latencyMs: number };
 
-/** Sends one webhook: a POST with the given headers and body, cut at `timeoutMs`, never following redirects. */
+/**
+ * Sends one webhook: a POST to `target.url` with the given headers and body over a
+ * connection to one of `target.addresses` (those the URL check approved, never a fresh DNS
+ * answer), cut at `timeoutMs`, never following redirects, keeping only the answer's status.
+ */
 export interface WebhookTransport {
-  post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<TransportResult>;
+  post(target: VettedUrl, headers: Record<string, string>, body: string, timeoutMs: number): Promise<TransportResult>;
 }

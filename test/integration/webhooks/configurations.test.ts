@@ -70,6 +70,25 @@ describe('POST and GET /webhooks/configurations', () => {
     expect(remote.body.message).toContain('https');
   });
 
+  it('refuses a port other than 443 outside loopback: 400 invalid_url naming the port rule', async () => {
+    const res = await env.alice.post(
+      '/webhooks/configurations',
+      configurationBody({ url: 'https://hooks.example.com:8443/orum' }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error_code).toBe('invalid_url');
+    expect(res.body.message).toContain('port must be 443');
+
+    const created = (await env.alice.post('/webhooks/configurations', configurationBody())).body.webhook_configuration;
+    const replaced = await env.alice.put(
+      `/webhooks/configurations/${created.id}`,
+      configurationBody({ url: 'https://hooks.example.com:8080/orum' }),
+    );
+    await env.alice.delete(`/webhooks/configurations/${created.id}`);
+    expect(replaced.status).toBe(400);
+    expect(replaced.body.error_code).toBe('invalid_url');
+  });
+
   it('refuses http on loopback too when the policy is AWS mode', async () => {
     useTestDns(false);
     try {

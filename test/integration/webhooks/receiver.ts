@@ -1,17 +1,30 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** Bytes of the answer's body written before the sender hung up or the body ended. */
+  answerBytesSent: number;
+  /** Whether the whole answer went out (its body ended); false while a streamed body runs. */
+  answerComplete: boolean;
 }
 
 /**
- * A partner's webhook endpoint on loopback: records every request and answers what the
- * test scripts per path (`answer(path)` → a status, or `'hang'` to never answer).
+ * What the endpoint answers one request: a status with an empty body, `'hang'` to never
+ * answer, or a status with a body of `bodyBytes` (`Infinity`: a body that never ends).
  */
-export async function startReceiver(answer: (path: string, n: number) => number | 'hang' = () => 200) {
+export type ReceiverAnswer = number | 'hang' | { status: number; bodyBytes: number };
+
+/**
+ * A partner's webhook endpoint on loopback: records every request and answers what the
+ * test scripts per path. Listens on `host` (default 127.0.0.1) and `port` (default: any free one).
+ */
+export async function startReceiver(
+  answer: (path: string, n: number) => ReceiverAnswer = () => 200,
+  listen: { host?: string; port?: number } = {},
+) {
   const received: ReceivedWebhook[] = [];
   const counts = new Map<string, number>();
   const hanging = new Set<() => void>();
@@ -22,19 +35,34 @@ export async function startReceiver(answer: (path: string, n: number) => number 
       const path = request.url ?? '/';
       const n = (counts.get(path) ?? 0) + 1;
       counts.set(path, n);
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const status = answer(path, n);
-      if (status === 'hang') {
+      const record: ReceivedWebhook = {
+        path,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        answerBytesSent: 0,
+        answerComplete: false,
+      };
+      received.push(record);
+      const scripted = answer(path, n);
+      if (scripted === 'hang') {
         hanging.add(() => response.destroy());
         return;
       }
-      response.writeHead(status).end();
+      if (typeof scripted === 'number') {
+        response.writeHead(scripted).end(() => {
+          record.answerComplete = true;
+        });
+        return;
+      }
+      streamBody(response, scripted, record);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = listen.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(listen.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    port,
+    url: (path: string) => `http://${host}:${port}${path}`,
     received,
     at: (path: string) => received.filter((r) => r.path === path),
     close: () =>
@@ -44,4 +72,34 @@ export async function startReceiver(answer: (path: string, n: number) => number 
         server.close(() => resolve());
       }),
   };
+}
+
+const CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+/** Writes the body a chunk at a time, only as fast as the sender reads it, until it ends or the sender hangs up. */
+function streamBody(response: ServerResponse, answer: { status: number; bodyBytes: number }, record: ReceivedWebhook) {
+  const finite = Number.isFinite(answer.bodyBytes);
+  response.writeHead(answer.status, finite ? { 'content-length': answer.bodyBytes } : {});
+  let closed = false;
+  response.on('close', () => {
+    closed = true;
+  });
+  const writeMore = () => {
+    while (!closed) {
+      const left = answer.bodyBytes - record.answerBytesSent;
+      if (left <= 0) {
+        response.end(() => {
+          record.answerComplete = true;
+        });
+        return;
+      }
+      const chunk = left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left);
+      record.answerBytesSent += chunk.length;
+      if (!response.write(chunk)) {
+        response.once('drain', writeMore);
+        return;
+      }
+    }
+  };
+  writeMore();
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { setDependencies } from '#shared/dependencies';
 import { DnsWebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
 import type { LocalRuntime } from '../../../lib/local/runtime';
+import { approvingUrlPolicy } from '../../support/fakes';
 import { api, startTestRuntime } from '../harness';
 
 /** A runtime for the whole test file (no pipeline) with clients for two tenants. */
@@ -47,10 +48,10 @@ export interface RecordedWebhook {
  */
 export async function recordWebhooks(client: ReturnType<typeof api>): Promise<RecordedWebhook[]> {
   setDependencies({
-    webhookUrlPolicy: { check: async () => ({ ok: true }) },
+    webhookUrlPolicy: approvingUrlPolicy,
     webhookTransport: {
-      post: async (url, headers, body) => {
-        received.push({ url, eventId: headers['webhook-id'] ?? '', body });
+      post: async (target, headers, body) => {
+        received.push({ url: target.url.href, eventId: headers['webhook-id'] ?? '', body });
         return { status: 204, latencyMs: 1 };
       },
     },

@@ -139,7 +139,7 @@ describe('checking a webhook URL in AWS', () => {
 
   it('accepts https to a public IP literal without resolving it', async () => {
     const { asked, resolve } = fakeDns({});
-    expect(await checkWebhookUrl('https://93.184.215.14:8443/hooks', { ...aws, resolve })).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('https://93.184.215.14/hooks', { ...aws, resolve })).toMatchObject({ ok: true });
     expect(await checkWebhookUrl('https://[2606:4700::1111]/hooks', { ...aws, resolve })).toMatchObject({ ok: true });
     expect(asked).toEqual([]);
   });
@@ -240,6 +240,19 @@ describe('checking a webhook URL in AWS', () => {
     expect(asked).toEqual([]);
   });
 
+  it.each([
+    'https://hooks.partner.example:8443/orum',
+    'https://hooks.partner.example:80/orum',
+    'https://93.184.215.14:22/',
+    'https://[2606:4700::1111]:8080/',
+  ])('refuses %s, whose port is not 443', async (url) => {
+    expect(await checkWebhookUrl(url, aws)).toEqual({ ok: false, reason: 'The URL’s port must be 443 (https’s own).' });
+  });
+
+  it('accepts port 443 written out, which is the https default', async () => {
+    expect(await checkWebhookUrl('https://hooks.partner.example:443/orum', aws)).toMatchObject({ ok: true });
+  });
+
   it('never repeats the URL’s path or query in a reason', async () => {
     const result = await checkWebhookUrl('https://internal.partner.example/hooks?token=s3cr3t', aws);
     expect(result.ok).toBe(false);
@@ -268,6 +281,16 @@ describe('checking a webhook URL in the local runtime', () => {
   it('accepts https to loopback or public addresses', async () => {
     expect(await checkWebhookUrl('https://localhost:4443/', local)).toMatchObject({ ok: true });
     expect(await checkWebhookUrl('https://dual.local.example/', local)).toMatchObject({ ok: true });
+  });
+
+  it('accepts any port on a host that resolves only to loopback, and only 443 elsewhere', async () => {
+    expect(await checkWebhookUrl('https://localhost:4443/', local)).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('http://[::1]:8080/', local)).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('https://hooks.partner.example:8443/', local)).toEqual({
+      ok: false,
+      reason: 'The URL’s port must be 443 (https’s own); locally, a loopback receiver may use any port.',
+    });
+    expect(await checkWebhookUrl('https://dual.local.example:8443/', local)).toMatchObject({ ok: false });
   });
 
   it('still refuses private and metadata addresses', async () => {

@@ -1,12 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { MAX_ATTEMPTS } from '#domain/webhook-delivery';
+import type { VettedUrl } from '#domain/webhook-url';
 import type { DeliveryAttempt, EventRepository } from '#shared/db/events/index';
 import type { WebhookSecretRepository } from '#shared/db/webhook-secrets/index';
 import type { WebhookRepository } from '#shared/db/webhooks/index';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
-import type { WebhookUrlVerdict } from '#shared/webhook-url/webhook-url-policy';
+import { DnsWebhookUrlPolicy, type WebhookUrlVerdict } from '#shared/webhook-url/webhook-url-policy';
 import { handler as worker } from '../../../functions/webhooks/delivery-worker';
 import { FakeQueue } from '../../support/fakes';
 import { TENANT, useHandlerHarness } from '../../support/handler-harness';
@@ -47,8 +48,9 @@ class FakeEvents {
 /** Both webhook ports: the configuration (`webhooks`) and the signing secrets (`webhookSecrets`). */
 class FakeWebhooks {
   enabled = true;
+  url = 'https://partner.example/hooks';
   async configuration(): Promise<Partial<WebhookConfiguration>> {
-    return { id: CONFIGURATION_ID, tenant: TENANT, url: 'https://partner.example/hooks', enabled: this.enabled };
+    return { id: CONFIGURATION_ID, tenant: TENANT, url: this.url, enabled: this.enabled };
   }
   async signingSecrets() {
     return [SECRET];
@@ -57,9 +59,12 @@ class FakeWebhooks {
 
 class FakeTransport implements WebhookTransport {
   answer: TransportResult = { status: 200, latencyMs: 142 };
-  posts = 0;
-  async post(): Promise<TransportResult> {
-    this.posts++;
+  readonly targets: VettedUrl[] = [];
+  get posts() {
+    return this.targets.length;
+  }
+  async post(target: VettedUrl): Promise<TransportResult> {
+    this.targets.push(target);
     return this.answer;
   }
 }
@@ -73,7 +78,7 @@ beforeEach(() => {
   events = new FakeEvents();
   webhooks = new FakeWebhooks();
   transport = new FakeTransport();
-  verdict = { ok: true };
+  verdict = { ok: true, url: new URL(webhooks.url), addresses: ['93.184.215.14'] };
   queue = new FakeQueue();
   setDependencies({
     events: events as unknown as EventRepository,
@@ -210,5 +215,40 @@ describe('webhook delivery worker: an attempt already recorded is not sent again
 
     expect(transport.posts).toBe(2);
     expect(events.attempts.map((attempt) => attempt.redelivery)).toEqual([undefined, redelivery]);
+  });
+});
+
+describe('webhook delivery worker: the URL is checked again before each attempt', () => {
+  const awsPolicy = () => new DnsWebhookUrlPolicy({ allowLoopbackHttp: false, resolve: async () => ['93.184.215.14'] });
+
+  it('sends to the addresses this attempt’s check approved, not to the URL’s name alone', async () => {
+    webhooks.url = 'https://partner.example/hooks?x=1';
+    const answers = [['93.184.215.14'], ['2606:2800:21f:cb07:6820:80da:af6b:8b2c']];
+    setDependencies({
+      webhookUrlPolicy: new DnsWebhookUrlPolicy({
+        allowLoopbackHttp: false,
+        resolve: async () => answers.shift() ?? ['10.0.0.1'],
+      }),
+    });
+
+    await worker(delivery(1));
+    await worker(delivery(2));
+
+    expect(transport.targets).toEqual([
+      { ok: true, url: new URL(webhooks.url), addresses: ['93.184.215.14'] },
+      { ok: true, url: new URL(webhooks.url), addresses: ['2606:2800:21f:cb07:6820:80da:af6b:8b2c'] },
+    ]);
+  });
+
+  it('refuses a stored URL whose port is not 443 before sending, and records why', async () => {
+    webhooks.url = 'https://partner.example:8443/hooks';
+    setDependencies({ webhookUrlPolicy: awsPolicy() });
+
+    await worker(delivery());
+
+    expect(transport.posts).toBe(0);
+    expect(events.attempts).toEqual([
+      expect.objectContaining({ latency_ms: 0, error: 'URL refused: The URL’s port must be 443 (https’s own).' }),
+    ]);
   });
 });

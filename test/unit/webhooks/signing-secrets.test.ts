@@ -3,6 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
+import type { VettedUrl } from '#domain/webhook-url';
 import type { Cipher } from '#shared/cipher/cipher';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { ENTITY } from '#shared/db/entities';
@@ -13,7 +14,7 @@ import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
 import { handler as worker } from '../../../functions/webhooks/delivery-worker';
-import { FakeQueue } from '../../support/fakes';
+import { approvingUrlPolicy, FakeQueue } from '../../support/fakes';
 import { ddb, FRIDAY, TENANT, useHandlerHarness } from '../../support/handler-harness';
 import { sqsBatch, sqsRecord } from '../../support/records';
 
@@ -48,7 +49,7 @@ class CountingCipher implements Cipher {
 
 class CapturingTransport implements WebhookTransport {
   readonly posts: { headers: Record<string, string>; body: string }[] = [];
-  async post(_url: string, headers: Record<string, string>, body: string): Promise<TransportResult> {
+  async post(_target: VettedUrl, headers: Record<string, string>, body: string): Promise<TransportResult> {
     this.posts.push({ headers, body });
     return { status: 200, latencyMs: 12 };
   }
@@ -73,7 +74,7 @@ beforeEach(() => {
     } as unknown as EventRepository,
     webhooks: { configuration: async () => configuration } as unknown as WebhookRepository,
     webhookTransport: transport,
-    webhookUrlPolicy: { check: async () => ({ ok: true }) },
+    webhookUrlPolicy: approvingUrlPolicy,
     queue: new FakeQueue(),
   });
 });

@@ -10,8 +10,12 @@ describe('the webhook URL policy', () => {
   const aws = new DnsWebhookUrlPolicy({ allowLoopbackHttp: false, resolve });
   const local = new DnsWebhookUrlPolicy({ allowLoopbackHttp: true, resolve });
 
-  it('accepts https to a public address', async () => {
-    expect(await aws.check('https://hooks.example.com/orum')).toEqual({ ok: true });
+  it('accepts https to a public address, and returns the addresses it checked for the delivery to connect to', async () => {
+    expect(await aws.check('https://hooks.example.com/orum')).toEqual({
+      ok: true,
+      url: new URL('https://hooks.example.com/orum'),
+      addresses: ['93.184.216.34'],
+    });
   });
 
   it('refuses a host whose DNS answer is private, and http outside the local runtime', async () => {
@@ -21,7 +25,11 @@ describe('the webhook URL policy', () => {
   });
 
   it('accepts http to loopback in the local runtime only', async () => {
-    expect(await local.check('http://127.0.0.1:9000/x')).toEqual({ ok: true });
+    expect(await local.check('http://127.0.0.1:9000/x')).toEqual({
+      ok: true,
+      url: new URL('http://127.0.0.1:9000/x'),
+      addresses: ['127.0.0.1'],
+    });
     expect((await local.check('http://inside.example.com/x')).ok).toBe(false);
   });
 });
