@@ -110,6 +110,29 @@ describe('Lambda functions', () => {
     expect(functionOf(row).Timeout).toBe(10);
   });
 
+  it.each([
+    ['the stack as bin/app.ts builds it', template],
+    [
+      'an external issuer with client ids',
+      synthTemplate({
+        context: {
+          jwtIssuer: 'https://login.example.com/oauth2/default',
+          jwtAudience: 'api://verify',
+          partners: [{ name: 'acme', clientIds: ['0oa1acme'] }],
+        },
+      }),
+    ],
+  ])(
+    '%s: no function makes a client id without an alias its own tenant (TENANTS_FROM_CLIENT_IDS is the local runtime’s alone)',
+    (_, t) => {
+      const variables = Object.values(resourcesOf(t, 'AWS::Lambda::Function')).flatMap((f) =>
+        Object.keys(f.Properties?.Environment?.Variables ?? {}),
+      );
+      expect(variables).toContain(CONFIG_ENV.tableName);
+      expect(variables).not.toContain(CONFIG_ENV.tenantsFromClientIds);
+    },
+  );
+
   it.each(byFunction)('%s logs to its own log group, kept one month', (_, row) => {
     const logGroupId = refId(functionOf(row).LoggingConfig.LogGroup)!;
     expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]?.Properties?.RetentionInDays).toBe(30);
