@@ -37,6 +37,11 @@ export const ENV = {
   tenantListShards: 'TENANT_LIST_SHARDS',
   /** `true` in the local runtime only: webhook URLs may be `http://` on a loopback address. */
   allowLoopbackWebhooks: 'ALLOW_LOOPBACK_WEBHOOKS',
+  /**
+   * `true` in the local runtime only: a client id without an alias record is its own
+   * tenant. Unset (every deployed function), such a client is refused with 403 `unknown_client`.
+   */
+  tenantsFromClientIds: 'TENANTS_FROM_CLIENT_IDS',
 } as const;
 
 export class ConfigError extends Error {}
@@ -55,6 +60,9 @@ export function optionalEnv(name: string): string | undefined {
 }
 
 export const tableName = (): string => requireEnv(ENV.tableName);
+
+/** Whether a client id without an alias record is its own tenant: the local runtime's convenience, never a deployed stack's. */
+export const tenantsFromClientIds = (): boolean => optionalEnv(ENV.tenantsFromClientIds) === 'true';
 
 /** The service's name on log lines and metrics (Powertools' `service`). */
 export const serviceName = (): string => optionalEnv(ENV.serviceName) ?? 'verify-service';

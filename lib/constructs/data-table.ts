@@ -76,13 +76,23 @@ export class DataTable extends Construct {
   }
 
   /**
-   * The policy statements of exactly one table access: `dynamodb:<action>` for each of its
-   * actions on the table, `dynamodb:Query` on each of its indexes, and (with any of those)
-   * the storage key's `table` use, without which DynamoDB refuses the call. Never Scan,
-   * never an `index/*` wildcard. Throws on an action outside TABLE_ACTIONS and on an index
-   * listed without `Query` among the actions, so a row that cannot work fails at synth.
+   * The policy statements of exactly the table accesses given: for each access,
+   * `dynamodb:<action>` for each of its actions on the table and `dynamodb:Query` on each
+   * of its indexes, under its `leadingKeys` condition when it names one
+   * (`keyConfinement`); then, once, the storage key's `table` use, without which DynamoDB
+   * refuses the call. Never Scan, never an `index/*` wildcard. Throws on an action outside
+   * TABLE_ACTIONS and on an index listed without `Query` among the actions, so a row that
+   * cannot work fails at synth.
    */
-  statementsFor(access: TableAccess): PolicyStatement[] {
+  statementsFor(accesses: TableAccess | readonly TableAccess[]): PolicyStatement[] {
+    const statements = ([] as readonly TableAccess[])
+      .concat(accesses)
+      .flatMap((access) => this.accessStatements(access));
+    if (statements.length > 0) statements.push(this.key.statement('table'));
+    return statements;
+  }
+
+  private accessStatements(access: TableAccess): PolicyStatement[] {
     const actions = [...new Set(access.actions)].sort();
     const unknown = actions.filter((action) => !(TABLE_ACTIONS as readonly string[]).includes(action));
     if (unknown.length > 0) {
@@ -90,12 +100,14 @@ export class DataTable extends Construct {
     }
     // `Query` among the actions is a query of the table itself; `indexes` are the indexes queried.
     const indexes = [...new Set(access.indexes ?? [])].sort();
+    const conditions = access.leadingKeys && keyConfinement(access.leadingKeys);
     const statements: PolicyStatement[] = [];
     if (actions.length > 0) {
       statements.push(
         new PolicyStatement({
           actions: actions.map((action) => `dynamodb:${action}`),
           resources: [this.table.tableArn],
+          conditions,
         }),
       );
     }
@@ -104,10 +116,10 @@ export class DataTable extends Construct {
         new PolicyStatement({
           actions: ['dynamodb:Query'],
           resources: indexes.map((index) => this.indexArn(index)),
+          conditions,
         }),
       );
     }
-    if (statements.length > 0) statements.push(this.key.statement('table'));
     return statements;
   }
 
@@ -134,3 +146,18 @@ export class DataTable extends Construct {
 }
 
 const INDEX_NAMES = Object.keys(TABLE_SCHEMA.indexes);
+
+/**
+ * The IAM condition that confines DynamoDB item actions to the items whose partition key
+ * matches one of the patterns (`StringLike`: `*`, `?`), as AWS documents fine-grained
+ * access. `ForAllValues` alone also holds when a request carries no key at all, so `Null`
+ * makes the key's presence a condition too: a call without a partition key (a Scan, were
+ * one ever granted beside it) is refused rather than let through.
+ */
+export function keyConfinement(patterns: readonly string[]): Record<string, Record<string, unknown>> {
+  if (patterns.length === 0) throw new Error('a key confinement needs at least one partition key pattern');
+  return {
+    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] },
+    Null: { 'dynamodb:LeadingKeys': 'false' },
+  };
+}

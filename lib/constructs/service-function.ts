@@ -135,10 +135,11 @@ export class ServiceFunction extends NodejsFunction {
 
   /**
    * Powertools' `bindTable` idea: the table's name in `TABLE_NAME`, and exactly the
-   * access given: each of its actions on the table, and `Query` on each of its indexes
-   * (see `DataTable.statementsFor`). No access at all (no action) binds nothing.
+   * accesses given: each one's actions on the table, and `Query` on each of its indexes,
+   * confined to its `leadingKeys` when it names them (see `DataTable.statementsFor`). No
+   * access at all (no action) binds nothing.
    */
-  bindTable(dataTable: DataTable, access: TableAccess): this {
+  bindTable(dataTable: DataTable, access: TableAccess | readonly TableAccess[]): this {
     let statements: PolicyStatement[];
     try {
       statements = dataTable.statementsFor(access);

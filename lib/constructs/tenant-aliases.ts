@@ -6,8 +6,9 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
-import { ENTITY, keys } from '#shared/db/keys';
+import { ENTITY, KEY_PREFIX, keys } from '#shared/db/keys';
 import type { RequestLimit } from './api-limits-context';
+import { keyConfinement } from './data-table';
 import type { StorageKey } from './storage-key';
 
 /** One OAuth client id and the tenant (partner name) its tokens act for. */
@@ -66,7 +67,7 @@ export const TENANT_SETTINGS_RESOURCE_TYPE = 'Custom::TenantSettings';
  * a deploy removed, so a prefix dropped with its last record would make that delete fail
  * and leave the record behind.
  */
-export const TENANT_RECORD_KEY_PATTERNS = [`${keys.tenantAlias('').pk}*`, `${keys.tenantSettings('').pk}*`] as const;
+export const TENANT_RECORD_KEY_PATTERNS = [`${KEY_PREFIX.tenantAlias}*`, `${KEY_PREFIX.tenantSettings}*`] as const;
 
 /**
  * Keeps the tenant records the stack owns (see `functions/shared/db/tenants.ts`) in the
@@ -127,7 +128,7 @@ export class TenantAliases extends Construct {
       new PolicyStatement({
         actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
         resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...TENANT_RECORD_KEY_PATTERNS] } },
+        conditions: keyConfinement(TENANT_RECORD_KEY_PATTERNS),
       }),
     );
     role.addToPrincipalPolicy(props.tableKey.statement('table'));

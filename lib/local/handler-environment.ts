@@ -21,6 +21,9 @@ export function configureHandlerEnvironment(settings: {
     [ENV.localCipherKey]: settings.cipherKey ?? newCipherKey(),
     // Local webhook receivers listen on 127.0.0.1 over plain HTTP; AWS never sets this.
     [ENV.allowLoopbackWebhooks]: 'true',
+    // Local tokens name any tenant as their client id (npm run token -- <tenant>); a
+    // deployed stack refuses a client id without an alias record instead. AWS never sets this.
+    [ENV.tenantsFromClientIds]: 'true',
   });
   // Clients cached by an earlier runtime in this process point at its endpoint and key.
   resetDependencies();

@@ -120,9 +120,10 @@ function responsesOf(
     },
     {
       status: 403,
-      description: 'API Gateway: the token lacks the route’s scope (its `security`).',
-      variants: [gateway('forbidden')],
-      headers: { 'www-authenticate': { required: false } },
+      description:
+        'API Gateway: the token lacks the route’s scope (its `security`). The service: the token’s client acts for no partner.',
+      variants: [gateway('forbidden'), service(codeList(['unknown_client']))],
+      headers: { ...fromEither, 'www-authenticate': { required: false } },
     },
   ];
   const notFound = joined(input.notFound, own(404));

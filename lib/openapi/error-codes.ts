@@ -13,7 +13,8 @@ export const ERROR_CODES = {
   // Every route (the middleware stack).
   version_missing: 'no `Service-Version` header',
   version_invalid: '`Service-Version` is not `v2022-09-21`',
-  unauthorized: 'the token names no client (neither `client_id` nor `sub`)',
+  unauthorized: 'the token names no client (it has no `client_id` claim)',
+  unknown_client: 'the token’s `client_id` acts for no partner: the deployment has no alias record for it',
   too_many_requests: 'the tenant’s request budget is spent: retry after `Retry-After` seconds',
   request_too_large: 'the body is larger than 64 KiB',
   internal_server_error: 'an unexpected failure; retry later',

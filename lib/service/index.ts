@@ -1,4 +1,4 @@
-import { HTTP_STACK_TABLE_ACTIONS, IDEMPOTENT_METHODS } from '#shared/http/table-access';
+import { HTTP_STACK_TABLE_ACCESS, IDEMPOTENT_METHODS } from '#shared/http/table-access';
 import type { QueueId } from '#shared/queue/message-queue';
 import { EVENTS } from './events';
 import { PERSONS } from './persons';
@@ -61,20 +61,26 @@ export const STREAM_ROUTER: ConsumerDefinition = {
 export const CONSUMERS: readonly ConsumerDefinition[] = [STREAM_ROUTER, ...AREAS.flatMap((area) => area.consumers)];
 
 /**
- * A route's table access as granted: its handler's own, plus what the HTTP middleware
- * stack asks (the tenant alias on every route; the idempotency record where the method
- * takes an `Idempotency-Key`).
+ * A route's table accesses as granted: its handler's own row, then what the HTTP
+ * middleware stack asks (the tenant alias, settings and token bucket on every route; the
+ * idempotency record where the method takes an `Idempotency-Key`), each confined to the
+ * keys of those records. Kept apart rather than joined, so the stack's writes never widen
+ * into writes of the route's data (each becomes its own statement).
  */
-export function tableAccessOfRoute(route: RouteDefinition): TableAccess {
-  const stack = [
-    { actions: HTTP_STACK_TABLE_ACTIONS.everyRoute },
-    ...(IDEMPOTENT_METHODS.includes(route.method) ? [{ actions: HTTP_STACK_TABLE_ACTIONS.idempotentRoute }] : []),
+export function tableAccessOfRoute(route: RouteDefinition): TableAccess[] {
+  return [
+    route.table,
+    ...HTTP_STACK_TABLE_ACCESS.everyRoute,
+    ...(IDEMPOTENT_METHODS.includes(route.method) ? HTTP_STACK_TABLE_ACCESS.idempotentRoute : []),
   ];
-  return unionAccess([route.table, ...stack]);
 }
 
-/** Several accesses as one: every action and index of any, each once. */
+/**
+ * Several unconfined accesses as one: every action and index of any, each once. A
+ * confined access (`leadingKeys`) cannot be joined: its actions would reach every item.
+ */
 export function unionAccess(accesses: readonly TableAccess[]): TableAccess {
+  if (accesses.some((access) => access.leadingKeys)) throw new Error('a confined table access cannot be joined');
   const actions = [...new Set(accesses.flatMap((access) => access.actions))].sort();
   const indexes = [...new Set(accesses.flatMap((access) => access.indexes ?? []))].sort();
   return indexes.length > 0 ? { actions, indexes } : { actions };

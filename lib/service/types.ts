@@ -13,8 +13,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Exactly what a function's own code asks of the table: the IAM grant is derived from
- * this alone (plus, for routes, what the HTTP middleware stack asks; see
- * `tableAccessOfRoute`), and test/infra pins it per function.
+ * this alone (plus, for routes, what the HTTP middleware stack asks, confined to its own
+ * records; see `tableAccessOfRoute`), and test/infra pins it per function.
  */
 export interface TableAccess {
   /**
@@ -24,6 +24,14 @@ export interface TableAccess {
   readonly actions: readonly TableAction[];
   /** Indexes it queries: `dynamodb:Query` on exactly these indexes. */
   readonly indexes?: readonly IndexName[];
+  /**
+   * The partition keys the actions are confined to, as IAM `StringLike` patterns (`*`,
+   * `?`) of a `dynamodb:LeadingKeys` condition, e.g. `IDEM#*`: the grant then reaches no
+   * other item. A pattern must start with a fixed kind prefix that no data item's key
+   * starts with (docs/data-model.md#keys-the-http-stack-writes).
+   * @default - none: the actions reach every item of the table
+   */
+  readonly leadingKeys?: readonly string[];
 }
 
 /** What a function may do with the cipher key (SSNs, tax ids, webhook secrets). */

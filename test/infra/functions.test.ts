@@ -33,8 +33,8 @@ const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
 /** What the service description says about one function: a route's or a consumer's row. */
 interface FunctionRow {
   readonly description: string;
-  /** The table access as granted (a route's with what the HTTP middleware stack adds). */
-  readonly table: TableAccess;
+  /** The table accesses as granted (a route's own, then what the HTTP middleware stack adds). */
+  readonly table: readonly TableAccess[];
   readonly cipher?: CipherAccess;
   readonly timeoutSeconds: number;
   /** Fed by the table stream (its event source mapping needs dynamodb:ListStreams). */
@@ -54,7 +54,7 @@ const consumerRows = CONSUMERS.map((c): [string, FunctionRow] => [
   c.id,
   {
     description: consumerDescription(c),
-    table: c.table,
+    table: [c.table],
     cipher: c.cipher,
     timeoutSeconds: c.timeoutSeconds,
     readsStream: c.source.kind === 'table-stream',
@@ -110,6 +110,29 @@ describe('Lambda functions', () => {
     expect(functionOf(row).Timeout).toBe(10);
   });
 
+  it.each([
+    ['the stack as bin/app.ts builds it', template],
+    [
+      'an external issuer with client ids',
+      synthTemplate({
+        context: {
+          jwtIssuer: 'https://login.example.com/oauth2/default',
+          jwtAudience: 'api://verify',
+          partners: [{ name: 'acme', clientIds: ['0oa1acme'] }],
+        },
+      }),
+    ],
+  ])(
+    '%s: no function makes a client id without an alias its own tenant (TENANTS_FROM_CLIENT_IDS is the local runtime’s alone)',
+    (_, t) => {
+      const variables = Object.values(resourcesOf(t, 'AWS::Lambda::Function')).flatMap((f) =>
+        Object.keys(f.Properties?.Environment?.Variables ?? {}),
+      );
+      expect(variables).toContain(CONFIG_ENV.tableName);
+      expect(variables).not.toContain(CONFIG_ENV.tenantsFromClientIds);
+    },
+  );
+
   it.each(byFunction)('%s logs to its own log group, kept one month', (_, row) => {
     const logGroupId = refId(functionOf(row).LoggingConfig.LogGroup)!;
     expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]?.Properties?.RetentionInDays).toBe(30);
@@ -141,14 +164,16 @@ describe('Lambda functions', () => {
 });
 
 describe("table grants follow the row's table access", () => {
-  /** Each DynamoDB action the role allows, with the resources it is allowed on. */
+  /** Each DynamoDB action the role allows, with the resources it is allowed on and their key confinement. */
   const dynamodbGrantsOf = (row: FunctionRow) => {
     const grants = new Map<string, unknown[]>();
     for (const statement of statementsOf(row)) {
       expect(statement.Effect).toBe('Allow');
       const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+      const { Condition } = statement as { Condition?: unknown };
       for (const action of actionsOf([statement]).filter((a) => a.startsWith('dynamodb:'))) {
-        grants.set(action, [...(grants.get(action) ?? []), ...resources]);
+        const granted = resources.map((resource) => (Condition ? { resource, Condition } : resource));
+        grants.set(action, [...(grants.get(action) ?? []), ...granted]);
       }
     }
     return grants;
@@ -156,11 +181,26 @@ describe("table grants follow the row's table access", () => {
   const STREAM_READ = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
 
   it.each(byFunction)(
-    '%s may call exactly the actions of its row on the table, Query on exactly its indexes (on the table itself only when its row says Query), and nothing else of DynamoDB but reading the stream it is fed by',
+    '%s may call exactly the actions of its row on the table, Query on exactly its indexes (on the table itself only when its row says Query), each under its key confinement, and nothing else of DynamoDB but reading the stream it is fed by',
     (_, row) => {
-      const expected = new Map<string, unknown[]>(row.table.actions.map((a) => [`dynamodb:${a}`, [tableArn]]));
-      const indexes = (row.table.indexes ?? []).map((i) => indexArn(TABLE_SCHEMA.indexes[i].name));
-      if (indexes.length > 0) expected.set('dynamodb:Query', [...(expected.get('dynamodb:Query') ?? []), ...indexes]);
+      const expected = new Map<string, unknown[]>();
+      const grant = (action: string, resource: unknown) =>
+        expected.set(action, [...(expected.get(action) ?? []), resource]);
+      for (const access of row.table) {
+        const confined = (resource: unknown) =>
+          access.leadingKeys
+            ? {
+                resource,
+                Condition: {
+                  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.leadingKeys] },
+                  Null: { 'dynamodb:LeadingKeys': 'false' },
+                },
+              }
+            : resource;
+        for (const action of access.actions) grant(`dynamodb:${action}`, confined(tableArn));
+        for (const index of access.indexes ?? [])
+          grant('dynamodb:Query', confined(indexArn(TABLE_SCHEMA.indexes[index].name)));
+      }
       if (row.readsStream) {
         for (const action of STREAM_READ) expected.set(action, [streamArn]);
         expected.set('dynamodb:ListStreams', ['*']);

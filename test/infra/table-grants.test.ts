@@ -10,32 +10,51 @@ const template = Template.fromStack(stack);
 const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
 
 /**
- * Every route also reads the tenant's alias and settings and takes a token from its bucket
- * (GetItem; an atomic UpdateItem, and when empty a conditional PutItem:
- * functions/shared/http/table-access.ts).
- *
  * Every function of the stack and exactly what it may do with DynamoDB: each action with
  * the resources it is allowed on. Written out by hand, not derived from the rows, so that
  * a changed row (or a changed middleware need) fails here and is reviewed as a change of
  * permissions. `table` is the table's ARN, `table/index/<name>` an index's, `stream` the
- * table stream's.
+ * table stream's; `table (P …)` the table under a `dynamodb:LeadingKeys` condition: only
+ * items whose partition key matches one of the patterns P.
  */
+
+/**
+ * What the HTTP middleware stack asks on every route, confined to its own records
+ * (functions/shared/http/table-access.ts): the tenant alias, the tenant's settings and its
+ * token bucket read (GetItem); the bucket's atomic take (UpdateItem) and, when empty, its
+ * conditional refill (PutItem).
+ */
+const EVERY_ROUTE = {
+  'dynamodb:GetItem': ['table (CLIENT#* TENANT#* RATE#*)'],
+  'dynamodb:PutItem': ['table (RATE#*)'],
+  'dynamodb:UpdateItem': ['table (RATE#*)'],
+};
+/** And on POST, PATCH and DELETE: the idempotency record claimed, completed or released. */
+const IDEMPOTENT_ROUTE = {
+  'dynamodb:DeleteItem': ['table (IDEM#*)'],
+  'dynamodb:PutItem': ['table (IDEM#*)'],
+  'dynamodb:UpdateItem': ['table (IDEM#*)'],
+};
+
 const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   // A Query of the verification slots, a put claiming one (deleted again if the account's
-  // put fails) and the account's put; the middleware's tenant alias (GetItem) and
-  // idempotency record (Put/Update/DeleteItem).
-  CreateVerifyAccount: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+  // put fails) and the account's put.
+  CreateVerifyAccount: together(onTable('DeleteItem', 'PutItem', 'Query'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   // The slim list indexes only (never the table's own keys), then the page's items by key.
-  ListVerifyAccounts: {
-    ...onTable('BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'),
-    'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'],
-  },
-  GetVerifyAccount: onTable('GetItem', 'PutItem', 'UpdateItem'),
-  VerifyAccountControl: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  ListVerifyAccounts: together(
+    onTable('BatchGetItem', 'GetItem'),
+    { 'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'] },
+    EVERY_ROUTE,
+  ),
+  GetVerifyAccount: together(onTable('GetItem'), EVERY_ROUTE),
+  VerifyAccountControl: together(onTable('GetItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   // The account, a Query of the verification slots, a put claiming one, the versioned
-  // update (a conflict deletes the claim again); the middleware's tenant alias and
-  // idempotency record.
-  VerifyAccountDebits: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+  // update (a conflict deletes the claim again).
+  VerifyAccountDebits: together(
+    onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+    EVERY_ROUTE,
+    IDEMPOTENT_ROUTE,
+  ),
   // Events stored from status changes; a stored event fanned out with a Query of the
   // tenant's configurations (its type comes from the stream image: no read of the event).
   StreamRouter: {
@@ -47,47 +66,40 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
     'dynamodb:ListStreams': ['*'],
   },
   VerificationWorker: onTable('GetItem', 'UpdateItem'),
-  // One transaction: the person and its reference uniqueness item; the middleware's tenant
-  // alias and idempotency record.
-  CreatePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  ListPersons: {
-    ...onTable('BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'),
-    'dynamodb:Query': ['table/index/gsi1'],
-  },
-  GetPerson: onTable('GetItem', 'PutItem', 'UpdateItem'),
+  // One transaction: the person and its reference uniqueness item.
+  CreatePerson: together(onTable('PutItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
+  ListPersons: together(onTable('BatchGetItem', 'GetItem'), { 'dynamodb:Query': ['table/index/gsi1'] }, EVERY_ROUTE),
+  GetPerson: together(onTable('GetItem'), EVERY_ROUTE),
   // A versioned write; a new reference id puts its uniqueness item and deletes the old one.
-  UpdatePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  ReplacePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  UpsertPerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  ClosePerson: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  UpdatePerson: together(onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
+  // PUT takes no Idempotency-Key: it is idempotent by itself.
+  ReplacePerson: together(onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'), EVERY_ROUTE),
+  UpsertPerson: together(onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'), EVERY_ROUTE),
+  ClosePerson: together(onTable('GetItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   // The person, the tenant's KYC setting, the screening entries of its name (table keys),
   // a review case, the outcome.
   IdentificationWorker: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
   ScreeningWorker: { ...onTable('GetItem', 'Query', 'UpdateItem'), 'dynamodb:Query': ['table', 'table/index/gsi2'] },
   DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
-  ListEvents: {
-    ...onTable('BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'),
-    'dynamodb:Query': ['table/index/gsi1'],
-  },
+  ListEvents: together(onTable('BatchGetItem'), { 'dynamodb:Query': ['table/index/gsi1'] }, EVERY_ROUTE),
   // The event and its delivery attempts (one Query of the event's own partition).
-  GetEvent: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
+  GetEvent: together(onTable('Query'), EVERY_ROUTE),
   // The event, then the tenant's configurations (one table partition) to fan it out.
-  RedeliverEvent: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
+  RedeliverEvent: together(onTable('GetItem', 'Query'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   // The test event is stored; the stream publishes it.
-  InvokeWebhook: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  InvokeWebhook: together(onTable('PutItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   // The event and its attempts (one Query of the event's partition, to drop an attempt already
   // recorded), its configuration and secrets; each attempt recorded beside the event.
   WebhookDeliveryWorker: onTable('GetItem', 'PutItem', 'Query'),
-  // One transaction: the configuration and the tenant's count; the middleware's tenant alias
-  // and idempotency record.
-  CreateWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
+  // One transaction: the configuration and the tenant's count.
+  CreateWebhookConfiguration: together(onTable('PutItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   // The configuration partition on the table's own keys; no index.
-  ListWebhookConfigurations: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
-  ReplaceWebhookConfiguration: onTable('GetItem', 'PutItem', 'UpdateItem'),
-  DeleteWebhookConfiguration: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  // The secret item read and put back; the middleware's tenant alias and idempotency record.
-  CreateWebhookSecret: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
-  GetWebhookSecret: onTable('GetItem', 'PutItem', 'UpdateItem'),
+  ListWebhookConfigurations: together(onTable('Query'), EVERY_ROUTE),
+  ReplaceWebhookConfiguration: together(onTable('UpdateItem'), EVERY_ROUTE),
+  DeleteWebhookConfiguration: together(onTable('DeleteItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
+  // The secret item read and put back.
+  CreateWebhookSecret: together(onTable('GetItem', 'PutItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
+  GetWebhookSecret: together(onTable('GetItem'), EVERY_ROUTE),
   StatementCodeExpiry: {
     ...onTable('GetItem', 'UpdateItem'),
     'dynamodb:Query': ['table/index/gsi3'],
@@ -98,8 +110,32 @@ function onTable(...actions: string[]): Record<string, string[]> {
   return Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, ['table']]));
 }
 
+/** Several grants as one role's: each action with every resource any of them names, sorted. */
+function together(...parts: Record<string, string[]>[]): Record<string, string[]> {
+  const merged: Record<string, string[]> = {};
+  for (const part of parts) {
+    for (const [action, resources] of Object.entries(part)) merged[action] = [...(merged[action] ?? []), ...resources];
+  }
+  return Object.fromEntries(Object.entries(merged).map(([action, resources]) => [action, resources.sort()]));
+}
+
 /** Every function of the stack by id: the deployed routes' and the consumers'. */
 const functionsById = new Map<string, ServiceFunction>([...stack.functions, ...stack.pipeline.consumers]);
+
+/** A resource as EXPECTED_GRANTS names it, with the statement's key confinement; anything unforeseen stays visible as JSON. */
+function grantName(resource: unknown, condition: Record<string, Record<string, unknown>> | undefined): string {
+  if (condition === undefined) return resourceName(resource);
+  const { 'ForAllValues:StringLike': like, Null: present, ...other } = condition;
+  const patterns = like?.['dynamodb:LeadingKeys'] as string[] | undefined;
+  const confined =
+    patterns !== undefined &&
+    Object.keys(like ?? {}).length === 1 &&
+    JSON.stringify(present) === JSON.stringify({ 'dynamodb:LeadingKeys': 'false' }) &&
+    Object.keys(other).length === 0;
+  return confined
+    ? `${resourceName(resource)} (${patterns.join(' ')})`
+    : `${resourceName(resource)} ${JSON.stringify(condition)}`;
+}
 
 /** A resource as EXPECTED_GRANTS names it; anything unforeseen stays visible as JSON. */
 function resourceName(resource: unknown): string {
@@ -120,7 +156,8 @@ function dynamodbGrantsOf(fn: ServiceFunction): Record<string, string[]> {
     const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
     for (const action of actionsOf([statement]).filter((a) => a.toLowerCase().startsWith('dynamodb:'))) {
       expect(statement.Effect, action).toBe('Allow');
-      grants[action] = [...(grants[action] ?? []), ...resources.map(resourceName)].sort();
+      const { Condition } = statement as { Condition?: Record<string, Record<string, unknown>> };
+      grants[action] = [...(grants[action] ?? []), ...resources.map((r) => grantName(r, Condition))].sort();
     }
   }
   return grants;

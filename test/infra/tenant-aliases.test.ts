@@ -98,6 +98,7 @@ describe('tenant aliases, Cognito mode', () => {
           'ForAllValues:StringLike': {
             'dynamodb:LeadingKeys': [`${keys.tenantAlias('').pk}*`, `${keys.tenantSettings('').pk}*`],
           },
+          Null: { 'dynamodb:LeadingKeys': 'false' },
         },
       },
     ]);

@@ -214,7 +214,11 @@ describe('tenant settings with an external issuer', () => {
         Resource: { 'Fn::GetAtt': [tableIdOf(template), 'Arn'] },
         // Both prefixes even with settings only: removing the last record of a kind must
         // still be allowed after CloudFormation has updated this policy.
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*', 'TENANT#*'] } },
+        // The key must be present: ForAllValues alone holds for a request without one.
+        Condition: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*', 'TENANT#*'] },
+          Null: { 'dynamodb:LeadingKeys': 'false' },
+        },
       },
       {
         // The table is encrypted with the storage key: DynamoDB decrypts its table key with the writer's permission.

@@ -15,6 +15,7 @@ import { hashStatementCode } from '#domain/statement-code';
 import type { BucketPolicy, Take } from '#domain/token-bucket';
 import type { Cipher } from '#shared/cipher/cipher';
 import { ENTITY } from '#shared/db/entities';
+import { KEY_PREFIX, keys } from '#shared/db/keys';
 import type { RateLimitRepository } from '#shared/db/rate-limits';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
@@ -87,6 +88,11 @@ export function useHandlerHarness(): Harness {
     harness.logs = [];
     ddb.reset();
     ddb.on(GetCommand).resolves({});
+    // Every client id of these tests is a partner's, mapped to a tenant of its own name, as
+    // the stack's alias records map each partner's app client (a test may map one otherwise).
+    ddb
+      .on(GetCommand, { Key: { sk: keys.tenantAlias('').sk } })
+      .callsFake(({ Key }) => ({ Item: { tenant: String(Key.pk).slice(KEY_PREFIX.tenantAlias.length) } }));
     ddb.on(QueryCommand).resolves({ Items: [] });
     ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [] } });
     ddb.on(TransactWriteCommand).resolves({});

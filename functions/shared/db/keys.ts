@@ -1,19 +1,32 @@
 /**
- * Keys of the records every area shares: idempotency records and tenant aliases. Each
- * entity's own keys live beside its repository (`./verify-accounts/keys.ts`, …); the
- * access patterns they serve are listed in docs/data-model.md.
+ * Keys of the records every area shares: idempotency records, rate buckets, tenant aliases
+ * and settings. Each entity's own keys live beside its repository
+ * (`./verify-accounts/keys.ts`, …); the access patterns they serve are listed in
+ * docs/data-model.md.
  */
 import { digest } from './digest';
 
 export { ENTITY } from './entities';
 
+/**
+ * The fixed kind prefix each shared record's partition key starts with. Tenant data starts
+ * with `T#`, so an IAM `dynamodb:LeadingKeys` pattern `<prefix>*` can grant the HTTP
+ * middleware its own records and never a data item (functions/shared/http/table-access.ts).
+ */
+export const KEY_PREFIX = {
+  idempotency: 'IDEM#',
+  rateBucket: 'RATE#',
+  tenantAlias: 'CLIENT#',
+  tenantSettings: 'TENANT#',
+} as const;
+
 export const keys = {
   /** The `Idempotency-Key` only as a digest: a partner may have used an account number or an SSN as the key. */
   idempotency: (tenant: string, scope: string, key: string) => ({
-    pk: `T#${tenant}#IDEM#${scope}#${digest(key)}`,
+    pk: `${KEY_PREFIX.idempotency}${tenant}#${scope}#${digest(key)}`,
     sk: 'IDEM',
   }),
-  tenantAlias: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'ALIAS' }),
-  tenantSettings: (tenant: string) => ({ pk: `TENANT#${tenant}`, sk: 'SETTINGS' }),
-  rateBucket: (tenant: string) => ({ pk: `T#${tenant}#RATE`, sk: 'BUCKET' }),
+  tenantAlias: (clientId: string) => ({ pk: `${KEY_PREFIX.tenantAlias}${clientId}`, sk: 'ALIAS' }),
+  tenantSettings: (tenant: string) => ({ pk: `${KEY_PREFIX.tenantSettings}${tenant}`, sk: 'SETTINGS' }),
+  rateBucket: (tenant: string) => ({ pk: `${KEY_PREFIX.rateBucket}${tenant}`, sk: 'BUCKET' }),
 };

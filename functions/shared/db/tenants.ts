@@ -7,7 +7,8 @@ import { ENTITY, keys } from './keys';
 
 /**
  * A tenant may own several OAuth client ids (credential rotation): an alias record maps a
- * client id to its tenant; without one the client id is the tenant (docs/api.md#authentication-and-tenants).
+ * client id to its tenant, and only a client id with one acts for a tenant
+ * (docs/api.md#authentication-and-tenants).
  */
 export class TenantRepository {
   constructor(
@@ -15,9 +16,10 @@ export class TenantRepository {
     private readonly tableName: string,
   ) {}
 
-  async tenantOfClient(clientId: string): Promise<string> {
+  /** The tenant the client id's alias record names; undefined without one. */
+  async tenantOfClient(clientId: string): Promise<string | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.tenantAlias(clientId) }));
-    return typeof out.Item?.tenant === 'string' ? out.Item.tenant : clientId;
+    return typeof out.Item?.tenant === 'string' && out.Item.tenant !== '' ? out.Item.tenant : undefined;
   }
 
   /**

@@ -1,9 +1,11 @@
 import type * as z from 'zod/mini';
 import type { BucketPolicy } from '#domain/token-bucket';
+import { tenantsFromClientIds } from '#shared/config';
 import { rateLimits } from '#shared/db/rate-limits';
 import { tenants } from '#shared/db/tenants';
 import { now } from '#shared/dependencies';
 import { AppError, RateLimitError, ValidationError } from '#shared/errors';
+import { ExpiringCache } from '#shared/expiring-cache';
 import { createLogger } from '#shared/logger';
 import { parseInput } from '#shared/validation';
 import { errorResult } from './respond';
@@ -64,28 +66,53 @@ export const serviceVersion = (): HttpMiddleware => ({
   },
 });
 
+/** How long a warm container keeps a client id's tenant, and a tenant's rate policy. */
 const TENANT_CACHE_MS = 5 * 60 * 1000;
-const tenantCache = new Map<string, { tenant: string; until: number }>();
+/** How long it keeps "no such client": short, so a partner onboarded meanwhile gets in within a minute. */
+const UNKNOWN_CLIENT_CACHE_MS = 30 * 1000;
+/** Client ids (and tenants) a warm container remembers at most. */
+const CACHE_ENTRIES = 1_000;
+/** A client id's tenant, or null for a client id that acts for none. */
+const tenantCache = new ExpiringCache<string | null>(CACHE_ENTRIES);
 
-/** Tenant from the token's `client_id` (or `sub`), through the client id's alias when it has one. */
+/**
+ * The tenant of the token's `client_id`, through its alias record
+ * (docs/api.md#authentication-and-tenants). A token without `client_id` answers
+ * 401 `unauthorized` (a `sub` is never a client id); a client id without an alias answers
+ * 403 `unknown_client`, unless `TENANTS_FROM_CLIENT_IDS` (set by the local runtime only)
+ * makes it its own tenant. Both answers are cached per warm container, the negative one
+ * briefly, so an unknown client's requests cost no read each.
+ */
 export const tenant = (): HttpMiddleware => ({
   before: async ({ event, internal }) => {
-    const claims = event.requestContext?.authorizer?.jwt?.claims ?? {};
-    const clientId = String(claims.client_id ?? claims.sub ?? '');
-    if (!clientId) throw new AppError(401, 'unauthorized', 'the token names no client');
-    const now = Date.now();
-    let entry = tenantCache.get(clientId);
-    if (!entry || entry.until < now) {
-      entry = { tenant: await tenants().tenantOfClient(clientId), until: now + TENANT_CACHE_MS };
-      tenantCache.set(clientId, entry);
+    const clientId = event.requestContext?.authorizer?.jwt?.claims?.client_id;
+    if (typeof clientId !== 'string' || clientId === '') {
+      throw new AppError(401, 'unauthorized', 'the token names no client (it has no client_id claim)');
     }
-    internal.tenant = entry.tenant;
+    const tenant = await tenantOfClient(clientId);
+    if (tenant === null) {
+      throw new AppError(
+        403,
+        'unknown_client',
+        'the token’s client is not registered with this service for any partner',
+      );
+    }
+    internal.tenant = tenant;
     internal.clientId = clientId;
-    internal.logger = internal.logger.child({ tenant: entry.tenant });
+    internal.logger = internal.logger.child({ tenant });
   },
 });
 
-const policyCache = new Map<string, { policy: BucketPolicy; until: number }>();
+async function tenantOfClient(clientId: string): Promise<string | null> {
+  const at = Date.now();
+  const cached = tenantCache.get(clientId, at);
+  if (cached !== undefined) return cached;
+  const tenant = (await tenants().tenantOfClient(clientId)) ?? (tenantsFromClientIds() ? clientId : null);
+  tenantCache.set(clientId, tenant, tenant === null ? UNKNOWN_CLIENT_CACHE_MS : TENANT_CACHE_MS, at);
+  return tenant;
+}
+
+const policyCache = new ExpiringCache<BucketPolicy>(CACHE_ENTRIES);
 
 /**
  * Per-tenant fairness (docs/api.md#rate-limits): every request takes a token from its
@@ -97,16 +124,16 @@ export const tenantRateLimit = (): HttpMiddleware => ({
   before: async ({ internal }) => {
     const tenant = internal.tenant as string;
     const at = now();
-    let entry = policyCache.get(tenant);
-    if (!entry || entry.until < at.getTime()) {
-      entry = { policy: await tenants().ratePolicyOf(tenant), until: at.getTime() + TENANT_CACHE_MS };
-      policyCache.set(tenant, entry);
+    let policy = policyCache.get(tenant, at.getTime());
+    if (policy === undefined) {
+      policy = await tenants().ratePolicyOf(tenant);
+      policyCache.set(tenant, policy, TENANT_CACHE_MS, at.getTime());
     }
-    const result = await rateLimits().take(tenant, entry.policy, at);
+    const result = await rateLimits().take(tenant, policy, at);
     if (!result.allowed) {
       throw new RateLimitError(
         'too_many_requests',
-        `this client sent more than ${entry.policy.burst} requests at once or ${entry.policy.ratePerSecond} per second; retry after ${result.retryAfterSeconds} s`,
+        `this client sent more than ${policy.burst} requests at once or ${policy.ratePerSecond} per second; retry after ${result.retryAfterSeconds} s`,
         { retry_after_seconds: result.retryAfterSeconds },
         { 'retry-after': String(result.retryAfterSeconds) },
       );

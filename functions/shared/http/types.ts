@@ -23,7 +23,7 @@ export type RequestState = {
   /** When the stack started on this request, for the access log's latency. */
   startedAt: number;
   tenant?: string;
-  /** The token's client id (`client_id`, else `sub`): who acted, where a record names it (`created_by`). */
+  /** The token's client id (`client_id`): who acted, where a record names it (`created_by`). */
   clientId?: string;
   body?: unknown;
   query?: unknown;

@@ -57,6 +57,7 @@ export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Rec
     AWS_ENDPOINT_URL_SQS: local.queues.endpoint,
     [ENV.localCipherKey]: local.cipherKey,
     [ENV.allowLoopbackWebhooks]: 'true',
+    [ENV.tenantsFromClientIds]: 'true',
     [ENV.tenantRatePerSecond]: UNLIMITED,
     [ENV.tenantBurst]: UNLIMITED,
     // Node 20 runs the bench; Lambda's Node 24 would not print the SDK's notice about it.

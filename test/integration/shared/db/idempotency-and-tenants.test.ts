@@ -81,10 +81,10 @@ describe('IdempotencyRepository', () => {
 });
 
 describe('TenantRepository', () => {
-  it('maps a client id to its tenant through an alias, and a client without one to itself', async () => {
+  it('maps a client id to its tenant through an alias, and a client without one to no tenant', async () => {
     const repository = new TenantRepository(documentClient(), tableName);
     await repository.putAlias('client-rotated-2', 'acme');
     expect(await repository.tenantOfClient('client-rotated-2')).toBe('acme');
-    expect(await repository.tenantOfClient('client-plain')).toBe('client-plain');
+    expect(await repository.tenantOfClient('client-plain')).toBeUndefined();
   });
 });

@@ -267,13 +267,12 @@ describe('tenant', () => {
     expect(accountGets().map((c) => c.args[0].input.Key)).toEqual([{ pk: `T#client-cid#VA#${ACCOUNT_ID}`, sk: 'VA' }]);
   });
 
-  it('falls back to the token’s sub when it has no client_id', async () => {
+  it('is never the token’s sub: a token without client_id answers 401 unauthorized (tenant.test.ts has the rest)', async () => {
     const res = await invoke(get, getEvent(ACCOUNT_ID, { claims: { sub: 'subject-only' } }));
 
-    expect(res.statusCode).toBe(404);
-    expect(accountGets().map((c) => c.args[0].input.Key)).toEqual([
-      { pk: `T#subject-only#VA#${ACCOUNT_ID}`, sk: 'VA' },
-    ]);
+    expect(res.statusCode).toBe(401);
+    expect(res.body.error_code).toBe('unauthorized');
+    expect(accountGets()).toHaveLength(0);
   });
 
   it('is the alias record’s tenant when the client id has one (credential rotation)', async () => {
@@ -302,7 +301,7 @@ describe('tenant', () => {
     expect(item?.pk).toBe(`T#acme#VA#${res.body.account.id}`);
   });
 
-  it('answers 401 unauthorized when the token names neither client_id nor sub', async () => {
+  it('answers 401 unauthorized when the token names no client at all', async () => {
     const res = await invoke(get, getEvent(ACCOUNT_ID, { claims: { scope: 'verify-service/read:verify-accounts' } }));
 
     expect(res.statusCode).toBe(401);
