@@ -1,4 +1,4 @@
-import type { PersonStatus } from './person';
+import type { Person, PersonStatus } from './person';
 
 /**
  * The person's status machine (SPEC §3.2, docs/api.md#person-lifecycle) as one table, so
@@ -87,3 +87,16 @@ export function transition(status: PersonStatus, trigger: PersonTrigger): Transi
 }
 
 export const isRefusal = (outcome: TransitionOutcome): outcome is TransitionRefusal => typeof outcome !== 'string';
+
+/** Identification runs at most this often per identity revision: the first run and one automatic retry. */
+export const IDENTIFICATION_RUNS = 2;
+
+/**
+ * Whether automatic identification may still need the person's SSN: while the person
+ * waits for it (`created`), or while a first rejection waits for its automatic retry.
+ * Otherwise the outcome is final (verified, rejected after the retry, closed), and the
+ * SSN's ciphertext is deleted in the write that stores it. Re-screening reads names and
+ * dates of birth only, so it is no reason to keep the SSN (docs/api.md#sensitive-values).
+ */
+export const identificationNeedsSsn = (person: Pick<Person, 'status' | 'identification_attempts'>): boolean =>
+  person.status === 'created' || (person.status === 'rejected' && person.identification_attempts < IDENTIFICATION_RUNS);

@@ -107,13 +107,12 @@ async function changeOf({ person }: StoredPerson, fields: PersonFields): Promise
   // An SSN given is a new SSN: ciphertexts cannot be compared, so it re-identifies.
   const ssn = fields.social_security_number;
   const ssnChanged = typeof ssn === 'string' || (ssn === null && person.has_ssn);
-  if (ssnChanged) set.has_ssn = typeof ssn === 'string';
 
   const cleared = Object.fromEntries(remove.map((field) => [field, undefined])) as Partial<Person>;
   const identity = identityChanged(person, { ...set, ...cleared }, ssnChanged);
   const next = transition(person.status, identity ? 'identity_updated' : 'updated');
   if (typeof next !== 'string') throw refusal(next.refused);
-  if (Object.keys(set).length === 0 && remove.length === 0) return undefined;
+  if (!ssnChanged && Object.keys(set).length === 0 && remove.length === 0) return undefined;
 
   const change: PersonChange = { set, remove, identityChanged: identity };
   if (identity) {

@@ -1,10 +1,10 @@
 import { checkIdentityData } from '#domain/identification';
-import type { IdentityData, Person, ReasonCode } from '#domain/person';
+import type { IdentityData, Person, ReasonCode, StatusReason } from '#domain/person';
 import { personSecretContext, REASON_CODES, statusReason } from '#domain/person';
-import { transition } from '#domain/person-lifecycle';
+import { IDENTIFICATION_RUNS, identificationNeedsSsn, transition } from '#domain/person-lifecycle';
 import { fullNameKey, nameKey, screeningReasons } from '#domain/screening';
 import { cipher } from '#shared/cipher/index';
-import { persons, type StoredPerson } from '#shared/db/persons/index';
+import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { retryOnConflict } from '#shared/db/retry';
 import { screeningLists } from '#shared/db/screening/index';
 import { tenants } from '#shared/db/tenants';
@@ -21,16 +21,15 @@ export interface IdentificationRequest {
   retry?: boolean;
 }
 
-/** Identification runs at most this often per identity revision: the first run and one automatic retry. */
-export const IDENTIFICATION_RUNS = 2;
-
 /**
  * Identification of one person (docs/api.md#identification): data checks, screening
  * against the sanctions and alert lists (both KYC modes), and for Service-KYC tenants the
  * identity vendor. Passing makes the person `verified`; failing makes it `rejected` with
  * its reasons and opens a review case (the automatic retry is queued by the stream rule
- * when the rejection is stored). Safe to run twice: a request for an older identity
- * revision, or for a person no longer waiting for it, does nothing.
+ * when the rejection is stored). A final outcome deletes the SSN's ciphertext in the
+ * write that stores it (`identificationNeedsSsn`): only a first rejection keeps it, for
+ * the retry. Safe to run twice: a request for an older identity revision, or for a person
+ * no longer waiting for it, does nothing.
  */
 export function identifyPerson(request: IdentificationRequest, logger: Logger): Promise<void> {
   return retryOnConflict(
@@ -46,11 +45,7 @@ export function identifyPerson(request: IdentificationRequest, logger: Logger): 
       const status = transition(stored.person.status, outcome) as Person['status'];
       const statusReasons = reasons.map(statusReason);
       if (status === 'rejected') await persons().openReviewCase(stored, attempt, statusReasons, now());
-      await persons().recordStatus(
-        stored,
-        { status, status_reasons: status === 'rejected' ? statusReasons : undefined, identification_attempts: attempt },
-        now(),
-      );
+      await persons().update(stored, outcomeChange(status, statusReasons, attempt), now());
       metrics().count('IdentificationCompleted');
       metrics().metadata('identification_status', status);
       if (status !== stored.person.status) metrics().count('PersonStatusChanged');
@@ -58,6 +53,16 @@ export function identifyPerson(request: IdentificationRequest, logger: Logger): 
     },
     { attempts: 3, jitterMs: 0 },
   );
+}
+
+/** The write of an outcome: the status and its reasons, the run counted, the SSN deleted once no run needs it. */
+function outcomeChange(status: Person['status'], reasons: StatusReason[], attempts: number): PersonChange {
+  const rejected = status === 'rejected';
+  return {
+    set: { status, identification_attempts: attempts, ...(rejected && { status_reasons: reasons }) },
+    remove: rejected ? [] : ['status_reasons'],
+    ...(!identificationNeedsSsn({ status, identification_attempts: attempts }) && { ssnSecret: null }),
+  };
 }
 
 function awaitsIdentification(stored: StoredPerson, request: IdentificationRequest): boolean {

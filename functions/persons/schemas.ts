@@ -1,13 +1,11 @@
 import * as z from 'zod/mini';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '#domain/pagination';
 import { CONTACT_TYPES, PERSON_STATUSES } from '#domain/person';
 import {
   chars,
   dateTime,
   endAfterStart,
   idFilter,
-  integer,
-  MAX_PAGE_INDEX,
+  listQuery,
   many,
   nameText,
   once,
@@ -226,19 +224,15 @@ const personIdFilter = idFilter('invalid_orum_id', 'must be one person id (a UUI
  * bank account, so it would match nothing (and is refused as an unknown parameter).
  */
 export const listPersonsQuery = withFieldCodes(
-  z
-    .strictObject({
-      index: integer(0, MAX_PAGE_INDEX, 0),
-      size: integer(0, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-      id: z.optional(personIdFilter),
-      customer_reference_id: z.optional(z.pipe(once(), text(1, 255))),
-      status: z.optional(many(PERSON_STATUSES)),
-      start_time: z.optional(dateTime),
-      end_time: z.optional(dateTime),
-      first_name: z.optional(z.pipe(once(), text(1, 255))),
-      last_name: z.optional(z.pipe(once(), text(1, 255))),
-    })
-    .check(endAfterStart),
+  listQuery({
+    id: z.optional(personIdFilter),
+    customer_reference_id: z.optional(z.pipe(once(), text(1, 255))),
+    status: z.optional(many(PERSON_STATUSES)),
+    start_time: z.optional(dateTime),
+    end_time: z.optional(dateTime),
+    first_name: z.optional(z.pipe(once(), text(1, 255))),
+    last_name: z.optional(z.pipe(once(), text(1, 255))),
+  }).check(endAfterStart),
   { status: 'person_status' },
 );
 export type ListPersonsQuery = z.output<typeof listPersonsQuery>;

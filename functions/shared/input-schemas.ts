@@ -1,4 +1,11 @@
 import * as z from 'zod/mini';
+import {
+  DEFAULT_PAGE_SIZE,
+  isWithinPageCeiling,
+  MAX_PAGE_OFFSET,
+  MAX_PAGE_SIZE,
+  PAGE_CEILING_MESSAGE,
+} from '#domain/pagination';
 
 /**
  * Building blocks every area's request schemas share (zod/mini): strings measured in
@@ -50,13 +57,14 @@ export const many = <T extends readonly [string, ...string[]]>(values: T) =>
 /** Query values arrive as strings; a scalar parameter given twice is an error, not a guess. */
 export const once = () => z.string({ error: 'must be given once' });
 
-export const integer = (min: number, max: number, fallback: number) =>
+/** A query integer; `aboveMax` says more than the bound when a value above it has a reason of its own. */
+export const integer = (min: number, max: number, fallback: number, aboveMax = `must be at most ${max}`) =>
   z._default(
     z.pipe(
       once().check(z.regex(/^\d+$/, `must be an integer from ${min} to ${max}`)),
       z.pipe(
         z.transform(Number),
-        z.number().check(z.int(), z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
+        z.number().check(z.int(), z.minimum(min, `must be at least ${min}`), z.maximum(max, aboveMax)),
       ),
     ),
     fallback,
@@ -78,8 +86,40 @@ function clampToFourDigitYears(iso: string): string {
   return iso;
 }
 
-/** Pages far beyond any tenant's size are refused rather than walked. */
-export const MAX_PAGE_INDEX = 10_000_000;
+/**
+ * The page parameters of every list (docs/api.md#lists) and their ceiling: a page may
+ * start at most MAX_PAGE_OFFSET entries into the list (`index × size`), so one request
+ * never walks a whole tenant. `index` alone is bounded by the same number (a page of one
+ * entry), which is what the OpenAPI document shows; the product is checked on the query.
+ */
+const pageParameters = {
+  index: integer(
+    0,
+    MAX_PAGE_OFFSET,
+    0,
+    `must be at most ${MAX_PAGE_OFFSET.toLocaleString('en-US')}: ${PAGE_CEILING_MESSAGE}`,
+  ),
+  size: integer(0, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+};
+
+// Typed loosely so that it checks any list's query; both are numbers once parsed.
+const withinPageCeiling = z.superRefine((q: Record<string, unknown>, ctx) => {
+  if (isWithinPageCeiling(q.index as number, q.size as number)) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['index'],
+    message: PAGE_CEILING_MESSAGE,
+    params: { error_code: 'invalid_index' },
+  });
+});
+
+/**
+ * The query of a list route: `index` and `size` within the ceiling, then the list's own
+ * filters; any other parameter is `unknown_parameter`. Every list is built with it, so
+ * every list has the same page rules.
+ */
+export const listQuery = <Filters extends z.core.$ZodLooseShape>(filters: Filters) =>
+  z.strictObject({ ...pageParameters, ...filters }).check(withinPageCeiling);
 
 const uuid = z.uuid();
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && z.safeParse(uuid, v).success;

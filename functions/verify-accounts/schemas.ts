@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '#domain/pagination';
 import { isValidRoutingNumber } from '#domain/routing-number';
 import {
   CONTROL_STATUSES,
@@ -15,8 +14,7 @@ import {
   documented,
   endAfterStart,
   idFilter,
-  integer,
-  MAX_PAGE_INDEX,
+  listQuery,
   many,
   nameText,
   once,
@@ -117,23 +115,17 @@ export const controlBody = z.strictObject({
   ),
 });
 
-export { MAX_PAGE_INDEX } from '#shared/input-schemas';
-
 /** The `id` filter answers Orum's documented `invalid_account_id`, given twice included. */
 const accountIdFilter = idFilter('invalid_account_id', 'must be one verify account id (a UUID)');
 
-export const listVerifyAccountsQuery = z
-  .strictObject({
-    index: integer(0, MAX_PAGE_INDEX, 0),
-    size: integer(0, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-    id: z.optional(accountIdFilter),
-    start_time: z.optional(dateTime),
-    end_time: z.optional(dateTime),
-    account_number: z.optional(z.pipe(once(), accountNumber)),
-    verification_status: z.optional(many(VERIFICATION_STATUSES)),
-    ownership_status: z.optional(many(OWNERSHIP_STATUSES)),
-    control_status: z.optional(many(CONTROL_STATUSES)),
-    debit_status: z.optional(many(DEBIT_STATUSES)),
-  })
-  .check(endAfterStart);
+export const listVerifyAccountsQuery = listQuery({
+  id: z.optional(accountIdFilter),
+  start_time: z.optional(dateTime),
+  end_time: z.optional(dateTime),
+  account_number: z.optional(z.pipe(once(), accountNumber)),
+  verification_status: z.optional(many(VERIFICATION_STATUSES)),
+  ownership_status: z.optional(many(OWNERSHIP_STATUSES)),
+  control_status: z.optional(many(CONTROL_STATUSES)),
+  debit_status: z.optional(many(DEBIT_STATUSES)),
+}).check(endAfterStart);
 export type ListVerifyAccountsQuery = z.output<typeof listVerifyAccountsQuery>;

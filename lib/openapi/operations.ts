@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { MAX_PAGE_OFFSET } from '#domain/pagination';
 import { eventResponse, eventsResponse } from '../../functions/events/responses';
 import { personResponse, personsResponse } from '../../functions/persons/responses';
 import { sanctionsEntryResponse } from '../../functions/screening/responses';
@@ -57,7 +58,7 @@ export interface OperationSpec {
 }
 
 const LIST = {
-  index: 'Zero-based page number (docs/api.md#lists).',
+  index: `Zero-based page number (docs/api.md#lists). A page may start at most ${MAX_PAGE_OFFSET.toLocaleString('en-US')} entries into the list: \`index × size\` above that answers \`400 invalid_index\`; narrow the list with \`start_time\`/\`end_time\` or a filter instead.`,
   size: 'Page length; `0` answers an empty page.',
   start_time: 'Created at or after this time (any offset; compared in UTC).',
   end_time: 'Created before this time; must be after `start_time`.',

@@ -29,6 +29,18 @@ async function created(body: Record<string, unknown>) {
   return (await env.alice.get(`/persons/${response.body.person.id}`)).body.person;
 }
 
+/** The person as stored, storage-only attributes included. */
+const storedItem = async (id: string) =>
+  (
+    await documentClient().send(
+      new GetCommand({
+        TableName: env.runtime.tableName,
+        Key: personKeys.person('tenant-alice', id),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item;
+
 const eventTypes = async (id: string) => (await personEvents(env.runtime, 'tenant-alice', id)).map((e) => e.event_type);
 
 describe('person lifecycle', () => {
@@ -43,6 +55,49 @@ describe('person lifecycle', () => {
     for (const event of stored) expect(sent.filter((id) => id === event.event_id)).toHaveLength(1);
   });
 
+  it('keeps no SSN ciphertext once identification is final: verified, or rejected after the automatic retry', async () => {
+    const verified = await created(personBody());
+    const rejected = await created(personBody({ date_of_birth: '2015-06-01' }));
+    expect(verified.status).toBe('verified');
+    expect(rejected.status).toBe('rejected');
+    for (const person of [verified, rejected]) {
+      const item = await storedItem(person.id);
+      expect(item).not.toHaveProperty('ssn_secret');
+      expect(item?.has_ssn).toBe(false);
+    }
+    expect((await storedItem(rejected.id))?.identification_attempts).toBe(2);
+  });
+
+  it('a change of identity data after identification, without the SSN, is identified without one: rejected with incomplete_ssn until the SSN is sent again', async () => {
+    const person = await created(personBody());
+    expect(person.status).toBe('verified');
+
+    const moved = await env.alice.patch(`/persons/${person.id}`, {
+      addresses: [
+        { type: 'home', address1: '2 Elm Street', city: 'Peoria', state: 'IL', country: 'US', zip5: '61602' },
+      ],
+    });
+    expect(moved.body.person.status).toBe('created');
+    await env.runtime.settle();
+    const rejected = (await env.alice.get(`/persons/${person.id}`)).body.person;
+    expect(rejected.status).toBe('rejected');
+    expect(rejected.status_reasons).toEqual([
+      { reason_code: 'incomplete_ssn', reason_code_message: expect.any(String) },
+    ]);
+
+    const resent = await env.alice.patch(`/persons/${person.id}`, { social_security_number: '123-45-6789' });
+    expect(resent.body.person.status).toBe('created');
+    await env.runtime.settle();
+    expect((await env.alice.get(`/persons/${person.id}`)).body.person.status).toBe('verified');
+    expect(await storedItem(person.id)).not.toHaveProperty('ssn_secret');
+    expect(await eventTypes(person.id)).toEqual([
+      'person_created',
+      'person_verified',
+      'person_rejected',
+      'person_verified',
+    ]);
+  });
+
   it('a person with names only stays created', async () => {
     const person = await created({
       customer_reference_id: `names-${Date.now()}`,
@@ -53,7 +108,7 @@ describe('person lifecycle', () => {
     expect(await eventTypes(person.id)).toEqual(['person_created']);
   });
 
-  it('created → rejected with status_reasons; retried once automatically; a PATCH fixing the data verifies', async () => {
+  it('created → rejected with status_reasons; retried once automatically; a PATCH fixing the data, with the SSN the final rejection deleted, verifies', async () => {
     const minor = await created(personBody({ date_of_birth: '2015-06-01' }));
     expect(minor.status).toBe('rejected');
     expect(minor.status_reasons).toEqual([
@@ -66,7 +121,10 @@ describe('person lifecycle', () => {
     expect(retried.status).toBe('rejected');
     expect(await eventTypes(minor.id)).toEqual(['person_created', 'person_rejected']);
 
-    const fixed = await env.alice.patch(`/persons/${minor.id}`, { date_of_birth: '1985-06-01' });
+    const fixed = await env.alice.patch(`/persons/${minor.id}`, {
+      date_of_birth: '1985-06-01',
+      social_security_number: '123-45-6789',
+    });
     expect(fixed.status).toBe(200);
     expect(fixed.body.person.status).toBe('created');
     expect(fixed.body.person).not.toHaveProperty('status_reasons');

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PERSON_STATUSES, type PersonStatus } from '#domain/person';
 import {
+  IDENTIFICATION_RUNS,
+  identificationNeedsSsn,
   isRefusal,
   PERSON_TRANSITIONS,
   PERSON_TRIGGERS,
@@ -75,5 +77,19 @@ describe('person lifecycle (SPEC §3.2)', () => {
   it('tells a refusal from a status', () => {
     expect(isRefusal(transition('closed', 'updated'))).toBe(true);
     expect(isRefusal(transition('created', 'updated'))).toBe(false);
+  });
+});
+
+describe('how long identification needs the SSN (docs/api.md#sensitive-values)', () => {
+  it.each([
+    ['created', 0, true, 'waiting for identification'],
+    ['rejected', 1, true, 'a first rejection waits for its automatic retry'],
+    ['rejected', IDENTIFICATION_RUNS, false, 'rejected after the retry: final'],
+    ['verified', 1, false, 'verified: final'],
+    ['verified', IDENTIFICATION_RUNS, false, 'verified by the retry: final'],
+    ['restricted', 1, false, 're-screening reads names and dates of birth, never the SSN'],
+    ['closed', 1, false, 'never identified again'],
+  ] as const)('%s after %i run(s) → %s (%s)', (status, attempts, needed, _why) => {
+    expect(identificationNeedsSsn({ status, identification_attempts: attempts })).toBe(needed);
   });
 });

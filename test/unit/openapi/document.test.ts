@@ -1,6 +1,7 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { MAX_PAGE_OFFSET } from '#domain/pagination';
 import { bodySchemaOf, type RouteContract, routeContracts } from '../../../lib/openapi/contract';
 import { type OpenApiDocument, openApiDocument } from '../../../lib/openapi/document';
 import { type JsonSchema, jsonSchemaOptions } from '../../../lib/openapi/json-schema';
@@ -120,6 +121,18 @@ describe('requests are described by the schemas the handlers validate with', () 
     for (const schema of schemas)
       expect(Object.keys(schema).length, JSON.stringify(operation.parameters)).toBeGreaterThan(0);
   });
+
+  it.each(BY_ROUTE)(
+    '%s: a paged list documents the ceiling on its page number (index at most 10,000, index × size too)',
+    (_key, id) => {
+      const index = operationOf(id).parameters.find(
+        (parameter) => parameter.in === 'query' && parameter.name === 'index',
+      );
+      if (!index) return;
+      expect(index.schema).toMatchObject({ type: 'integer', minimum: 0, maximum: MAX_PAGE_OFFSET });
+      expect(index.description).toMatch(/index × size.*400 invalid_index.*start_time/s);
+    },
+  );
 
   it.each(BY_ROUTE)('%s: takes Service-Version always and Idempotency-Key on POST, PATCH and DELETE', (_key, id) => {
     const { route } = contractOf(id);

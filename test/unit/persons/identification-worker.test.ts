@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Person } from '#domain/person';
 import { handler as worker } from '../../../functions/persons/identification-worker';
 import { ddb, givenStored, TENANT, useHandlerHarness } from '../../support/handler-harness';
@@ -59,5 +59,36 @@ describe('identification worker: metrics', () => {
 
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
     expect(harness.metrics).toEqual([]);
+  });
+});
+
+describe('identification worker: the SSN ciphertext', () => {
+  const written = () => ddb.commandCalls(UpdateCommand)[0].args[0].input;
+  // The person has no address: rejected (`incomplete_address`) whatever the SSN.
+  beforeEach(() => {
+    vi.spyOn(harness.cipher, 'decrypt').mockResolvedValue('123456789');
+  });
+
+  it('deletes it with an explicit REMOVE in the write that stores the retry’s rejection, and marks has_ssn false', async () => {
+    givenStored({
+      ...storedPerson({ status: 'rejected', identification_attempts: 1 }),
+      ssn_secret: 'local:ciphertext',
+    });
+
+    await worker(message({ retry: true }));
+
+    expect(written().UpdateExpression).toMatch(/REMOVE .*#ssn_secret/);
+    expect(written().ExpressionAttributeValues).not.toHaveProperty(':ssn_secret');
+    expect(written().ExpressionAttributeValues).toMatchObject({ ':has_ssn': false, ':identification_attempts': 2 });
+  });
+
+  it('keeps it in the write that stores a first rejection, for the automatic retry', async () => {
+    givenStored({ ...storedPerson(), ssn_secret: 'local:ciphertext' });
+
+    await worker(message());
+
+    expect(written().ExpressionAttributeValues).toMatchObject({ ':status': 'rejected', ':identification_attempts': 1 });
+    expect(written().UpdateExpression).not.toContain('ssn_secret');
+    expect(written().UpdateExpression).not.toContain('has_ssn');
   });
 });

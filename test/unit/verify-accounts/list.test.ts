@@ -75,12 +75,18 @@ describe('GET /verify/accounts: query validation', () => {
     },
   );
 
-  it.each(['index=-1', 'index=1.5', 'index=first', 'index=0&index=1', 'index=99999999999999999999'])(
-    'rejects %s: 400 invalid_index',
-    async (q) => {
-      expect(await rejected(q)).toBe('invalid_index');
-    },
-  );
+  it.each([
+    'index=-1',
+    'index=1.5',
+    'index=first',
+    'index=0&index=1',
+    'index=99999999999999999999',
+    'index=10000000&size=500',
+    'index=21&size=500',
+    'index=101',
+  ])('rejects %s: 400 invalid_index', async (q) => {
+    expect(await rejected(q)).toBe('invalid_index');
+  });
 
   it.each([
     'start_time=yesterday',
@@ -154,7 +160,7 @@ describe('GET /verify/accounts: query validation', () => {
     },
   );
 
-  it.each(['size=0', 'size=500', 'index=0', 'index=10000000', 'size=007'])('accepts %s', async (q) => {
+  it.each(['size=0', 'size=500', 'index=0', 'index=100', 'index=20&size=500', 'size=007'])('accepts %s', async (q) => {
     const res = await invoke(list, listEvent(q));
 
     expect(res.statusCode).toBe(200);

@@ -25,7 +25,10 @@ export interface PersonChange {
   set: Partial<Omit<Person, 'id' | 'tenant' | 'created_at' | 'version'>>;
   /** Attributes removed (optional fields cleared). */
   remove?: (keyof Person)[];
-  /** The SSN ciphertext: a string replaces it, null removes it, undefined keeps it. */
+  /**
+   * The SSN ciphertext: a string replaces it, null deletes it, undefined keeps it; the
+   * person's `has_ssn` follows (true while a ciphertext is stored).
+   */
   ssnSecret?: string | null;
   /** The identity data changed: identification must run again. */
   identityChanged?: boolean;
@@ -118,14 +121,17 @@ export class PersonRepository {
   async update(stored: StoredPerson, change: PersonChange, now: Date): Promise<Person> {
     const { person } = stored;
     const set: Record<string, unknown> = { ...change.set };
+    const remove: string[] = [...(change.remove ?? [])];
     const next = { ...person, ...change.set };
     if (change.set.first_name !== undefined || change.set.last_name !== undefined)
       Object.assign(set, nameAttributes(next));
     // The list partition is keyed by the status: a new status moves the index entry.
     if (change.set.status !== undefined && change.set.status !== person.status) set.gsi1pk = personListPartition(next);
-    if (change.ssnSecret !== undefined) set.ssn_secret = change.ssnSecret ?? undefined;
+    if (change.ssnSecret === null) remove.push('ssn_secret');
+    else if (change.ssnSecret !== undefined) set.ssn_secret = change.ssnSecret;
+    if (change.ssnSecret !== undefined) set.has_ssn = change.ssnSecret !== null;
     if (change.identityChanged) set.identity_rev = stored.identityRev + 1;
-    const versioned: VersionedChange = { set, remove: change.remove };
+    const versioned: VersionedChange = { set, remove };
     const reference = change.set.customer_reference_id;
     if (reference === undefined || reference === person.customer_reference_id) {
       return toPerson(
@@ -142,7 +148,7 @@ export class PersonRepository {
     return this.updateWithReference(person, versioned, reference, now);
   }
 
-  /** Stores an identification outcome (or a restriction) for the identity revision it ran on. */
+  /** Stores a status the pipeline decided on the person it read (a re-screen's restriction). */
   async recordStatus(
     stored: StoredPerson,
     outcome: { status: Person['status']; status_reasons?: StatusReason[]; identification_attempts?: number },
