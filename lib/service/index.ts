@@ -73,6 +73,14 @@ export function tableAccessOfRoute(route: RouteDefinition): TableAccess {
   return unionAccess([route.table, ...stack]);
 }
 
+/**
+ * Whether a route's function holds the digest key: its handler digests a secret or PII
+ * (`digestKey` in its row), or its method takes an `Idempotency-Key`, whose record the HTTP
+ * stack keys and fingerprints with keyed digests.
+ */
+export const digestKeyOfRoute = (route: RouteDefinition): boolean =>
+  route.digestKey === true || IDEMPOTENT_METHODS.includes(route.method);
+
 /** Several accesses as one: every action and index of any, each once. */
 export function unionAccess(accesses: readonly TableAccess[]): TableAccess {
   const actions = [...new Set(accesses.flatMap((access) => access.actions))].sort();
