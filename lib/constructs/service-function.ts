@@ -77,7 +77,8 @@ export interface ServiceFunctionProps {
  * version it was tested with and cold starts skip resolving the runtime's copy), and a
  * role of its own that can only write to its own log group. Table, key, queue and email
  * access are added by the `bind*`/`sendsTo` methods, each granting exactly what its
- * argument names.
+ * argument names; the digest key is given at construction (`digestKey`), as it also
+ * decides whether the bundle carries the KMS client.
  *
  * The role and the log group are created beside the function (`<id>Role`,
  * `<id>LogGroup`), since the function's constructor needs them before it exists.
