@@ -108,5 +108,5 @@ export const needsIdentification = (person: Pick<Person, 'has_ssn' | 'date_of_bi
 export const personSecretContext = (person: Pick<Person, 'tenant' | 'id'>) => ({
   tenant: person.tenant,
   person_id: person.id,
-  purpose: 'ssn',
+  purpose: 'ssn' as const,
 });

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import {
   checksControl,
   STATEMENT_CODE_ATTEMPTS,
@@ -7,14 +7,19 @@ import {
 } from './verify-account';
 
 /**
- * Account control by statement code (docs/api.md#control). Only a hash of the code is stored;
- * a submission is compared case-insensitively and in constant time.
+ * A keyed one-way function to hex (the service's digest key, docs/data-model.md#digests):
+ * a code has 36^4 values, so an unkeyed hash of it would be reversed at once.
  */
-export const hashStatementCode = (code: string): string =>
-  createHash('sha256').update(code.toUpperCase(), 'utf8').digest('hex');
+export type CodeDigest = (value: string) => string;
 
-export function statementCodeMatches(submitted: string, storedHash: string): boolean {
-  const a = Buffer.from(hashStatementCode(submitted), 'hex');
+/**
+ * Account control by statement code (docs/api.md#control). Only a keyed digest of the code
+ * is stored; a submission is compared case-insensitively and in constant time.
+ */
+export const hashStatementCode = (code: string, digest: CodeDigest): string => digest(code.toUpperCase());
+
+export function statementCodeMatches(submitted: string, storedHash: string, digest: CodeDigest): boolean {
+  const a = Buffer.from(hashStatementCode(submitted, digest), 'hex');
   const b = Buffer.from(storedHash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }
@@ -34,14 +39,19 @@ export const statementCodeExpired = (sentAt: string, now: Date): boolean =>
   now.getTime() - new Date(sentAt).getTime() >= STATEMENT_CODE_LIFETIME_MS;
 
 /** What a statement-code submission does to this account. Pure: the caller stores it. */
-export function decideControlSubmission(account: VerifyAccount, submitted: string, now: Date): ControlDecision {
+export function decideControlSubmission(
+  account: VerifyAccount,
+  submitted: string,
+  now: Date,
+  digest: CodeDigest,
+): ControlDecision {
   if (!checksControl(account.type)) return { kind: 'not_requested' };
   if (account.control_status === 'valid') return { kind: 'already_valid' };
   if (account.control_attempts >= STATEMENT_CODE_ATTEMPTS) return { kind: 'too_many_attempts' };
   if (account.control_status === 'canceled') return { kind: 'canceled' };
   if (!account.statement_code_sent_at || !account.statement_code_hash) return { kind: 'not_sent' };
   if (statementCodeExpired(account.statement_code_sent_at, now)) return { kind: 'expired' };
-  if (statementCodeMatches(submitted, account.statement_code_hash)) return { kind: 'correct' };
+  if (statementCodeMatches(submitted, account.statement_code_hash, digest)) return { kind: 'correct' };
   const attempts = account.control_attempts + 1;
   const attemptsRemaining = STATEMENT_CODE_ATTEMPTS - attempts;
   return { kind: 'incorrect', attempts, attemptsRemaining, cancels: attemptsRemaining === 0 };

@@ -170,7 +170,7 @@ export function newVerifyAccount(input: NewVerifyAccount, now: Date): VerifyAcco
 export const ownershipSecretContext = (account: Pick<VerifyAccount, 'tenant' | 'id'>) => ({
   tenant: account.tenant,
   verify_account_id: account.id,
-  purpose: 'ownership',
+  purpose: 'ownership' as const,
 });
 
 /** The fields whose change partners hear about through `verify_account_updated`. */

@@ -10,6 +10,13 @@ export const ENV = {
   cipherKeyArn: 'CIPHER_KEY_ARN',
   /** Base64 256-bit key that encrypts SSNs and tax ids (local mode only). */
   localCipherKey: 'LOCAL_CIPHER_KEY',
+  /**
+   * Base64 KMS ciphertext of the digest key (AWS mode), decrypted once per container under
+   * the cipher key (`CIPHER_KEY_ARN`); set only on functions whose row needs digests.
+   */
+  digestKeyCiphertext: 'DIGEST_KEY_CIPHERTEXT',
+  /** Base64 256-bit digest key (local mode only): the HMAC key of every digest of a secret or of PII. */
+  localDigestKey: 'LOCAL_DIGEST_KEY',
   /** Sender address of account-holder emails (an SES identity); emails are skipped without it. */
   emailSender: 'EMAIL_SENDER',
   /** `debug` | `info` | `warn` | `error` (either case); default `info`. */

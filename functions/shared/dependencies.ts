@@ -11,6 +11,7 @@ import type { TenantRepository } from './db/tenants';
 import type { VerifyAccountRepository } from './db/verify-accounts/repository';
 import type { WebhookSecretRepository } from './db/webhook-secrets/repository';
 import type { WebhookRepository } from './db/webhooks/repository';
+import type { DigestKey } from './digest/digest-key';
 import type { IdentityVendor } from './identity-vendor/identity-vendor';
 import type { Notifier } from './notify/notifier';
 import type { MessageQueue } from './queue/message-queue';
@@ -31,6 +32,7 @@ import type { WebhookUrlPolicy } from './webhook-url/webhook-url-policy';
 export interface Dependencies {
   documentClient: DynamoDBDocumentClient;
   cipher: Cipher;
+  digestKey: DigestKey;
   queue: MessageQueue;
   bank: BankProvider;
   notifier: Notifier;

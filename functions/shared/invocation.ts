@@ -1,13 +1,16 @@
 import type { Context } from 'aws-lambda';
+import { prepareDigestKey } from './digest/index';
 import { withLogContext } from './logger';
 import { flushMetrics } from './metrics';
 
 /**
  * Every Lambda entry point (the HTTP stack, the queue workers, the stream router, the
  * schedules) is wrapped here: the invocation's Lambda context goes on its log lines
- * (request id, cold start), and the metrics it counted are written when it ends, whether
- * it returns or throws. Lambda always passes a context; a test calling a worker directly
- * may not, and its lines then carry no invocation of their own.
+ * (request id, cold start), the digest key is loaded before the work when the function
+ * has one (once per container: key builders then digest synchronously), and the metrics
+ * it counted are written when it ends, whether it returns or throws. Lambda always passes
+ * a context; a test calling a worker directly may not, and its lines then carry no
+ * invocation of their own.
  */
 export function invocation<E, R>(
   fn: (event: E, context?: Context) => Promise<R>,
@@ -15,6 +18,7 @@ export function invocation<E, R>(
   return (event, context) =>
     withLogContext(context, async () => {
       try {
+        await prepareDigestKey();
         return await fn(event, context);
       } finally {
         flushMetrics();

@@ -14,6 +14,7 @@ import { cipher } from '#shared/cipher/index';
 import { retryOnConflict } from '#shared/db/retry';
 import { type VerificationResult, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
+import { digestOf } from '#shared/digest/index';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
 import { notifier } from '#shared/notify/index';
@@ -62,7 +63,7 @@ async function verify(account: VerifyAccount, ownershipSecret: string | undefine
   if (checksControl(account.type)) {
     if (check.verification_status === 'valid') {
       const credit = await provider.sendStatementCredit(account, account.sender_name, account.id);
-      result.statement_code_hash = hashStatementCode(credit.statementCode);
+      result.statement_code_hash = hashStatementCode(credit.statementCode, digestOf('statement-code'));
       result.statement_code_sent_at = credit.sentAt.toISOString();
     } else {
       // No credit can reach an account that is not valid.

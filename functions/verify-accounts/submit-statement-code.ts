@@ -3,6 +3,7 @@ import type { VerifyAccount } from '#domain/verify-account';
 import { retryOnConflict } from '#shared/db/retry';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
+import { digestOf } from '#shared/digest/index';
 import { RateLimitError, ValidationError } from '#shared/errors';
 import { getVerifyAccount } from './accounts';
 
@@ -21,7 +22,7 @@ export function submitStatementCode(tenant: string, id: string, code: string): P
 
 async function applyStatementCode(account: VerifyAccount, code: string): Promise<VerifyAccount> {
   const at = now();
-  const decision = decideControlSubmission(account, code, at);
+  const decision = decideControlSubmission(account, code, at, digestOf('statement-code'));
   switch (decision.kind) {
     case 'not_requested':
       throw new ValidationError('control_not_requested', `type ${account.type} does not verify control`);

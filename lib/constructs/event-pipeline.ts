@@ -16,6 +16,7 @@ import type { AlarmTopic } from './alarms';
 import type { CipherKey } from './cipher-key';
 import { ConsumerFunction } from './consumer-function';
 import type { DataTable } from './data-table';
+import type { DigestKey } from './digest-key';
 import type { EmailSenderSettings } from './email-sender';
 import { DeadLetterStore, WorkQueue } from './queue';
 
@@ -43,6 +44,8 @@ export interface EventPipelineProps {
   readonly projectRoot: string;
   readonly dataTable: DataTable;
   readonly cipherKey: CipherKey;
+  /** The digest key, for consumers whose row says `digestKey`. */
+  readonly digestKey: DigestKey;
   /** Where every dead-letter and failure alarm notifies. */
   readonly alarms: AlarmTopic;
   /**
@@ -138,6 +141,7 @@ export class EventPipeline extends Construct {
         projectRoot: props.projectRoot,
         dataTable: props.dataTable,
         cipherKey: props.cipherKey,
+        digestKey: props.digestKey,
         queues,
         emailSender: props.emailSender,
         environment: props.consumerEnvironment?.[consumer.id],

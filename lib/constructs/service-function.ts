@@ -7,11 +7,13 @@ import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aw
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#shared/config';
+import { DIGEST_KEY_CONTEXT } from '#shared/digest/digest-key';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import type { CipherAccess, FunctionBundling, TableAccess } from '../service';
 import { APP_METRICS_ENV, APP_METRICS_NAMESPACE, appServiceName } from './app-metrics';
-import type { CipherKey } from './cipher-key';
+import { type CipherKey, purposeCondition } from './cipher-key';
 import type { DataTable } from './data-table';
+import type { DigestKey } from './digest-key';
 import type { EmailSenderSettings } from './email-sender';
 import type { WorkQueue } from './queue';
 
@@ -57,6 +59,13 @@ export interface ServiceFunctionProps {
    * @default - the bundle only
    */
   readonly bundling?: FunctionBundling;
+  /**
+   * The digest key, for a function whose row needs digests (see `bindDigestKey`). Given at
+   * construction because it also shapes the bundle: only then does it carry the KMS
+   * client that decrypts the key.
+   * @default - no digest key
+   */
+  readonly digestKey?: DigestKey;
 }
 
 /**
@@ -68,7 +77,8 @@ export interface ServiceFunctionProps {
  * version it was tested with and cold starts skip resolving the runtime's copy), and a
  * role of its own that can only write to its own log group. Table, key, queue and email
  * access are added by the `bind*`/`sendsTo` methods, each granting exactly what its
- * argument names.
+ * argument names; the digest key is given at construction (`digestKey`), as it also
+ * decides whether the bundle carries the KMS client.
  *
  * The role and the log group are created beside the function (`<id>Role`,
  * `<id>LogGroup`), since the function's constructor needs them before it exists.
@@ -122,9 +132,13 @@ export class ServiceFunction extends NodejsFunction {
         sourcesContent: false,
         bundleAwsSDK: true,
         externalModules: [],
+        // functions/shared/digest/index.ts: without the digest key, no KMS client to load it.
+        define: { DIGEST_KEY_IN_BUNDLE: JSON.stringify(props.digestKey !== undefined) },
         ...(commandHooks && { commandHooks }),
       },
     });
+
+    if (props.digestKey) this.bindDigestKey(props.digestKey);
 
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -153,18 +167,49 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Exactly the key operation given, and the key ARN in `CIPHER_KEY_ARN`. `encrypt`
-   * grants only `kms:Encrypt`, not `grantEncrypt()`'s `kms:ReEncrypt*` and
+   * Exactly the key operations given, each only for the purposes named
+   * (`kms:EncryptionContext:purpose`, see `CipherPurpose`), and the key ARN in
+   * `CIPHER_KEY_ARN`: a role that decrypts webhook secrets cannot decrypt an SSN.
+   * `encrypt` grants only `kms:Encrypt`, not `grantEncrypt()`'s `kms:ReEncrypt*` and
    * `kms:GenerateDataKey*`: the cipher never uses those, and a writer must not be able to
-   * re-encrypt or derive data keys. Without an access mode the function gets neither a
+   * re-encrypt or derive data keys. Without any purpose the function gets neither a
    * permission nor the ARN, so it cannot even name the key.
    */
   bindCipherKey(cipherKey: CipherKey, access: CipherAccess | undefined): this {
-    if (access === undefined) return this;
-    if (access === 'encrypt') cipherKey.key.grant(this, 'kms:Encrypt');
-    else cipherKey.key.grantDecrypt(this);
-    this.addEnvironment(ENV.cipherKeyArn, cipherKey.key.keyArn);
+    const grants = [
+      ['kms:Encrypt', access?.encrypt ?? []],
+      ['kms:Decrypt', access?.decrypt ?? []],
+    ] as const;
+    for (const [action, purposes] of grants) {
+      if (purposes.length === 0) continue;
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: [action],
+          resources: [cipherKey.key.keyArn],
+          conditions: purposeCondition([...new Set(purposes)].sort()),
+        }),
+      );
+      this.addEnvironment(ENV.cipherKeyArn, cipherKey.key.keyArn);
+    }
     return this;
+  }
+
+  /**
+   * The digest key (docs/data-model.md#digests): its ciphertext in `DIGEST_KEY_CIPHERTEXT`,
+   * the cipher key's ARN in `CIPHER_KEY_ARN`, and `kms:Decrypt` on the cipher key under
+   * the `digest-key` purpose only, which the function uses once per warm container.
+   * Without it, nothing: the function holds neither the ciphertext nor the grant.
+   */
+  private bindDigestKey(digestKey: DigestKey): void {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:Decrypt'],
+        resources: [digestKey.cipherKey.key.keyArn],
+        conditions: purposeCondition([DIGEST_KEY_CONTEXT.purpose]),
+      }),
+    );
+    this.addEnvironment(ENV.digestKeyCiphertext, digestKey.ciphertext);
+    this.addEnvironment(ENV.cipherKeyArn, digestKey.cipherKey.key.keyArn);
   }
 
   /**

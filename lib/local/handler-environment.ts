@@ -14,11 +14,14 @@ export function configureHandlerEnvironment(settings: {
   tableName: string;
   /** Base64, 32 bytes; default a random one. */
   cipherKey?: string;
+  /** Base64, 32 bytes; default a random one. */
+  digestKey?: string;
 }): void {
   Object.assign(process.env, LOCAL_AWS_ENV, {
     AWS_ENDPOINT_URL_DYNAMODB: settings.dynamoEndpoint,
     [ENV.tableName]: settings.tableName,
-    [ENV.localCipherKey]: settings.cipherKey ?? newCipherKey(),
+    [ENV.localCipherKey]: settings.cipherKey ?? newKey(),
+    [ENV.localDigestKey]: settings.digestKey ?? newKey(),
     // Local webhook receivers listen on 127.0.0.1 over plain HTTP; AWS never sets this.
     [ENV.allowLoopbackWebhooks]: 'true',
     // Local tokens name any tenant as their client id (npm run token -- <tenant>); a
@@ -33,9 +36,18 @@ export function configureHandlerEnvironment(settings: {
  * The key that encrypts SSNs and tax ids. Random per in-memory run (the data dies with
  * it); kept beside a persistent database, or its ciphertexts could never be read again.
  */
-export async function localCipherKey(dataDir: string | undefined): Promise<string> {
-  if (!dataDir) return newCipherKey();
-  return (await readOrCreateFile(join(stateDir(dataDir), 'cipher-key'), async () => newCipherKey())).trim();
+export const localCipherKey = (dataDir: string | undefined): Promise<string> => localKey(dataDir, 'cipher-key');
+
+/**
+ * The key of every digest of a secret or of PII (HMAC). Random per in-memory run; kept
+ * beside a persistent database, or no stored digest (an account-number index entry, an
+ * idempotency record, a statement code) would ever match again.
+ */
+export const localDigestKey = (dataDir: string | undefined): Promise<string> => localKey(dataDir, 'digest-key');
+
+async function localKey(dataDir: string | undefined, file: string): Promise<string> {
+  if (!dataDir) return newKey();
+  return (await readOrCreateFile(join(stateDir(dataDir), file), async () => newKey())).trim();
 }
 
-const newCipherKey = (): string => randomBytes(32).toString('base64');
+const newKey = (): string => randomBytes(32).toString('base64');

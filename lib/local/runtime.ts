@@ -14,7 +14,7 @@ import { createJwtAuthorizer } from './gateway/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './gateway/jwt-issuer';
 import type { LocalEndpoint } from './gateway/local-endpoints';
 import { tokenEndpoint } from './gateway/token-endpoint';
-import { configureHandlerEnvironment, localCipherKey } from './handler-environment';
+import { configureHandlerEnvironment, localCipherKey, localDigestKey } from './handler-environment';
 import { LambdaInvoker } from './lambda-invoker';
 import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
 import { openApiEndpoint } from './openapi-endpoint';
@@ -135,7 +135,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       dynamoEndpoint = dynamo.endpoint;
     }
 
-    configureHandlerEnvironment({ dynamoEndpoint, tableName, cipherKey: await localCipherKey(options.dataDir) });
+    configureHandlerEnvironment({
+      dynamoEndpoint,
+      tableName,
+      cipherKey: await localCipherKey(options.dataDir),
+      digestKey: await localDigestKey(options.dataDir),
+    });
 
     const client = new DynamoDBClient({ endpoint: dynamoEndpoint });
     teardown.push(() => client.destroy());

@@ -58,7 +58,7 @@ export const EVENTS: ServiceArea = {
       // The event and its attempts (one Query of the event's partition), its configuration and
       // the signing secrets (GetItem each); each attempt recorded beside the event.
       table: { actions: ['GetItem', 'PutItem', 'Query'] },
-      cipher: 'decrypt',
+      cipher: { decrypt: ['webhook_signing_secret'] },
       sendsTo: ['webhookDeliveries'],
       timeoutSeconds: 20,
     },

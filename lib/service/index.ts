@@ -76,6 +76,14 @@ export function tableAccessOfRoute(route: RouteDefinition): TableAccess[] {
 }
 
 /**
+ * Whether a route's function holds the digest key: its handler digests a secret or PII
+ * (`digestKey` in its row), or its method takes an `Idempotency-Key`, whose record the HTTP
+ * stack keys and fingerprints with keyed digests.
+ */
+export const digestKeyOfRoute = (route: RouteDefinition): boolean =>
+  route.digestKey === true || IDEMPOTENT_METHODS.includes(route.method);
+
+/**
  * Several unconfined accesses as one: every action and index of any, each once. A
  * confined access (`leadingKeys`) cannot be joined: its actions would reach every item.
  */

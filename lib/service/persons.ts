@@ -1,7 +1,10 @@
 import { ENTITY } from '#shared/db/entities';
 import type { ServiceArea } from './types';
 
-/** A person change: read it, one versioned write; a new reference id also puts its uniqueness item and deletes the old one. */
+/**
+ * A person change: read it, one versioned write; a new reference id also puts its
+ * uniqueness item and deletes the old one (keyed by the references' digests: `digestKey`).
+ */
 const CHANGE_PERSON = { actions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } as const;
 
 /** The payment-delivery persons API, identification, and screening against the sanctions and alert lists. */
@@ -15,7 +18,9 @@ export const PERSONS: ServiceArea = {
       handler: 'functions/persons/create.ts',
       // One transaction: the person and its customer-reference uniqueness item.
       table: { actions: ['PutItem'] },
-      cipher: 'encrypt',
+      cipher: { encrypt: ['ssn'] },
+      // The customer reference's uniqueness item is keyed by its digest.
+      digestKey: true,
     },
     {
       id: 'ListPersons',
@@ -25,6 +30,8 @@ export const PERSONS: ServiceArea = {
       handler: 'functions/persons/list.ts',
       // The slim list index, then the page by key; `id` and reference filters read by key.
       table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant'] },
+      // The `customer_reference_id` filter reads the reference item by its digest.
+      digestKey: true,
     },
     {
       id: 'GetPerson',
@@ -41,7 +48,8 @@ export const PERSONS: ServiceArea = {
       scopes: ['write:persons'],
       handler: 'functions/persons/patch.ts',
       table: CHANGE_PERSON,
-      cipher: 'encrypt',
+      cipher: { encrypt: ['ssn'] },
+      digestKey: true,
     },
     {
       id: 'ReplacePerson',
@@ -50,7 +58,8 @@ export const PERSONS: ServiceArea = {
       scopes: ['write:persons'],
       handler: 'functions/persons/replace.ts',
       table: CHANGE_PERSON,
-      cipher: 'encrypt',
+      cipher: { encrypt: ['ssn'] },
+      digestKey: true,
     },
     {
       id: 'UpsertPerson',
@@ -59,7 +68,8 @@ export const PERSONS: ServiceArea = {
       scopes: ['write:persons'],
       handler: 'functions/persons/upsert.ts',
       table: CHANGE_PERSON,
-      cipher: 'encrypt',
+      cipher: { encrypt: ['ssn'] },
+      digestKey: true,
     },
     {
       id: 'ClosePerson',
@@ -87,7 +97,7 @@ export const PERSONS: ServiceArea = {
       source: { kind: 'queue', queue: 'identification', batchSize: 10 },
       // The person and the tenant's settings; the screening entries of its name; a review case; the outcome.
       table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
-      cipher: 'decrypt',
+      cipher: { decrypt: ['ssn'] },
       timeoutSeconds: 30,
     },
     {

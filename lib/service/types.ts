@@ -1,3 +1,4 @@
+import type { CipherPurpose } from '#shared/cipher/cipher';
 import type { IndexName, TableAction } from '#shared/db/schema';
 import type { QueueId } from '#shared/queue/message-queue';
 import type { Scope } from '#shared/scopes';
@@ -34,8 +35,19 @@ export interface TableAccess {
   readonly leadingKeys?: readonly string[];
 }
 
-/** What a function may do with the cipher key (SSNs, tax ids, webhook secrets). */
-export type CipherAccess = 'encrypt' | 'decrypt';
+/**
+ * What a function's own code encrypts and decrypts under the cipher key, by purpose (the
+ * `purpose` of the encryption context, `CipherPurpose`): each operation is granted only
+ * under a `kms:EncryptionContext:purpose` condition naming exactly these. The digest key
+ * is not among them: a row asks for it with `digestKey`.
+ */
+export interface CipherAccess {
+  readonly encrypt?: readonly RecordPurpose[];
+  readonly decrypt?: readonly RecordPurpose[];
+}
+
+/** The purposes of values stored in records (SSNs, tax ids, webhook secrets). */
+export type RecordPurpose = Exclude<CipherPurpose, 'digest-key'>;
 
 /** Per-function bundling needs beyond the house defaults. */
 export interface FunctionBundling {
@@ -61,6 +73,12 @@ export interface RouteDefinition {
   readonly handler: string;
   readonly table: TableAccess;
   readonly cipher?: CipherAccess;
+  /**
+   * Its handler digests a secret or PII (functions/shared/digest/): an account number, a
+   * customer reference, a statement code. The HTTP stack's own need (the idempotency
+   * record on IDEMPOTENT_METHODS) is added by `digestKeyOfRoute`.
+   */
+  readonly digestKey?: boolean;
   /** Queues its handler sends to (SendMessage grant and `<QUEUE>_URL` variable). */
   readonly sendsTo?: readonly QueueId[];
   /** Served by the local runtime only (sandbox administration); never deployed. */
@@ -122,6 +140,8 @@ export interface ConsumerDefinition {
   readonly source: ConsumerSource;
   readonly table: TableAccess;
   readonly cipher?: CipherAccess;
+  /** It digests a secret or PII (functions/shared/digest/), e.g. a statement code. */
+  readonly digestKey?: boolean;
   /** Queues it sends to (SendMessage grant and `<QUEUE>_URL` variable). */
   readonly sendsTo?: readonly QueueId[];
   /** Sends account-holder emails (SES grant when a sender is configured). */

@@ -13,7 +13,10 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       // Query of the verification slots, a conditional put claiming one, then the account's
       // put; a failed account write deletes the claim again (docs/data-model.md, pattern 4).
       table: { actions: ['Query', 'PutItem', 'DeleteItem'] },
-      cipher: 'encrypt',
+      // The owner's SSN or tax id, for the ownership check.
+      cipher: { encrypt: ['ownership'] },
+      // The account-number index entry and the verification slots' key.
+      digestKey: true,
     },
     {
       id: 'ListVerifyAccounts',
@@ -23,6 +26,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       handler: 'functions/verify-accounts/list.ts',
       // The slim indexes, then the page's items by key (or one GetItem for an `id` filter).
       table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant', 'byLookup'] },
+      // The `account_number` filter reads the account-number index by its digest.
+      digestKey: true,
     },
     {
       id: 'GetVerifyAccount',
@@ -39,6 +44,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       scopes: ['write:verify-accounts'],
       handler: 'functions/verify-accounts/control.ts',
       table: { actions: ['GetItem', 'UpdateItem'] },
+      // The submitted code is compared by its keyed digest.
+      digestKey: true,
     },
     {
       id: 'VerifyAccountDebits',
@@ -49,6 +56,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       // The account, the verification slots, a put claiming one, then the versioned update
       // resetting the debit status; a conflict deletes the claim again.
       table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+      // The verification slots' key.
+      digestKey: true,
     },
   ],
   consumers: [
@@ -57,7 +66,9 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       handler: 'functions/verify-accounts/verification-worker.ts',
       source: { kind: 'queue', queue: 'verification', batchSize: 10 },
       table: { actions: ['GetItem', 'UpdateItem'] },
-      cipher: 'decrypt',
+      cipher: { decrypt: ['ownership'] },
+      // The statement code is stored as its keyed digest.
+      digestKey: true,
       sendsEmail: true,
       timeoutSeconds: 30,
     },

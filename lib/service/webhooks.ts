@@ -50,7 +50,7 @@ export const WEBHOOKS: ServiceArea = {
       handler: 'functions/webhooks/create-secret.ts',
       // Reads the secret item and writes it back with the new secret (the old one moved, still encrypted).
       table: { actions: ['GetItem', 'PutItem'] },
-      cipher: 'encrypt',
+      cipher: { encrypt: ['webhook_signing_secret'] },
     },
     {
       id: 'GetWebhookSecret',
@@ -59,7 +59,7 @@ export const WEBHOOKS: ServiceArea = {
       scopes: ['read:webhook-secret'],
       handler: 'functions/webhooks/get-secret.ts',
       table: { actions: ['GetItem'] },
-      cipher: 'decrypt',
+      cipher: { decrypt: ['webhook_signing_secret'] },
     },
   ],
   consumers: [],

@@ -65,6 +65,7 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     dynamoEndpoint: context.dynamoEndpoint,
     queues,
     cipherKey: randomBytes(32).toString('base64'),
+    digestKey: randomBytes(32).toString('base64'),
     home: context.workDir,
   };
   try {

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Cipher } from '#shared/cipher/cipher';
+import type { Cipher, CipherContext } from '#shared/cipher/cipher';
 import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-queue';
 import type { WebhookUrlPolicy } from '#shared/webhook-url/index';
 
@@ -37,7 +37,7 @@ export interface CipherCall {
   readonly kind: 'cipher';
   readonly op: 'encrypt' | 'decrypt';
   readonly text: string;
-  readonly context: Record<string, string>;
+  readonly context: CipherContext;
 }
 
 export interface QueueCall {

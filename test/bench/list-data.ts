@@ -4,7 +4,7 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { type Person, personSecretContext } from '#domain/person';
 import type { VerifyAccount } from '#domain/verify-account';
 import type { LocalCipher } from '#shared/cipher/local-cipher';
-import { digest } from '#shared/db/digest';
+import { keyDigest } from '#shared/db/digest';
 import { personItem, toPerson } from '#shared/db/persons/item';
 import { personKeys } from '#shared/db/persons/keys';
 import { TABLE_SCHEMA } from '#shared/db/schema';
@@ -155,7 +155,7 @@ function rekeyed(value: string, template: VerifyAccount, copy: VerifyAccount): s
   return [
     [template.id, copy.id],
     [template.created_at, copy.created_at],
-    [digest(template.account_number), digest(copy.account_number)],
+    [keyDigest('account-number', template.account_number), keyDigest('account-number', copy.account_number)],
     [template.tenant, copy.tenant],
   ].reduce((key, [from, to]) => key.split(from as string).join(to as string), value);
 }

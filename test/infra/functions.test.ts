@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ENV as CONFIG_ENV } from '#shared/config';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
+import { DIGEST_KEY_GENERATOR_DESCRIPTION, DIGEST_KEY_RESOURCE_TYPE } from '../../lib/constructs/digest-key';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
 import {
   API_FUNCTION_TIMEOUT_SECONDS,
   type CipherAccess,
   CONSUMERS,
   deployedRoutes,
+  digestKeyOfRoute,
   ROUTES,
   type RouteDefinition,
   routeKey,
@@ -36,6 +38,8 @@ interface FunctionRow {
   /** The table accesses as granted (a route's own, then what the HTTP middleware stack adds). */
   readonly table: readonly TableAccess[];
   readonly cipher?: CipherAccess;
+  /** Holds the digest key (a route's with what the HTTP middleware stack adds). */
+  readonly digestKey: boolean;
   readonly timeoutSeconds: number;
   /** Fed by the table stream (its event source mapping needs dynamodb:ListStreams). */
   readonly readsStream: boolean;
@@ -46,6 +50,7 @@ const routeRows = deployedRoutes(ROUTES).map((r): [string, FunctionRow] => [
     description: routeKey(r),
     table: tableAccessOfRoute(r),
     cipher: r.cipher,
+    digestKey: digestKeyOfRoute(r),
     timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
     readsStream: false,
   },
@@ -56,6 +61,7 @@ const consumerRows = CONSUMERS.map((c): [string, FunctionRow] => [
     description: consumerDescription(c),
     table: [c.table],
     cipher: c.cipher,
+    digestKey: c.digestKey === true,
     timeoutSeconds: c.timeoutSeconds,
     readsStream: c.source.kind === 'table-stream',
   },
@@ -72,7 +78,7 @@ const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
 const indexArn = (name: string) => ({ 'Fn::Join': ['', [tableArn, `/index/${name}`]] });
 
 describe('Lambda functions', () => {
-  it('are one per route, one per consumer, plus the one provider of the tenant-alias custom resources, and no log-retention or other CDK helper function', () => {
+  it('are one per route, one per consumer, plus the one provider of the tenant-alias custom resources and the digest key’s generator, and no log-retention or other CDK helper function', () => {
     const apiFunctionIds = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Integration')).map((i) =>
       refId(i.Properties?.IntegrationUri),
     );
@@ -86,7 +92,13 @@ describe('Lambda functions', () => {
       Object.values(resourcesOf(template, TENANT_ALIAS_RESOURCE_TYPE)).map((r) => refId(r.Properties?.ServiceToken)),
     );
     expect(providerIds.size).toBe(1);
-    expect(Object.keys(functions).sort()).toEqual([...apiFunctionIds, ...consumerFunctionIds, ...providerIds].sort());
+    const generatorIds = Object.values(resourcesOf(template, DIGEST_KEY_RESOURCE_TYPE)).map((r) =>
+      refId(r.Properties?.ServiceToken),
+    );
+    expect(generatorIds).toEqual([functionByDescription(template, DIGEST_KEY_GENERATOR_DESCRIPTION).id]);
+    expect(Object.keys(functions).sort()).toEqual(
+      [...apiFunctionIds, ...consumerFunctionIds, ...providerIds, ...generatorIds].sort(),
+    );
   });
 
   it.each(byFunction)(
@@ -214,17 +226,44 @@ describe("table grants follow the row's table access", () => {
   );
 });
 
-describe("cipher key grants follow the row's cipher access", () => {
-  /** The KMS actions the role allows on the cipher key (the storage key's are pinned in kms-grants.test.ts). */
-  const cipherActionsOf = (row: FunctionRow) =>
-    actionsOf(statementsOf(row).filter((s) => refId(s.Resource) === cipherKeyId)).filter((a) => a.startsWith('kms:'));
+describe("cipher key grants follow the row's cipher access and digest key", () => {
+  /**
+   * The statements on the cipher key as `<action> for <purposes>` (the storage key's are
+   * pinned in kms-grants.test.ts); a statement without the purpose condition shows as `any purpose`.
+   */
+  const cipherGrantsOf = (row: FunctionRow) =>
+    statementsOf(row)
+      .filter((s) => refId(s.Resource) === cipherKeyId)
+      .map((s) => {
+        const condition = (s as { Condition?: { StringEquals?: Record<string, unknown> } }).Condition;
+        const purposes = condition?.StringEquals?.['kms:EncryptionContext:purpose'];
+        return `${actionsOf([s]).join(',')} for ${purposes === undefined ? 'any purpose' : [purposes].flat().join(',')}`;
+      })
+      .sort();
 
-  it.each(byFunction)('%s gets exactly the key operation of its row and the key ARN only with it', (_, row) => {
-    const expected = { encrypt: ['kms:Encrypt'], decrypt: ['kms:Decrypt'], none: [] }[row.cipher ?? 'none'];
-    expect(cipherActionsOf(row)).toEqual(expected);
-    const arn = functionOf(row).Environment.Variables[CONFIG_ENV.cipherKeyArn];
-    if (row.cipher) expect(refId(arn)).toBe(cipherKeyId);
-    else expect(arn).toBeUndefined();
+  /** What the row says: each operation only for its purposes, and the digest key's decrypt. */
+  const expectedGrants = (row: FunctionRow) =>
+    [
+      ...(row.cipher?.encrypt ? [`kms:Encrypt for ${[...row.cipher.encrypt].sort().join(',')}`] : []),
+      ...(row.cipher?.decrypt ? [`kms:Decrypt for ${[...row.cipher.decrypt].sort().join(',')}`] : []),
+      ...(row.digestKey ? ['kms:Decrypt for digest-key'] : []),
+    ].sort();
+
+  it.each(byFunction)(
+    '%s gets exactly the key operations of its row, each only for its purposes, and the key ARN only with one',
+    (_, row) => {
+      expect(cipherGrantsOf(row)).toEqual(expectedGrants(row));
+      const arn = functionOf(row).Environment.Variables[CONFIG_ENV.cipherKeyArn];
+      if (row.cipher || row.digestKey) expect(refId(arn)).toBe(cipherKeyId);
+      else expect(arn).toBeUndefined();
+    },
+  );
+
+  it.each(byFunction)('%s holds the digest key’s ciphertext exactly when its row needs digests', (_, row) => {
+    const [digestKeyId] = Object.keys(resourcesOf(template, DIGEST_KEY_RESOURCE_TYPE));
+    const ciphertext = functionOf(row).Environment.Variables[CONFIG_ENV.digestKeyCiphertext];
+    if (row.digestKey) expect(ciphertext).toEqual({ Ref: digestKeyId });
+    else expect(ciphertext).toBeUndefined();
   });
 
   it.each(byFunction)('%s may use no KMS key but the cipher key and the storage key', (_, row) => {
@@ -236,13 +275,14 @@ describe("cipher key grants follow the row's cipher access", () => {
     for (const resource of kmsResources) expect([cipher, storage]).toContain(resource);
   });
 
-  it('grants a decrypting route kms:Decrypt on the cipher key and nothing else of KMS but the table’s storage-key use', () => {
+  it('grants a decrypting GET route kms:Decrypt on the cipher key for its purpose only, and nothing else of KMS but the table’s storage-key use', () => {
     const reader: RouteDefinition = {
       ...ROUTES[0]!,
       id: 'DecryptProbe',
       method: 'GET',
       path: '/probe',
-      cipher: 'decrypt',
+      cipher: { decrypt: ['ssn'] },
+      digestKey: false,
       table: { actions: ['GetItem'] },
     };
     const probe = synthTemplate({ stackProps: { routes: [reader] } });
@@ -252,7 +292,12 @@ describe("cipher key grants follow the row's cipher access", () => {
     );
     const keys = kmsKeyIds(probe);
     expect(kms.filter((s) => refId(s.Resource) === keys.cipher)).toEqual([
-      { Effect: 'Allow', Action: 'kms:Decrypt', Resource: { 'Fn::GetAtt': [keys.cipher, 'Arn'] } },
+      {
+        Effect: 'Allow',
+        Action: 'kms:Decrypt',
+        Resource: { 'Fn::GetAtt': [keys.cipher, 'Arn'] },
+        Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'ssn' } },
+      },
     ]);
     expect(kms.filter((s) => refId(s.Resource) !== keys.cipher)).toEqual([
       {

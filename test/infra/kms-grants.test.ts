@@ -22,52 +22,61 @@ const keys = kmsKeyIds(template);
 /**
  * Every role of the stack that may use a KMS key, and exactly which actions on which key,
  * written out by hand so that any change of a grant fails here and is reviewed. Names:
- * `cipher` the cipher key (fields: SSNs, tax ids, webhook secrets; called directly by the
- * code), `storage` the storage key (table and queues at rest), with the service that must
+ * `cipher for <purposes>` the cipher key (fields: SSNs, tax ids, webhook secrets, and the
+ * digest key; called directly by the code), only under those purposes of the encryption
+ * context; `storage` the storage key (table and queues at rest), with the service that must
  * make the call: `via dynamodb` (reading or writing the table: DynamoDB decrypts the table
  * key with the caller's permission), `via sqs` (receiving: Decrypt; sending: also
  * GenerateDataKey for a new data key), and plain `storage` for reading the table stream.
  */
 const TABLE = { 'kms:Decrypt': ['storage via dynamodb'] };
-const TABLE_AND_CIPHER_ENCRYPT = { ...TABLE, 'kms:Encrypt': ['cipher'] };
+/** The digest key, decrypted once per container (docs/data-model.md#digests). */
+const DIGEST = 'cipher for digest-key';
+const TABLE_AND_DIGEST = { 'kms:Decrypt': [DIGEST, 'storage via dynamodb'] };
+const encrypting = (purpose: string) => ({ ...TABLE_AND_DIGEST, 'kms:Encrypt': [`cipher for ${purpose}`] });
 const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
-  // Routes: every one reads the table (tenant alias, rate-limit bucket); some encrypt or decrypt a field.
-  CreateVerifyAccount: TABLE_AND_CIPHER_ENCRYPT,
-  ListVerifyAccounts: TABLE,
+  // Routes: every one reads the table (tenant alias, rate-limit bucket); those taking an
+  // Idempotency-Key (POST, PATCH, DELETE) or digesting an account number, a reference or a
+  // statement code decrypt the digest key; some encrypt or decrypt a field.
+  CreateVerifyAccount: encrypting('ownership'),
+  ListVerifyAccounts: TABLE_AND_DIGEST,
   GetVerifyAccount: TABLE,
-  VerifyAccountControl: TABLE,
-  VerifyAccountDebits: TABLE,
-  CreatePerson: TABLE_AND_CIPHER_ENCRYPT,
-  ListPersons: TABLE,
+  VerifyAccountControl: TABLE_AND_DIGEST,
+  VerifyAccountDebits: TABLE_AND_DIGEST,
+  CreatePerson: encrypting('ssn'),
+  ListPersons: TABLE_AND_DIGEST,
   GetPerson: TABLE,
-  UpdatePerson: TABLE_AND_CIPHER_ENCRYPT,
-  ReplacePerson: TABLE_AND_CIPHER_ENCRYPT,
-  UpsertPerson: TABLE_AND_CIPHER_ENCRYPT,
-  ClosePerson: TABLE,
+  UpdatePerson: encrypting('ssn'),
+  ReplacePerson: encrypting('ssn'),
+  UpsertPerson: encrypting('ssn'),
+  ClosePerson: TABLE_AND_DIGEST,
   ListEvents: TABLE,
   GetEvent: TABLE,
   // Fans the event out again: one message per configuration to the webhook-deliveries queue.
   RedeliverEvent: {
-    'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'],
+    'kms:Decrypt': [DIGEST, 'storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
-  InvokeWebhook: TABLE,
-  CreateWebhookConfiguration: TABLE,
+  InvokeWebhook: TABLE_AND_DIGEST,
+  CreateWebhookConfiguration: TABLE_AND_DIGEST,
   ListWebhookConfigurations: TABLE,
   ReplaceWebhookConfiguration: TABLE,
-  DeleteWebhookConfiguration: TABLE,
+  DeleteWebhookConfiguration: TABLE_AND_DIGEST,
   // Rotation encrypts the new secret and moves the old ciphertext as it is.
-  CreateWebhookSecret: TABLE_AND_CIPHER_ENCRYPT,
-  GetWebhookSecret: { 'kms:Decrypt': ['cipher', 'storage via dynamodb'] },
+  CreateWebhookSecret: encrypting('webhook_signing_secret'),
+  GetWebhookSecret: { 'kms:Decrypt': ['cipher for webhook_signing_secret', 'storage via dynamodb'] },
   // Reads the stream, the table, and sends to four queues plus its on-failure store.
   StreamRouter: {
     'kms:Decrypt': ['storage', 'storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
-  // Receives from its queue; decrypts the SSN or tax id it verifies ownership with.
-  VerificationWorker: { 'kms:Decrypt': ['cipher', 'storage via dynamodb', 'storage via sqs'] },
+  // Receives from its queue; decrypts the SSN or tax id it verifies ownership with; stores
+  // the statement code as its keyed digest.
+  VerificationWorker: {
+    'kms:Decrypt': [DIGEST, 'cipher for ownership', 'storage via dynamodb', 'storage via sqs'],
+  },
   StatementCodeExpiry: TABLE,
-  IdentificationWorker: { 'kms:Decrypt': ['cipher', 'storage via dynamodb', 'storage via sqs'] },
+  IdentificationWorker: { 'kms:Decrypt': ['cipher for ssn', 'storage via dynamodb', 'storage via sqs'] },
   ScreeningWorker: { 'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'] },
   // Sends each name of the list to the screening queue.
   DailyRescreen: {
@@ -76,17 +85,20 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
   },
   // Receives a delivery, decrypts the signing secrets, sends its own retry.
   WebhookDeliveryWorker: {
-    'kms:Decrypt': ['cipher', 'storage via dynamodb', 'storage via sqs'],
+    'kms:Decrypt': ['cipher for webhook_signing_secret', 'storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
   // The custom-resource provider that writes the tenant aliases and settings.
   TenantRecordsProvider: TABLE,
+  // Has KMS generate the digest key at the first deploy, and sees only its ciphertext.
+  DigestKeyGenerator: { 'kms:GenerateDataKeyWithoutPlaintext': [DIGEST] },
 };
 
 /** Every role that runs code of the stack, by the name EXPECTED_KMS_GRANTS uses. */
 const roles = new Map<string, IRole>([
   ...[...stack.functions, ...stack.pipeline.consumers].map(([id, fn]) => [id, fn.role] as const),
   ['TenantRecordsProvider', stack.tenantAliases.role!],
+  ['DigestKeyGenerator', stack.digestKey.generator.role],
 ]);
 const roleId = (role: IRole) => stack.getLogicalId(role.node.defaultChild as CfnElement);
 
@@ -95,11 +107,22 @@ function grantName(statement: Statement & { Condition?: unknown }): string {
   const key =
     Object.entries(keys).find(([, id]) => refId(statement.Resource) === id)?.[0] ?? JSON.stringify(statement.Resource);
   if (statement.Condition === undefined) return key;
+  const purposes = purposesOf(statement.Condition);
+  if (purposes) return `${key} for ${purposes.join(', ')}`;
   for (const service of ['dynamodb', 'sqs']) {
     const via = { StringEquals: { 'kms:ViaService': viaService(service) } };
     if (JSON.stringify(statement.Condition) === JSON.stringify(via)) return `${key} via ${service}`;
   }
   return `${key} if ${JSON.stringify(statement.Condition)}`;
+}
+
+/** The purposes a `StringEquals` on `kms:EncryptionContext:purpose` (and nothing else) allows. */
+function purposesOf(condition: unknown): string[] | undefined {
+  if (typeof condition !== 'object' || condition === null || Object.keys(condition).length !== 1) return undefined;
+  const equals = (condition as { StringEquals?: Record<string, unknown> }).StringEquals;
+  if (!equals || Object.keys(equals).length !== 1) return undefined;
+  const purposes = equals['kms:EncryptionContext:purpose'];
+  return purposes === undefined ? undefined : [purposes].flat().map(String).sort();
 }
 
 /** The KMS actions a role allows, each with the grants (key and condition) it is allowed under, sorted. */
@@ -115,9 +138,9 @@ function kmsGrantsOf(statements: Statement[]): Record<string, string[]> {
 }
 
 describe('KMS grants, role by role', () => {
-  it('pin every role that runs code: each deployed route, each consumer and the tenant-records provider', () => {
+  it('pin every role that runs code: each deployed route, each consumer, the tenant-records provider and the digest-key generator', () => {
     const ids = [...deployedRoutes(ROUTES), ...CONSUMERS].map((row) => row.id);
-    expect([...roles.keys()].sort()).toEqual([...ids, 'TenantRecordsProvider'].sort());
+    expect([...roles.keys()].sort()).toEqual([...ids, 'TenantRecordsProvider', 'DigestKeyGenerator'].sort());
     expect(Object.keys(EXPECTED_KMS_GRANTS).sort()).toEqual([...roles.keys()].sort());
   });
 
@@ -143,10 +166,49 @@ describe('KMS grants, stack-wide', () => {
     for (const holder of holders) expect(pinned.has(holder!), holder).toBe(true);
   });
 
-  it('no role may use the alarm topic key, and no KMS action beyond Decrypt, Encrypt and GenerateDataKey appears', () => {
+  it('no role may use the alarm topic key, and no KMS action beyond Decrypt, Encrypt and GenerateDataKey(WithoutPlaintext) appears', () => {
     const statements = everyPolicy.flatMap((p) => p.PolicyDocument.Statement as Statement[]);
     const kms = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
     for (const statement of kms) expect(refId(statement.Resource)).not.toBe(keys.alarms);
-    expect([...new Set(actionsOf(kms))].sort()).toEqual(['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey']);
+    expect([...new Set(actionsOf(kms))].sort()).toEqual([
+      'kms:Decrypt',
+      'kms:Encrypt',
+      'kms:GenerateDataKey',
+      'kms:GenerateDataKeyWithoutPlaintext',
+    ]);
+  });
+
+  it('conditions every grant on the cipher key on the purpose in the encryption context, and on nothing else', () => {
+    const statements = everyPolicy.flatMap(
+      (p) => p.PolicyDocument.Statement as (Statement & { Condition?: unknown })[],
+    );
+    const onCipherKey = statements.filter(
+      (s) => refId(s.Resource) === keys.cipher && actionsOf([s]).some((a) => a.startsWith('kms:')),
+    );
+    expect(onCipherKey.length).toBeGreaterThan(0);
+    for (const statement of onCipherKey) {
+      const purposes = purposesOf(statement.Condition);
+      expect(purposes, JSON.stringify(statement)).toBeDefined();
+      expect(purposes?.length, JSON.stringify(statement)).toBeGreaterThan(0);
+    }
+  });
+
+  /** The purposes under which a role may decrypt with the cipher key. */
+  const decryptablePurposes = (id: string) =>
+    statementsOfRole(template, roleId(roles.get(id)!))
+      .filter((s) => refId(s.Resource) === keys.cipher && actionsOf([s]).includes('kms:Decrypt'))
+      .flatMap((s) => purposesOf((s as { Condition?: unknown }).Condition) ?? ['<any purpose>']);
+
+  it.each(['GetWebhookSecret', 'WebhookDeliveryWorker'])(
+    '%s can decrypt webhook signing secrets only: no SSN, no tax id, not the digest key',
+    (id) => {
+      expect(decryptablePurposes(id)).toEqual(['webhook_signing_secret']);
+    },
+  );
+
+  it('only the identification worker can decrypt a person’s SSN, and only the verification worker an owner’s SSN or tax id', () => {
+    const ids = [...roles.keys()];
+    expect(ids.filter((id) => decryptablePurposes(id).includes('ssn'))).toEqual(['IdentificationWorker']);
+    expect(ids.filter((id) => decryptablePurposes(id).includes('ownership'))).toEqual(['VerificationWorker']);
   });
 });

@@ -378,10 +378,11 @@ describe('consumer permissions follow the row', () => {
       .filter((a) => a.startsWith('kms:'))
       .sort();
 
-  it('VerificationWorker has kms:Decrypt on the cipher key and no kms:Encrypt on any key, and no sqs:SendMessage', () => {
+  it('VerificationWorker has kms:Decrypt on the cipher key (the ownership secret, the digest key) and no kms:Encrypt on any key, and no sqs:SendMessage', () => {
     const consumer = consumerById('VerificationWorker');
     const actions = actionsOf(statementsOf(consumer));
-    expect(kmsActionsOn(consumer, 'cipher')).toEqual(['kms:Decrypt']);
+    // One statement per purpose (pinned in kms-grants.test.ts).
+    expect(kmsActionsOn(consumer, 'cipher')).toEqual(['kms:Decrypt', 'kms:Decrypt']);
     expect(resourcesAllowing(consumer, 'kms:Decrypt')).toContain(kmsKeyIds(template).cipher);
     expect(actions).not.toContain('kms:Encrypt');
     expect(actions).not.toContain('sqs:SendMessage');

@@ -199,8 +199,9 @@ describe('tenant aliases with an external issuer (partners[].clientIds)', () => 
   it('create nothing, not even the provider function, when no partner lists a client id', () => {
     const bare = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: 'api://verify' } });
     expect(aliasResources(bare)).toEqual({});
+    // The route and consumer functions, and the digest key's generator.
     expect(Object.keys(resourcesOf(bare, 'AWS::Lambda::Function'))).toHaveLength(
-      deployedRoutes(ROUTES).length + CONSUMERS.length,
+      deployedRoutes(ROUTES).length + CONSUMERS.length + 1,
     );
   });
 

@@ -19,13 +19,15 @@ import { KEY_PREFIX, keys } from '#shared/db/keys';
 import type { RateLimitRepository } from '#shared/db/rate-limits';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
+import { DigestKey } from '#shared/digest/digest-key';
+import { digestOf } from '#shared/digest/index';
 import { setLogSink } from '#shared/logger';
 import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './http-events';
 import { captureMetrics, type EmfLine } from './metrics';
 
 /**
  * What every handler test shares: DynamoDB mocked at the document client (every instance),
- * a fake cipher, a fixed clock, captured log lines and captured metrics (EMF lines). Call `useHandlerHarness()` once at
+ * a fake cipher, a fixed digest key, a fixed clock, captured log lines and captured metrics (EMF lines). Call `useHandlerHarness()` once at
  * the top of a test file.
  */
 
@@ -38,6 +40,9 @@ export const FRIDAY = new Date('2026-01-16T15:30:00.000Z');
 export const TENANT = DEFAULT_CLIENT_ID;
 
 export const ddb = mockClient(DynamoDBDocumentClient);
+
+/** The handlers' digest key in unit tests: fixed, so a test may compute the digests a handler stores. */
+export const TEST_DIGEST_KEY = new DigestKey(Buffer.alloc(32, 7));
 
 /** Records what it was asked to encrypt; its ciphertext shares nothing with the plaintext. */
 export class FakeCipher implements Cipher {
@@ -104,6 +109,7 @@ export function useHandlerHarness(): Harness {
         new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
       ),
       cipher: harness.cipher,
+      digestKey: TEST_DIGEST_KEY,
       rateLimits: harness.rateLimits as unknown as RateLimitRepository,
       now: () => new Date(FRIDAY),
     });
@@ -203,7 +209,7 @@ export function storedControlAccount(overrides: Record<string, unknown> = {}): R
     control_status: 'pending',
     verification_status: 'valid',
     debit_status: 'valid',
-    statement_code_hash: hashStatementCode('0000'),
+    statement_code_hash: hashStatementCode('0000', digestOf('statement-code')),
     statement_code_sent_at: '2026-01-15T12:00:00.000Z',
     ...overrides,
   });

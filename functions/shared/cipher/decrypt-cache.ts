@@ -1,4 +1,4 @@
-import type { Cipher } from './cipher';
+import type { Cipher, CipherContext } from './cipher';
 
 /**
  * Plaintexts of ciphertexts already decrypted in this container, for values read on a hot
@@ -15,7 +15,7 @@ export class DecryptCache {
 
   constructor(private readonly maxEntries = 100) {}
 
-  async decrypt(cipher: Cipher, ciphertext: string, context: Record<string, string>): Promise<string> {
+  async decrypt(cipher: Cipher, ciphertext: string, context: CipherContext): Promise<string> {
     const key = cacheKey(ciphertext, context);
     const cached = this.plaintexts.get(key);
     if (cached !== undefined) {

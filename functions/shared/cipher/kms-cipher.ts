@@ -1,5 +1,5 @@
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
-import type { Cipher } from './cipher';
+import type { Cipher, CipherContext } from './cipher';
 
 /** AWS mode: KMS symmetric key, the record's owner as encryption context. */
 export class KmsCipher implements Cipher {
@@ -8,7 +8,7 @@ export class KmsCipher implements Cipher {
     private readonly keyId: string,
   ) {}
 
-  async encrypt(plaintext: string, context: Record<string, string>): Promise<string> {
+  async encrypt(plaintext: string, context: CipherContext): Promise<string> {
     const out = await this.kms.send(
       new EncryptCommand({ KeyId: this.keyId, Plaintext: Buffer.from(plaintext, 'utf8'), EncryptionContext: context }),
     );
@@ -16,7 +16,7 @@ export class KmsCipher implements Cipher {
     return `kms:${Buffer.from(out.CiphertextBlob).toString('base64')}`;
   }
 
-  async decrypt(ciphertext: string, context: Record<string, string>): Promise<string> {
+  async decrypt(ciphertext: string, context: CipherContext): Promise<string> {
     if (!ciphertext.startsWith('kms:')) throw new Error('not a KMS ciphertext');
     const out = await this.kms.send(
       new DecryptCommand({

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Cipher } from './cipher';
+import type { Cipher, CipherContext } from './cipher';
 
 /**
  * Local mode: AES-256-GCM under a key held by the local runtime. The context is the
@@ -13,7 +13,7 @@ export class LocalCipher implements Cipher {
     if (this.key.length !== 32) throw new Error('local cipher key must be 32 bytes (base64)');
   }
 
-  async encrypt(plaintext: string, context: Record<string, string>): Promise<string> {
+  async encrypt(plaintext: string, context: CipherContext): Promise<string> {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(aad(context));
@@ -21,7 +21,7 @@ export class LocalCipher implements Cipher {
     return `local:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
   }
 
-  async decrypt(ciphertext: string, context: Record<string, string>): Promise<string> {
+  async decrypt(ciphertext: string, context: CipherContext): Promise<string> {
     if (!ciphertext.startsWith('local:')) throw new Error('not a local ciphertext');
     const raw = Buffer.from(ciphertext.slice(6), 'base64');
     const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));

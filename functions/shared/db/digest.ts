@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { type DigestKind, digest } from '#shared/digest/index';
 
-/** A short one-way digest for values that must not appear in keys (account numbers, references). */
-export const digest = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 32);
+/**
+ * A value that must not appear in a key (an `Idempotency-Key`, an account number, a
+ * customer reference), as a key part: its keyed digest (`#shared/digest`), cut to 128 bits.
+ */
+export const keyDigest = (kind: DigestKind, value: string): string => digest(kind, value).slice(0, 32);

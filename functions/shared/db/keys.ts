@@ -4,7 +4,7 @@
  * (`./verify-accounts/keys.ts`, …); the access patterns they serve are listed in
  * docs/data-model.md.
  */
-import { digest } from './digest';
+import { keyDigest } from './digest';
 
 export { ENTITY } from './entities';
 
@@ -21,9 +21,9 @@ export const KEY_PREFIX = {
 } as const;
 
 export const keys = {
-  /** The `Idempotency-Key` only as a digest: a partner may have used an account number or an SSN as the key. */
+  /** The `Idempotency-Key` only as a keyed digest: a partner may have used an account number or an SSN as the key. */
   idempotency: (tenant: string, scope: string, key: string) => ({
-    pk: `${KEY_PREFIX.idempotency}${tenant}#${scope}#${digest(key)}`,
+    pk: `${KEY_PREFIX.idempotency}${tenant}#${scope}#${keyDigest('idempotency-key', key)}`,
     sk: 'IDEM',
   }),
   tenantAlias: (clientId: string) => ({ pk: `${KEY_PREFIX.tenantAlias}${clientId}`, sk: 'ALIAS' }),

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { idempotencyRecords } from '#shared/db/idempotency';
 import { now } from '#shared/dependencies';
+import { digest } from '#shared/digest/index';
 import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
 import { metrics } from '#shared/metrics';
 import { errorResult } from './respond';
@@ -67,12 +67,11 @@ const isNoStore = (r: HttpResult) => /\bno-store\b/i.test(r.headers?.['cache-con
 
 const stored = (r: HttpResult) => ({ statusCode: r.statusCode, headers: r.headers, body: r.body });
 
-/** The request's identity: path and body, with keys sorted so key order does not matter. */
-function fingerprintOf(path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${path}\n${canonical(body)}`, 'utf8')
-    .digest('hex');
-}
+/**
+ * The request's identity: path and body, with keys sorted so key order does not matter.
+ * Keyed: the body may hold an SSN or a tax id, and the record is stored for 24 h.
+ */
+const fingerprintOf = (path: string, body: unknown): string => digest('request', `${path}\n${canonical(body)}`);
 
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

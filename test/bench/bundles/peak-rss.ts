@@ -176,6 +176,7 @@ async function withHandlerEnvironment(local: LocalAws, work: () => Promise<void>
       dynamoEndpoint: local.dynamoEndpoint,
       tableName: local.tableName,
       cipherKey: local.cipherKey,
+      digestKey: local.digestKey,
     });
     await work();
   } finally {

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { hashStatementCode } from '#domain/statement-code';
+import { digestOf } from '#shared/digest/index';
 import { handler as control } from '../../../functions/verify-accounts/control';
 import {
   ACCOUNT_ID,
@@ -154,7 +155,9 @@ describe('POST /verify/accounts/{id}/control: the right code', () => {
   });
 
   it('compares the code case-insensitively (stored AB12, submitted ab12)', async () => {
-    givenStored(storedControlAccount({ statement_code_hash: hashStatementCode('AB12') }), { control_status: 'valid' });
+    givenStored(storedControlAccount({ statement_code_hash: hashStatementCode('AB12', digestOf('statement-code')) }), {
+      control_status: 'valid',
+    });
 
     const res = await submit('ab12');
 
@@ -196,7 +199,7 @@ describe('POST /verify/accounts/{id}/control: the right code', () => {
 
     const res = await submit('0000');
 
-    expect(res.raw).not.toContain(hashStatementCode('0000'));
+    expect(res.raw).not.toContain(hashStatementCode('0000', digestOf('statement-code')));
     expect(res.body.account).not.toHaveProperty('statement_code_hash');
     expect(res.body.account).not.toHaveProperty('control_attempts');
   });

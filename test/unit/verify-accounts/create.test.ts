@@ -550,8 +550,9 @@ describe('POST /verify/accounts: a new account', () => {
 });
 
 describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', () => {
-  const slotsPk = accountKeys.slots(TENANT, '021000021', '123456789');
-  const slot = (n: number, expiresAtMs: number) => ({ pk: slotsPk, sk: `SLOT#${n}`, expires_at_ms: expiresAtMs });
+  // A getter: the key's digest needs the harness's digest key, set before each test.
+  const slotsPk = () => accountKeys.slots(TENANT, '021000021', '123456789');
+  const slot = (n: number, expiresAtMs: number) => ({ pk: slotsPk(), sk: `SLOT#${n}`, expires_at_ms: expiresAtMs });
   const live = FRIDAY.getTime() + 60_000;
   const expired = FRIDAY.getTime() - 1;
 
@@ -561,9 +562,9 @@ describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', 
     const res = await invoke(create, createEvent(validCreateBody()));
 
     expect(res.statusCode).toBe(200);
-    expect(ddb.commandCalls(QueryCommand)[0].args[0].input.ExpressionAttributeValues).toEqual({ ':pk': slotsPk });
+    expect(ddb.commandCalls(QueryCommand)[0].args[0].input.ExpressionAttributeValues).toEqual({ ':pk': slotsPk() });
     expect(written().slot).toMatchObject({
-      pk: slotsPk,
+      pk: slotsPk(),
       sk: 'SLOT#2',
       account_id: res.body.account.id,
       expires_at_ms: FRIDAY.getTime() + 24 * 60 * 60 * 1000,
@@ -666,7 +667,7 @@ describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', 
     expect(deletes).toEqual([
       {
         TableName: TABLE,
-        Key: { pk: slotsPk, sk: claim.Item?.sk },
+        Key: { pk: slotsPk(), sk: claim.Item?.sk },
         ConditionExpression: 'account_id = :account AND expires_at_ms = :expires',
         ExpressionAttributeValues: { ':account': claim.Item?.account_id, ':expires': claim.Item?.expires_at_ms },
       },
@@ -688,7 +689,7 @@ describe('POST /verify/accounts: 5 verifications of one bank account per 24 h', 
     await invoke(create, createEvent(validCreateBody({ account_number: '555566667777' })));
 
     expect(written().slot.pk).toBe(accountKeys.slots(TENANT, '021000021', '555566667777'));
-    expect(written().slot.pk).not.toBe(slotsPk);
+    expect(written().slot.pk).not.toBe(slotsPk());
   });
 });
 

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import type { VettedUrl } from '#domain/webhook-url';
-import type { Cipher } from '#shared/cipher/cipher';
+import type { Cipher, CipherContext } from '#shared/cipher/cipher';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { ENTITY } from '#shared/db/entities';
 import type { DeliveryAttempt, EventRepository } from '#shared/db/events/index';
@@ -38,10 +38,10 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 class CountingCipher implements Cipher {
   private readonly inner = new LocalCipher(randomBytes(32).toString('base64'));
   decrypts = 0;
-  encrypt(plaintext: string, context: Record<string, string>) {
+  encrypt(plaintext: string, context: CipherContext) {
     return this.inner.encrypt(plaintext, context);
   }
-  decrypt(ciphertext: string, context: Record<string, string>) {
+  decrypt(ciphertext: string, context: CipherContext) {
     this.decrypts++;
     return this.inner.decrypt(ciphertext, context);
   }
@@ -79,7 +79,7 @@ beforeEach(() => {
   });
 });
 
-const context = { tenant: TENANT, purpose: 'webhook_signing_secret' };
+const context = { tenant: TENANT, purpose: 'webhook_signing_secret' as const };
 
 /** Stores the tenant's secret item: `current`, and the `previous` ciphertext still signing for a day. */
 function givenStored(current: string, previous?: string): void {

@@ -1,4 +1,4 @@
-import { digest } from '../digest';
+import { keyDigest } from '../digest';
 
 /** Keys of persons, their reference ids and review cases (docs/data-model.md, patterns 10–13). */
 export const personKeys = {
@@ -6,9 +6,9 @@ export const personKeys = {
   /** byTenant partition: the tenant's persons with one status, in one shard (the status filter is a key). */
   list: (tenant: string, status: string, shard: number) => `T#${tenant}#P#${status}#${shard}`,
   order: (createdAt: string, id: string) => `${createdAt}#${id}`,
-  /** The uniqueness item of a customer reference id; references appear in keys only as a digest. */
+  /** The uniqueness item of a customer reference id; references appear in keys only as a keyed digest. */
   reference: (tenant: string, customerReferenceId: string) => ({
-    pk: `T#${tenant}#PREF#${digest(customerReferenceId)}`,
+    pk: `T#${tenant}#PREF#${keyDigest('customer-reference', customerReferenceId)}`,
     sk: 'PREF',
   }),
   /** byLookup partition: persons of every tenant with one folded name (screening). */

@@ -1,8 +1,8 @@
-import { digest } from '../digest';
+import { keyDigest } from '../digest';
 
 /**
  * Keys of verify accounts and their rate-limit slots (docs/data-model.md, patterns 1–4
- * and 9). Account numbers appear in keys only as a digest, so key-based tooling (metrics,
+ * and 9). Account numbers appear in keys only as a keyed digest, so key-based tooling (metrics,
  * contributor insights, error messages quoting keys) never shows them.
  */
 export const PENDING_CODE_SHARDS = 8;
@@ -15,11 +15,12 @@ export const accountKeys = {
    */
   list: (tenant: string, status: string, shard: number) => `T#${tenant}#VA#${status}#${shard}`,
   /** byLookup partition: the tenant's accounts with one account number. */
-  byAccountNumber: (tenant: string, accountNumber: string) => `T#${tenant}#VAN#${digest(accountNumber)}`,
+  byAccountNumber: (tenant: string, accountNumber: string) =>
+    `T#${tenant}#VAN#${keyDigest('account-number', accountNumber)}`,
   /** Sort key of both list indexes: newest first when read backwards, id breaks ties. */
   order: (createdAt: string, id: string) => `${createdAt}#${id}`,
   slots: (tenant: string, routingNumber: string, accountNumber: string) =>
-    `T#${tenant}#VLIMIT#${digest(`${routingNumber}:${accountNumber}`)}`,
+    `T#${tenant}#VLIMIT#${keyDigest('verification-slot', `${routingNumber}:${accountNumber}`)}`,
   slot: (n: number) => `SLOT#${n}`,
   /**
    * byDueTime partition of statement codes awaiting an answer, split into

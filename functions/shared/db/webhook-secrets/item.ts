@@ -15,4 +15,4 @@ export interface SecretItem {
  * The cipher context of a tenant's signing secrets. It names no slot (current or
  * previous), so a rotation moves the current ciphertext to `previous_secret` as it is.
  */
-export const secretContext = (tenant: string) => ({ tenant, purpose: 'webhook_signing_secret' });
+export const secretContext = (tenant: string) => ({ tenant, purpose: 'webhook_signing_secret' as const });

@@ -14,7 +14,7 @@ class CountingCipher implements Cipher {
   }
 }
 
-const context = { tenant: 't1', purpose: 'webhook_signing_secret' };
+const context = { tenant: 't1', purpose: 'webhook_signing_secret' as const };
 
 describe('decrypt cache', () => {
   it('asks the cipher once per ciphertext and context, however often the plaintext is read', async () => {
