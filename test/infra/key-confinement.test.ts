@@ -9,6 +9,8 @@ import { personKeys } from '#shared/db/persons/keys';
 import { screeningKeys } from '#shared/db/screening/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { webhookKeys } from '#shared/db/webhooks/keys';
+import { setDependencies } from '#shared/dependencies';
+import { DigestKey } from '#shared/digest/digest-key';
 import type { ServiceFunction } from '../../lib/constructs/service-function';
 import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
 import { buildApp, resourcesOf, statementsOfRole } from './harness';
@@ -23,6 +25,9 @@ import { buildApp, resourcesOf, statementsOfRole } from './harness';
  */
 
 const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+// Digested keys (slots, references, idempotency records) need a digest key; any will do.
+setDependencies({ digestKey: new DigestKey(Buffer.alloc(32, 1)) });
 
 /**
  * One partition key of every kind of item the table holds, by its `entity`. Typed over
