@@ -37,6 +37,12 @@ export const ENV = {
   tenantListShards: 'TENANT_LIST_SHARDS',
   /** `true` in the local runtime only: webhook URLs may be `http://` on a loopback address. */
   allowLoopbackWebhooks: 'ALLOW_LOOPBACK_WEBHOOKS',
+  /**
+   * What the issuer puts before every scope (Cognito: `verify-service/`), as API Gateway's
+   * routes require them; unset: bare scope names (the local issuer's). Handlers that read
+   * the token's scopes (the event log) strip exactly this.
+   */
+  scopePrefix: 'JWT_SCOPE_PREFIX',
 } as const;
 
 export class ConfigError extends Error {}
@@ -55,6 +61,9 @@ export function optionalEnv(name: string): string | undefined {
 }
 
 export const tableName = (): string => requireEnv(ENV.tableName);
+
+/** The issuer's scope prefix (`JWT_SCOPE_PREFIX`); empty when tokens carry bare scope names. */
+export const scopePrefix = (): string => optionalEnv(ENV.scopePrefix) ?? '';
 
 /** The service's name on log lines and metrics (Powertools' `service`). */
 export const serviceName = (): string => optionalEnv(ENV.serviceName) ?? 'verify-service';

@@ -77,7 +77,7 @@ function responsesOf(
 ): ResponseSpec[] {
   const idempotent = IDEMPOTENT_METHODS.includes(route.method);
   const input = inputErrorCodes(request);
-  const own = (status: 400 | 404 | 409 | 429) => codeList(operation.errors?.[status] ?? []);
+  const own = (status: 400 | 403 | 404 | 409 | 429) => codeList(operation.errors?.[status] ?? []);
   const replayable = idempotent ? { 'idempotent-replayed': { required: false } } : {};
   const fromService = { 'x-request-id': { required: true }, ...replayable };
   const fromEither = { 'x-request-id': { required: false } };
@@ -118,13 +118,24 @@ function responsesOf(
       variants: [gateway('unauthorized'), service(codeList(['unauthorized']))],
       headers: { ...fromEither, 'www-authenticate': { required: false } },
     },
-    {
-      status: 403,
-      description: 'API Gateway: the token lacks the route’s scope (its `security`).',
-      variants: [gateway('forbidden')],
-      headers: { 'www-authenticate': { required: false } },
-    },
   ];
+  const forbidden = own(403);
+  responses.push(
+    forbidden.size > 0
+      ? {
+          status: 403,
+          description:
+            'API Gateway: the token has none of the route’s scopes (its `security`). The service: the token’s scopes do not read what was asked.',
+          variants: [gateway('forbidden'), service(forbidden)],
+          headers: { ...fromEither, 'www-authenticate': { required: false } },
+        }
+      : {
+          status: 403,
+          description: 'API Gateway: the token has none of the route’s scopes (its `security`).',
+          variants: [gateway('forbidden')],
+          headers: { 'www-authenticate': { required: false } },
+        },
+  );
   const notFound = joined(input.notFound, own(404));
   if (notFound.size > 0) {
     responses.push({
