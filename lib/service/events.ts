@@ -35,9 +35,10 @@ export const EVENTS: ServiceArea = {
       path: '/events/{id}/redeliver',
       scopes: ['invoke:webhook'],
       handler: 'functions/events/redeliver.ts',
-      // The event (404 and its type), then the tenant's configurations, fanned out as the
-      // stream router does.
-      table: { actions: ['GetItem', 'Query'] },
+      // The event (404, its type and its redelivery pace) and the tenant's pace item
+      // (REDELIVER#<tenant>), each paced by a conditional UpdateItem; then the tenant's
+      // configurations, fanned out as the stream router does.
+      table: { actions: ['GetItem', 'UpdateItem', 'Query'] },
       sendsTo: ['webhookDeliveries'],
     },
     {

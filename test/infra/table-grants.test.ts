@@ -71,7 +71,8 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   },
   // The event and its delivery attempts (one Query of the event's own partition).
   GetEvent: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
-  // The event, then the tenant's configurations (one table partition) to fan it out.
+  // The event and the tenant's redelivery pace (read, then each paced by a conditional
+  // UpdateItem), then the tenant's configurations (one table partition) to fan it out.
   RedeliverEvent: onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
   // The test event is stored; the stream publishes it.
   InvokeWebhook: onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'),
