@@ -297,7 +297,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'get-event',
     summary: 'Get an event and its delivery attempts',
     description:
-      'The event, and its attempts to deliver it to each configuration. Read with its kind’s scope (`read:persons` for `person_*`, `read:verify-accounts` for `verify_account_updated`): another kind answers `403 insufficient_scope`.',
+      'The event, and its newest 100 attempts to deliver it to each configuration (an event keeps no more, so this is not paged). Read with its kind’s scope (`read:persons` for `person_*`, `read:verify-accounts` for `verify_account_updated`): another kind answers `403 insufficient_scope`.',
     tag: 'Events',
     parameters: eventId,
     success: {
