@@ -159,6 +159,8 @@ export class VerifyServiceStack extends Stack {
       // Every route takes a token from its tenant's bucket (the HTTP middleware stack).
       fn.addEnvironment(ENV.tenantRatePerSecond, String(tenantLimit.ratePerSecond));
       fn.addEnvironment(ENV.tenantBurst, String(tenantLimit.burst));
+      // Handlers that read the token's scopes (the event log) strip the issuer's prefix.
+      if (this.identity.jwt.scopePrefix) fn.addEnvironment(ENV.scopePrefix, this.identity.jwt.scopePrefix);
       this.httpApi.addRoute(route, fn);
       functions.set(route.id, fn);
     }

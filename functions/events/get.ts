@@ -3,8 +3,8 @@ import { getEvent } from './event-log';
 import { presentAttempt, presentEvent } from './present';
 import { eventIdParams } from './schemas';
 
-/** GET /events/{id} — the event and every delivery attempt `{ at, url, status_code, latency_ms, error? }`. */
-export const handler = httpHandler({ params: eventIdParams }, async ({ tenant, params }) => {
-  const { stored, attempts } = await getEvent(tenant, params.id);
+/** GET /events/{id} — the event and its delivery attempts `{ at, url, status_code, latency_ms, error? }`, if the token reads its kind. */
+export const handler = httpHandler({ params: eventIdParams }, async ({ tenant, scopes, params }) => {
+  const { stored, attempts } = await getEvent(tenant, scopes, params.id);
   return { body: { event: { ...presentEvent(stored.envelope), attempts: attempts.map(presentAttempt) } } };
 });

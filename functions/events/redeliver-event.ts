@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { events } from '#shared/db/events/index';
+import { redeliveryLimits } from '#shared/db/events/index';
+import { now } from '#shared/dependencies';
+import { RateLimitError } from '#shared/errors';
 import { fanOut } from '../webhooks/fan-out';
 import { unknownEvent } from './event-log';
 
@@ -7,10 +9,33 @@ import { unknownEvent } from './event-log';
  * Fans an event out again, as the stream router did when it was stored: every
  * configuration subscribed to it now receives it once more, with the same `webhook-id`,
  * through the normal delivery path, as attempts of a new redelivery (not duplicates of the
- * first delivery's, which the delivery worker would drop).
+ * first delivery's, which the delivery worker would drop). Paced per event and per tenant
+ * (docs/api.md#redelivery-limits): each redelivery makes the shared delivery pool POST to
+ * every subscribed endpoint.
  */
 export async function redeliverEvent(tenant: string, id: string): Promise<void> {
-  const stored = await events().get(tenant, id);
-  if (!stored) throw unknownEvent();
-  await fanOut({ tenant, event_id: id, event_type: stored.envelope.event_type }, randomUUID());
+  const admission = await redeliveryLimits().admit(tenant, id, now());
+  if (admission.kind === 'unknown') throw unknownEvent();
+  if (admission.kind === 'refused') throw redeliveryRefused(admission.limit, admission.retryAfterSeconds);
+  await fanOut({ tenant, event_id: id, event_type: admission.event.envelope.event_type }, randomUUID());
+}
+
+/** 429 with `Retry-After`, as the tenant's request rate limit answers. */
+function redeliveryRefused(limit: 'event' | 'tenant', retryAfterSeconds: number): RateLimitError {
+  const details = { retry_after_seconds: retryAfterSeconds };
+  const headers = { 'retry-after': String(retryAfterSeconds) };
+  const wait = `retry after ${retryAfterSeconds} s`;
+  return limit === 'event'
+    ? new RateLimitError(
+        'too_many_redeliveries',
+        `this event was redelivered 5 times recently; one more is allowed every 4.8 hours: ${wait}`,
+        details,
+        headers,
+      )
+    : new RateLimitError(
+        'redelivery_rate_exceeded',
+        `this client redelivered 10 events at once; one more is allowed each second: ${wait}`,
+        details,
+        headers,
+      );
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_STORED_ATTEMPTS } from '#domain/attempt-slots';
 import { id, timestamp } from '#shared/responses';
 import { person } from '../persons/responses';
 import { verifyAccount } from '../verify-accounts/responses';
@@ -56,8 +57,16 @@ export const deliveryAttempt = z
   .check(z.describe('One delivery attempt of the event to one configuration’s URL.'));
 
 export const eventWithAttempts = z
-  .strictObject({ ...envelopeFields, attempts: z.array(deliveryAttempt).check(z.describe('Oldest first.')) })
-  .check(z.describe('An event and every delivery attempt of it.'));
+  .strictObject({
+    ...envelopeFields,
+    attempts: z
+      .array(deliveryAttempt)
+      .check(
+        z.maxLength(MAX_STORED_ATTEMPTS),
+        z.describe('The newest 100 attempts (an event keeps no more), oldest first.'),
+      ),
+  })
+  .check(z.describe('An event and its delivery attempts.'));
 
 export const eventsResponse = z.strictObject({
   events: z.array(eventEnvelope).check(z.describe('One page, newest first.')),

@@ -49,6 +49,12 @@ export const ENV = {
    * tenant. Unset (every deployed function), such a client is refused with 403 `unknown_client`.
    */
   tenantsFromClientIds: 'TENANTS_FROM_CLIENT_IDS',
+  /**
+   * What the issuer puts before every scope (Cognito: `verify-service/`), as API Gateway's
+   * routes require them; unset: bare scope names (the local issuer's). Handlers that read
+   * the token's scopes (the event log) strip exactly this.
+   */
+  scopePrefix: 'JWT_SCOPE_PREFIX',
 } as const;
 
 export class ConfigError extends Error {}
@@ -70,6 +76,8 @@ export const tableName = (): string => requireEnv(ENV.tableName);
 
 /** Whether a client id without an alias record is its own tenant: the local runtime's convenience, never a deployed stack's. */
 export const tenantsFromClientIds = (): boolean => optionalEnv(ENV.tenantsFromClientIds) === 'true';
+/** The issuer's scope prefix (`JWT_SCOPE_PREFIX`); empty when tokens carry bare scope names. */
+export const scopePrefix = (): string => optionalEnv(ENV.scopePrefix) ?? '';
 
 /** The service's name on log lines and metrics (Powertools' `service`). */
 export const serviceName = (): string => optionalEnv(ENV.serviceName) ?? 'verify-service';

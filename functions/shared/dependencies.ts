@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BankProvider } from './bank/bank-provider';
 import type { Cipher } from './cipher/cipher';
+import type { RedeliveryLimits } from './db/events/redelivery-limits';
 import type { EventRepository } from './db/events/repository';
 import type { IdempotencyRepository } from './db/idempotency';
 import type { PersonRepository } from './db/persons/repository';
@@ -39,6 +40,7 @@ export interface Dependencies {
   now: () => Date;
   verifyAccounts: VerifyAccountRepository;
   events: EventRepository;
+  redeliveryLimits: RedeliveryLimits;
   idempotency: IdempotencyRepository;
   tenants: TenantRepository;
   persons: PersonRepository;

@@ -34,6 +34,13 @@ export class ValidationError extends AppError {
   }
 }
 
+/** 403: the token may call the route but not read this (the event log: an area its scopes do not read). */
+export class ForbiddenError extends AppError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(403, code, message, details);
+  }
+}
+
 /** 404: no such record for this tenant (another tenant's records answer this too). */
 export class NotFoundError extends AppError {
   constructor(code: string, message: string) {

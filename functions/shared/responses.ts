@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { SCOPES } from './scopes';
 import type { IssueDetail } from './validation';
 
 /**
@@ -41,6 +42,12 @@ export const errorDetails = z
     z.strictObject({ issues: z.array(validationIssue).check(z.describe('Every issue found, not only the first.')) }),
     z.strictObject({ retry_after_seconds: z.int().check(z.positive()) }),
     z.strictObject({ attempts_remaining: z.int().check(z.nonnegative()) }),
+    z.strictObject({
+      required_scopes: z.array(z.enum(SCOPES)).check(z.describe('Any one of these scopes reads what was asked.')),
+      event_types: z.optional(
+        z.array(z.string()).check(z.describe('The kinds asked for that the token does not read.')),
+      ),
+    }),
   ])
   .check(z.describe('More about the error, when there is more to say.'));
 

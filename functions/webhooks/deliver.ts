@@ -82,7 +82,9 @@ export async function deliver(request: DeliveryRequest, logger: Logger): Promise
     redelivery: request.redelivery,
   };
   const expires = Math.ceil((Date.parse(stored.envelope.created_at) + EVENT_RETENTION_MS) / 1000);
-  await events().recordAttempt(request.tenant, request.event_id, attempt, expires);
+  // Kept among the event's newest attempts; unrecorded only if every slot tried was taken meanwhile.
+  const kept = await events().recordAttempt(request.tenant, request.event_id, attempt, expires, log.attempts);
+  if (!kept) logger.warn('delivery attempt not recorded: its slots were taken meanwhile', { ...ids(request) });
   countAttempt(success, sent ? outcome.latency_ms : undefined, attempt.final === true);
   logger.info('webhook delivery attempt', {
     ...ids(request),

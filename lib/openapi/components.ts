@@ -53,11 +53,11 @@ export const PARAMETER_COMPONENTS = {
 };
 
 const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
-  'read:verify-accounts': 'Read verify accounts',
+  'read:verify-accounts': 'Read verify accounts and their events (`verify_account_updated`)',
   'write:verify-accounts': 'Start verifications, submit statement codes, re-check debits',
-  'read:persons': 'Read persons',
+  'read:persons': 'Read persons and their events (`person_*`)',
   'write:persons': 'Create, change and close persons',
-  'read:webhook-configurations': 'Read webhook configurations and the event log',
+  'read:webhook-configurations': 'Read webhook configurations',
   'write:webhook-configurations': 'Create, replace and delete webhook configurations',
   'read:webhook-secret': 'Read the webhook signing secret',
   'write:webhook-secret': 'Create or rotate the webhook signing secret',
@@ -67,7 +67,7 @@ const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
 export const SECURITY_SCHEMES = {
   oauth2: {
     type: 'oauth2',
-    description: `OAuth 2.0 client credentials: one client per partner, holding the scopes it bought. In AWS the token endpoint is the Cognito domain’s \`/oauth2/token\` (the stack output \`TokenUrl\`), and Cognito names each scope \`${RESOURCE_SERVER_ID}/<scope>\` (ask for \`${RESOURCE_SERVER_ID}/read:persons\`); the local runtime serves a Cognito-compatible token endpoint at \`/oauth2/token\` (and \`npm run token\` prints a token). A token must carry the route’s scope, else \`403\`.`,
+    description: `OAuth 2.0 client credentials: one client per partner, holding the scopes it bought. In AWS the token endpoint is the Cognito domain’s \`/oauth2/token\` (the stack output \`TokenUrl\`), and Cognito names each scope \`${RESOURCE_SERVER_ID}/<scope>\` (ask for \`${RESOURCE_SERVER_ID}/read:persons\`); the local runtime serves a Cognito-compatible token endpoint at \`/oauth2/token\` (and \`npm run token\` prints a token). A token must carry one of the route’s scopes (its \`security\` lists one requirement per scope), else \`403\`.`,
     flows: {
       clientCredentials: {
         tokenUrl: '/oauth2/token',

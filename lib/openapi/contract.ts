@@ -77,7 +77,7 @@ function responsesOf(
 ): ResponseSpec[] {
   const idempotent = IDEMPOTENT_METHODS.includes(route.method);
   const input = inputErrorCodes(request);
-  const own = (status: 400 | 404 | 409 | 429) => codeList(operation.errors?.[status] ?? []);
+  const own = (status: 400 | 403 | 404 | 409 | 429) => codeList(operation.errors?.[status] ?? []);
   const replayable = idempotent ? { 'idempotent-replayed': { required: false } } : {};
   const fromService = { 'x-request-id': { required: true }, ...replayable };
   const fromEither = { 'x-request-id': { required: false } };
@@ -118,14 +118,14 @@ function responsesOf(
       variants: [gateway('unauthorized'), service(codeList(['unauthorized']))],
       headers: { ...fromEither, 'www-authenticate': { required: false } },
     },
-    {
-      status: 403,
-      description:
-        'API Gateway: the token lacks the route’s scope (its `security`). The service: the token’s client acts for no partner.',
-      variants: [gateway('forbidden'), service(codeList(['unknown_client']))],
-      headers: { ...fromEither, 'www-authenticate': { required: false } },
-    },
   ];
+  const forbidden = own(403);
+  responses.push({
+    status: 403,
+    description: `API Gateway: the token has none of the route’s scopes (its \`security\`). The service: the token’s client acts for no partner${forbidden.size > 0 ? ', or the token’s scopes do not read what was asked' : ''}.`,
+    variants: [gateway('forbidden'), service(joined(codeList(['unknown_client']), forbidden))],
+    headers: { ...fromEither, 'www-authenticate': { required: false } },
+  });
   const notFound = joined(input.notFound, own(404));
   if (notFound.size > 0) {
     responses.push({

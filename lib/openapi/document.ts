@@ -134,7 +134,9 @@ function operationObject({ route, operation, request, responses }: RouteContract
         },
       }),
     responses: Object.fromEntries(responses.map((response) => [String(response.status), responseObject(response)])),
-    security: [{ oauth2: [...route.scopes] }],
+    // One requirement per scope: API Gateway grants a route to a token with ANY of its scopes,
+    // and one requirement listing several would mean all of them.
+    security: route.scopes.map((scope) => ({ oauth2: [scope] })),
   };
 }
 

@@ -50,6 +50,10 @@ export const ERROR_CODES = {
   person_restricted: 'the person is restricted; its identity data cannot change',
   // Events and webhooks.
   unknown_id_event: 'no event of this tenant has the id (events are kept 30 days)',
+  too_many_redeliveries: 'the event was redelivered 5 times recently; one more every 4.8 hours (`Retry-After`)',
+  redelivery_rate_exceeded: 'the tenant redelivered 10 events at once; one more each second (`Retry-After`)',
+  insufficient_scope:
+    'the token’s scopes do not read events of this kind: `read:persons` reads `person_*`, `read:verify-accounts` reads `verify_account_updated` (`details.required_scopes`)',
   unknown_id_webhook_configuration: 'no webhook configuration of this tenant has the id (a malformed id too)',
   invalid_url:
     'not an absolute `https` URL of at most 2048 characters without user or password, to public addresses on port 443',

@@ -52,7 +52,7 @@ export interface OperationSpec {
    * Codes the route's own code raises, by status, beyond the middleware stack's and its
    * schemas' (contract.ts derives those), e.g. a `superRefine`'s or a use case's.
    */
-  readonly errors?: Partial<Readonly<Record<400 | 404 | 409 | 429, readonly ErrorCode[]>>>;
+  readonly errors?: Partial<Readonly<Record<400 | 403 | 404 | 409 | 429, readonly ErrorCode[]>>>;
   /** Examples of error answers, by status. */
   readonly errorExamples?: Partial<Readonly<Record<400, Readonly<Record<string, Example>>>>>;
 }
@@ -282,7 +282,8 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ListEvents: {
     operationId: 'get-events',
     summary: 'List events',
-    description: 'One page of the tenant’s events of the last 30 days, newest first.',
+    description:
+      'One page of the tenant’s events of the last 30 days, newest first, of the kinds the token reads: `read:persons` reads `person_*` events, `read:verify-accounts` `verify_account_updated` (either scope admits the route). An `event_type` filter naming a kind the token does not read answers `403 insufficient_scope`.',
     tag: 'Events',
     parameters: { ...LIST, event_type: ARRAY },
     success: {
@@ -291,11 +292,13 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       body: eventsResponse,
       examples: { page: examples.EVENT_RESPONSES.list },
     },
+    errors: { 403: ['insufficient_scope'] },
   },
   GetEvent: {
     operationId: 'get-event',
     summary: 'Get an event and its delivery attempts',
-    description: 'The event, and every attempt to deliver it to each configuration.',
+    description:
+      'The event, and its newest 100 attempts to deliver it to each configuration (an event keeps no more, so this is not paged). Read with its kind’s scope (`read:persons` for `person_*`, `read:verify-accounts` for `verify_account_updated`): another kind answers `403 insufficient_scope`.',
     tag: 'Events',
     parameters: eventId,
     success: {
@@ -304,18 +307,18 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       body: eventResponse,
       examples: { attempts: examples.EVENT_RESPONSES.withAttempts },
     },
-    errors: { 404: ['unknown_id_event'] },
+    errors: { 403: ['insufficient_scope'], 404: ['unknown_id_event'] },
   },
   RedeliverEvent: {
     operationId: 'post-event-redeliver',
     summary: 'Deliver an event again',
     description:
-      'Sends the event again, with the same `webhook-id`, to every configuration subscribed to it now. No body (`{}` or empty).',
+      'Sends the event again, with the same `webhook-id`, to every configuration subscribed to it now. No body (`{}` or empty). Paced: one event 5 times at once, then once every 4.8 hours (`429 too_many_redeliveries`); one tenant 10 events at once, then one a second (`429 redelivery_rate_exceeded`); each with `Retry-After`. An unknown event uses no budget.',
     tag: 'Events',
     parameters: eventId,
     requestBody: { name: 'EmptyRequest', description: 'No fields: an empty body or `{}`.' },
     success: { status: 202, description: 'Accepted: the event goes out again.' },
-    errors: { 404: ['unknown_id_event'] },
+    errors: { 404: ['unknown_id_event'], 429: ['too_many_redeliveries', 'redelivery_rate_exceeded'] },
   },
   InvokeWebhook: {
     operationId: 'post-invoke',

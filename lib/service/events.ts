@@ -1,4 +1,5 @@
 import { ENTITY } from '#shared/db/entities';
+import { EVENT_LOG_SCOPES } from '../../functions/events/event-types';
 import type { ServiceArea } from './types';
 
 /**
@@ -13,7 +14,9 @@ export const EVENTS: ServiceArea = {
       id: 'ListEvents',
       method: 'GET',
       path: '/events',
-      scopes: ['read:webhook-configurations'],
+      // An event carries a person or an account: any read scope of an area that emits events;
+      // the handler answers only the kinds the token's scopes read.
+      scopes: EVENT_LOG_SCOPES,
       handler: 'functions/events/list.ts',
       table: { actions: ['BatchGetItem'], indexes: ['byTenant'] },
     },
@@ -21,7 +24,7 @@ export const EVENTS: ServiceArea = {
       id: 'GetEvent',
       method: 'GET',
       path: '/events/{id}',
-      scopes: ['read:webhook-configurations'],
+      scopes: EVENT_LOG_SCOPES,
       handler: 'functions/events/get.ts',
       // The event and its delivery attempts (one Query of the event's partition).
       table: { actions: ['Query'] },
@@ -32,9 +35,10 @@ export const EVENTS: ServiceArea = {
       path: '/events/{id}/redeliver',
       scopes: ['invoke:webhook'],
       handler: 'functions/events/redeliver.ts',
-      // The event (404 and its type), then the tenant's configurations, fanned out as the
-      // stream router does.
-      table: { actions: ['GetItem', 'Query'] },
+      // The event (404, its type and its redelivery pace) and the tenant's pace item
+      // (REDELIVER#<tenant>), each paced by a conditional UpdateItem; then the tenant's
+      // configurations, fanned out as the stream router does.
+      table: { actions: ['GetItem', 'UpdateItem', 'Query'] },
       sendsTo: ['webhookDeliveries'],
     },
     {

@@ -66,7 +66,9 @@ export interface RouteDefinition {
   readonly path: string;
   /**
    * OAuth scopes of the route. Like API Gateway's JWT authorizer, a token must carry at
-   * least one of them; every route names exactly one, so that is also "all of them".
+   * least ONE of them, never all. Most routes name one; the event log's name every area's
+   * read scope and their handlers narrow what a token sees by the scopes it holds
+   * (`HandlerRequest.scopes`).
    */
   readonly scopes: readonly Scope[];
   /** Handler module, relative to the repository root; it exports `handler`. */

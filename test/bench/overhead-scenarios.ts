@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '#shared/config';
 import { events } from '#shared/db/events/index';
+import { eventKeys } from '#shared/db/events/keys';
+import { documentClient } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
 import { completeVerification } from '../../functions/verify-accounts/complete-verification';
 import { ROUTES, type RouteDefinition } from '../../lib/service';
@@ -203,7 +207,12 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
       request: () => ({ query: 'size=100' }),
     },
     GetEvent: { status: 200, request: async () => ({ pathParameters: { id: await oneEvent() } }) },
-    RedeliverEvent: { status: 202, request: async () => ({ pathParameters: { id: await oneEvent() } }) },
+    RedeliverEvent: {
+      status: 202,
+      request: async () => ({ pathParameters: { id: await oneEvent() } }),
+      // Redelivery is paced (5 per event, 10 at once per tenant): each request starts afresh (untimed).
+      after: async () => resetRedeliveryPace(tenant, await oneEvent()),
+    },
     InvokeWebhook: { status: 201, request: () => ({ body: { event_type: 'verify_account_updated' } }) },
     ListWebhookConfigurations: {
       status: 200,
@@ -266,6 +275,18 @@ async function storedEventWithAttempts(tenant: string): Promise<string> {
     );
   }
   return eventId;
+}
+
+/** Forgets the event's and the tenant's redelivery pace, so the next redelivery is admitted. */
+async function resetRedeliveryPace(tenant: string, eventId: string): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: eventKeys.event(tenant, eventId),
+      UpdateExpression: 'REMOVE redelivery_tat',
+    }),
+  );
+  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: eventKeys.redeliveryPace(tenant) }));
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ENV as CONFIG_ENV } from '#shared/config';
 import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
 import { deployedRoutes, ROUTES, routeKey } from '../../lib/service';
 import { buildApp, ENV, refId, resourcesOf, synthTemplate } from './harness';
@@ -12,6 +13,14 @@ const scopesByRoute = (template: ReturnType<typeof synthTemplate>) =>
       r.Properties?.AuthorizationScopes,
     ]),
   );
+/** JWT_SCOPE_PREFIX of every API function: what the event log's handlers strip from the token's scopes. */
+const scopePrefixes = (template: ReturnType<typeof synthTemplate>) => [
+  ...new Set(
+    Object.values(resourcesOf(template, 'AWS::Lambda::Function'))
+      .filter((f) => deployedRoutes(ROUTES).some((route) => f.Properties?.Description === routeKey(route)))
+      .map((f) => f.Properties?.Environment?.Variables?.[CONFIG_ENV.scopePrefix]),
+  ),
+];
 const cognitoTypes = (template: ReturnType<typeof synthTemplate>) =>
   Object.values(template.toJSON().Resources as Record<string, { Type: string }>)
     .map((r) => r.Type)
@@ -52,6 +61,10 @@ describe('Cognito identity (default)', () => {
         GenerateSecret: true,
       });
     }
+  });
+
+  it('tells every API function the scope prefix Cognito writes, so the event log reads the token’s scopes', () => {
+    expect(scopePrefixes(template)).toEqual([`${RESOURCE_SERVER_ID}/`]);
   });
 
   it('derives the Cognito domain prefix from stack name and account', () => {
@@ -132,10 +145,11 @@ describe('external issuer (context jwtIssuer + jwtAudience)', () => {
     );
   });
 
-  it('prefixes route scopes with jwtScopePrefix verbatim', () => {
+  it('prefixes route scopes with jwtScopePrefix verbatim, and tells the API functions', () => {
     const template = synthTemplate({
       context: { jwtIssuer: issuer, jwtAudience: 'a', jwtScopePrefix: 'https://verify/' },
     });
+    expect(scopePrefixes(template)).toEqual(['https://verify/']);
     expect(scopesByRoute(template)).toEqual(
       Object.fromEntries(deployedRoutes(ROUTES).map((r) => [routeKey(r), r.scopes.map((s) => `https://verify/${s}`)])),
     );

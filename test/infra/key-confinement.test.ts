@@ -39,7 +39,7 @@ const SAMPLE_KEYS = {
   idempotency: keys.idempotency('acme', 'POST /verify/accounts', 'key-1').pk,
   tenant_alias: keys.tenantAlias('client-1').pk,
   event: eventKeys.event('acme', 'evt-1').pk,
-  delivery_attempt: eventKeys.attempt('acme', 'evt-1', '2026-01-01T00:00:00.000Z', 'cfg-1', 1).pk,
+  delivery_attempt: eventKeys.attempt('acme', 'evt-1', 0).pk,
   person: personKeys.person('acme', 'id-2').pk,
   person_reference: personKeys.reference('acme', 'ref-1').pk,
   review_case: personKeys.reviewCase('acme', 'id-2', '2026-01-01T00:00:00.000Z').pk,
@@ -49,6 +49,7 @@ const SAMPLE_KEYS = {
   webhook_configuration: webhookKeys.configuration('acme', 'cfg-1').pk,
   webhook_configuration_count: webhookKeys.configurationCount('acme').pk,
   webhook_secret: webhookKeys.secret('acme').pk,
+  redelivery_pace: eventKeys.redeliveryPace('acme').pk,
 } as const satisfies Record<Entity, string>;
 
 /** The HTTP middleware stack's own records: the only ones a route may write beyond its row. */

@@ -84,8 +84,9 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   ListEvents: together(onTable('BatchGetItem'), { 'dynamodb:Query': ['table/index/gsi1'] }, EVERY_ROUTE),
   // The event and its delivery attempts (one Query of the event's own partition).
   GetEvent: together(onTable('Query'), EVERY_ROUTE),
-  // The event, then the tenant's configurations (one table partition) to fan it out.
-  RedeliverEvent: together(onTable('GetItem', 'Query'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
+  // The event and the tenant's redelivery pace (read, then each paced by a conditional
+  // UpdateItem), then the tenant's configurations (one table partition) to fan it out.
+  RedeliverEvent: together(onTable('GetItem', 'Query', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   // The test event is stored; the stream publishes it.
   InvokeWebhook: together(onTable('PutItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   // The event and its attempts (one Query of the event's partition, to drop an attempt already

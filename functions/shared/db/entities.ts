@@ -15,6 +15,7 @@ export const ENTITY = {
   screeningEntry: 'screening_entry',
   tenantSettings: 'tenant_settings',
   rateBucket: 'rate_bucket',
+  redeliveryPace: 'redelivery_pace',
   webhookConfiguration: 'webhook_configuration',
   webhookConfigurationCount: 'webhook_configuration_count',
   webhookSecret: 'webhook_secret',

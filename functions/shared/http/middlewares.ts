@@ -1,12 +1,13 @@
 import type * as z from 'zod/mini';
 import type { BucketPolicy } from '#domain/token-bucket';
-import { tenantsFromClientIds } from '#shared/config';
+import { scopePrefix, tenantsFromClientIds } from '#shared/config';
 import { rateLimits } from '#shared/db/rate-limits';
 import { tenants } from '#shared/db/tenants';
 import { now } from '#shared/dependencies';
 import { AppError, RateLimitError, ValidationError } from '#shared/errors';
 import { ExpiringCache } from '#shared/expiring-cache';
 import { createLogger } from '#shared/logger';
+import { grantedScopes } from '#shared/scopes';
 import { parseInput } from '#shared/validation';
 import { errorResult } from './respond';
 import type { HttpEvent, HttpMiddleware, HttpRequestOf } from './types';
@@ -159,12 +160,14 @@ export const input = (schemas: InputSchemas): HttpMiddleware => ({
 /** Last before the handler: hands it the validated request on the event. */
 export const handOver = (): HttpMiddleware => ({
   before: ({ event, internal }) => {
+    const claims = event.requestContext?.authorizer?.jwt?.claims ?? {};
     event.validated = {
       body: internal.body,
       query: internal.query,
       params: internal.params,
       tenant: internal.tenant as string,
       clientId: internal.clientId as string,
+      scopes: grantedScopes(claims.scope ?? claims.scp, scopePrefix()),
       requestId: internal.requestId,
     };
   },

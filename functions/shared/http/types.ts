@@ -2,6 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { IdempotencyScope } from '#shared/db/idempotency';
 import type { Logger } from '#shared/logger';
+import type { Scope } from '#shared/scopes';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2 & {
@@ -40,6 +41,12 @@ export interface HandlerRequest<B = unknown, Q = unknown, P = unknown> {
   tenant: string;
   /** The token's client id; a tenant may own several (credential rotation). */
   clientId: string;
+  /**
+   * The contract's scopes the token grants, without the issuer's prefix. API Gateway has
+   * already checked the route's; a route that accepts several (the event log) decides with
+   * these what the token may see.
+   */
+  scopes: readonly Scope[];
   requestId: string;
 }
 

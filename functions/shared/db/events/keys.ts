@@ -4,9 +4,17 @@ export const eventKeys = {
   /** byTenant partition: the tenant's events in one shard (a list merges every shard). */
   list: (tenant: string, shard: number) => `T#${tenant}#EVT#${shard}`,
   order: (createdAt: string, eventId: string) => `${createdAt}#${eventId}`,
-  /** A delivery attempt, in its event's partition (pattern 18): read with the event in one Query. */
-  attempt: (tenant: string, eventId: string, at: string, configurationId: string, n: number) => ({
+  /**
+   * The tenant's redelivery pace (docs/data-model.md, pattern 23): its own kind prefix, so a
+   * grant may name it apart from the tenant's records.
+   */
+  redeliveryPace: (tenant: string) => ({ pk: `REDELIVER#${tenant}`, sk: 'PACE' }),
+  /**
+   * A delivery attempt, in one of its event's attempt slots (pattern 18): read with the event
+   * in one Query; the slots bound how many an event keeps.
+   */
+  attempt: (tenant: string, eventId: string, slot: number) => ({
     pk: `T#${tenant}#EVT#${eventId}`,
-    sk: `ATTEMPT#${at}#${configurationId}#${n}`,
+    sk: `ATTEMPT#${String(slot).padStart(3, '0')}`,
   }),
 };

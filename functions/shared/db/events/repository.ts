@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type HeldSlot, MAX_STORED_ATTEMPTS, slotCandidates } from '#domain/attempt-slots';
 import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
 import type { PageWindow } from '#domain/pagination';
 import { isConditionFailure } from '../conditions';
@@ -22,6 +23,8 @@ export interface DeliveryAttempt {
   final?: boolean;
   /** The redelivery (`POST /events/{id}/redeliver`) this attempt belongs to; absent for the first delivery. */
   redelivery?: string;
+  /** Where it is kept (`#domain/attempt-slots`); absent until it is recorded. */
+  slot?: number;
 }
 
 export interface EventListFilter {
@@ -37,7 +40,7 @@ export interface StoredEvent {
   envelope: EventEnvelope;
 }
 
-/** An event with every delivery attempt recorded beside it, oldest first. */
+/** An event with the delivery attempts kept beside it (the newest 100), oldest first. */
 export interface EventWithAttempts {
   stored: StoredEvent;
   attempts: DeliveryAttempt[];
@@ -101,33 +104,64 @@ export class EventRepository {
     return items.map((item) => ({ tenant, envelope: item.envelope as EventEnvelope }));
   }
 
-  /** Records one delivery attempt beside its event; it expires with the event. */
+  /**
+   * Records one delivery attempt beside its event, in a free slot or in place of an old
+   * attempt (`#domain/attempt-slots`), so an event never keeps more than
+   * MAX_STORED_ATTEMPTS; it expires with the event. `seen` are the attempts the caller read
+   * with the event: each slot is written on condition that it still holds what was seen
+   * there, so concurrent writers never overwrite each other's new attempts. False when
+   * every slot tried was taken meanwhile (the attempt goes unrecorded).
+   */
   async recordAttempt(
     tenant: string,
     eventId: string,
     attempt: DeliveryAttempt,
     expiresAtSeconds: number,
-  ): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...eventKeys.attempt(tenant, eventId, attempt.at, attempt.configuration_id, attempt.attempt),
-          entity: ENTITY.deliveryAttempt,
-          version: 1,
-          tenant,
-          event_id: eventId,
-          ...attempt,
-          [TABLE_SCHEMA.ttlAttribute]: expiresAtSeconds,
-        },
-      }),
-    );
+    seen: readonly DeliveryAttempt[] = [],
+  ): Promise<boolean> {
+    const held = new Map(seen.flatMap((a) => (a.slot === undefined ? [] : [[a.slot, a] as const])));
+    const seed = `${attempt.configuration_id}#${attempt.attempt}#${attempt.redelivery ?? ''}`;
+    for (const slot of slotCandidates([...held.values()] as HeldSlot[], seed)) {
+      const previous = held.get(slot);
+      try {
+        await this.db.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              ...eventKeys.attempt(tenant, eventId, slot),
+              entity: ENTITY.deliveryAttempt,
+              version: 1,
+              tenant,
+              event_id: eventId,
+              ...attempt,
+              slot,
+              [TABLE_SCHEMA.ttlAttribute]: expiresAtSeconds,
+            },
+            ...(previous
+              ? {
+                  ConditionExpression: '#at = :at AND configuration_id = :configuration AND attempt = :n',
+                  ExpressionAttributeNames: { '#at': 'at' },
+                  ExpressionAttributeValues: {
+                    ':at': previous.at,
+                    ':configuration': previous.configuration_id,
+                    ':n': previous.attempt,
+                  },
+                }
+              : { ConditionExpression: 'attribute_not_exists(pk)' }),
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    }
+    return false;
   }
 
   /**
-   * The event and every delivery attempt, oldest first, in one strongly consistent Query of
-   * the event's partition (pattern 18): the attempts sort before the event's own `EVT` item.
-   * `undefined` when the event is gone (expired after 30 days).
+   * The event and its delivery attempts, oldest first, in one strongly consistent Query of
+   * the event's partition (pattern 18): at most the event and MAX_STORED_ATTEMPTS attempts,
+   * one page. `undefined` when the event is gone (expired after 30 days).
    */
   async withAttempts(tenant: string, eventId: string): Promise<EventWithAttempts | undefined> {
     const items = await tablePartition(this.db, this.tableName, eventKeys.event(tenant, eventId).pk);
@@ -135,12 +169,40 @@ export class EventRepository {
     if (!event) return undefined;
     return {
       stored: { tenant, envelope: event.envelope as EventEnvelope },
-      attempts: items.filter((item) => item.entity === ENTITY.deliveryAttempt).map(toAttempt),
+      // Slots are not in time order; attempts stored before slots (issue 18) may linger 30 days.
+      attempts: items
+        .filter((item) => item.entity === ENTITY.deliveryAttempt)
+        .map(toAttempt)
+        .sort(byTime)
+        .slice(-MAX_STORED_ATTEMPTS),
     };
   }
 }
 
 function toAttempt(item: Record<string, unknown>): DeliveryAttempt {
-  const { at, url, configuration_id, attempt, status_code, latency_ms, error, final, redelivery } = item;
-  return { at, url, configuration_id, attempt, status_code, latency_ms, error, final, redelivery } as DeliveryAttempt;
+  const { at, url, configuration_id, attempt, status_code, latency_ms, error, final, redelivery, slot } = item;
+  return {
+    at,
+    url,
+    configuration_id,
+    attempt,
+    status_code,
+    latency_ms,
+    error,
+    final,
+    redelivery,
+    slot,
+  } as DeliveryAttempt;
 }
+
+/** Oldest first; attempts of one moment by configuration and number. */
+const byTime = (a: DeliveryAttempt, b: DeliveryAttempt): number =>
+  a.at !== b.at
+    ? a.at < b.at
+      ? -1
+      : 1
+    : a.configuration_id !== b.configuration_id
+      ? a.configuration_id < b.configuration_id
+        ? -1
+        : 1
+      : a.attempt - b.attempt;

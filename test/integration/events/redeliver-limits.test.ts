@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { api } from '../harness';
+import { useWebhooksRuntime } from '../webhooks/support';
+
+/**
+ * Redelivery is bounded (docs/api.md#redelivery-limits): per event and per tenant, each
+ * refusal a 429 in the contract's shape with `Retry-After`, counted atomically so
+ * concurrent requests cannot pass the bound.
+ */
+const env = useWebhooksRuntime();
+
+type Client = ReturnType<typeof api>;
+
+async function tenantClient(tenant: string): Promise<Client> {
+  return api(env.runtime, await env.runtime.mintToken(tenant));
+}
+
+/** Stores `n` test events of the client's tenant and answers their ids, newest first. */
+async function testEvents(client: Client, n: number): Promise<string[]> {
+  for (let i = 0; i < n; i++) {
+    expect((await client.post('/webhooks/invoke', { event_type: 'person_created' })).status).toBe(201);
+  }
+  const listed = await client.get(`/events?size=${n}`);
+  return listed.body.events.map((event: { event_id: string }) => event.event_id);
+}
+
+function expectRefused(answer: { status: number; headers: Record<string, string>; body: any }, code: string) {
+  expect(answer.status).toBe(429);
+  expect(answer.body.error_code).toBe(code);
+  const retryAfter = Number(answer.headers['retry-after']);
+  expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+  expect(answer.body.details).toMatchObject({ retry_after_seconds: retryAfter });
+}
+
+describe('redelivery limits', () => {
+  it('redelivers one event at most 5 times at once: the 6th answers 429 too_many_redeliveries with Retry-After', async () => {
+    const client = await tenantClient('tenant-redeliver-event');
+    const [id] = await testEvents(client, 1);
+    for (let i = 0; i < 5; i++) expect((await client.post(`/events/${id}/redeliver`, {})).status).toBe(202);
+    const refused = await client.post(`/events/${id}/redeliver`, {});
+    expectRefused(refused, 'too_many_redeliveries');
+    // About one more per 4.8 hours: the wait is hours, not seconds.
+    expect(refused.body.details.retry_after_seconds).toBeGreaterThan(3600);
+  });
+
+  it('concurrent redeliveries of one event never pass the bound', async () => {
+    const client = await tenantClient('tenant-redeliver-race');
+    const [id] = await testEvents(client, 1);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => client.post(`/events/${id}/redeliver`, {})));
+    const accepted = answers.filter((answer) => answer.status === 202);
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    expect(accepted.length).toBeLessThanOrEqual(5);
+    for (const answer of answers.filter((a) => a.status !== 202)) expect(answer.status).toBe(429);
+  });
+
+  it('a tenant redelivers at most 10 events at once and then about one a second: concurrent ones beyond answer 429 redelivery_rate_exceeded', async () => {
+    const client = await tenantClient('tenant-redeliver-rate');
+    const ids = await testEvents(client, 20);
+    const started = Date.now();
+    const answers = await Promise.all(ids.map((id) => client.post(`/events/${id}/redeliver`, {})));
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+    const accepted = answers.filter((answer) => answer.status === 202);
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    expect(accepted.length).toBeLessThanOrEqual(10 + seconds);
+    const refused = answers.filter((answer) => answer.status !== 202);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of refused) expectRefused(answer, 'redelivery_rate_exceeded');
+  });
+
+  it('another tenant’s budget is its own, and an unknown event answers 404 without using any', async () => {
+    const client = await tenantClient('tenant-redeliver-other');
+    for (let i = 0; i < 12; i++) {
+      expect((await client.post('/events/7d3e2b8a-4c1f-4e6a-9b0d-2f5a8c1e3d47/redeliver', {})).status).toBe(404);
+    }
+    const [id] = await testEvents(client, 1);
+    expect((await client.post(`/events/${id}/redeliver`, {})).status).toBe(202);
+  });
+});

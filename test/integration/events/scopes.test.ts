@@ -1,0 +1,74 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../harness';
+import { useWebhooksRuntime } from '../webhooks/support';
+
+/**
+ * The event log carries persons and accounts as their GET routes answer them: an event is
+ * read with the read scope of the area it comes from (docs/api.md#event-log), never with a
+ * webhook-configuration scope.
+ */
+const env = useWebhooksRuntime();
+const TENANT = 'tenant-scopes';
+let personEventId: string;
+let accountEventId: string;
+
+type Client = ReturnType<typeof api>;
+const client = async (scopes: string[]): Promise<Client> =>
+  api(env.runtime, await env.runtime.mintToken(TENANT, scopes));
+const eventIds = (answer: { body: { events: { event_id: string }[] } }) => answer.body.events.map((e) => e.event_id);
+
+beforeAll(async () => {
+  const all = api(env.runtime, await env.runtime.mintToken(TENANT));
+  expect((await all.post('/webhooks/invoke', { event_type: 'person_created' })).status).toBe(201);
+  expect((await all.post('/webhooks/invoke', { event_type: 'verify_account_updated' })).status).toBe(201);
+  const listed = (await all.get('/events')).body.events as { event_id: string; event_type: string }[];
+  personEventId = listed.find((e) => e.event_type === 'person_created')?.event_id as string;
+  accountEventId = listed.find((e) => e.event_type === 'verify_account_updated')?.event_id as string;
+});
+
+describe('event log scopes', () => {
+  it('a token with only read:webhook-configurations reads no event: GET /events and GET /events/{id} answer 403', async () => {
+    const configurations = await client(['read:webhook-configurations']);
+    expect((await configurations.get('/events')).status).toBe(403);
+    expect((await configurations.get(`/events/${personEventId}`)).status).toBe(403);
+    expect((await configurations.get(`/events/${accountEventId}`)).status).toBe(403);
+  });
+
+  it('a token with only read:verify-accounts lists account events and no person events, and reads only account events', async () => {
+    const accounts = await client(['read:verify-accounts']);
+    const listed = await accounts.get('/events');
+    expect(listed.status).toBe(200);
+    expect(eventIds(listed)).toEqual([accountEventId]);
+    expect((await accounts.get(`/events/${accountEventId}`)).status).toBe(200);
+    const person = await accounts.get(`/events/${personEventId}`);
+    expect(person.status).toBe(403);
+    expect(person.body).toMatchObject({
+      error_code: 'insufficient_scope',
+      details: { required_scopes: ['read:persons'] },
+    });
+  });
+
+  it('a token with only read:persons lists and reads person events only (test events follow their type’s area)', async () => {
+    const persons = await client(['read:persons']);
+    const listed = await persons.get('/events');
+    expect(eventIds(listed)).toEqual([personEventId]);
+    expect((await persons.get(`/events/${personEventId}`)).status).toBe(200);
+    expect((await persons.get(`/events/${accountEventId}`)).body.error_code).toBe('insufficient_scope');
+  });
+
+  it('an event_type filter naming a kind the token cannot read answers 403 insufficient_scope, not an empty page', async () => {
+    const accounts = await client(['read:verify-accounts']);
+    const filtered = await accounts.get('/events?event_type=verify_account_updated&event_type=person_created');
+    expect(filtered.status).toBe(403);
+    expect(filtered.body).toMatchObject({
+      error_code: 'insufficient_scope',
+      details: { event_types: ['person_created'], required_scopes: ['read:persons'] },
+    });
+    expect(eventIds(await accounts.get('/events?event_type=verify_account_updated'))).toEqual([accountEventId]);
+  });
+
+  it('a token with both read scopes reads every event, as before', async () => {
+    const both = await client(['read:persons', 'read:verify-accounts']);
+    expect(eventIds(await both.get('/events')).sort()).toEqual([personEventId, accountEventId].sort());
+  });
+});

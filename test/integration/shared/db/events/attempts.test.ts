@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_STORED_ATTEMPTS } from '#domain/attempt-slots';
+import { type DeliveryAttempt, events } from '#shared/db/events/index';
+import { createTestTable } from '../../../harness';
+
+/** The delivery attempts kept beside an event, on DynamoDB Local (docs/data-model.md, pattern 18). */
+const TENANT = 'tenant-attempt-slots';
+const EXPIRES = Math.ceil(Date.now() / 1000) + 86_400;
+let clock = Date.parse('2026-01-16T15:00:00.000Z');
+
+beforeAll(async () => {
+  await createTestTable();
+});
+
+async function storedEvent(): Promise<string> {
+  const eventId = crypto.randomUUID();
+  const envelope = { event_id: eventId, event_type: 'person_created', created_at: new Date(clock).toISOString() };
+  expect(await events().store(TENANT, { ...envelope, event_data: { person: {} } })).toBe(true);
+  return eventId;
+}
+
+function attempt(configuration: number, n: number): DeliveryAttempt {
+  clock += 1000;
+  return {
+    at: new Date(clock).toISOString(),
+    url: 'https://hooks.example.com/orum',
+    configuration_id: `00000000-0000-4000-8000-${String(configuration).padStart(12, '0')}`,
+    attempt: n,
+    status_code: 503,
+    latency_ms: 12,
+  };
+}
+
+const kept = async (eventId: string) => (await events().withAttempts(TENANT, eventId))?.attempts ?? [];
+
+describe('attempts kept per event', () => {
+  it('keeps the newest 100 when attempts are recorded one after another', async () => {
+    const eventId = await storedEvent();
+    const made: DeliveryAttempt[] = [];
+    for (let i = 0; i < 130; i++) {
+      const next = attempt(i % 3, 1 + Math.floor(i / 3));
+      made.push(next);
+      expect(await events().recordAttempt(TENANT, eventId, next, EXPIRES, await kept(eventId))).toBe(true);
+    }
+    const stored = await kept(eventId);
+    expect(stored).toHaveLength(MAX_STORED_ATTEMPTS);
+    expect(stored.map((a) => a.at)).toEqual(made.slice(-MAX_STORED_ATTEMPTS).map((a) => a.at));
+  });
+
+  it('writers that saw the same attempts at the same moment each find a slot, and never pass the cap', async () => {
+    const eventId = await storedEvent();
+    for (let i = 0; i < 95; i++)
+      await events().recordAttempt(TENANT, eventId, attempt(0, i + 1), EXPIRES, await kept(eventId));
+    const seen = await kept(eventId);
+    const concurrent = Array.from({ length: 16 }, (_, i) => attempt(i + 1, 1));
+    const recorded = await Promise.all(
+      concurrent.map((a) => events().recordAttempt(TENANT, eventId, a, EXPIRES, seen)),
+    );
+    expect(recorded.every(Boolean)).toBe(true);
+    const stored = await kept(eventId);
+    expect(stored).toHaveLength(MAX_STORED_ATTEMPTS);
+    for (const a of concurrent) expect(stored.map((s) => s.at)).toContain(a.at);
+  });
+
+  it('never passes the cap when writers record with no view of the event at all', async () => {
+    const eventId = await storedEvent();
+    await Promise.all(
+      Array.from({ length: 120 }, (_, i) => events().recordAttempt(TENANT, eventId, attempt(i, 1), EXPIRES)),
+    );
+    expect((await kept(eventId)).length).toBeLessThanOrEqual(MAX_STORED_ATTEMPTS);
+  });
+});
