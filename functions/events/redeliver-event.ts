@@ -17,7 +17,7 @@ export async function redeliverEvent(tenant: string, id: string): Promise<void> 
   const admission = await redeliveryLimits().admit(tenant, id, now());
   if (admission.kind === 'unknown') throw unknownEvent();
   if (admission.kind === 'refused') throw redeliveryRefused(admission.limit, admission.retryAfterSeconds);
-  await fanOut({ tenant, event_id: id, event_type: admission.event.envelope.event_type }, randomUUID());
+  await fanOut({ tenant, event_id: id, event_type: admission.eventType }, randomUUID());
 }
 
 /** 429 with `Retry-After`, as the tenant's request rate limit answers. */

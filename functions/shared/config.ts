@@ -17,6 +17,13 @@ export const ENV = {
   digestKeyCiphertext: 'DIGEST_KEY_CIPHERTEXT',
   /** Base64 256-bit digest key (local mode only): the HMAC key of every digest of a secret or of PII. */
   localDigestKey: 'LOCAL_DIGEST_KEY',
+  /**
+   * Base64 KMS ciphertext of the field key (AWS mode), decrypted once per container under
+   * the cipher key (`CIPHER_KEY_ARN`); set only on functions whose row seals or opens fields.
+   */
+  fieldKeyCiphertext: 'FIELD_KEY_CIPHERTEXT',
+  /** Base64 256-bit field key (local mode only): the AES-256-GCM key that seals account numbers in stored items. */
+  localFieldKey: 'LOCAL_FIELD_KEY',
   /** Sender address of account-holder emails (an SES identity); emails are skipped without it. */
   emailSender: 'EMAIL_SENDER',
   /** `debug` | `info` | `warn` | `error` (either case); default `info`. */

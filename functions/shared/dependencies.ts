@@ -13,6 +13,7 @@ import type { VerifyAccountRepository } from './db/verify-accounts/repository';
 import type { WebhookSecretRepository } from './db/webhook-secrets/repository';
 import type { WebhookRepository } from './db/webhooks/repository';
 import type { DigestKey } from './digest/digest-key';
+import type { FieldCipher } from './field-cipher/field-cipher';
 import type { IdentityVendor } from './identity-vendor/identity-vendor';
 import type { Notifier } from './notify/notifier';
 import type { MessageQueue } from './queue/message-queue';
@@ -34,6 +35,7 @@ export interface Dependencies {
   documentClient: DynamoDBDocumentClient;
   cipher: Cipher;
   digestKey: DigestKey;
+  fieldCipher: FieldCipher;
   queue: MessageQueue;
   bank: BankProvider;
   notifier: Notifier;

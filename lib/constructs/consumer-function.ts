@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { QueueId } from '#shared/queue/message-queue';
-import type { ConsumerDefinition, ConsumerSource } from '../service';
+import { type ConsumerDefinition, type ConsumerSource, dataKeysOf } from '../service';
 import type { CipherKey } from './cipher-key';
+import type { DataKey } from './data-key';
 import type { DataTable } from './data-table';
-import type { DigestKey } from './digest-key';
 import type { EmailSenderSettings } from './email-sender';
 import type { WorkQueue } from './queue';
 import { ServiceFunction } from './service-function';
@@ -33,7 +34,8 @@ export interface ConsumerFunctionProps {
   readonly projectRoot: string;
   readonly dataTable: DataTable;
   readonly cipherKey: CipherKey;
-  readonly digestKey: DigestKey;
+  /** Every data key of the service, by purpose: the consumer gets those its row holds. */
+  readonly dataKeys: Readonly<Record<DataKeyPurpose, DataKey>>;
   /** Every work queue of the service, by id. */
   readonly queues: ReadonlyMap<QueueId, WorkQueue>;
   /** The email sender, when one is configured. */
@@ -49,7 +51,7 @@ export interface ConsumerFunctionProps {
 /**
  * The function of one consumer row (`CONSUMERS` in lib/service/): the house defaults of
  * `ServiceFunction` with the row's timeout, and exactly the access the row declares:
- * the table (`table`), the cipher key (`cipher`), the digest key (`digestKey`), sending to each queue of `sendsTo`,
+ * the table (`table`), the cipher key (`cipher`), the data keys (`digestKey`, `fieldKey`), sending to each queue of `sendsTo`,
  * and SES when it `sendsEmail` and a sender is configured; plus the deployment settings
  * given in `environment`. What feeds it (stream, queue,
  * schedule) is wired by `EventPipeline`.
@@ -65,7 +67,7 @@ export class ConsumerFunction extends ServiceFunction {
       description: consumerDescription(consumer),
       timeout: Duration.seconds(consumer.timeoutSeconds),
       bundling: consumer.bundling,
-      digestKey: consumer.digestKey ? props.digestKey : undefined,
+      dataKeys: dataKeysOf(consumer).map((purpose) => props.dataKeys[purpose]),
     });
     this.consumer = consumer;
     this.bindTable(props.dataTable, consumer.table);

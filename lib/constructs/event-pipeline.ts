@@ -3,6 +3,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, type IEventSourceDlq, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { QueueId } from '#shared/queue/message-queue';
 import {
   CONSUMERS,
@@ -15,8 +16,8 @@ import {
 import type { AlarmTopic } from './alarms';
 import type { CipherKey } from './cipher-key';
 import { ConsumerFunction } from './consumer-function';
+import type { DataKey } from './data-key';
 import type { DataTable } from './data-table';
-import type { DigestKey } from './digest-key';
 import type { EmailSenderSettings } from './email-sender';
 import { DeadLetterStore, WorkQueue } from './queue';
 
@@ -44,8 +45,8 @@ export interface EventPipelineProps {
   readonly projectRoot: string;
   readonly dataTable: DataTable;
   readonly cipherKey: CipherKey;
-  /** The digest key, for consumers whose row says `digestKey`. */
-  readonly digestKey: DigestKey;
+  /** Every data key of the service, by purpose, for consumers whose row holds one (`digestKey`, `fieldKey`). */
+  readonly dataKeys: Readonly<Record<DataKeyPurpose, DataKey>>;
   /** Where every dead-letter and failure alarm notifies. */
   readonly alarms: AlarmTopic;
   /**
@@ -141,7 +142,7 @@ export class EventPipeline extends Construct {
         projectRoot: props.projectRoot,
         dataTable: props.dataTable,
         cipherKey: props.cipherKey,
-        digestKey: props.digestKey,
+        dataKeys: props.dataKeys,
         queues,
         emailSender: props.emailSender,
         environment: props.consumerEnvironment?.[consumer.id],

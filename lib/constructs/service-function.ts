@@ -7,13 +7,13 @@ import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aw
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#shared/config';
-import { DIGEST_KEY_CONTEXT } from '#shared/digest/digest-key';
+import { DATA_KEYS } from '#shared/data-key/index';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import type { CipherAccess, FunctionBundling, TableAccess } from '../service';
 import { APP_METRICS_ENV, APP_METRICS_NAMESPACE, appServiceName } from './app-metrics';
 import { type CipherKey, purposeCondition } from './cipher-key';
+import type { DataKey } from './data-key';
 import type { DataTable } from './data-table';
-import type { DigestKey } from './digest-key';
 import type { EmailSenderSettings } from './email-sender';
 import type { WorkQueue } from './queue';
 
@@ -60,12 +60,12 @@ export interface ServiceFunctionProps {
    */
   readonly bundling?: FunctionBundling;
   /**
-   * The digest key, for a function whose row needs digests (see `bindDigestKey`). Given at
-   * construction because it also shapes the bundle: only then does it carry the KMS
-   * client that decrypts the key.
-   * @default - no digest key
+   * The data keys the function's row holds (the digest key, the field key; see
+   * `bindDataKey`). Given at construction because they also shape the bundle: only a bundle
+   * holding a key carries the KMS client that decrypts it.
+   * @default - no data key
    */
-  readonly digestKey?: DigestKey;
+  readonly dataKeys?: readonly DataKey[];
 }
 
 /**
@@ -77,8 +77,8 @@ export interface ServiceFunctionProps {
  * version it was tested with and cold starts skip resolving the runtime's copy), and a
  * role of its own that can only write to its own log group. Table, key, queue and email
  * access are added by the `bind*`/`sendsTo` methods, each granting exactly what its
- * argument names; the digest key is given at construction (`digestKey`), as it also
- * decides whether the bundle carries the KMS client.
+ * argument names; the data keys are given at construction (`dataKeys`), as they also
+ * decide whether the bundle carries the KMS client.
  *
  * The role and the log group are created beside the function (`<id>Role`,
  * `<id>LogGroup`), since the function's constructor needs them before it exists.
@@ -99,6 +99,8 @@ export class ServiceFunction extends NodejsFunction {
     });
     logGroup.grantWrite(role);
     const commandHooks = copyFilesHooks(props.projectRoot, props.bundling?.files ?? []);
+    const dataKeys = props.dataKeys ?? [];
+    const held = new Set(dataKeys.map((dataKey) => dataKey.spec.purpose));
 
     super(scope, id, {
       entry: props.entry,
@@ -132,13 +134,15 @@ export class ServiceFunction extends NodejsFunction {
         sourcesContent: false,
         bundleAwsSDK: true,
         externalModules: [],
-        // functions/shared/digest/index.ts: without the digest key, no KMS client to load it.
-        define: { DIGEST_KEY_IN_BUNDLE: JSON.stringify(props.digestKey !== undefined) },
+        // functions/shared/data-key/: without a data key, no KMS client to load it.
+        define: Object.fromEntries(
+          Object.values(DATA_KEYS).map((spec) => [spec.bundleConstant, JSON.stringify(held.has(spec.purpose))]),
+        ),
         ...(commandHooks && { commandHooks }),
       },
     });
 
-    if (props.digestKey) this.bindDigestKey(props.digestKey);
+    for (const dataKey of dataKeys) this.bindDataKey(dataKey);
 
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -195,21 +199,23 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * The digest key (docs/data-model.md#digests): its ciphertext in `DIGEST_KEY_CIPHERTEXT`,
-   * the cipher key's ARN in `CIPHER_KEY_ARN`, and `kms:Decrypt` on the cipher key under
-   * the `digest-key` purpose only, which the function uses once per warm container.
-   * Without it, nothing: the function holds neither the ciphertext nor the grant.
+   * A data key (the digest key of docs/data-model.md#digests, the field key of
+   * docs/data-model.md#field-encryption): its ciphertext in its variable
+   * (`DIGEST_KEY_CIPHERTEXT`, `FIELD_KEY_CIPHERTEXT`), the cipher key's ARN in
+   * `CIPHER_KEY_ARN`, and `kms:Decrypt` on the cipher key under that key's purpose only,
+   * which the function uses once per warm container. Without it, nothing: the function
+   * holds neither the ciphertext nor the grant.
    */
-  private bindDigestKey(digestKey: DigestKey): void {
+  private bindDataKey(dataKey: DataKey): void {
     this.addToRolePolicy(
       new PolicyStatement({
         actions: ['kms:Decrypt'],
-        resources: [digestKey.cipherKey.key.keyArn],
-        conditions: purposeCondition([DIGEST_KEY_CONTEXT.purpose]),
+        resources: [dataKey.cipherKey.key.keyArn],
+        conditions: purposeCondition([dataKey.spec.purpose]),
       }),
     );
-    this.addEnvironment(ENV.digestKeyCiphertext, digestKey.ciphertext);
-    this.addEnvironment(ENV.cipherKeyArn, digestKey.cipherKey.key.keyArn);
+    this.addEnvironment(dataKey.spec.ciphertextEnv, dataKey.ciphertext);
+    this.addEnvironment(ENV.cipherKeyArn, dataKey.cipherKey.key.keyArn);
   }
 
   /**

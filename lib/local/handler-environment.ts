@@ -16,12 +16,15 @@ export function configureHandlerEnvironment(settings: {
   cipherKey?: string;
   /** Base64, 32 bytes; default a random one. */
   digestKey?: string;
+  /** Base64, 32 bytes; default a random one. */
+  fieldKey?: string;
 }): void {
   Object.assign(process.env, LOCAL_AWS_ENV, {
     AWS_ENDPOINT_URL_DYNAMODB: settings.dynamoEndpoint,
     [ENV.tableName]: settings.tableName,
     [ENV.localCipherKey]: settings.cipherKey ?? newKey(),
     [ENV.localDigestKey]: settings.digestKey ?? newKey(),
+    [ENV.localFieldKey]: settings.fieldKey ?? newKey(),
     // Local webhook receivers listen on 127.0.0.1 over plain HTTP; AWS never sets this.
     [ENV.allowLoopbackWebhooks]: 'true',
     // Local tokens name any tenant as their client id (npm run token -- <tenant>); a
@@ -44,6 +47,12 @@ export const localCipherKey = (dataDir: string | undefined): Promise<string> => 
  * idempotency record, a statement code) would ever match again.
  */
 export const localDigestKey = (dataDir: string | undefined): Promise<string> => localKey(dataDir, 'digest-key');
+
+/**
+ * The key that seals account numbers in stored items. Random per in-memory run; kept beside
+ * a persistent database, or no stored account, event or replayable answer would open again.
+ */
+export const localFieldKey = (dataDir: string | undefined): Promise<string> => localKey(dataDir, 'field-key');
 
 async function localKey(dataDir: string | undefined, file: string): Promise<string> {
   if (!dataDir) return newKey();

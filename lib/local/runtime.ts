@@ -14,7 +14,7 @@ import { createJwtAuthorizer } from './gateway/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './gateway/jwt-issuer';
 import type { LocalEndpoint } from './gateway/local-endpoints';
 import { tokenEndpoint } from './gateway/token-endpoint';
-import { configureHandlerEnvironment, localCipherKey, localDigestKey } from './handler-environment';
+import { configureHandlerEnvironment, localCipherKey, localDigestKey, localFieldKey } from './handler-environment';
 import { LambdaInvoker } from './lambda-invoker';
 import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
 import { openApiEndpoint } from './openapi-endpoint';
@@ -140,6 +140,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       tableName,
       cipherKey: await localCipherKey(options.dataDir),
       digestKey: await localDigestKey(options.dataDir),
+      fieldKey: await localFieldKey(options.dataDir),
     });
 
     const client = new DynamoDBClient({ endpoint: dynamoEndpoint });

@@ -19,6 +19,8 @@ export const EVENTS: ServiceArea = {
       scopes: EVENT_LOG_SCOPES,
       handler: 'functions/events/list.ts',
       table: { actions: ['BatchGetItem'], indexes: ['byTenant'] },
+      // Events that carry an account are answered with its number opened.
+      fieldKey: true,
     },
     {
       id: 'GetEvent',
@@ -28,6 +30,7 @@ export const EVENTS: ServiceArea = {
       handler: 'functions/events/get.ts',
       // The event and its delivery attempts (one Query of the event's partition).
       table: { actions: ['Query'] },
+      fieldKey: true,
     },
     {
       id: 'RedeliverEvent',
@@ -49,6 +52,8 @@ export const EVENTS: ServiceArea = {
       handler: 'functions/webhooks/invoke.ts',
       // The test event is stored; the stream publishes it like any other.
       table: { actions: ['PutItem'] },
+      // Account numbers in the test event's data are stored sealed.
+      fieldKey: true,
     },
   ],
   consumers: [
@@ -64,6 +69,8 @@ export const EVENTS: ServiceArea = {
       table: { actions: ['GetItem', 'PutItem', 'Query'] },
       cipher: { decrypt: ['webhook_signing_secret'] },
       sendsTo: ['webhookDeliveries'],
+      // The event is sent with its account numbers opened.
+      fieldKey: true,
       timeoutSeconds: 20,
     },
   ],

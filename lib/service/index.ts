@@ -1,3 +1,4 @@
+import type { DataKeyPurpose } from '#shared/data-key/index';
 import { HTTP_STACK_TABLE_ACCESS, IDEMPOTENT_METHODS } from '#shared/http/table-access';
 import type { QueueId } from '#shared/queue/message-queue';
 import { EVENTS } from './events';
@@ -41,8 +42,8 @@ export const QUEUE_SETTINGS = Object.assign({}, ...AREAS.map((area) => area.queu
 
 /**
  * The stream router (functions/pipeline/stream-router.ts): one function on the table
- * stream that hands each change to its area's stream rules. Its filters, table access
- * and queues are the union of what every area's rules declare.
+ * stream that hands each change to its area's stream rules. Its filters, table access,
+ * queues and field key are the union of what every area's rules declare.
  */
 export const STREAM_ROUTER: ConsumerDefinition = {
   id: 'StreamRouter',
@@ -55,6 +56,7 @@ export const STREAM_ROUTER: ConsumerDefinition = {
   },
   table: unionAccess(AREAS.flatMap((area) => (area.streamRules ? [area.streamRules.table] : []))),
   sendsTo: [...new Set(AREAS.flatMap((area) => area.streamRules?.sendsTo ?? []))],
+  fieldKey: AREAS.some((area) => area.streamRules?.fieldKey === true),
   timeoutSeconds: 30,
 };
 
@@ -82,6 +84,15 @@ export function tableAccessOfRoute(route: RouteDefinition): TableAccess[] {
  */
 export const digestKeyOfRoute = (route: RouteDefinition): boolean =>
   route.digestKey === true || IDEMPOTENT_METHODS.includes(route.method);
+
+/**
+ * The data keys a function holds (functions/shared/data-key/), from its row: the digest key
+ * (a route's with what the HTTP stack adds, `digestKeyOfRoute`) and the field key.
+ */
+export function dataKeysOf(row: RouteDefinition | ConsumerDefinition): DataKeyPurpose[] {
+  const digests = 'method' in row ? digestKeyOfRoute(row) : row.digestKey === true;
+  return [...(digests ? (['digest-key'] as const) : []), ...(row.fieldKey ? (['field-key'] as const) : [])];
+}
 
 /**
  * Several unconfined accesses as one: every action and index of any, each once. A

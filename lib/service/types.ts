@@ -1,4 +1,5 @@
 import type { CipherPurpose } from '#shared/cipher/cipher';
+import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { IndexName, TableAction } from '#shared/db/schema';
 import type { QueueId } from '#shared/queue/message-queue';
 import type { Scope } from '#shared/scopes';
@@ -38,16 +39,16 @@ export interface TableAccess {
 /**
  * What a function's own code encrypts and decrypts under the cipher key, by purpose (the
  * `purpose` of the encryption context, `CipherPurpose`): each operation is granted only
- * under a `kms:EncryptionContext:purpose` condition naming exactly these. The digest key
- * is not among them: a row asks for it with `digestKey`.
+ * under a `kms:EncryptionContext:purpose` condition naming exactly these. The data keys
+ * are not among them: a row asks for them with `digestKey` and `fieldKey`.
  */
 export interface CipherAccess {
   readonly encrypt?: readonly RecordPurpose[];
   readonly decrypt?: readonly RecordPurpose[];
 }
 
-/** The purposes of values stored in records (SSNs, tax ids, webhook secrets). */
-export type RecordPurpose = Exclude<CipherPurpose, 'digest-key'>;
+/** The purposes of values stored in records (SSNs, tax ids, webhook secrets); the data keys are asked for apart. */
+export type RecordPurpose = Exclude<CipherPurpose, DataKeyPurpose>;
 
 /** Per-function bundling needs beyond the house defaults. */
 export interface FunctionBundling {
@@ -81,6 +82,11 @@ export interface RouteDefinition {
    * record on IDEMPOTENT_METHODS) is added by `digestKeyOfRoute`.
    */
   readonly digestKey?: boolean;
+  /**
+   * Its handler stores or reads an account number (functions/shared/field-cipher/): an
+   * account item, an event that carries an account, or an idempotency record replaying one.
+   */
+  readonly fieldKey?: boolean;
   /** Queues its handler sends to (SendMessage grant and `<QUEUE>_URL` variable). */
   readonly sendsTo?: readonly QueueId[];
   /** Served by the local runtime only (sandbox administration); never deployed. */
@@ -144,6 +150,8 @@ export interface ConsumerDefinition {
   readonly cipher?: CipherAccess;
   /** It digests a secret or PII (functions/shared/digest/), e.g. a statement code. */
   readonly digestKey?: boolean;
+  /** It stores or reads an account number (functions/shared/field-cipher/): an account item or an event carrying one. */
+  readonly fieldKey?: boolean;
   /** Queues it sends to (SendMessage grant and `<QUEUE>_URL` variable). */
   readonly sendsTo?: readonly QueueId[];
   /** Sends account-holder emails (SES grant when a sender is configured). */
@@ -161,6 +169,8 @@ export interface StreamRulesDefinition {
   readonly filters: readonly StreamFilter[];
   readonly table: TableAccess;
   readonly sendsTo?: readonly QueueId[];
+  /** Its rules read an account number from an image, or the events they record carry one. */
+  readonly fieldKey?: boolean;
 }
 
 /** One area of the service (verify accounts, events, …): everything it adds. */

@@ -17,6 +17,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       cipher: { encrypt: ['ownership'] },
       // The account-number index entry and the verification slots' key.
       digestKey: true,
+      // The account number is stored sealed, and the answer kept for replay seals it too.
+      fieldKey: true,
     },
     {
       id: 'ListVerifyAccounts',
@@ -28,6 +30,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant', 'byLookup'] },
       // The `account_number` filter reads the account-number index by its digest.
       digestKey: true,
+      // Every account answered is opened.
+      fieldKey: true,
     },
     {
       id: 'GetVerifyAccount',
@@ -36,6 +40,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       scopes: ['read:verify-accounts'],
       handler: 'functions/verify-accounts/get.ts',
       table: { actions: ['GetItem'] },
+      fieldKey: true,
     },
     {
       id: 'VerifyAccountControl',
@@ -46,6 +51,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       table: { actions: ['GetItem', 'UpdateItem'] },
       // The submitted code is compared by its keyed digest.
       digestKey: true,
+      // The account is read (and answered); the answer kept for replay is sealed.
+      fieldKey: true,
     },
     {
       id: 'VerifyAccountDebits',
@@ -58,6 +65,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
       // The verification slots' key.
       digestKey: true,
+      // The account is read (and answered); the answer kept for replay is sealed.
+      fieldKey: true,
     },
   ],
   consumers: [
@@ -69,6 +78,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       cipher: { decrypt: ['ownership'] },
       // The statement code is stored as its keyed digest.
       digestKey: true,
+      // The bank is asked about the plain account number; the email names its last four digits.
+      fieldKey: true,
       sendsEmail: true,
       timeoutSeconds: 30,
     },
@@ -77,6 +88,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       handler: 'functions/verify-accounts/statement-code-expiry.ts',
       source: { kind: 'schedule', cron: { minute: '15', hour: '3' }, localEveryMs: 60_000 },
       table: { actions: ['GetItem', 'UpdateItem'], indexes: ['byDueTime'] },
+      // Reads each due account through the repository, which opens its account number.
+      fieldKey: true,
       timeoutSeconds: 300,
     },
   ],
@@ -88,5 +101,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
     filters: [{ eventName: ['INSERT', 'MODIFY'], entity: [ENTITY.verifyAccount] }],
     table: { actions: ['PutItem'] },
     sendsTo: ['verification'],
+    // An account's image is read with its number opened; the event recorded seals it again.
+    fieldKey: true,
   },
 };

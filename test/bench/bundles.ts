@@ -66,6 +66,7 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     queues,
     cipherKey: randomBytes(32).toString('base64'),
     digestKey: randomBytes(32).toString('base64'),
+    fieldKey: randomBytes(32).toString('base64'),
     home: context.workDir,
   };
   try {

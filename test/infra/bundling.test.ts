@@ -2,9 +2,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
-import { DIGEST_KEY_GENERATOR_DESCRIPTION } from '../../lib/constructs/digest-key';
+import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
-import { CONSUMERS, deployedRoutes, digestKeyOfRoute, ROUTES, type RouteDefinition, routeKey } from '../../lib/service';
+import { CONSUMERS, dataKeysOf, deployedRoutes, ROUTES, type RouteDefinition, routeKey } from '../../lib/service';
 import { buildApp } from './harness';
 
 interface LambdaResource {
@@ -34,7 +34,8 @@ describe('asset bundling', () => {
   let directory: string;
   /** The functions of the route table and the consumer list. */
   let functions: LambdaResource[];
-  let generator: LambdaResource;
+  /** The data keys' generators: they run at deploy time only; ours, but no row's. */
+  let generators: LambdaResource[];
   /** The staged asset directory of a function (its S3 key is the content hash that names it). */
   const assetOf = (fn: LambdaResource) => join(directory, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
 
@@ -53,11 +54,10 @@ describe('asset bundling', () => {
     const ours = Object.entries(resources)
       .filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !providerIds.has(id))
       .map(([, r]) => r);
-    // The digest key's generator runs at deploy time only; it is ours, but no row's.
-    functions = ours.filter((fn) => fn.Properties.Description !== DIGEST_KEY_GENERATOR_DESCRIPTION);
-    [generator] = ours.filter((fn) => fn.Properties.Description === DIGEST_KEY_GENERATOR_DESCRIPTION) as [
-      LambdaResource,
-    ];
+    const generatorDescriptions = [dataKeyGeneratorDescription('digest-key'), dataKeyGeneratorDescription('field-key')];
+    functions = ours.filter((fn) => !generatorDescriptions.includes(fn.Properties.Description));
+    generators = ours.filter((fn) => generatorDescriptions.includes(fn.Properties.Description));
+    expect(generators).toHaveLength(generatorDescriptions.length);
   });
 
   it('bundles every route and consumer handler into a minified ESM file with a positions-only source map and the AWS SDK inside', () => {
@@ -79,12 +79,11 @@ describe('asset bundling', () => {
     }
   });
 
-  it('bundles an AWS client only into the functions whose row declares its use (cipher or the digest key: KMS, sendsTo: SQS, sendsEmail: SES)', () => {
+  it('bundles an AWS client only into the functions whose row declares its use (cipher or a data key: KMS, sendsTo: SQS, sendsEmail: SES)', () => {
     const rows = [...deployedRoutes([...ROUTES, WITH_FILES]), ...CONSUMERS].map((row) => ({
       description: 'method' in row ? routeKey(row) : consumerDescription(row),
       declares: {
-        '@aws-sdk/client-kms':
-          row.cipher !== undefined || ('method' in row ? digestKeyOfRoute(row) : row.digestKey === true),
+        '@aws-sdk/client-kms': row.cipher !== undefined || dataKeysOf(row).length > 0,
         '@aws-sdk/client-sqs': (row.sendsTo ?? []).length > 0,
         '@aws-sdk/client-sesv2': 'sendsEmail' in row && row.sendsEmail === true,
       },
@@ -103,12 +102,16 @@ describe('asset bundling', () => {
     }
   });
 
-  it('bundles the digest key’s generator with the KMS client and no other AWS client', () => {
-    const { sources } = JSON.parse(readFileSync(join(assetOf(generator), 'index.mjs.map'), 'utf8')) as {
-      sources: string[];
-    };
-    const clients = new Set(sources.flatMap((s) => /node_modules\/(@aws-sdk\/client-[a-z0-9-]+)\//.exec(s)?.[1] ?? []));
-    expect([...clients]).toEqual(['@aws-sdk/client-kms']);
+  it('bundles each data key’s generator with the KMS client and no other AWS client', () => {
+    for (const generator of generators) {
+      const { sources } = JSON.parse(readFileSync(join(assetOf(generator), 'index.mjs.map'), 'utf8')) as {
+        sources: string[];
+      };
+      const clients = new Set(
+        sources.flatMap((s) => /node_modules\/(@aws-sdk\/client-[a-z0-9-]+)\//.exec(s)?.[1] ?? []),
+      );
+      expect([...clients]).toEqual(['@aws-sdk/client-kms']);
+    }
   });
 
   it("copies a row's bundling.files into its bundle under the same relative paths, and into no other bundle", () => {

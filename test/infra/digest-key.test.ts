@@ -2,7 +2,8 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV as CONFIG_ENV } from '#shared/config';
-import { DIGEST_KEY_GENERATOR_DESCRIPTION, DIGEST_KEY_RESOURCE_TYPE } from '../../lib/constructs/digest-key';
+import { DATA_KEYS } from '#shared/data-key/index';
+import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
 import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
 import { buildApp, functionByDescription, kmsKeyIds, resourcesOf } from './harness';
 
@@ -11,6 +12,8 @@ import { buildApp, functionByDescription, kmsKeyIds, resourcesOf } from './harne
  * deploy, and held by exactly the functions that digest a secret or PII.
  */
 const { stack } = buildApp();
+const DIGEST_KEY_RESOURCE_TYPE = DATA_KEYS['digest-key'].resourceType;
+const DIGEST_KEY_GENERATOR_DESCRIPTION = dataKeyGeneratorDescription('digest-key');
 const template = Template.fromStack(stack);
 
 /**

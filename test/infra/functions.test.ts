@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ENV as CONFIG_ENV } from '#shared/config';
+import { DATA_KEYS, type DataKeyPurpose } from '#shared/data-key/index';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
-import { DIGEST_KEY_GENERATOR_DESCRIPTION, DIGEST_KEY_RESOURCE_TYPE } from '../../lib/constructs/digest-key';
+import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
 import {
   API_FUNCTION_TIMEOUT_SECONDS,
   type CipherAccess,
   CONSUMERS,
+  dataKeysOf,
   deployedRoutes,
-  digestKeyOfRoute,
   ROUTES,
   type RouteDefinition,
   routeKey,
@@ -40,6 +41,8 @@ interface FunctionRow {
   readonly cipher?: CipherAccess;
   /** Holds the digest key (a route's with what the HTTP middleware stack adds). */
   readonly digestKey: boolean;
+  /** Holds the field key. */
+  readonly fieldKey: boolean;
   readonly timeoutSeconds: number;
   /** Fed by the table stream (its event source mapping needs dynamodb:ListStreams). */
   readonly readsStream: boolean;
@@ -50,7 +53,8 @@ const routeRows = deployedRoutes(ROUTES).map((r): [string, FunctionRow] => [
     description: routeKey(r),
     table: tableAccessOfRoute(r),
     cipher: r.cipher,
-    digestKey: digestKeyOfRoute(r),
+    digestKey: dataKeysOf(r).includes('digest-key'),
+    fieldKey: dataKeysOf(r).includes('field-key'),
     timeoutSeconds: API_FUNCTION_TIMEOUT_SECONDS,
     readsStream: false,
   },
@@ -62,6 +66,7 @@ const consumerRows = CONSUMERS.map((c): [string, FunctionRow] => [
     table: [c.table],
     cipher: c.cipher,
     digestKey: c.digestKey === true,
+    fieldKey: c.fieldKey === true,
     timeoutSeconds: c.timeoutSeconds,
     readsStream: c.source.kind === 'table-stream',
   },
@@ -78,7 +83,7 @@ const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
 const indexArn = (name: string) => ({ 'Fn::Join': ['', [tableArn, `/index/${name}`]] });
 
 describe('Lambda functions', () => {
-  it('are one per route, one per consumer, plus the one provider of the tenant-alias custom resources and the digest key’s generator, and no log-retention or other CDK helper function', () => {
+  it('are one per route, one per consumer, plus the one provider of the tenant-alias custom resources and each data key’s generator, and no log-retention or other CDK helper function', () => {
     const apiFunctionIds = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Integration')).map((i) =>
       refId(i.Properties?.IntegrationUri),
     );
@@ -92,10 +97,15 @@ describe('Lambda functions', () => {
       Object.values(resourcesOf(template, TENANT_ALIAS_RESOURCE_TYPE)).map((r) => refId(r.Properties?.ServiceToken)),
     );
     expect(providerIds.size).toBe(1);
-    const generatorIds = Object.values(resourcesOf(template, DIGEST_KEY_RESOURCE_TYPE)).map((r) =>
-      refId(r.Properties?.ServiceToken),
+    const purposes = Object.keys(DATA_KEYS) as DataKeyPurpose[];
+    const generatorIds = purposes.flatMap((purpose) =>
+      Object.values(resourcesOf(template, DATA_KEYS[purpose].resourceType)).map((r) =>
+        refId(r.Properties?.ServiceToken),
+      ),
     );
-    expect(generatorIds).toEqual([functionByDescription(template, DIGEST_KEY_GENERATOR_DESCRIPTION).id]);
+    expect(generatorIds).toEqual(
+      purposes.map((purpose) => functionByDescription(template, dataKeyGeneratorDescription(purpose)).id),
+    );
     expect(Object.keys(functions).sort()).toEqual(
       [...apiFunctionIds, ...consumerFunctionIds, ...providerIds, ...generatorIds].sort(),
     );
@@ -226,7 +236,7 @@ describe("table grants follow the row's table access", () => {
   );
 });
 
-describe("cipher key grants follow the row's cipher access and digest key", () => {
+describe("cipher key grants follow the row's cipher access and data keys", () => {
   /**
    * The statements on the cipher key as `<action> for <purposes>` (the storage key's are
    * pinned in kms-grants.test.ts); a statement without the purpose condition shows as `any purpose`.
@@ -241,12 +251,13 @@ describe("cipher key grants follow the row's cipher access and digest key", () =
       })
       .sort();
 
-  /** What the row says: each operation only for its purposes, and the digest key's decrypt. */
+  /** What the row says: each operation only for its purposes, and each data key's decrypt. */
   const expectedGrants = (row: FunctionRow) =>
     [
       ...(row.cipher?.encrypt ? [`kms:Encrypt for ${[...row.cipher.encrypt].sort().join(',')}`] : []),
       ...(row.cipher?.decrypt ? [`kms:Decrypt for ${[...row.cipher.decrypt].sort().join(',')}`] : []),
       ...(row.digestKey ? ['kms:Decrypt for digest-key'] : []),
+      ...(row.fieldKey ? ['kms:Decrypt for field-key'] : []),
     ].sort();
 
   it.each(byFunction)(
@@ -254,15 +265,22 @@ describe("cipher key grants follow the row's cipher access and digest key", () =
     (_, row) => {
       expect(cipherGrantsOf(row)).toEqual(expectedGrants(row));
       const arn = functionOf(row).Environment.Variables[CONFIG_ENV.cipherKeyArn];
-      if (row.cipher || row.digestKey) expect(refId(arn)).toBe(cipherKeyId);
+      if (row.cipher || row.digestKey || row.fieldKey) expect(refId(arn)).toBe(cipherKeyId);
       else expect(arn).toBeUndefined();
     },
   );
 
   it.each(byFunction)('%s holds the digest key’s ciphertext exactly when its row needs digests', (_, row) => {
-    const [digestKeyId] = Object.keys(resourcesOf(template, DIGEST_KEY_RESOURCE_TYPE));
+    const [digestKeyId] = Object.keys(resourcesOf(template, DATA_KEYS['digest-key'].resourceType));
     const ciphertext = functionOf(row).Environment.Variables[CONFIG_ENV.digestKeyCiphertext];
     if (row.digestKey) expect(ciphertext).toEqual({ Ref: digestKeyId });
+    else expect(ciphertext).toBeUndefined();
+  });
+
+  it.each(byFunction)('%s holds the field key’s ciphertext exactly when its row seals or opens fields', (_, row) => {
+    const [fieldKeyId] = Object.keys(resourcesOf(template, DATA_KEYS['field-key'].resourceType));
+    const ciphertext = functionOf(row).Environment.Variables[CONFIG_ENV.fieldKeyCiphertext];
+    if (row.fieldKey) expect(ciphertext).toEqual({ Ref: fieldKeyId });
     else expect(ciphertext).toBeUndefined();
   });
 
@@ -283,6 +301,7 @@ describe("cipher key grants follow the row's cipher access and digest key", () =
       path: '/probe',
       cipher: { decrypt: ['ssn'] },
       digestKey: false,
+      fieldKey: false,
       table: { actions: ['GetItem'] },
     };
     const probe = synthTemplate({ stackProps: { routes: [reader] } });

@@ -23,7 +23,7 @@ const keys = kmsKeyIds(template);
  * Every role of the stack that may use a KMS key, and exactly which actions on which key,
  * written out by hand so that any change of a grant fails here and is reviewed. Names:
  * `cipher for <purposes>` the cipher key (fields: SSNs, tax ids, webhook secrets, and the
- * digest key; called directly by the code), only under those purposes of the encryption
+ * data keys: digest key, field key; called directly by the code), only under those purposes of the encryption
  * context; `storage` the storage key (table and queues at rest), with the service that must
  * make the call: `via dynamodb` (reading or writing the table: DynamoDB decrypts the table
  * key with the caller's permission), `via sqs` (receiving: Decrypt; sending: also
@@ -32,17 +32,25 @@ const keys = kmsKeyIds(template);
 const TABLE = { 'kms:Decrypt': ['storage via dynamodb'] };
 /** The digest key, decrypted once per container (docs/data-model.md#digests). */
 const DIGEST = 'cipher for digest-key';
+/** The field key, decrypted once per container (docs/data-model.md#field-encryption). */
+const FIELD = 'cipher for field-key';
 const TABLE_AND_DIGEST = { 'kms:Decrypt': [DIGEST, 'storage via dynamodb'] };
+const TABLE_AND_FIELD = { 'kms:Decrypt': [FIELD, 'storage via dynamodb'] };
+const TABLE_DIGEST_AND_FIELD = { 'kms:Decrypt': [DIGEST, FIELD, 'storage via dynamodb'] };
 const encrypting = (purpose: string) => ({ ...TABLE_AND_DIGEST, 'kms:Encrypt': [`cipher for ${purpose}`] });
 const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
   // Routes: every one reads the table (tenant alias, rate-limit bucket); those taking an
   // Idempotency-Key (POST, PATCH, DELETE) or digesting an account number, a reference or a
-  // statement code decrypt the digest key; some encrypt or decrypt a field.
-  CreateVerifyAccount: encrypting('ownership'),
-  ListVerifyAccounts: TABLE_AND_DIGEST,
-  GetVerifyAccount: TABLE,
-  VerifyAccountControl: TABLE_AND_DIGEST,
-  VerifyAccountDebits: TABLE_AND_DIGEST,
+  // statement code decrypt the digest key; those storing or reading an account number the
+  // field key; some encrypt or decrypt a field.
+  CreateVerifyAccount: {
+    'kms:Decrypt': [DIGEST, FIELD, 'storage via dynamodb'],
+    'kms:Encrypt': ['cipher for ownership'],
+  },
+  ListVerifyAccounts: TABLE_DIGEST_AND_FIELD,
+  GetVerifyAccount: TABLE_AND_FIELD,
+  VerifyAccountControl: TABLE_DIGEST_AND_FIELD,
+  VerifyAccountDebits: TABLE_DIGEST_AND_FIELD,
   CreatePerson: encrypting('ssn'),
   ListPersons: TABLE_AND_DIGEST,
   GetPerson: TABLE,
@@ -50,14 +58,14 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
   ReplacePerson: encrypting('ssn'),
   UpsertPerson: encrypting('ssn'),
   ClosePerson: TABLE_AND_DIGEST,
-  ListEvents: TABLE,
-  GetEvent: TABLE,
+  ListEvents: TABLE_AND_FIELD,
+  GetEvent: TABLE_AND_FIELD,
   // Fans the event out again: one message per configuration to the webhook-deliveries queue.
   RedeliverEvent: {
     'kms:Decrypt': [DIGEST, 'storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
-  InvokeWebhook: TABLE_AND_DIGEST,
+  InvokeWebhook: TABLE_DIGEST_AND_FIELD,
   CreateWebhookConfiguration: TABLE_AND_DIGEST,
   ListWebhookConfigurations: TABLE,
   ReplaceWebhookConfiguration: TABLE,
@@ -65,17 +73,18 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
   // Rotation encrypts the new secret and moves the old ciphertext as it is.
   CreateWebhookSecret: encrypting('webhook_signing_secret'),
   GetWebhookSecret: { 'kms:Decrypt': ['cipher for webhook_signing_secret', 'storage via dynamodb'] },
-  // Reads the stream, the table, and sends to four queues plus its on-failure store.
+  // Reads the stream, the table, and sends to four queues plus its on-failure store; opens
+  // an account's number from its image and seals it in the event it records.
   StreamRouter: {
-    'kms:Decrypt': ['storage', 'storage via dynamodb', 'storage via sqs'],
+    'kms:Decrypt': [FIELD, 'storage', 'storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
   // Receives from its queue; decrypts the SSN or tax id it verifies ownership with; stores
-  // the statement code as its keyed digest.
+  // the statement code as its keyed digest; asks the bank about the opened account number.
   VerificationWorker: {
-    'kms:Decrypt': [DIGEST, 'cipher for ownership', 'storage via dynamodb', 'storage via sqs'],
+    'kms:Decrypt': [DIGEST, FIELD, 'cipher for ownership', 'storage via dynamodb', 'storage via sqs'],
   },
-  StatementCodeExpiry: TABLE,
+  StatementCodeExpiry: TABLE_AND_FIELD,
   IdentificationWorker: { 'kms:Decrypt': ['cipher for ssn', 'storage via dynamodb', 'storage via sqs'] },
   ScreeningWorker: { 'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'] },
   // Sends each name of the list to the screening queue.
@@ -83,15 +92,18 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
     'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
-  // Receives a delivery, decrypts the signing secrets, sends its own retry.
+  // Receives a delivery, decrypts the signing secrets, opens the event's account numbers,
+  // sends its own retry.
   WebhookDeliveryWorker: {
-    'kms:Decrypt': ['cipher for webhook_signing_secret', 'storage via dynamodb', 'storage via sqs'],
+    'kms:Decrypt': [FIELD, 'cipher for webhook_signing_secret', 'storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
   // The custom-resource provider that writes the tenant aliases and settings.
   TenantRecordsProvider: TABLE,
   // Has KMS generate the digest key at the first deploy, and sees only its ciphertext.
   DigestKeyGenerator: { 'kms:GenerateDataKeyWithoutPlaintext': [DIGEST] },
+  // The same for the field key, under its own purpose only.
+  FieldKeyGenerator: { 'kms:GenerateDataKeyWithoutPlaintext': [FIELD] },
 };
 
 /** Every role that runs code of the stack, by the name EXPECTED_KMS_GRANTS uses. */
@@ -99,6 +111,7 @@ const roles = new Map<string, IRole>([
   ...[...stack.functions, ...stack.pipeline.consumers].map(([id, fn]) => [id, fn.role] as const),
   ['TenantRecordsProvider', stack.tenantAliases.role!],
   ['DigestKeyGenerator', stack.digestKey.generator.role],
+  ['FieldKeyGenerator', stack.fieldKey.generator.role],
 ]);
 const roleId = (role: IRole) => stack.getLogicalId(role.node.defaultChild as CfnElement);
 
@@ -138,9 +151,11 @@ function kmsGrantsOf(statements: Statement[]): Record<string, string[]> {
 }
 
 describe('KMS grants, role by role', () => {
-  it('pin every role that runs code: each deployed route, each consumer, the tenant-records provider and the digest-key generator', () => {
+  it('pin every role that runs code: each deployed route, each consumer, the tenant-records provider and the data-key generators', () => {
     const ids = [...deployedRoutes(ROUTES), ...CONSUMERS].map((row) => row.id);
-    expect([...roles.keys()].sort()).toEqual([...ids, 'TenantRecordsProvider', 'DigestKeyGenerator'].sort());
+    expect([...roles.keys()].sort()).toEqual(
+      [...ids, 'TenantRecordsProvider', 'DigestKeyGenerator', 'FieldKeyGenerator'].sort(),
+    );
     expect(Object.keys(EXPECTED_KMS_GRANTS).sort()).toEqual([...roles.keys()].sort());
   });
 
@@ -199,12 +214,13 @@ describe('KMS grants, stack-wide', () => {
       .filter((s) => refId(s.Resource) === keys.cipher && actionsOf([s]).includes('kms:Decrypt'))
       .flatMap((s) => purposesOf((s as { Condition?: unknown }).Condition) ?? ['<any purpose>']);
 
-  it.each(['GetWebhookSecret', 'WebhookDeliveryWorker'])(
-    '%s can decrypt webhook signing secrets only: no SSN, no tax id, not the digest key',
-    (id) => {
-      expect(decryptablePurposes(id)).toEqual(['webhook_signing_secret']);
-    },
-  );
+  it('GetWebhookSecret can decrypt webhook signing secrets only: no SSN, no tax id, no data key', () => {
+    expect(decryptablePurposes('GetWebhookSecret')).toEqual(['webhook_signing_secret']);
+  });
+
+  it('WebhookDeliveryWorker can decrypt webhook signing secrets and the field key (the accounts it sends) only: no SSN, no tax id, not the digest key', () => {
+    expect(decryptablePurposes('WebhookDeliveryWorker').sort()).toEqual(['field-key', 'webhook_signing_secret']);
+  });
 
   it('only the identification worker can decrypt a person’s SSN, and only the verification worker an owner’s SSN or tax id', () => {
     const ids = [...roles.keys()];

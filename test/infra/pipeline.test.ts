@@ -378,23 +378,24 @@ describe('consumer permissions follow the row', () => {
       .filter((a) => a.startsWith('kms:'))
       .sort();
 
-  it('VerificationWorker has kms:Decrypt on the cipher key (the ownership secret, the digest key) and no kms:Encrypt on any key, and no sqs:SendMessage', () => {
+  it('VerificationWorker has kms:Decrypt on the cipher key (the ownership secret, the digest key, the field key) and no kms:Encrypt on any key, and no sqs:SendMessage', () => {
     const consumer = consumerById('VerificationWorker');
     const actions = actionsOf(statementsOf(consumer));
     // One statement per purpose (pinned in kms-grants.test.ts).
-    expect(kmsActionsOn(consumer, 'cipher')).toEqual(['kms:Decrypt', 'kms:Decrypt']);
+    expect(kmsActionsOn(consumer, 'cipher')).toEqual(['kms:Decrypt', 'kms:Decrypt', 'kms:Decrypt']);
     expect(resourcesAllowing(consumer, 'kms:Decrypt')).toContain(kmsKeyIds(template).cipher);
     expect(actions).not.toContain('kms:Encrypt');
     expect(actions).not.toContain('sqs:SendMessage');
   });
 
-  it('StreamRouter has sqs:SendMessage on exactly the queues of its sendsTo, plus the on-failure destination Lambda sends failed batches to with its role; and no use of the cipher key', () => {
+  it('StreamRouter has sqs:SendMessage on exactly the queues of its sendsTo, plus the on-failure destination Lambda sends failed batches to with its role; and no use of the cipher key but decrypting the field key', () => {
     const consumer = consumerById('StreamRouter');
     const onFailure = logicalId(stack.pipeline.onFailure.get('StreamRouter')!.queue);
     expect(resourcesAllowing(consumer, 'sqs:SendMessage')).toEqual(
       [...consumer.sendsTo!.map(workQueueId), onFailure].sort(),
     );
-    expect(kmsActionsOn(consumer, 'cipher')).toEqual([]);
+    // The field key only: it opens an account image's number and seals it in the event it records (pinned in kms-grants.test.ts).
+    expect(kmsActionsOn(consumer, 'cipher')).toEqual(['kms:Decrypt']);
     // The storage key only as the stream, the table and the queues ask (pinned in kms-grants.test.ts).
     expect(kmsActionsOn(consumer, 'storage')).toEqual([
       'kms:Decrypt',
@@ -402,7 +403,9 @@ describe('consumer permissions follow the row', () => {
       'kms:Decrypt',
       'kms:GenerateDataKey',
     ]);
-    expect(functionOf(consumer).props.Environment.Variables[CONFIG_ENV.cipherKeyArn]).toBeUndefined();
+    expect(refId(functionOf(consumer).props.Environment.Variables[CONFIG_ENV.cipherKeyArn])).toBe(
+      kmsKeyIds(template).cipher,
+    );
   });
 
   it("StreamRouter reads only this table's stream: the stream read actions on its stream ARN, DescribeStream on nothing else", () => {
@@ -417,13 +420,18 @@ describe('consumer permissions follow the row', () => {
     expect(statementsOf(consumer).filter((s) => actionsOf([s]).includes('dynamodb:DescribeStream'))).toEqual(onStream);
   });
 
-  it('StatementCodeExpiry has no sqs permission and no kms permission but the table’s (kms:Decrypt on the storage key, via DynamoDB)', () => {
+  it('StatementCodeExpiry has no sqs permission and no kms permission but the table’s (kms:Decrypt on the storage key, via DynamoDB) and the field key’s (the accounts it reads)', () => {
     const consumer = consumerById('StatementCodeExpiry');
     const actions = actionsOf(statementsOf(consumer));
     expect(actions.filter((a) => a.startsWith('sqs:'))).toEqual([]);
-    expect(kmsActionsOn(consumer, 'cipher')).toEqual([]);
     const kms = statementsOf(consumer).filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
     expect(kms).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'kms:Decrypt',
+        Resource: { 'Fn::GetAtt': [kmsKeyIds(template).cipher, 'Arn'] },
+        Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'field-key' } },
+      },
       {
         Effect: 'Allow',
         Action: 'kms:Decrypt',

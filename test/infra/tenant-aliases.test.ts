@@ -199,9 +199,9 @@ describe('tenant aliases with an external issuer (partners[].clientIds)', () => 
   it('create nothing, not even the provider function, when no partner lists a client id', () => {
     const bare = synthTemplate({ context: { jwtIssuer: issuer, jwtAudience: 'api://verify' } });
     expect(aliasResources(bare)).toEqual({});
-    // The route and consumer functions, and the digest key's generator.
+    // The route and consumer functions, and the generators of the digest key and the field key.
     expect(Object.keys(resourcesOf(bare, 'AWS::Lambda::Function'))).toHaveLength(
-      deployedRoutes(ROUTES).length + CONSUMERS.length + 1,
+      deployedRoutes(ROUTES).length + CONSUMERS.length + 2,
     );
   });
 

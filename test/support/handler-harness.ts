@@ -24,10 +24,13 @@ import { digestOf } from '#shared/digest/index';
 import { setLogSink } from '#shared/logger';
 import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './http-events';
 import { captureMetrics, type EmfLine } from './metrics';
+import { sealedAccountNumber, TEST_FIELD_CIPHER } from './records';
+
+export { TEST_FIELD_CIPHER } from './records';
 
 /**
  * What every handler test shares: DynamoDB mocked at the document client (every instance),
- * a fake cipher, a fixed digest key, a fixed clock, captured log lines and captured metrics (EMF lines). Call `useHandlerHarness()` once at
+ * a fake cipher, a fixed digest key and field key, a fixed clock, captured log lines and captured metrics (EMF lines). Call `useHandlerHarness()` once at
  * the top of a test file.
  */
 
@@ -110,6 +113,7 @@ export function useHandlerHarness(): Harness {
       ),
       cipher: harness.cipher,
       digestKey: TEST_DIGEST_KEY,
+      fieldCipher: TEST_FIELD_CIPHER,
       rateLimits: harness.rateLimits as unknown as RateLimitRepository,
       now: () => new Date(FRIDAY),
     });
@@ -178,7 +182,7 @@ export function storedAccount(overrides: Record<string, unknown> = {}): Record<s
   const id = (overrides.id as string | undefined) ?? ACCOUNT_ID;
   const createdAt = (overrides.created_at as string | undefined) ?? '2026-01-15T10:00:00.000Z';
   const verificationStatus = (overrides.verification_status as string | undefined) ?? 'pending';
-  return {
+  const item: Record<string, unknown> = {
     ...accountKeys.account(tenant, id),
     entity: 'verify_account',
     gsi1pk: accountKeys.list(tenant, verificationStatus, 0),
@@ -200,6 +204,8 @@ export function storedAccount(overrides: Record<string, unknown> = {}): Record<s
     version: 1,
     ...overrides,
   };
+  // Stored sealed, as the repository stores it (docs/data-model.md#field-encryption).
+  return { ...item, ...sealedAccountNumber(item.account_number as string, tenant, id) };
 }
 
 /** A control account whose statement-code credit was sent (sandbox code `0000`). */

@@ -1,27 +1,42 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Person } from '#domain/person';
 import { personItem } from '#shared/db/persons/item';
+import { FieldCipher } from '#shared/field-cipher/field-cipher';
 
-/** A stored verify account item as DynamoDB holds it (keys and storage-only fields included). */
-export const storedAccountItem = (id: string, over: Record<string, unknown> = {}) => ({
-  pk: `T#t1#VA#${id}`,
-  sk: 'VA',
-  entity: 'verify_account',
-  tenant: 't1',
-  id,
-  type: 'status',
-  created_at: '2026-11-18T12:00:00.000Z',
-  updated_at: '2026-11-18T12:00:00.000Z',
-  account_number: '1234567890',
-  routing_number: '021000021',
-  account_holder_name: 'Jane Doe',
-  verification_status: 'pending',
-  debit_status: 'pending',
-  estimated_verification_date: '2026-11-18T00:00:00.000Z',
-  control_attempts: 0,
-  version: 1,
-  ...over,
-});
+/**
+ * The field key of unit tests: fixed, so a fixture can hold what a repository stores and a
+ * test can open it (the handler harness gives it to the handlers; a test of pure code that
+ * reads a stored item sets it with `setDependencies({ fieldCipher })`).
+ */
+export const TEST_FIELD_CIPHER = new FieldCipher(Buffer.alloc(32, 9));
+
+/** An account number as an account item holds it: sealed under the test field key for its tenant and id. */
+export const sealedAccountNumber = (accountNumber: string, tenant: string, id: string) =>
+  TEST_FIELD_CIPHER.sealWithin({ account_number: accountNumber }, { tenant, record: id }, 'verify_account');
+
+/** A stored verify account item as DynamoDB holds it (keys and storage-only fields included, the account number sealed). */
+export const storedAccountItem = (id: string, over: Record<string, unknown> = {}) => {
+  const item = {
+    pk: `T#t1#VA#${id}`,
+    sk: 'VA',
+    entity: 'verify_account',
+    tenant: 't1',
+    id,
+    type: 'status',
+    created_at: '2026-11-18T12:00:00.000Z',
+    updated_at: '2026-11-18T12:00:00.000Z',
+    account_number: '1234567890',
+    routing_number: '021000021',
+    account_holder_name: 'Jane Doe',
+    verification_status: 'pending',
+    debit_status: 'pending',
+    estimated_verification_date: '2026-11-18T00:00:00.000Z',
+    control_attempts: 0,
+    version: 1,
+    ...over,
+  };
+  return { ...item, ...sealedAccountNumber(item.account_number, item.tenant, id) };
+};
 
 /** An SQS record as Lambda's event source mapping delivers it; a non-string body is JSON-encoded. */
 export const sqsRecord = (messageId: string, body: unknown, receiveCount = 1) =>

@@ -1,3 +1,5 @@
+import type { DataKeyPurpose } from '../data-key/data-key';
+
 /**
  * What a ciphertext under the cipher key protects, named in its encryption context
  * (`purpose`). Each function's grant is confined to the purposes its row declares
@@ -5,9 +7,10 @@
  * - `ssn`: a person's SSN, until identification no longer needs it;
  * - `ownership`: the SSN or tax id an account-ownership check compares;
  * - `webhook_signing_secret`: a tenant's webhook signing secrets;
- * - `digest-key`: the digest key (functions/shared/digest/), decrypted once per container.
+ * - `digest-key`, `field-key`: the data keys (functions/shared/data-key/), each decrypted
+ *   once per container.
  */
-export type CipherPurpose = 'ssn' | 'ownership' | 'webhook_signing_secret' | 'digest-key';
+export type CipherPurpose = 'ssn' | 'ownership' | 'webhook_signing_secret' | DataKeyPurpose;
 
 /** An encryption context: the record's owner (tenant and record id) and, always, its purpose. */
 export type CipherContext = Readonly<Record<string, string>> & { readonly purpose: CipherPurpose };

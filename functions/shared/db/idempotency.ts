@@ -1,6 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '#shared/config';
 import { documentClient, port } from '#shared/dependencies';
+import { type FieldOwner, openFields, sealFields } from '#shared/field-cipher/index';
 import { isConditionFailure } from './conditions';
 import { ENTITY, keys } from './keys';
 import { TABLE_SCHEMA } from './schema';
@@ -69,7 +70,7 @@ export class IdempotencyRepository {
         return {
           state: 'completed',
           fingerprint: String(held.fingerprint),
-          response: JSON.parse(String(held.response)),
+          response: this.opened(scope, JSON.parse(String(held.response))),
         };
       }
       return { state: 'in_progress', fingerprint: String(held.fingerprint) };
@@ -83,7 +84,10 @@ export class IdempotencyRepository {
         Key: this.key(scope),
         UpdateExpression: 'SET #status = :completed, #response = :response',
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-        ExpressionAttributeValues: { ':completed': 'completed', ':response': JSON.stringify(response) },
+        ExpressionAttributeValues: {
+          ':completed': 'completed',
+          ':response': JSON.stringify(this.sealed(scope, response)),
+        },
       }),
     );
   }
@@ -108,6 +112,37 @@ export class IdempotencyRepository {
   private key(scope: IdempotencyScope) {
     return keys.idempotency(scope.tenant, scope.route, scope.key);
   }
+
+  /**
+   * The response as kept: the account numbers its body carries (an account route's answer)
+   * sealed under the field key, bound to the tenant and this record
+   * (docs/data-model.md#field-encryption); any other body is kept byte for byte.
+   */
+  private sealed(scope: IdempotencyScope, response: StoredResponse): StoredResponse {
+    return { ...response, body: mapBody(response.body, (body) => sealFields(body, this.owner(scope), 'response')) };
+  }
+
+  /** A kept response with its sealed values opened, to replay it as first answered. */
+  private opened(scope: IdempotencyScope, response: StoredResponse): StoredResponse {
+    return { ...response, body: mapBody(response.body, (body) => openFields(body, this.owner(scope), 'response')) };
+  }
+
+  private owner(scope: IdempotencyScope): FieldOwner {
+    const { pk, sk } = this.key(scope);
+    return { tenant: scope.tenant, record: `${pk}/${sk}` };
+  }
+}
+
+/** A JSON body through `map`; the very string when it is no JSON or `map` changes nothing. */
+function mapBody(body: string, map: (parsed: unknown) => unknown): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  const mapped = map(parsed);
+  return mapped === parsed ? body : JSON.stringify(mapped);
 }
 
 /**

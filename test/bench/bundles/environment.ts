@@ -13,6 +13,8 @@ export interface LocalAws {
   readonly cipherKey: string;
   /** Base64, 32 bytes: the digest key in place of its KMS ciphertext. */
   readonly digestKey: string;
+  /** Base64, 32 bytes: the field key in place of its KMS ciphertext. */
+  readonly fieldKey: string;
   /** Where the function "runs" (LAMBDA_TASK_ROOT, HOME). */
   readonly home: string;
 }
@@ -26,8 +28,8 @@ const UNLIMITED = '1000000';
  * what the Lambda runtime itself sets. Nothing is inherited from the bench's own process,
  * so a real AWS profile or region in the shell cannot leak in, and no call leaves the
  * machine: DynamoDB and SQS go to their local endpoints, KMS is replaced by the local
- * cipher (LOCAL_CIPHER_KEY wins over CIPHER_KEY_ARN) and the digest key by a local one
- * (LOCAL_DIGEST_KEY wins over DIGEST_KEY_CIPHERTEXT), emails are off (no EMAIL_SENDER).
+ * cipher (LOCAL_CIPHER_KEY wins over CIPHER_KEY_ARN) and the data keys by local ones
+ * (LOCAL_DIGEST_KEY, LOCAL_FIELD_KEY win over their ciphertexts), emails are off (no EMAIL_SENDER).
  */
 export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Record<string, string> {
   const queueOf = new Map(Object.entries(QUEUES).map(([id, queue]) => [queue.envVar as string, id as QueueId]));
@@ -36,7 +38,8 @@ export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Rec
     if (typeof value === 'string') resolved[name] = value;
     else if (name === ENV.tableName) resolved[name] = local.tableName;
     else if (name === ENV.cipherKeyArn) resolved[name] = `arn:aws:kms:${LOCAL_REGION}:123456789012:key/bench`;
-    else if (name === ENV.digestKeyCiphertext) resolved[name] = Buffer.from('bench').toString('base64');
+    else if (name === ENV.digestKeyCiphertext || name === ENV.fieldKeyCiphertext)
+      resolved[name] = Buffer.from('bench').toString('base64');
     else if (queueOf.has(name)) resolved[name] = local.queues.urlOf(queueOf.get(name) as QueueId);
     else throw new Error(`${fn.name}: the bench cannot resolve ${name} = ${JSON.stringify(value)} to a local value`);
   }
@@ -61,6 +64,7 @@ export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Rec
     AWS_ENDPOINT_URL_SQS: local.queues.endpoint,
     [ENV.localCipherKey]: local.cipherKey,
     [ENV.localDigestKey]: local.digestKey,
+    [ENV.localFieldKey]: local.fieldKey,
     [ENV.allowLoopbackWebhooks]: 'true',
     [ENV.tenantsFromClientIds]: 'true',
     [ENV.tenantRatePerSecond]: UNLIMITED,

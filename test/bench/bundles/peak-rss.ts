@@ -177,6 +177,7 @@ async function withHandlerEnvironment(local: LocalAws, work: () => Promise<void>
       tableName: local.tableName,
       cipherKey: local.cipherKey,
       digestKey: local.digestKey,
+      fieldKey: local.fieldKey,
     });
     await work();
   } finally {

@@ -11,7 +11,7 @@ import { handler } from '../../../functions/pipeline/stream-router';
 import { FakeQueue } from '../../support/fakes';
 import { ddb, useHandlerHarness } from '../../support/handler-harness';
 import { lambdaContext } from '../../support/http-events';
-import { storedAccountItem, storedPersonItem } from '../../support/records';
+import { storedAccountItem, storedPersonItem, TEST_FIELD_CIPHER } from '../../support/records';
 
 const harness = useHandlerHarness();
 let queue: FakeQueue;
@@ -53,6 +53,11 @@ describe('stream router', () => {
     const put = ddb.commandCalls(PutCommand)[0].args[0].input;
     expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(put.Item).toMatchObject({ entity: 'event', event_type: 'verify_account_updated', tenant: 't1' });
+    // The account's number, opened from the image, is sealed again to the event.
+    const stored = put.Item?.envelope.event_data.account.account_number;
+    expect(stored).toMatch(/^fk1:/);
+    const owner = { tenant: 't1', record: put.Item?.id };
+    expect(TEST_FIELD_CIPHER.open(stored, owner, 'event_data.account.account_number')).toBe('"1234567890"');
 
     ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
     const replay = await handler(batch(changed));

@@ -11,6 +11,7 @@ import {
   FRIDAY,
   TABLE,
   TENANT,
+  TEST_FIELD_CIPHER,
   useHandlerHarness,
   validCreateBody,
 } from '../../support/handler-harness';
@@ -485,7 +486,7 @@ describe('POST /verify/accounts: a new account', () => {
     expect(res.raw).not.toContain('tax_id"');
   });
 
-  it('stores the account under the tenant with every presented field and pending statuses', async () => {
+  it('stores the account under the tenant with every presented field and pending statuses, its account number sealed to it', async () => {
     const res = await invoke(create, createEvent(validCreateBody({ email: 'jane@example.com' })));
     const { account, input } = written();
 
@@ -496,13 +497,17 @@ describe('POST /verify/accounts: a new account', () => {
       entity: 'verify_account',
       tenant: TENANT,
       id: res.body.account.id,
-      account_number: '123456789',
+      account_number: expect.stringMatching(/^fk1:/),
       routing_number: '021000021',
       email: 'jane@example.com',
       verification_status: 'pending',
       debit_status: 'pending',
       control_attempts: 0,
       version: 1,
+    });
+    const owner = { tenant: TENANT, record: res.body.account.id };
+    expect(TEST_FIELD_CIPHER.openWithin({ account_number: account.account_number }, owner, 'verify_account')).toEqual({
+      account_number: '123456789',
     });
   });
 

@@ -1,13 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventId } from '#domain/events';
 import { verifyAccountStatusChanged } from '#domain/verify-account';
+import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { accountUpdated } from '../../../functions/verify-accounts/events';
 import { verifyAccountStreamRule } from '../../../functions/verify-accounts/stream-rules';
-import { storedAccountItem } from '../../support/records';
+import { storedAccountItem, TEST_FIELD_CIPHER } from '../../support/records';
 
 const ID = '0b9f3f7e-35a4-4d8e-8d7b-2f1e9c1a0c11';
 const account = (over: Record<string, unknown> = {}) =>
   storedAccountItem(ID, { ownership_secret: 'local:cipher', ...over });
+// The images hold the account number sealed, as the table does.
+beforeAll(() => setDependencies({ fieldCipher: TEST_FIELD_CIPHER }));
+afterAll(() => resetDependencies());
+
 const verifyMessage = { kind: 'enqueue', queue: 'verification', message: { id: ID, body: { tenant: 't1', id: ID } } };
 
 describe('verify account stream rules: what a change of an account asks for', () => {
@@ -36,7 +41,9 @@ describe('verify account stream rules: what a change of an account asks for', ()
       event_id: eventId('verify_account_updated', after.id, 2),
       event_type: 'verify_account_updated',
       created_at: '2026-11-18T12:00:01.000Z',
-      event_data: { account: { id: after.id, verification_status: 'valid', debit_status: 'valid' } },
+      event_data: {
+        account: { id: after.id, account_number: '1234567890', verification_status: 'valid', debit_status: 'valid' },
+      },
     });
     const text = JSON.stringify(action.envelope);
     for (const hidden of ['ownership_secret', 'local:cipher', '"pk"', 'tenant', 'control_attempts'])

@@ -1,5 +1,4 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { EventEnvelope } from '#domain/events';
 import {
   type Admission,
   admit,
@@ -12,7 +11,6 @@ import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
 import { TABLE_SCHEMA } from '../schema';
 import { eventKeys } from './keys';
-import type { StoredEvent } from './repository';
 
 /** Writes lost to concurrent requests before one is refused with `Retry-After: 1`. */
 const PACE_RACES = 3;
@@ -20,7 +18,9 @@ const PACE_RACES = 3;
 export type RedeliveryAdmission =
   | { readonly kind: 'unknown' }
   | { readonly kind: 'refused'; readonly limit: 'event' | 'tenant'; readonly retryAfterSeconds: number }
-  | { readonly kind: 'admitted'; readonly event: StoredEvent };
+  // The event's type only: a redelivery reads nothing else of it, so its route needs no
+  // field key to open the accounts an envelope carries.
+  | { readonly kind: 'admitted'; readonly eventType: string };
 
 /** Where one bound's `tat` is stored. */
 interface PaceCell {
@@ -76,7 +76,7 @@ export class RedeliveryLimits {
       await this.giveBack(event);
       return refusal('tenant', forTenant) as RedeliveryAdmission;
     }
-    return { kind: 'admitted', event: { tenant, envelope: eventItem.envelope as EventEnvelope } };
+    return { kind: 'admitted', eventType: String(eventItem.event_type) };
   }
 
   /** Admits one request on `cell`: written on condition, decided again on what a concurrent request wrote. */

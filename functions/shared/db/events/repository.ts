@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/li
 import { type HeldSlot, MAX_STORED_ATTEMPTS, slotCandidates } from '#domain/attempt-slots';
 import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
 import type { PageWindow } from '#domain/pagination';
+import { openFields, sealFields } from '#shared/field-cipher/index';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
 import { readPage, tablePartition } from '../paging';
@@ -68,7 +69,7 @@ export class EventRepository {
             id: envelope.event_id,
             event_type: envelope.event_type,
             created_at: envelope.created_at,
-            envelope,
+            envelope: sealedEnvelope(tenant, envelope),
             gsi1pk: eventKeys.list(tenant, listShardOf(tenant, envelope.event_id)),
             gsi1sk: eventKeys.order(envelope.created_at, envelope.event_id),
             [TABLE_SCHEMA.ttlAttribute]: Math.ceil(expires / 1000),
@@ -88,7 +89,7 @@ export class EventRepository {
       new GetCommand({ TableName: this.tableName, Key: eventKeys.event(tenant, eventId), ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
-    return { tenant, envelope: out.Item.envelope as EventEnvelope };
+    return { tenant, envelope: openedEnvelope(tenant, out.Item) };
   }
 
   /** Newest first, one page of the tenant's events of the given types and times (pattern 8). */
@@ -101,7 +102,7 @@ export class EventRepository {
       anyOf: { event_type: filter.eventTypes },
     };
     const items = await readPage(this.db, this.tableName, query, page);
-    return items.map((item) => ({ tenant, envelope: item.envelope as EventEnvelope }));
+    return items.map((item) => ({ tenant, envelope: openedEnvelope(tenant, item) }));
   }
 
   /**
@@ -168,7 +169,7 @@ export class EventRepository {
     const event = items.find((item) => item.entity === ENTITY.event);
     if (!event) return undefined;
     return {
-      stored: { tenant, envelope: event.envelope as EventEnvelope },
+      stored: { tenant, envelope: openedEnvelope(tenant, event) },
       // Slots are not in time order; attempts stored before slots (issue 18) may linger 30 days.
       attempts: items
         .filter((item) => item.entity === ENTITY.deliveryAttempt)
@@ -177,6 +178,23 @@ export class EventRepository {
         .slice(-MAX_STORED_ATTEMPTS),
     };
   }
+}
+
+/**
+ * The envelope as stored: every value under an `account_number` key in its `event_data`,
+ * at any depth, sealed under the field key and bound to the tenant and the event
+ * (docs/data-model.md#field-encryption). An event carrying no account is stored as it is.
+ */
+function sealedEnvelope(tenant: string, envelope: EventEnvelope): EventEnvelope {
+  const owner = { tenant, record: envelope.event_id };
+  return { ...envelope, event_data: sealFields(envelope.event_data, owner, 'event_data') };
+}
+
+/** A stored event's envelope with its sealed values opened, as partners get it. */
+function openedEnvelope(tenant: string, item: Record<string, unknown>): EventEnvelope {
+  const envelope = item.envelope as EventEnvelope;
+  const owner = { tenant, record: envelope.event_id };
+  return { ...envelope, event_data: openFields(envelope.event_data, owner, 'event_data') };
 }
 
 function toAttempt(item: Record<string, unknown>): DeliveryAttempt {

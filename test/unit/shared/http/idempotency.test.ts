@@ -16,6 +16,7 @@ import {
   givenStored,
   storedControlAccount,
   TENANT,
+  TEST_FIELD_CIPHER,
   useHandlerHarness,
   validCreateBody,
   verificationWrites,
@@ -66,7 +67,7 @@ async function firstRequest(body: Record<string, unknown>, key = KEY) {
 const idemUpdates = () => ddb.commandCalls(UpdateCommand).filter((c) => c.args[0].input.Key?.sk === 'IDEM');
 
 describe('Idempotency-Key on POST /verify/accounts', () => {
-  it('claims the key for this tenant and route, then keeps the response as completed', async () => {
+  it('claims the key for this tenant and route, then keeps the response as completed, its account number sealed to the record', async () => {
     const res = await invoke(create, createEvent(validCreateBody(), withKey(KEY)));
 
     expect(res.statusCode).toBe(200);
@@ -82,7 +83,9 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
     expect(completion.ExpressionAttributeValues?.[':completed']).toBe('completed');
     const kept = JSON.parse(String(completion.ExpressionAttributeValues?.[':response']));
     expect(kept.statusCode).toBe(200);
-    expect(JSON.parse(kept.body)).toEqual(res.body);
+    expect(kept.body).not.toContain('123456789');
+    const owner = { tenant: TENANT, record: `${idemKey(CREATE_ROUTE).pk}/${idemKey(CREATE_ROUTE).sk}` };
+    expect(TEST_FIELD_CIPHER.openWithin(JSON.parse(kept.body), owner, 'response')).toEqual(res.body);
   });
 
   it('replays the first response for the same key and body, with idempotent-replayed: true, and creates nothing', async () => {

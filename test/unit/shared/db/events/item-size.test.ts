@@ -1,8 +1,14 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyAccount } from '#domain/verify-account';
 import { EventRepository } from '#shared/db/events/repository';
+import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { accountUpdated } from '../../../../../functions/verify-accounts/events';
+import { TEST_FIELD_CIPHER } from '../../../../support/records';
+
+// The event stores the account number sealed (docs/data-model.md#field-encryption): its size counts.
+beforeAll(() => setDependencies({ fieldCipher: TEST_FIELD_CIPHER }));
+afterAll(() => resetDependencies());
 
 /**
  * DynamoDB bills a write per started KB of the item: the event and each delivery attempt

@@ -1,28 +1,31 @@
 import { GenerateDataKeyWithoutPlaintextCommand, KMSClient } from '@aws-sdk/client-kms';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import { DIGEST_KEY_BYTES, DIGEST_KEY_CONTEXT } from '#shared/digest/digest-key';
+import { DATA_KEY_BYTES, DATA_KEYS, type DataKeySpec } from '#shared/data-key/index';
 
 /** The cipher key's ARN, the custom resource's one property. */
-interface DigestKeyProperties {
+interface DataKeyProperties {
   readonly ServiceToken: string;
   readonly KeyArn: string;
 }
 
-export type DigestKeyEvent = CloudFormationCustomResourceEvent<DigestKeyProperties>;
+export type DataKeyEvent = CloudFormationCustomResourceEvent<DataKeyProperties>;
 
 let kms: KMSClient | undefined;
 
 /**
- * The digest key's custom resource (lib/constructs/digest-key.ts, docs/data-model.md#digests),
- * answering CloudFormation itself (a `PUT` of the outcome to the event's pre-signed URL).
- * Created: KMS generates 32 random bytes under the cipher key and the `digest-key` purpose
+ * A data key's custom resource (lib/constructs/data-key.ts: the digest key, the field key;
+ * docs/data-model.md#digests), answering CloudFormation itself (a `PUT` of the outcome to
+ * the event's pre-signed URL). Which key it is follows from the resource's type
+ * (`Custom::DigestKey` → purpose `digest-key`, `DATA_KEYS`), which no update can change.
+ * Created: KMS generates 32 random bytes under the cipher key and the key's purpose
  * and returns only their ciphertext, which becomes the resource's physical id (its `Ref`
  * carries it to the functions' environment as it is; no binary passes through a text
  * conversion). Updated or deleted: the physical id is answered unchanged and KMS is not
- * called, so no deploy can replace the key every stored digest depends on. A failure is
- * answered as FAILED, so CloudFormation never waits for an answer that will not come.
+ * called, so no deploy can replace the key every stored digest or sealed field depends
+ * on. A failure is answered as FAILED, so CloudFormation never waits for an answer that
+ * will not come.
  */
-export async function handler(event: DigestKeyEvent): Promise<void> {
+export async function handler(event: DataKeyEvent): Promise<void> {
   let outcome: { Status: 'SUCCESS' | 'FAILED'; PhysicalResourceId: string; Reason?: string };
   try {
     outcome = { Status: 'SUCCESS', PhysicalResourceId: await physicalIdOf(event) };
@@ -43,16 +46,23 @@ export async function handler(event: DigestKeyEvent): Promise<void> {
   if (!response.ok) throw new Error(`CloudFormation did not take the answer: HTTP ${response.status}`);
 }
 
-async function physicalIdOf(event: DigestKeyEvent): Promise<string> {
+async function physicalIdOf(event: DataKeyEvent): Promise<string> {
   if (event.RequestType !== 'Create') return event.PhysicalResourceId;
+  const spec = specOf(event.ResourceType);
   kms ??= new KMSClient({});
   const out = await kms.send(
     new GenerateDataKeyWithoutPlaintextCommand({
       KeyId: event.ResourceProperties.KeyArn,
-      NumberOfBytes: DIGEST_KEY_BYTES,
-      EncryptionContext: { ...DIGEST_KEY_CONTEXT },
+      NumberOfBytes: DATA_KEY_BYTES,
+      EncryptionContext: { purpose: spec.purpose },
     }),
   );
-  if (!out.CiphertextBlob) throw new Error('KMS returned no ciphertext for the digest key');
+  if (!out.CiphertextBlob) throw new Error(`KMS returned no ciphertext for the ${spec.name}`);
   return Buffer.from(out.CiphertextBlob).toString('base64');
+}
+
+function specOf(resourceType: string): DataKeySpec {
+  const spec = Object.values(DATA_KEYS).find((candidate) => candidate.resourceType === resourceType);
+  if (!spec) throw new Error(`no data key is of type ${resourceType}`);
+  return spec;
 }

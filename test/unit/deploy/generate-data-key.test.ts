@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { GenerateDataKeyWithoutPlaintextCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestKeyEvent, handler } from '../../../functions/deploy/generate-digest-key';
+import { type DataKeyEvent, handler } from '../../../functions/deploy/generate-data-key';
 
 const kms = mockClient(KMSClient);
 const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/cipher';
@@ -48,9 +48,9 @@ const event = (requestType: 'Create' | 'Update' | 'Delete', physicalId?: string)
     ResourceProperties: { ServiceToken: 'token', KeyArn: KEY_ARN },
     ...(physicalId && { PhysicalResourceId: physicalId }),
     ...(requestType === 'Update' && { OldResourceProperties: { ServiceToken: 'token', KeyArn: KEY_ARN } }),
-  }) as DigestKeyEvent;
+  }) as DataKeyEvent;
 
-describe('the digest key generator', () => {
+describe('the data key generator', () => {
   it('has KMS generate 32 bytes under the cipher key and the digest-key purpose, and answers their ciphertext as the physical id, byte for byte', async () => {
     await handler(event('Create'));
 
@@ -87,5 +87,27 @@ describe('the digest key generator', () => {
     await handler(event('Create'));
 
     expect(answers[0]?.body).toMatchObject({ Status: 'FAILED', Reason: 'AccessDeniedException' });
+  });
+
+  it('generates the field key under the field-key purpose: the purpose follows from the resource type', async () => {
+    await handler({
+      ...event('Create'),
+      ResourceType: 'Custom::FieldKey',
+      LogicalResourceId: 'FieldKey',
+    } as DataKeyEvent);
+
+    expect(kms.commandCalls(GenerateDataKeyWithoutPlaintextCommand)[0]?.args[0].input).toEqual({
+      KeyId: KEY_ARN,
+      NumberOfBytes: 32,
+      EncryptionContext: { purpose: 'field-key' },
+    });
+    expect(answers[0]?.body).toMatchObject({ Status: 'SUCCESS', PhysicalResourceId: CIPHERTEXT.toString('base64') });
+  });
+
+  it('answers FAILED for a resource type that names no data key, without asking KMS', async () => {
+    await handler({ ...event('Create'), ResourceType: 'Custom::OtherKey' } as DataKeyEvent);
+
+    expect(kms.commandCalls(GenerateDataKeyWithoutPlaintextCommand)).toHaveLength(0);
+    expect(answers[0]?.body).toMatchObject({ Status: 'FAILED', Reason: 'no data key is of type Custom::OtherKey' });
   });
 });
