@@ -12,17 +12,28 @@ import { flushMetrics } from './metrics';
  * seal and open fields, synchronously), and the metrics it counted are written when it
  * ends, whether it returns or throws. Lambda always passes a context; a test calling a
  * worker directly may not, and its lines then carry no invocation of their own.
+ *
+ * The HTTP stack loads the keys itself (`loadsDataKeys: false` here, `dataKeys()` in its
+ * middleware), behind its error mapper, so a key that cannot be loaded answers the
+ * contract's 500 rather than API Gateway's bare one.
  */
 export function invocation<E, R>(
   fn: (event: E, context?: Context) => Promise<R>,
+  options: { loadsDataKeys?: boolean } = {},
 ): (event: E, context?: Context) => Promise<R> {
+  const loadsDataKeys = options.loadsDataKeys ?? true;
   return (event, context) =>
     withLogContext(context, async () => {
       try {
-        await Promise.all([prepareDigestKey(), prepareFieldKey()]);
+        if (loadsDataKeys) await prepareDataKeys();
         return await fn(event, context);
       } finally {
         flushMetrics();
       }
     });
+}
+
+/** Loads every data key the function holds (each once per container; see `prepareDataKey`). */
+export async function prepareDataKeys(): Promise<void> {
+  await Promise.all([prepareDigestKey(), prepareFieldKey()]);
 }

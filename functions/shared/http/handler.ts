@@ -7,6 +7,7 @@ import { invocation } from '#shared/invocation';
 import { bodyLimit } from './body-limit';
 import { idempotency } from './idempotency';
 import {
+  dataKeys,
   errorMapper,
   handOver,
   type InputSchemas,
@@ -33,7 +34,7 @@ export type HttpHandler = ((event: HttpEvent, context: Context) => Promise<HttpR
 
 /**
  * Every HTTP handler is built here, on the same middleware stack: header normalisation,
- * request id and logger, error mapping, body size limit, Service-Version, tenant, rate
+ * request id and logger, error mapping, data keys, body size limit, Service-Version, tenant, rate
  * limit, input parsing and validation, idempotency. The handler function gets validated,
  * typed input and returns a body; one access-log line is written per request. The
  * invocation wrapper puts the Lambda context on the log lines and writes the request's
@@ -55,6 +56,7 @@ export function httpHandler<
     .use(httpHeaderNormalizer())
     .use(requestState())
     .use(errorMapper())
+    .use(dataKeys())
     .use(bodyLimit())
     .use(serviceVersion())
     .use(tenant())
@@ -68,6 +70,8 @@ export function httpHandler<
       return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
     });
   // Lambda always passes a context; middy stands in an empty one for a caller that does not.
-  const handler = invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context));
+  const handler = invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context), {
+    loadsDataKeys: false,
+  });
   return Object.assign(handler, { request });
 }

@@ -6,6 +6,7 @@ import { tenants } from '#shared/db/tenants';
 import { now } from '#shared/dependencies';
 import { AppError, RateLimitError, ValidationError } from '#shared/errors';
 import { ExpiringCache } from '#shared/expiring-cache';
+import { prepareDataKeys } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
 import { grantedScopes } from '#shared/scopes';
 import { parseInput } from '#shared/validation';
@@ -53,6 +54,15 @@ export const errorMapper = (): HttpMiddleware => ({
     else logger.info('request rejected', { error_code: (request.error as AppError).code });
     request.response = response;
   },
+});
+
+/**
+ * The function's data keys (digest key, field key), loaded once per container before
+ * anything digests, seals or opens: behind the error mapper, so a key KMS cannot give
+ * answers the contract's 500 with the request id.
+ */
+export const dataKeys = (): HttpMiddleware => ({
+  before: () => prepareDataKeys(),
 });
 
 export const serviceVersion = (): HttpMiddleware => ({
