@@ -6,8 +6,17 @@ import { httpHandler } from '#shared/http/handler';
 import { EVENT_TYPES } from '../events/event-types';
 import { sampleEventData } from './samples';
 
-/** Names of values the service never keeps in the clear (docs/api.md#sensitive-values). */
-const SENSITIVE_KEY = /ssn|social_security|tax_id|statement_code/i;
+/**
+ * The request fields whose values the service never keeps in the clear (docs/api.md#test-event):
+ * an SSN, a tax id, a statement code. Refused by exact name (case, `_` and `-` aside), so the
+ * match results and Orum's own fields a record carries (`ssn_match`, `tax_id_match`,
+ * `tax_id_type`) pass: a pattern anywhere in the name refused an account as GET answers it.
+ */
+export const SENSITIVE_DATA_KEYS = ['ssn', 'social_security_number', 'tax_id', 'statement_code'] as const;
+
+const bareName = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+const SENSITIVE_NAMES: ReadonlySet<string> = new Set(SENSITIVE_DATA_KEYS.map(bareName));
+const isSensitiveKey = (key: string) => SENSITIVE_NAMES.has(bareName(key));
 
 /**
  * How deep `data` may nest. It is stored inside the event item, whose own levels count
@@ -25,7 +34,7 @@ function inspectData(data: unknown): { depth: number; sensitiveKey: boolean } {
     depth = Math.max(depth, level);
     if (depth > MAX_DATA_DEPTH) return { depth, sensitiveKey: false };
     for (const [key, inner] of Object.entries(value)) {
-      if (SENSITIVE_KEY.test(key)) return { depth, sensitiveKey: true };
+      if (isSensitiveKey(key)) return { depth, sensitiveKey: true };
       pending.push([inner, level + 1]);
     }
   }
@@ -42,7 +51,7 @@ const body = z.strictObject({
         abort: true,
       }),
       z.refine((data) => !inspectData(data).sensitiveKey, {
-        message: 'must not carry an SSN, a tax id or a statement code (the person or account as GET answers it)',
+        message: `must not hold a key named ${SENSITIVE_DATA_KEYS.join(', ')} (send the record as GET answers it)`,
       }),
     ),
   ),

@@ -324,7 +324,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'post-invoke',
     summary: 'Send a test event',
     description:
-      'Sends a test event of `event_type` to the tenant’s configurations through the real delivery path (it shows in the event log). `data` is the person or account to carry (as `event_data.person` / `event_data.account`); without it, a generated sample. `data` may not name an SSN, a tax id or a statement code, nor nest more than 16 levels (`400 invalid_data`).',
+      'Sends a test event of `event_type` to the tenant’s configurations through the real delivery path (it shows in the event log). `data` is the person or account to carry (as `event_data.person` / `event_data.account`); without it, a generated sample. `data` may not hold a key named `ssn`, `social_security_number`, `tax_id` or `statement_code` (case, `_` and `-` aside; `ssn_match`, `tax_id_match` pass), nor nest more than 16 levels (`400 invalid_data`).',
     tag: 'Webhooks',
     requestBody: { name: 'TestEventRequest', examples: examples.INVOKE_REQUESTS },
     success: { status: 201, description: 'The test event was stored and goes out.' },
