@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { events } from '#shared/db/events/index';
 import { now } from '#shared/dependencies';
 import { httpHandler } from '#shared/http/handler';
-import { EVENT_TYPES } from '../events/event-types';
+import { eventRecord, ORUM_EVENT_TYPES } from '../events/event-types';
 import { sampleEventData } from './samples';
 
 /**
@@ -42,10 +42,11 @@ function inspectData(data: unknown): { depth: number; sensitiveKey: boolean } {
 }
 
 const body = z.strictObject({
-  event_type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }),
+  // Every kind of Orum's trigger schema: a sample of a kind the service never emits is still a valid test delivery.
+  event_type: z.enum(ORUM_EVENT_TYPES, { error: `must be one of ${ORUM_EVENT_TYPES.join(', ')}` }),
   // Stored in the event log and delivered as sent: an SSN or tax id in it would be kept in the clear.
   data: z.optional(
-    z.record(z.string(), z.unknown(), { error: 'must be an object (the person or account to send)' }).check(
+    z.record(z.string(), z.unknown(), { error: 'must be an object (the record to send)' }).check(
       z.refine((data) => inspectData(data).depth <= MAX_DATA_DEPTH, {
         message: `must nest at most ${MAX_DATA_DEPTH} levels deep`,
         abort: true,
@@ -59,18 +60,17 @@ const body = z.strictObject({
 
 /**
  * POST /webhooks/invoke — 201, no body, as Orum: a test event of `event_type` carrying
- * `data` (the person or account, as Orum's test request has it) or a generated sample.
- * It is stored in the event log and goes out through the real delivery path, so its
- * delivery attempts show in `GET /events/{id}`.
+ * `data` (the record itself, as Orum's test request has it, under `event_data.<record>`) or
+ * a generated sample. It is stored in the event log and goes out through the real delivery
+ * path, so its delivery attempts show in `GET /events/{id}`.
  */
 export const handler = httpHandler({ body }, async ({ tenant, body }) => {
   const at = now().toISOString();
-  const resource = body.event_type.startsWith('person_') ? 'person' : 'account';
   await events().store(tenant, {
     event_id: randomUUID(),
     event_type: body.event_type,
     created_at: at,
-    event_data: body.data ? { [resource]: body.data } : sampleEventData(body.event_type, at),
+    event_data: body.data ? { [eventRecord(body.event_type)]: body.data } : sampleEventData(body.event_type, at),
   });
   return { statusCode: 201 };
 });
