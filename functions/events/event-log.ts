@@ -2,7 +2,13 @@ import type { PageWindow } from '#domain/pagination';
 import { type EventListFilter, type EventWithAttempts, events, type StoredEvent } from '#shared/db/events/index';
 import { ForbiddenError, NotFoundError } from '#shared/errors';
 import type { Scope } from '#shared/scopes';
-import { EVENT_LOG_SCOPES, EVENT_READ_SCOPE, EVENT_TYPES, type EventType, readableEventTypes } from './event-types';
+import {
+  EVENT_LOG_SCOPES,
+  EVENT_READ_SCOPE,
+  ORUM_EVENT_TYPES,
+  type OrumEventType,
+  readableEventTypes,
+} from './event-types';
 
 /**
  * The event log's reads: list, and one event with its delivery attempts, each limited to
@@ -12,7 +18,7 @@ import { EVENT_LOG_SCOPES, EVENT_READ_SCOPE, EVENT_TYPES, type EventType, readab
 export function listEvents(
   tenant: string,
   scopes: readonly Scope[],
-  filter: Omit<EventListFilter, 'eventTypes'> & { eventTypes?: readonly EventType[] },
+  filter: Omit<EventListFilter, 'eventTypes'> & { eventTypes?: readonly OrumEventType[] },
   page: PageWindow,
 ): Promise<StoredEvent[]> {
   const readable = readableEventTypes(scopes);
@@ -20,7 +26,7 @@ export function listEvents(
   if (readable.length === 0 || unreadable.length > 0) throw insufficientScope(unreadable);
   const asked = filter.eventTypes ?? readable;
   // Every kind: no filter, so the list reads no event_type condition.
-  const eventTypes = asked.length === EVENT_TYPES.length ? undefined : [...asked];
+  const eventTypes = asked.length === ORUM_EVENT_TYPES.length ? undefined : [...asked];
   return events().list(tenant, { ...filter, eventTypes }, page);
 }
 
@@ -28,7 +34,7 @@ export function listEvents(
 export async function getEvent(tenant: string, scopes: readonly Scope[], id: string): Promise<EventWithAttempts> {
   const found = await events().withAttempts(tenant, id);
   if (!found) throw unknownEvent();
-  const type = found.stored.envelope.event_type as EventType;
+  const type = found.stored.envelope.event_type as OrumEventType;
   if (!readableEventTypes(scopes).includes(type)) throw insufficientScope([type]);
   return found;
 }
@@ -42,7 +48,7 @@ export const unknownEvent = () =>
  * event's kind, to a client of the same tenant. A filter naming such a kind is refused
  * rather than answered with a page that silently leaves it out.
  */
-function insufficientScope(types: readonly EventType[]): ForbiddenError {
+function insufficientScope(types: readonly OrumEventType[]): ForbiddenError {
   const scopes = types.length > 0 ? [...new Set(types.map((type) => EVENT_READ_SCOPE[type]))] : [...EVENT_LOG_SCOPES];
   const what = types.length > 0 ? `events of ${types.join(', ')} are` : 'the event log is';
   return new ForbiddenError('insufficient_scope', `${what} read with ${scopes.join(' or ')}`, {

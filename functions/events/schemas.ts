@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import { dateTime, endAfterStart, listQuery, many } from '#shared/input-schemas';
-import { EVENT_TYPES } from './event-types';
+import { ORUM_EVENT_TYPES } from './event-types';
 
 /** Request schemas of the event log (docs/api.md#event-log). */
 
 export const eventIdParams = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
 
 export const listEventsQuery = listQuery({
-  event_type: z.optional(many(EVENT_TYPES)),
+  event_type: z.optional(many(ORUM_EVENT_TYPES)),
   start_time: z.optional(dateTime),
   end_time: z.optional(dateTime),
 }).check(endAfterStart);

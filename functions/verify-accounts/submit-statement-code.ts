@@ -44,7 +44,7 @@ async function applyStatementCode(account: VerifyAccount, code: string): Promise
     case 'incorrect': {
       await verifyAccounts().updateControl(
         account,
-        { control_attempts: decision.attempts, control_status: decision.cancels ? 'canceled' : undefined },
+        { control_attempts: decision.attempts, ...(decision.cancels && { control_status: 'canceled' as const }) },
         at,
       );
       // Orum's ControlErrorResponse has `attempts_remaining` at the top level of the body.

@@ -3,11 +3,20 @@ import * as z from 'zod/mini';
 import { events } from '#shared/db/events/index';
 import { now } from '#shared/dependencies';
 import { httpHandler } from '#shared/http/handler';
-import { EVENT_TYPES } from '../events/event-types';
+import { eventRecord, ORUM_EVENT_TYPES } from '../events/event-types';
 import { sampleEventData } from './samples';
 
-/** Names of values the service never keeps in the clear (docs/api.md#sensitive-values). */
-const SENSITIVE_KEY = /ssn|social_security|tax_id|statement_code/i;
+/**
+ * The request fields whose values the service never keeps in the clear (docs/api.md#test-event):
+ * an SSN, a tax id, a statement code. Refused by exact name (case, `_` and `-` aside), so the
+ * match results and Orum's own fields a record carries (`ssn_match`, `tax_id_match`,
+ * `tax_id_type`) pass: a pattern anywhere in the name refused an account as GET answers it.
+ */
+export const SENSITIVE_DATA_KEYS = ['ssn', 'social_security_number', 'tax_id', 'statement_code'] as const;
+
+const bareName = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+const SENSITIVE_NAMES: ReadonlySet<string> = new Set(SENSITIVE_DATA_KEYS.map(bareName));
+const isSensitiveKey = (key: string) => SENSITIVE_NAMES.has(bareName(key));
 
 /**
  * How deep `data` may nest. It is stored inside the event item, whose own levels count
@@ -25,7 +34,7 @@ function inspectData(data: unknown): { depth: number; sensitiveKey: boolean } {
     depth = Math.max(depth, level);
     if (depth > MAX_DATA_DEPTH) return { depth, sensitiveKey: false };
     for (const [key, inner] of Object.entries(value)) {
-      if (SENSITIVE_KEY.test(key)) return { depth, sensitiveKey: true };
+      if (isSensitiveKey(key)) return { depth, sensitiveKey: true };
       pending.push([inner, level + 1]);
     }
   }
@@ -33,16 +42,17 @@ function inspectData(data: unknown): { depth: number; sensitiveKey: boolean } {
 }
 
 const body = z.strictObject({
-  event_type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }),
+  // Every kind of Orum's trigger schema: a sample of a kind the service never emits is still a valid test delivery.
+  event_type: z.enum(ORUM_EVENT_TYPES, { error: `must be one of ${ORUM_EVENT_TYPES.join(', ')}` }),
   // Stored in the event log and delivered as sent: an SSN or tax id in it would be kept in the clear.
   data: z.optional(
-    z.record(z.string(), z.unknown(), { error: 'must be an object (the person or account to send)' }).check(
+    z.record(z.string(), z.unknown(), { error: 'must be an object (the record to send)' }).check(
       z.refine((data) => inspectData(data).depth <= MAX_DATA_DEPTH, {
         message: `must nest at most ${MAX_DATA_DEPTH} levels deep`,
         abort: true,
       }),
       z.refine((data) => !inspectData(data).sensitiveKey, {
-        message: 'must not carry an SSN, a tax id or a statement code (the person or account as GET answers it)',
+        message: `must not hold a key named ${SENSITIVE_DATA_KEYS.join(', ')} (send the record as GET answers it)`,
       }),
     ),
   ),
@@ -50,18 +60,17 @@ const body = z.strictObject({
 
 /**
  * POST /webhooks/invoke — 201, no body, as Orum: a test event of `event_type` carrying
- * `data` (the person or account, as Orum's test request has it) or a generated sample.
- * It is stored in the event log and goes out through the real delivery path, so its
- * delivery attempts show in `GET /events/{id}`.
+ * `data` (the record itself, as Orum's test request has it, under `event_data.<record>`) or
+ * a generated sample. It is stored in the event log and goes out through the real delivery
+ * path, so its delivery attempts show in `GET /events/{id}`.
  */
 export const handler = httpHandler({ body }, async ({ tenant, body }) => {
   const at = now().toISOString();
-  const resource = body.event_type.startsWith('person_') ? 'person' : 'account';
   await events().store(tenant, {
     event_id: randomUUID(),
     event_type: body.event_type,
     created_at: at,
-    event_data: body.data ? { [resource]: body.data } : sampleEventData(body.event_type, at),
+    event_data: body.data ? { [eventRecord(body.event_type)]: body.data } : sampleEventData(body.event_type, at),
   });
   return { statusCode: 201 };
 });

@@ -61,7 +61,7 @@ const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
   'write:webhook-configurations': 'Create, replace and delete webhook configurations',
   'read:webhook-secret': 'Read the webhook signing secret',
   'write:webhook-secret': 'Create or rotate the webhook signing secret',
-  'invoke:webhook': 'Send test events and redeliver events',
+  'invoke:webhook': 'Send test events, redeliver events, read the test events of kinds the service never emits',
 };
 
 export const SECURITY_SCHEMES = {

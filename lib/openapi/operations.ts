@@ -283,7 +283,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'get-events',
     summary: 'List events',
     description:
-      'One page of the tenant’s events of the last 30 days, newest first, of the kinds the token reads: `read:persons` reads `person_*` events, `read:verify-accounts` `verify_account_updated` (either scope admits the route). An `event_type` filter naming a kind the token does not read answers `403 insufficient_scope`.',
+      'One page of the tenant’s events of the last 30 days, newest first, of the kinds the token reads: `read:persons` reads `person_*` events, `read:verify-accounts` `verify_account_updated`, `invoke:webhook` the test events of kinds only a test event has (`business_*`, `external_account_*`, `transfer_updated`, `subledger_created`, `book_transfer_updated`); any of these scopes admits the route. An `event_type` filter naming a kind the token does not read answers `403 insufficient_scope`.',
     tag: 'Events',
     parameters: { ...LIST, event_type: ARRAY },
     success: {
@@ -298,7 +298,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'get-event',
     summary: 'Get an event and its delivery attempts',
     description:
-      'The event, and its newest 100 attempts to deliver it to each configuration (an event keeps no more, so this is not paged). Read with its kind’s scope (`read:persons` for `person_*`, `read:verify-accounts` for `verify_account_updated`): another kind answers `403 insufficient_scope`.',
+      'The event, and its newest 100 attempts to deliver it to each configuration (an event keeps no more, so this is not paged). Read with its kind’s scope (`read:persons` for `person_*`, `read:verify-accounts` for `verify_account_updated`, `invoke:webhook` for the kinds only a test event has): another kind answers `403 insufficient_scope`.',
     tag: 'Events',
     parameters: eventId,
     success: {
@@ -324,7 +324,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'post-invoke',
     summary: 'Send a test event',
     description:
-      'Sends a test event of `event_type` to the tenant’s configurations through the real delivery path (it shows in the event log). `data` is the person or account to carry (as `event_data.person` / `event_data.account`); without it, a generated sample. `data` may not name an SSN, a tax id or a statement code, nor nest more than 16 levels (`400 invalid_data`).',
+      'Sends a test event of `event_type`, any kind of Orum’s trigger schema (also those the service never emits: `person_unverified`, `business_*`, `external_account_*`, `transfer_updated`, `subledger_created`, `book_transfer_updated`), to the tenant’s configurations through the real delivery path (it shows in the event log). `data` is the record to carry, under the name its kind gives (`event_data.person`, `.account`, `.business`, `.external_account`, `.transfer`, `.subledger`, `.book_transfer`); without it, a generated sample of that record. `data` may not hold a key named `ssn`, `social_security_number`, `tax_id` or `statement_code` (case, `_` and `-` aside; `ssn_match`, `tax_id_match` pass), nor nest more than 16 levels (`400 invalid_data`).',
     tag: 'Webhooks',
     requestBody: { name: 'TestEventRequest', examples: examples.INVOKE_REQUESTS },
     success: { status: 201, description: 'The test event was stored and goes out.' },

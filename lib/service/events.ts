@@ -14,8 +14,9 @@ export const EVENTS: ServiceArea = {
       id: 'ListEvents',
       method: 'GET',
       path: '/events',
-      // An event carries a person or an account: any read scope of an area that emits events;
-      // the handler answers only the kinds the token's scopes read.
+      // An event carries a person or an account: any read scope of an area that emits events,
+      // or invoke:webhook for test events of kinds no area emits; the handler answers only
+      // the kinds the token's scopes read.
       scopes: EVENT_LOG_SCOPES,
       handler: 'functions/events/list.ts',
       table: { actions: ['BatchGetItem'], indexes: ['byTenant'] },

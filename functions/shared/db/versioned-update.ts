@@ -1,12 +1,39 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError } from '#shared/errors';
+import { ConflictError, InternalError } from '#shared/errors';
 import { isConditionFailure } from './conditions';
 import type { ItemKey } from './items';
 
-/** What a versioned update changes: attributes to set (`undefined` removes) and attributes to remove. */
-export interface VersionedChange {
-  set: Record<string, unknown>;
+/** A value an update stores: anything but `undefined` or `null`, neither of which means "remove". */
+export type StoredValue = NonNullable<unknown>;
+
+/**
+ * Every field of `S` defined: a field that is optional or may be `undefined` is a type error,
+ * so a caller cannot pass `undefined` and mean "remove" (or "unchanged"); it names the field
+ * in `remove`, or leaves it out.
+ */
+export type DefinedFields<S> = { [K in keyof S]-?: undefined extends S[K] ? never : S[K] };
+
+/**
+ * What a versioned update changes: attributes to set, each with a value, and attributes to
+ * remove. `remove` is the only way to remove one: a wrong statement code once passed
+ * `control_status: undefined` for "unchanged" and the account lost its control status.
+ */
+export interface VersionedChange<S extends Record<string, StoredValue> = Record<string, StoredValue>> {
+  set: S & DefinedFields<S>;
   remove?: readonly string[];
+}
+
+/**
+ * The fields of a partial change that it changes: an absent field (or one left `undefined`
+ * or `null`) is unchanged, never removed. For changes typed as `Partial<…>`, whose fields
+ * the compiler cannot prove defined; removing stays the job of `remove`.
+ */
+export function changedFields<T extends object>(partial: T): Record<string, StoredValue> {
+  return Object.fromEntries(
+    Object.entries(partial).filter(
+      (entry): entry is [string, StoredValue] => entry[1] !== undefined && entry[1] !== null,
+    ),
+  );
 }
 
 /** The conflict every versioned update throws when the record changed since it was read. */
@@ -17,11 +44,11 @@ export const concurrentUpdate = () => new ConflictError('concurrent_update', 'th
  * REMOVE, `updated_at` stamped and `version` bumped, on condition that the stored version
  * is still the one read.
  */
-export function versionedUpdateInput(
+export function versionedUpdateInput<S extends Record<string, StoredValue>>(
   tableName: string,
   key: ItemKey,
   version: number,
-  change: VersionedChange,
+  change: VersionedChange<S>,
   now: Date,
 ) {
   const names: Record<string, string> = {};
@@ -29,12 +56,13 @@ export function versionedUpdateInput(
   const sets = ['updated_at = :now', 'version = :next'];
   const removes: string[] = [];
   for (const [field, value] of Object.entries(change.set)) {
-    names[`#${field}`] = field;
-    if (value === undefined) removes.push(`#${field}`);
-    else {
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
+    // Only a cast gets here: refused, as neither a silent remove nor a silent skip is what was meant.
+    if (value === undefined || value === null) {
+      throw new InternalError(`versioned update sets ${field} to ${value}: name it in remove, or leave it out`);
     }
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
   }
   for (const field of change.remove ?? []) {
     names[`#${field}`] = field;
@@ -55,12 +83,12 @@ export function versionedUpdateInput(
  * whole new item. A lost condition is a `concurrent_update` conflict, which
  * `retryOnConflict` turns into a fresh read and decision.
  */
-export async function updateVersioned(
+export async function updateVersioned<S extends Record<string, StoredValue>>(
   db: DynamoDBDocumentClient,
   tableName: string,
   key: ItemKey,
   version: number,
-  change: VersionedChange,
+  change: VersionedChange<S>,
   now: Date,
 ): Promise<Record<string, unknown>> {
   try {

@@ -72,3 +72,31 @@ describe('event log scopes', () => {
     expect(eventIds(await both.get('/events')).sort()).toEqual([personEventId, accountEventId].sort());
   });
 });
+
+describe('event log scopes of test-only kinds', () => {
+  it('a test event of a kind no area emits (business_created) is read with invoke:webhook, the scope that sent it; person_unverified with read:persons', async () => {
+    const tenant = 'tenant-scopes-test-only';
+    const of = async (scopes?: string[]) => api(env.runtime, await env.runtime.mintToken(tenant, scopes));
+    const all = await of();
+    for (const event_type of ['business_created', 'person_unverified']) {
+      expect((await all.post('/webhooks/invoke', { event_type })).status).toBe(201);
+    }
+    const listed = (await all.get('/events')).body.events as { event_id: string; event_type: string }[];
+    const idOf = (type: string) => listed.find((e) => e.event_type === type)?.event_id as string;
+
+    const invoker = await of(['invoke:webhook']);
+    expect(eventIds(await invoker.get('/events'))).toEqual([idOf('business_created')]);
+    expect((await invoker.get(`/events/${idOf('business_created')}`)).status).toBe(200);
+    expect((await invoker.get(`/events/${idOf('person_unverified')}`)).body).toMatchObject({
+      error_code: 'insufficient_scope',
+      details: { required_scopes: ['read:persons'] },
+    });
+
+    const persons = await of(['read:persons']);
+    expect(eventIds(await persons.get('/events'))).toEqual([idOf('person_unverified')]);
+    expect((await persons.get(`/events/${idOf('business_created')}`)).body).toMatchObject({
+      error_code: 'insufficient_scope',
+      details: { required_scopes: ['invoke:webhook'] },
+    });
+  });
+});

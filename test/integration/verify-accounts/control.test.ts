@@ -48,6 +48,18 @@ describe('POST /verify/accounts/{id}/control', () => {
     expect(fourth.body.error_code).toBe('too_many_attempts');
   });
 
+  it('keeps control pending after the first and the second wrong code: GET shows it and ?control_status=pending lists it', async () => {
+    const id = await controlAccount();
+    for (const remaining of [2, 1]) {
+      expect((await submit(id, 'AB12')).body.details.attempts_remaining).toBe(remaining);
+      const fetched = await env.clients.alice.get(`/verify/accounts/${id}`);
+      expect(fetched.body.account).toMatchObject({ id, control_status: 'pending' });
+      const listed = await env.clients.alice.get(`/verify/accounts?id=${id}&control_status=pending`);
+      expect(listed.body.accounts.map((account: { id: string }) => account.id)).toEqual([id]);
+    }
+    expect((await submit(id, '0000')).body.account.control_status).toBe('valid');
+  });
+
   it('loses no attempt when wrong codes arrive at the same time', async () => {
     const id = await controlAccount();
     const results = await Promise.all([submit(id, 'AB12'), submit(id, 'CD34'), submit(id, 'EF56')]);

@@ -5,7 +5,13 @@ import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
 import { queryPartition, readPage } from '../paging';
-import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
+import {
+  changedFields,
+  concurrentUpdate,
+  updateVersioned,
+  type VersionedChange,
+  versionedUpdateInput,
+} from '../versioned-update';
 import { nameAttributes, personItem, personListPartition, toPerson } from './item';
 import { personKeys } from './keys';
 import { matchesPersonFilter, type PersonListFilter, personListQuery } from './list';
@@ -22,8 +28,9 @@ export interface StoredPerson {
 
 /** What an update changes on a person; identity changes also pass the new SSN ciphertext, or null to remove it. */
 export interface PersonChange {
+  /** The fields that change; a field absent (or `undefined`) is unchanged, never removed. */
   set: Partial<Omit<Person, 'id' | 'tenant' | 'created_at' | 'version'>>;
-  /** Attributes removed (optional fields cleared). */
+  /** Attributes removed (optional fields cleared): the only way a change removes one. */
   remove?: (keyof Person)[];
   /**
    * The SSN ciphertext: a string replaces it, null deletes it, undefined keeps it; the
@@ -120,7 +127,7 @@ export class PersonRepository {
    */
   async update(stored: StoredPerson, change: PersonChange, now: Date): Promise<Person> {
     const { person } = stored;
-    const set: Record<string, unknown> = { ...change.set };
+    const set = changedFields(change.set);
     const remove: string[] = [...(change.remove ?? [])];
     const next = { ...person, ...change.set };
     if (change.set.first_name !== undefined || change.set.last_name !== undefined)

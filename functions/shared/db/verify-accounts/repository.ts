@@ -19,7 +19,7 @@ import { ENTITY } from '../entities';
 import { queryPartition, readPage } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
 import { allShards, shardOf } from '../shards';
-import { updateVersioned, type VersionedChange } from '../versioned-update';
+import { changedFields, updateVersioned, type VersionedChange } from '../versioned-update';
 import { accountItem, accountListPartition, toAccount } from './item';
 import { accountKeys as keys, PENDING_CODE_SHARDS } from './keys';
 import { type AccountListFilter, accountListQuery, filtersAfterRead, matchesFilter } from './list';
@@ -137,7 +137,7 @@ export class VerifyAccountRepository {
     now: Date,
   ): Promise<VerifyAccount> {
     const settled = change.control_status === 'valid' || change.control_status === 'canceled';
-    return this.update(account, { set: change, remove: settled ? ['gsi3pk', 'gsi3sk'] : [] }, now);
+    return this.update(account, { set: changedFields(change), remove: settled ? ['gsi3pk', 'gsi3sk'] : [] }, now);
   }
 
   /**
@@ -146,7 +146,7 @@ export class VerifyAccountRepository {
    * tax id ciphertext is deleted in the same write: it is not needed any more.
    */
   async recordVerification(account: VerifyAccount, result: VerificationResult, now: Date): Promise<VerifyAccount> {
-    const set: Record<string, unknown> = { ...result };
+    const set = changedFields(result);
     if (result.statement_code_sent_at) {
       set.gsi3pk = keys.pendingStatementCodes(shardOf(account.id, PENDING_CODE_SHARDS));
       set.gsi3sk = keys.pendingStatementCode(result.statement_code_sent_at, account.tenant, account.id);
@@ -160,7 +160,8 @@ export class VerifyAccountRepository {
     result: Pick<VerifyAccount, 'debit_status' | 'debit_status_reason'>,
     now: Date,
   ): Promise<VerifyAccount> {
-    return this.update(account, { set: { ...result } }, now);
+    const remove = result.debit_status_reason === undefined ? ['debit_status_reason'] : [];
+    return this.update(account, { set: changedFields(result), remove }, now);
   }
 
   /** Records that the holder was told the statement code is on its way. */
