@@ -4,7 +4,7 @@ import { type AppError, NotFoundError, ValidationError } from './errors';
 /**
  * Turns zod issues into the contract's validation error: the code names the first
  * failing field (`missing_<field>`, `invalid_<field>`; nested fields report their
- * top-level parent, e.g. `invalid_person`), unknown fields win over everything
+ * top-level parent, e.g. `invalid_addresses`), unknown fields win over everything
  * (`unknown_field` in bodies, `unknown_parameter` in query strings), and every issue
  * is listed in `details.issues`. Messages describe the rule, never the rejected value.
  *

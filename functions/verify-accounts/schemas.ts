@@ -20,6 +20,7 @@ import {
   once,
   string,
 } from '#shared/input-schemas';
+import { withFieldCodes } from '#shared/validation';
 
 /**
  * Request schemas of the Verify endpoints (docs/api.md#request-rules, #lists, #validation-codes). Messages state
@@ -32,7 +33,21 @@ import {
 
 const name = () => nameText(1);
 
-const accountNumber = string().check(z.regex(/^\d{4,17}$/, 'must be 4 to 17 digits'));
+/**
+ * Orum's account number: 4 to 17 digits, single hyphens allowed between them
+ * (`0010-1044595`). What passes on is the digits alone, so one bank account is one value
+ * wherever it is used: the answer, the account-number index and filter, the 5-per-24 h
+ * limit, the sandbox's last four (docs/decisions.md#account-numbers-with-hyphens).
+ */
+const accountNumber = documented(
+  z.pipe(
+    string().check(
+      z.regex(/^(?:\d-?){3,16}\d$/, 'must be 4 to 17 digits, which single hyphens may separate (0010-1044595)'),
+    ),
+    z.transform((v) => v.replaceAll('-', '')),
+  ),
+  { description: '4 to 17 digits, which single hyphens may separate; the account keeps and answers the digits.' },
+);
 const nineDigits = string().check(z.regex(/^\d{9}$/, 'must be 9 digits without separators'));
 const phoneNumber = string().check(
   z.regex(/^\+[1-9]\d{1,14}$/, 'must be in international (E.164) format, e.g. +14155550123'),
@@ -57,7 +72,24 @@ const business = z.strictObject(
   { error: 'must be an object' },
 );
 
-export const createVerifyAccountBody = z
+/**
+ * Fields inside `person` and `business` answer their own codes, as Orum documents them
+ * (and as the persons routes answer theirs): `missing_first_name`, `invalid_ssn`,
+ * `invalid_tax_id`, `invalid_phone_number`, … A `person` or `business` that is no object
+ * answers `invalid_person` / `invalid_business`; which of them a type needs answers
+ * `missing_ownership_details` / `invalid_ownership_details`.
+ */
+const OWNERSHIP_FIELD_CODES = {
+  'person.first_name': 'first_name',
+  'person.last_name': 'last_name',
+  'person.ssn': 'ssn',
+  'person.phone_number': 'phone_number',
+  'business.business_name': 'business_name',
+  'business.tax_id': 'tax_id',
+  'business.phone_number': 'phone_number',
+} as const;
+
+const createBody = z
   .strictObject({
     account_number: accountNumber,
     routing_number: documented(
@@ -105,6 +137,7 @@ export const createVerifyAccountBody = z
       }
     }),
   );
+export const createVerifyAccountBody = withFieldCodes(createBody, OWNERSHIP_FIELD_CODES);
 export type CreateVerifyAccountBody = z.output<typeof createVerifyAccountBody>;
 
 export const accountIdParams = z.object({ id: z.uuid({ error: 'must be a UUID' }) });

@@ -116,12 +116,21 @@ function fieldCodes(
     if (required.has(key) && source !== 'path') badRequest.set(`missing_${name}`, `the ${where} \`${key}\` is absent`);
     badRequest.set(`invalid_${name}`, `the ${where} \`${key}\` (or a field in it) breaks its rule`);
   }
+  // Several fields may share a code (`person.phone_number`, `business.phone_number`): each is named.
+  const nested = new Map<string, string[]>();
   for (const [pattern, name] of Object.entries(named)) {
     if (!pattern.includes('.')) continue;
-    const field = pattern.replaceAll('.*', '[]');
-    if (isRequiredAt(json, pattern.split('.'))) badRequest.set(`missing_${name}`, `\`${field}\` is absent`);
-    badRequest.set(`invalid_${name}`, `\`${field}\` breaks its rule`);
+    const field = `\`${pattern.replaceAll('.*', '[]')}\``;
+    if (isRequiredAt(json, pattern.split('.'))) add(nested, `missing_${name}`, field);
+    add(nested, `invalid_${name}`, field);
   }
+  for (const [code, fields] of nested) {
+    badRequest.set(code, `${fields.join(' or ')} ${code.startsWith('missing_') ? 'is absent' : 'breaks its rule'}`);
+  }
+}
+
+function add(fieldsByCode: Map<string, string[]>, code: string, field: string) {
+  fieldsByCode.set(code, [...(fieldsByCode.get(code) ?? []), field]);
 }
 
 const describeOwn = (code: string): string =>

@@ -109,7 +109,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     parameters: {
       ...LIST,
       id: 'One account id. Malformed, or given twice: `400 invalid_account_id` (Orum’s code).',
-      account_number: 'Exact account number.',
+      account_number: 'Exact account number, compared by its digits (`0010-1044595` finds `00101044595`).',
       verification_status: ARRAY,
       ownership_status: ARRAY,
       control_status: ARRAY,

@@ -104,6 +104,29 @@ describe('POST /verify/accounts', () => {
     );
   });
 
+  it('counts an account number written with hyphens and its bare digits as one bank account', async () => {
+    const digits = freshAccountNumber();
+    const hyphenated = `${digits.slice(0, 4)}-${digits.slice(4)}`;
+    const first = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: hyphenated }));
+    expect(first.status).toBe(200);
+    expect(first.body.account.account_number).toBe(digits);
+    for (let i = 0; i < 4; i++) {
+      expect((await env.clients.alice.post('/verify/accounts', accountBody({ account_number: digits }))).status).toBe(
+        200,
+      );
+    }
+    const sixth = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: hyphenated }));
+    expect(sixth.status).toBe(429);
+    expect(sixth.body.error_code).toBe('too_many_verifications');
+
+    const listed = await env.clients.alice.get(
+      `/verify/accounts?account_number=${digits.slice(0, 2)}-${digits.slice(2)}`,
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.accounts).toHaveLength(5);
+    expect(listed.body.accounts.map((a: { id: string }) => a.id)).toContain(first.body.account.id);
+  });
+
   it('holds the limit when the sixth and seventh arrive together', async () => {
     const body = accountBody({ account_number: freshAccountNumber() });
     const results = await Promise.all(

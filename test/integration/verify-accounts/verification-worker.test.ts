@@ -92,6 +92,11 @@ describe('verification worker: the sandbox outcomes', () => {
     if (expected.verification_status === 'valid') expect(account.status_reason).toBeUndefined();
   });
 
+  it('reads the last four digits of a hyphenated account number, not its last four characters', async () => {
+    const { account } = await verified({ account_number: '1234-111-1' });
+    expect(account).toMatchObject({ account_number: '12341111', verification_status: 'invalid' });
+  });
+
   it('lets the holder name select a status', async () => {
     const { account } = await verified({ account_number: '0006789', account_holder_name: 'Closed' });
     expect(account).toMatchObject({ verification_status: 'closed', status_reason: 'closed_account' });

@@ -53,7 +53,7 @@ describe('parseInput: codes name the first failing top-level field', () => {
     });
   });
 
-  it('keeps Verify’s nested person answering its parent: 400 invalid_person', () => {
+  it('names Verify’s nested person fields by Orum’s codes: 400 missing_first_name', () => {
     const body = {
       account_number: '1234567',
       routing_number: '021000021',
@@ -62,8 +62,8 @@ describe('parseInput: codes name the first failing top-level field', () => {
       person: { last_name: 'Lee' },
     };
     expect(rejection(createVerifyAccountBody, body)).toMatchObject({
-      code: 'invalid_person',
-      message: 'person is invalid: person.first_name is required',
+      code: 'missing_first_name',
+      message: 'person.first_name is required',
       details: { issues: [{ field: 'person.first_name', problem: 'missing', message: 'is required' }] },
     });
   });

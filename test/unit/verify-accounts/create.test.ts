@@ -77,7 +77,12 @@ describe('POST /verify/accounts: account_number', () => {
     ['3 digits', '123'],
     ['18 digits', '123456789012345678'],
     ['letters', '12345abc'],
-    ['separators', '1234-5678'],
+    ['spaces', '1234 5678'],
+    ['two hyphens in a row', '1234--5678'],
+    ['a leading hyphen', '-12345678'],
+    ['a trailing hyphen', '12345678-'],
+    ['3 digits between hyphens', '1-2-3'],
+    ['18 digits between hyphens', '123456-789012-345678'],
     ['an empty string', ''],
   ])('rejects an account_number of %s: 400 invalid_account_number', async (_what, accountNumber) => {
     expect((await rejected(validCreateBody({ account_number: accountNumber }))).error_code).toBe(
@@ -99,6 +104,24 @@ describe('POST /verify/accounts: account_number', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body.account.account_number).toBe(accountNumber);
   });
+
+  it.each([
+    ['Orum’s example 0010-1044595', '0010-1044595', '00101044595'],
+    ['a hyphen between every digit', '1-2-3-4', '1234'],
+    ['17 digits between hyphens', '12345678-901234567', '12345678901234567'],
+  ])(
+    'accepts an account_number with single hyphens (%s) and answers and stores its digits',
+    async (_what, sent, digits) => {
+      const res = await invoke(create, createEvent(validCreateBody({ account_number: sent })));
+
+      expect(res.statusCode).toBe(200);
+      expect(res.body.account.account_number).toBe(digits);
+      const { account, slot } = written();
+      expect(account.account_number).toBe(digits);
+      expect(account.gsi2pk).toBe(accountKeys.byAccountNumber(TENANT, digits));
+      expect(slot.pk).toBe(accountKeys.slots(TENANT, '021000021', digits));
+    },
+  );
 });
 
 describe('POST /verify/accounts: routing_number', () => {
@@ -239,25 +262,27 @@ describe('POST /verify/accounts: unknown fields', () => {
   });
 });
 
-describe('POST /verify/accounts: person and business', () => {
+describe('POST /verify/accounts: person and business answer per field, as Orum', () => {
   it.each([
-    ['an SSN of 8 digits', { ssn: '12345678' }],
-    ['an SSN with dashes', { ssn: '123-45-6789' }],
-    ['an SSN as a number', { ssn: 123456789 }],
-    ['a phone number not in E.164', { phone_number: '4155550123' }],
-    ['a phone number with spaces', { phone_number: '+1 415 555 0123' }],
-    ['a first_name with forbidden characters', { first_name: 'J@ne' }],
-  ])('rejects a person with %s: 400 invalid_person', async (_what, change) => {
+    ['an SSN of 8 digits', 'invalid_ssn', { ssn: '12345678' }],
+    ['an SSN with dashes', 'invalid_ssn', { ssn: '123-45-6789' }],
+    ['an SSN as a number', 'invalid_ssn', { ssn: 123456789 }],
+    ['a phone number not in E.164', 'invalid_phone_number', { phone_number: '4155550123' }],
+    ['a phone number with spaces', 'invalid_phone_number', { phone_number: '+1 415 555 0123' }],
+    ['a first_name with forbidden characters', 'invalid_first_name', { first_name: 'J@ne' }],
+    ['an empty last_name', 'invalid_last_name', { last_name: '' }],
+  ])('rejects a person with %s: 400 %s', async (_what, code, change) => {
     expect((await rejected(validCreateBody({ type: 'status_ownership', person: person(change) }))).error_code).toBe(
-      'invalid_person',
+      code,
     );
   });
 
-  it('rejects a person without a last_name: 400 invalid_person', async () => {
-    const { last_name: _, ...incomplete } = person();
-    expect((await rejected(validCreateBody({ type: 'status_ownership', person: incomplete }))).error_code).toBe(
-      'invalid_person',
-    );
+  it.each([
+    ['first_name', 'missing_first_name'],
+    ['last_name', 'missing_last_name'],
+  ] as const)('names a person without a %s: 400 %s', async (field, code) => {
+    const { [field]: _, ...incomplete } = person();
+    expect((await rejected(validCreateBody({ type: 'status_ownership', person: incomplete }))).error_code).toBe(code);
   });
 
   it('rejects a person that is not an object: 400 invalid_person', async () => {
@@ -267,11 +292,25 @@ describe('POST /verify/accounts: person and business', () => {
   });
 
   it.each([
-    ['a tax_id of 8 digits', { tax_id: '12345678' }],
-    ['a tax_id with a dash', { tax_id: '12-3456789' }],
-    ['a phone number not in E.164', { phone_number: '555-0199' }],
-  ])('rejects a business with %s: 400 invalid_business', async (_what, change) => {
+    ['a tax_id of 8 digits', 'invalid_tax_id', { tax_id: '12345678' }],
+    ['a tax_id with a dash', 'invalid_tax_id', { tax_id: '12-3456789' }],
+    ['a phone number not in E.164', 'invalid_phone_number', { phone_number: '555-0199' }],
+    ['a business_name with forbidden characters', 'invalid_business_name', { business_name: 'Doe <Holdings>' }],
+  ])('rejects a business with %s: 400 %s', async (_what, code, change) => {
     expect((await rejected(validCreateBody({ type: 'status_ownership', business: business(change) }))).error_code).toBe(
+      code,
+    );
+  });
+
+  it('names a business without a business_name: 400 missing_business_name', async () => {
+    const { business_name: _, ...incomplete } = business();
+    expect((await rejected(validCreateBody({ type: 'status_ownership', business: incomplete }))).error_code).toBe(
+      'missing_business_name',
+    );
+  });
+
+  it('rejects a business that is not an object: 400 invalid_business', async () => {
+    expect((await rejected(validCreateBody({ type: 'status_ownership', business: [] }))).error_code).toBe(
       'invalid_business',
     );
   });
@@ -335,10 +374,10 @@ describe('POST /verify/accounts: the first failing field is named', () => {
     expect(body.details?.issues.map((i) => i.field)).toEqual(['routing_number', 'email']);
   });
 
-  it('names the nested field in details.issues while the code names its parent', async () => {
+  it('names the nested field by its own code and in details.issues', async () => {
     const body = await rejected(validCreateBody({ type: 'status_ownership', person: person({ ssn: '1234' }) }));
 
-    expect(body.error_code).toBe('invalid_person');
+    expect(body.error_code).toBe('invalid_ssn');
     expect(body.details?.issues).toEqual([expect.objectContaining({ field: 'person.ssn', problem: 'invalid' })]);
   });
 

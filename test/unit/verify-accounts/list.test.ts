@@ -141,6 +141,8 @@ describe('GET /verify/accounts: query validation', () => {
     'account_number=123',
     'account_number=123456789012345678',
     'account_number=12ab5678',
+    'account_number=1234--5678',
+    'account_number=-12345678',
     'account_number=1234&account_number=5678',
   ])('rejects %s: 400 invalid_account_number', async (q) => {
     expect(await rejected(q)).toBe('invalid_account_number');
@@ -266,6 +268,15 @@ describe('GET /verify/accounts: filters reach DynamoDB', () => {
       IndexName: 'gsi2',
       ExpressionAttributeValues: { ':pk': accountKeys.byAccountNumber(TENANT, '123456789') },
       ScanIndexForward: false,
+    });
+  });
+
+  it('filters by the digits of a hyphenated account_number (0010-1044595 finds 00101044595)', async () => {
+    await invoke(list, listEvent('account_number=0010-1044595'));
+
+    expect(queryInput()).toMatchObject({
+      IndexName: 'gsi2',
+      ExpressionAttributeValues: { ':pk': accountKeys.byAccountNumber(TENANT, '00101044595') },
     });
   });
 

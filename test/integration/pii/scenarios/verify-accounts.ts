@@ -49,14 +49,15 @@ export const VERIFY_SCENARIOS: Record<string, Scenario> = {
     refused(
       await create({ type: 'status_ownership', person: { ...owner, ssn: dashed(SSNS.owner) } }),
       400,
-      'invalid_person',
+      'invalid_ssn',
     );
     refused(
       await create({ type: 'status_ownership', business: { business_name: 'Doe Ltd', tax_id: dashed(EIN) } }),
       400,
-      'invalid_business',
+      'invalid_tax_id',
     );
-    refused(await create({ account_number: dashed(SSNS.stray) }), 400, 'invalid_account_number');
+    // Single hyphens are an account number's separators (Orum's pattern): a trailing one is not.
+    refused(await create({ account_number: `${dashed(SSNS.stray)}-` }), 400, 'invalid_account_number');
     refused(await create({ routing_number: dashed(STRAY_EIN) }), 400, 'invalid_routing_number');
     refused(await create({ account_holder_name: tokens.alice }), 400, 'invalid_account_holder_name');
     refused(
