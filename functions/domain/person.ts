@@ -58,6 +58,65 @@ export interface PersonContact {
   updated_at: string;
 }
 
+/**
+ * A person's metadata: the partner's own JSON, as Orum takes it (any JSON object; at most
+ * 5 keys of at most 20 characters, each value at most 50 characters).
+ */
+export type PersonMetadata = Record<string, MetadataValue>;
+export type MetadataValue = string | number | boolean | null | MetadataValue[] | { [key: string]: MetadataValue };
+
+export const MAX_METADATA_KEYS = 5;
+export const MAX_METADATA_KEY_CHARS = 20;
+export const MAX_METADATA_VALUE_CHARS = 50;
+
+/**
+ * Whether a value fits a metadata key: a string of at most 50 characters, or any other JSON
+ * value of at most 50 characters written as JSON, so that it is small and bounds its own
+ * nesting (25 levels at most, well inside DynamoDB's 32). What DynamoDB cannot store is
+ * refused: an empty key inside a value, and numbers that do not round-trip through a DynamoDB
+ * number and back (beyond ±(2^53 − 1), or under 1e-130 in size but 0).
+ */
+export function isMetadataValue(value: unknown): value is MetadataValue {
+  if (typeof value === 'string') return [...value].length <= MAX_METADATA_VALUE_CHARS;
+  return jsonLength(value, MAX_METADATA_VALUE_CHARS) <= MAX_METADATA_VALUE_CHARS;
+}
+
+/**
+ * The characters of a value written as JSON, or Infinity once over `budget` or for what
+ * metadata cannot hold. Stops as soon as the budget is spent, so a deeply nested value costs
+ * no more than a shallow one (and never a deep recursion).
+ */
+function jsonLength(value: unknown, budget: number): number {
+  if (value === null) return 4;
+  switch (typeof value) {
+    case 'boolean':
+      return String(value).length;
+    case 'number':
+      return isStorableNumber(value) ? String(value).length : Number.POSITIVE_INFINITY;
+    case 'string':
+      return [...JSON.stringify(value)].length;
+    case 'object': {
+      const entries: [string | undefined, unknown][] = Array.isArray(value)
+        ? value.map((item) => [undefined, item])
+        : Object.entries(value);
+      let used = 2 + Math.max(0, entries.length - 1);
+      for (const [key, item] of entries) {
+        // DynamoDB refuses an empty attribute name, a map's keys at any depth included.
+        if (key === '') return Number.POSITIVE_INFINITY;
+        if (key !== undefined) used += [...JSON.stringify(key)].length + 1;
+        if (used <= budget) used += jsonLength(item, budget - used);
+        if (used > budget) return Number.POSITIVE_INFINITY;
+      }
+      return used;
+    }
+    default:
+      return Number.POSITIVE_INFINITY;
+  }
+}
+
+const isStorableNumber = (n: number): boolean =>
+  Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130);
+
 /** Who runs identification: the partner (BYO-KYC) or the service through its identity vendor. */
 export const KYC_MODES = ['byo', 'service'] as const;
 export type KycMode = (typeof KYC_MODES)[number];
@@ -78,7 +137,7 @@ export interface Person {
   status_reasons?: StatusReason[];
   addresses?: PersonAddress[];
   contacts?: PersonContact[];
-  metadata?: Record<string, string>;
+  metadata?: PersonMetadata;
   created_at: string;
   updated_at: string;
   closed_at?: string;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Person, personSecretContext } from '#domain/person';
+import { type Person, type PersonMetadata, personSecretContext } from '#domain/person';
 import { transition } from '#domain/person-lifecycle';
 import { cipher } from '#shared/cipher/index';
 import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
@@ -25,7 +25,7 @@ export interface PersonFields {
   social_security_number?: string | null;
   addresses?: AddressInput[] | null;
   contacts?: ContactInput[] | null;
-  metadata?: Record<string, string> | null;
+  metadata?: PersonMetadata | null;
 }
 
 export type NewPersonFields = PersonFields & { customer_reference_id: string; first_name: string; last_name: string };
@@ -56,14 +56,14 @@ export async function createPerson(tenant: string, fields: NewPersonFields): Pro
   return person;
 }
 
-/** PATCH: the given fields change, `null` removes an optional one, the rest stays. */
+/** PATCH: the given fields change, `null` removes an optional one, the rest stays; an address sent is merged. */
 export function patchPerson(tenant: string, id: string, fields: PersonFields): Promise<Person> {
-  return changePerson(tenant, id, (stored) => changeOf(stored, fields));
+  return changePerson(tenant, id, (stored) => changeOf(stored, fields, { merge: true }));
 }
 
 /** PUT /persons/{id}: the person becomes exactly the body; optional fields it leaves out are removed. */
 export function replacePerson(tenant: string, id: string, fields: NewPersonFields): Promise<Person> {
-  return changePerson(tenant, id, (stored) => changeOf(stored, withAbsentAsNull(fields)));
+  return changePerson(tenant, id, (stored) => changeOf(stored, withAbsentAsNull(fields), { merge: false }));
 }
 
 /**
@@ -83,8 +83,12 @@ export async function upsertPerson(tenant: string, fields: NewPersonFields): Pro
   }
 }
 
-/** The change a body makes to a stored person, by the lifecycle rules. */
-async function changeOf({ person }: StoredPerson, fields: PersonFields): Promise<PersonChange | undefined> {
+/** The change a body makes to a stored person, by the lifecycle rules; `merge`: an address sent is partial. */
+async function changeOf(
+  { person }: StoredPerson,
+  fields: PersonFields,
+  { merge }: { merge: boolean },
+): Promise<PersonChange | undefined> {
   const at = now().toISOString();
   const set: Partial<Person> = {};
   const remove: (keyof Person)[] = [];
@@ -101,7 +105,7 @@ async function changeOf({ person }: StoredPerson, fields: PersonFields): Promise
   assign('date_of_birth', fields.date_of_birth);
   assign('metadata', fields.metadata);
   if (fields.addresses !== undefined)
-    assign('addresses', fields.addresses && addressesFrom(fields.addresses, person.addresses, at));
+    assign('addresses', fields.addresses && addressesFrom(fields.addresses, person.addresses, at, { merge }));
   if (fields.contacts !== undefined)
     assign('contacts', fields.contacts && contactsFrom(fields.contacts, person.contacts, at));
   // An SSN given is a new SSN: ciphertexts cannot be compared, so it re-identifies.

@@ -16,6 +16,7 @@ export const handler = httpHandler({ query: listPersonsQuery }, async ({ tenant,
       status: query.status,
       firstName: query.first_name,
       lastName: query.last_name,
+      accountNumber: query.account_number,
     },
     pageWindow(query.index, query.size),
   );

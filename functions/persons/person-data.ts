@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContactType, Person, PersonAddress, PersonContact } from '#domain/person';
+import { parseInput } from '#shared/validation';
+import { completePersonLists } from './schemas';
 
 /**
  * Turning request bodies into person data: new address and contact objects get their own
@@ -7,7 +9,7 @@ import type { ContactType, Person, PersonAddress, PersonContact } from '#domain/
  * replace and partial update, so each applies the same rules.
  */
 
-/** An address as a request gives it (`null` fields mean absent). */
+/** An address as a request gives it: `null` fields are absent, but for PATCH's `address2: null` (remove it). */
 export interface AddressInput {
   type?: 'home' | null;
   address1?: string | null;
@@ -18,38 +20,73 @@ export interface AddressInput {
   zip5?: string | null;
 }
 
+/** A contact as a request gives it; PATCH may leave out `value` (the stored contact of that type). */
 export interface ContactInput {
   type: ContactType;
-  value: string;
+  value?: string;
 }
 
 /** The fields of a person that identification looks at; a change of any re-identifies. */
 export const IDENTITY_FIELDS = ['first_name', 'middle_name', 'last_name', 'date_of_birth', 'addresses'] as const;
 
-/** The person's one address after a request: a new one, or the stored one with the given fields changed. */
+/**
+ * The person's one address after a request. `merge` (PATCH) changes only the fields given
+ * in the stored address of that type, and `address2: null` removes it; without a stored
+ * address the given fields must make a whole one. Otherwise (create, replace) the given
+ * address is the whole address. Either way a stored address keeps its id and creation time.
+ */
 export function addressesFrom(
   input: AddressInput[],
   current: PersonAddress[] | undefined,
   at: string,
+  { merge = false } = {},
 ): PersonAddress[] {
   return input.slice(0, 1).map((given) => {
-    const existing = current?.[0];
     const fields = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined && v !== null));
-    if (existing) {
-      const merged = { ...existing, ...fields } as PersonAddress;
-      if (given.address2 === null) delete merged.address2;
-      return sameAddress(merged, existing) ? existing : { ...merged, updated_at: at };
+    const existing = current?.find((stored) => stored.type === (given.type ?? 'home'));
+    if (!existing) {
+      if (merge) parseInput(completePersonLists, { addresses: [fields] }, 'body');
+      return { id: randomUUID(), type: 'home', ...fields, created_at: at, updated_at: at } as PersonAddress;
     }
-    return { id: randomUUID(), type: 'home', ...fields, created_at: at, updated_at: at } as PersonAddress;
+    const kept = { id: existing.id, created_at: existing.created_at, updated_at: existing.updated_at };
+    const next = { ...(merge ? existing : kept), ...fields } as PersonAddress;
+    if (given.address2 === null) delete next.address2;
+    return sameAddress(next, existing) ? existing : { ...next, updated_at: at };
   });
 }
 
-/** The person's contacts after a request: one per given contact, keeping the id of an unchanged one. */
+/**
+ * The person's contacts after a request, in the order given. A contact equal to a stored one
+ * keeps its id; a contact without a value (PATCH) is the stored contact of its type not
+ * already kept, and without one answers `missing_contacts_value`, as on create.
+ */
 export function contactsFrom(input: ContactInput[], current: PersonContact[] | undefined, at: string): PersonContact[] {
-  return input.map((given) => {
-    const same = current?.find((c) => c.type === given.type && c.value === given.value);
-    return same ?? { id: randomUUID(), type: given.type, value: given.value, created_at: at, updated_at: at };
-  });
+  const unclaimed = [...(current ?? [])];
+  const claim = (matches: (stored: PersonContact) => boolean) => {
+    const index = unclaimed.findIndex(matches);
+    return index < 0 ? undefined : unclaimed.splice(index, 1)[0];
+  };
+  // Contacts given whole claim their equals first, so one without a value never takes them.
+  const equal = input.map((given) => claim((stored) => stored.type === given.type && stored.value === given.value));
+  const resolved: (PersonContact | ContactInput)[] = input.map((given, n) =>
+    given.value === undefined ? (claim((stored) => stored.type === given.type) ?? given) : (equal[n] ?? given),
+  );
+  if (resolved.some((contact) => contact.value === undefined)) {
+    parseInput(
+      completePersonLists,
+      { contacts: resolved.map(({ type, value }) => (value === undefined ? { type } : { type, value })) },
+      'body',
+    );
+  }
+  return resolved.map((contact) =>
+    isStored(contact)
+      ? contact
+      : { id: randomUUID(), type: contact.type, value: contact.value as string, created_at: at, updated_at: at },
+  );
+}
+
+function isStored(contact: PersonContact | ContactInput): contact is PersonContact {
+  return 'id' in contact;
 }
 
 const ADDRESS_FIELDS = ['type', 'address1', 'address2', 'city', 'state', 'country', 'zip5'] as const;

@@ -10,7 +10,16 @@ export async function getPerson(tenant: string, id: string): Promise<Person> {
   return person;
 }
 
-export function listPersons(tenant: string, filter: PersonListFilter, page: PageWindow): Promise<Person[]> {
+/**
+ * A person here carries no bank account, so Orum's `account_number` filter matches no one
+ * (docs/decisions.md#the-persons-account-number-filter-matches-no-one): nothing is read.
+ */
+export async function listPersons(
+  tenant: string,
+  { accountNumber, ...filter }: PersonListFilter & { accountNumber?: string },
+  page: PageWindow,
+): Promise<Person[]> {
+  if (accountNumber !== undefined) return [];
   return persons().list(tenant, filter, page);
 }
 

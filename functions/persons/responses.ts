@@ -36,7 +36,7 @@ export const contact = z
   .strictObject({
     id: id(),
     type: oneOf(CONTACT_TYPES, 'Kind of contact.'),
-    value: z.string().check(z.describe('The email address, or the phone number in E.164 format.')),
+    value: z.string().check(z.describe('The email address, or the phone number, as sent.')),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
@@ -54,7 +54,11 @@ export const person = z
     status_reasons: z.optional(z.array(statusReason).check(z.minLength(1))),
     addresses: z.optional(z.array(postalAddress).check(z.length(1))),
     contacts: z.optional(z.array(contact).check(z.minLength(1), z.maxLength(2))),
-    metadata: z.optional(z.record(z.string(), z.string())),
+    metadata: z.optional(
+      z
+        .record(z.string(), z.unknown())
+        .check(z.describe('The partner’s JSON object, as sent (at most 5 keys; each value at most 50 characters).')),
+    ),
     created_at: timestamp(),
     updated_at: timestamp(),
     closed_at: z.optional(timestamp()),

@@ -34,16 +34,35 @@ export function documented<S extends z.core.$ZodType>(schema: S, keywords: z.cor
 export const text = (min: number, max: number) =>
   documented(string().check(chars(min, max)), { minLength: min, maxLength: max });
 
-/** Letters (with diacritics), digits, spaces, hyphens and dashes, periods, apostrophes; at least one letter or digit. */
+/**
+ * Verify's names (holder, sender, ownership): letters (with diacritics), digits, spaces,
+ * hyphens and dashes, periods, apostrophes; at least one letter or digit.
+ */
 export const NAME_PATTERN = /^(?=.*[\p{L}\p{N}])[\p{Script=Latin}\p{M}\p{N} .'’\-‐‑‒–—]+$/u;
 
-/** A name of up to 255 characters; `min` 0 lets an empty one through (Orum's middle name). */
+/**
+ * A person's names, as Orum's FirstName / MiddleName / LastName patterns: every printable
+ * ASCII character but digits and the backslash, the right single quote ’, Latin-1's
+ * letters and signs, Latin Extended-A; and beyond Orum's list, every Latin letter,
+ * combining marks and the Unicode hyphens and dashes (Vietnamese names, decomposed
+ * diacritics), as Verify's names. At least one letter (docs/decisions.md#a-persons-names).
+ */
+export const PERSON_NAME_PATTERN = /^(?=.*\p{L})[ -/:-[\]-~’¡-¬®-ſ\p{Script=Latin}\p{M}‐-—]+$/u;
+
+/** A name of up to 255 characters by `pattern`; `min` 0 lets an empty one through (Orum's middle name). */
+const nameOf = (pattern: RegExp, rule: string) => (min: number) =>
+  documented(text(min, 255).check(z.refine((v) => v === '' || pattern.test(v), { message: rule })), {
+    description: `A name that ${rule}.`,
+  });
+
 export const nameText = (min = 1) =>
-  text(min, 255).check(
-    z.refine((v) => v === '' || NAME_PATTERN.test(v), {
-      message: 'may hold letters, digits, spaces, hyphens, dashes, periods and apostrophes only',
-    }),
-  );
+  nameOf(NAME_PATTERN, 'may hold letters, digits, spaces, hyphens, dashes, periods and apostrophes only')(min);
+
+export const personNameText = (min = 1) =>
+  nameOf(
+    PERSON_NAME_PATTERN,
+    'may hold letters, spaces and punctuation, with at least one letter; no digits, no backslash',
+  )(min);
 
 /** A filter given once or repeated (`?s=a&s=b`); commas also separate values (`?s=a,b`). */
 export const many = <T extends readonly [string, ...string[]]>(values: T) =>

@@ -76,7 +76,7 @@ function responsesOf(
   request: Readonly<InputSchemas>,
 ): ResponseSpec[] {
   const idempotent = IDEMPOTENT_METHODS.includes(route.method);
-  const input = inputErrorCodes(request);
+  const input = inputErrorCodes(request, operation.bodyCompletion);
   const own = (status: 400 | 403 | 404 | 409 | 429) => codeList(operation.errors?.[status] ?? []);
   const replayable = idempotent ? { 'idempotent-replayed': { required: false } } : {};
   const fromService = { 'x-request-id': { required: true }, ...replayable };

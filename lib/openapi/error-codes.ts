@@ -82,10 +82,13 @@ const SOURCES: Record<keyof InputSchemas, InputSource> = { body: 'body', query: 
  * name its field codes give it, and for each nested field code its own pair. A field whose
  * every check names its own code (`params: { error_code }`) answers only those.
  * A `superRefine` names its codes at run time: the operations table lists those.
+ * `completion` is the schema a partial body is completed to from the stored record (a
+ * PATCH's partial address): its missing fields answer as the full body's do.
  */
-export function inputErrorCodes(request: Readonly<InputSchemas>): InputErrorCodes {
+export function inputErrorCodes(request: Readonly<InputSchemas>, completion?: z.core.$ZodType): InputErrorCodes {
   const badRequest = new Map<string, string>();
   const notFound = new Map<string, string>();
+  if (completion) fieldCodes(completion, 'body', badRequest, notFound);
   if (request.body) {
     badRequest.set('invalid_json', ERROR_CODES.invalid_json);
     badRequest.set('unknown_field', ERROR_CODES.unknown_field);

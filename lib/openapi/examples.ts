@@ -182,7 +182,7 @@ export const PERSON_REQUESTS: Record<string, Example> = {
       social_security_number: '123-45-6789',
       addresses: [address],
       contacts: [{ type: 'email', value: 'jane.doe@example.com' }],
-      metadata: { segment: 'gold' },
+      metadata: { segment: 'gold', referrals: 2, flags: { vip: true } },
     },
   },
   namesOnly: {
@@ -221,8 +221,12 @@ export const PERSON_REQUESTS: Record<string, Example> = {
 
 export const PERSON_PATCHES: Record<string, Example> = {
   contacts: {
-    summary: 'Replace the contacts',
-    value: { contacts: [{ type: 'phone', value: '+14155550123' }] },
+    summary: 'Replace the contacts: keep the stored email, add a phone',
+    value: { contacts: [{ type: 'email' }, { type: 'phone', value: '2125551212' }] },
+  },
+  address: {
+    summary: 'Change the ZIP code of the stored address',
+    value: { addresses: [{ type: 'home', zip5: '62704' }] },
   },
   remove: { summary: '`null` removes an optional field', value: { middle_name: null, metadata: null } },
 };

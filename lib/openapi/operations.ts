@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { MAX_PAGE_OFFSET } from '#domain/pagination';
 import { eventResponse, eventsResponse } from '../../functions/events/responses';
 import { personResponse, personsResponse } from '../../functions/persons/responses';
+import { completePersonLists } from '../../functions/persons/schemas';
 import { sanctionsEntryResponse } from '../../functions/screening/responses';
 import { verifyAccountResponse, verifyAccountsResponse } from '../../functions/verify-accounts/responses';
 import {
@@ -48,6 +49,11 @@ export interface OperationSpec {
     readonly examples?: Readonly<Record<string, Example>>;
   };
   readonly success: SuccessSpec;
+  /**
+   * The schema the route's use case completes a partial body to from the stored record
+   * (PATCH's partial address and contacts): the codes it answers are the route's too.
+   */
+  readonly bodyCompletion?: z.core.$ZodType;
   /**
    * Codes the route's own code raises, by status, beyond the middleware stack's and its
    * schemas' (contract.ts derives those), e.g. a `superRefine`'s or a use case's.
@@ -193,6 +199,8 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     parameters: {
       ...LIST,
       id: 'One person id. Malformed, or given twice: `400 invalid_orum_id` (Orum’s code).',
+      account_number:
+        'Orum’s filter, taken with Orum’s pattern (4 to 17 digits, single hyphens between them; else `400 invalid_account_number`). A person here carries no bank account, so it matches no one: the page is empty.',
       customer_reference_id: 'Exact customer reference id.',
       status: `${ARRAY} A bad value: \`400 invalid_person_status\` (Orum’s code).`,
       first_name: 'First name, case-insensitive.',
@@ -223,11 +231,12 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'patch-person',
     summary: 'Update a person',
     description:
-      'Changes the fields sent; a field left out is unchanged; `null` removes an optional field (and is refused for a required one). A list or `metadata` sent replaces the current one whole. A change of identity data (names, date of birth, SSN, address) identifies the person again; a restricted person’s identity data cannot change, a closed person nothing.',
+      'Changes the fields sent; a field left out is unchanged; `null` removes an optional field (and is refused for a required one). As in Orum, an address needs only `type`: the fields sent are merged into the stored address (without one, they must make a whole address: `400 missing_address1`, …), and a contact without `value` keeps the stored contact of its type (without one: `400 missing_contacts_value`); the `contacts` list and `metadata` sent replace the current ones whole. `customer_reference_id`, which Orum’s PATCH lacks, is taken. A change of identity data (names, date of birth, SSN, address) identifies the person again; a restricted person’s identity data cannot change, a closed person nothing.',
     tag: 'Persons',
     parameters: personId,
     requestBody: { name: 'PatchPersonRequest', examples: examples.PERSON_PATCHES },
     success: { status: 200, description: 'The person.', body: personResponse },
+    bodyCompletion: completePersonLists,
     errors: { 404: ['unknown_id_person'], 409: personChangeConflicts },
   },
   ReplacePerson: {

@@ -57,6 +57,8 @@ function toLambdaValue(value: ApiAttributeValue): AttributeValue {
   if (value.BS !== undefined) return { BS: value.BS.map(base64) };
   if (value.L !== undefined) return { L: value.L.map(toLambdaValue) };
   if (value.M !== undefined) return { M: toLambdaImage(value.M) };
+  // The Streams SDK hands an empty map over as `{}` (an empty list keeps its `L`).
+  if (Object.keys(value).length === 0) return { M: {} };
   throw new Error(`unknown attribute value type: ${Object.keys(value).join(', ')}`);
 }
 

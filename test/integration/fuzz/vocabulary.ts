@@ -53,7 +53,7 @@ export const VOCABULARY: Readonly<Record<string, RouteVocabulary>> = {
   'POST /verify/accounts/{id}/debits': { body: {} },
   'POST /persons': { body: PERSON_BODY },
   'GET /persons': {
-    query: [...PAGING, 'id', 'customer_reference_id', 'status', 'first_name', 'last_name'],
+    query: [...PAGING, 'id', 'account_number', 'customer_reference_id', 'status', 'first_name', 'last_name'],
   },
   'GET /persons/{id}': {},
   'PATCH /persons/{id}': { body: PERSON_BODY },

@@ -11,6 +11,10 @@ let counter = 0;
 /** A customer reference id no other test uses. */
 export const freshReference = (): string => `ref-${Date.now()}-${++counter}`;
 
+/** A number written in letters (`0` → `a`, …), for unique names: a person's names hold no digits. */
+export const letters = (n: number): string =>
+  String(n).replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)] as string);
+
 /** A person with everything identification needs, passing every sandbox check. */
 export const personBody = (over: Record<string, unknown> = {}) => ({
   customer_reference_id: freshReference(),

@@ -71,7 +71,7 @@ const documentedCodes = (contract: RouteContract): string[] =>
   );
 
 const derivedCodes = (contract: RouteContract): string[] => {
-  const { badRequest, notFound } = inputErrorCodes(contract.request);
+  const { badRequest, notFound } = inputErrorCodes(contract.request, contract.operation.bodyCompletion);
   return [...badRequest.keys(), ...notFound.keys()];
 };
 

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
+import type { MetadataValue } from '#domain/person';
 import { AppError } from '#shared/errors';
 import { type InputSource, parseInput } from '#shared/validation';
 import {
@@ -32,6 +33,8 @@ const home = { type: 'home', address1: '1 Main St', city: 'Springfield', state: 
 const email = { type: 'email', value: 'ann@example.com' };
 const phone = { type: 'phone', value: '+14155550123' };
 const long = (n: number) => 'a'.repeat(n);
+/** `[[…[]…]]`, `depth` lists deep. */
+const nested = (depth: number): unknown[] => (depth <= 1 ? [] : [nested(depth - 1)]);
 const withAddress = (change: Record<string, unknown>) => ({ ...person, addresses: [{ ...home, ...change }] });
 const withContact = (change: Record<string, unknown>) => ({ ...person, contacts: [{ ...email, ...change }] });
 const without = (key: string) => (record: Record<string, unknown>) =>
@@ -51,14 +54,16 @@ const BODY_RULES: [string, Record<string, unknown>, string][] = [
   ['first_name absent', without('first_name')(person), 'missing_first_name'],
   ['first_name empty', { ...person, first_name: '' }, 'invalid_first_name'],
   ['first_name of 256 characters', { ...person, first_name: long(256) }, 'invalid_first_name'],
-  ['first_name with a symbol', { ...person, first_name: 'Ann!' }, 'invalid_first_name'],
+  ['first_name with a digit', { ...person, first_name: 'Ann2' }, 'invalid_first_name'],
+  ['first_name with a backslash', { ...person, first_name: 'Ann\\' }, 'invalid_first_name'],
   ['first_name in a non-Latin script', { ...person, first_name: 'Анна' }, 'invalid_first_name'],
   ['first_name of spaces and periods only', { ...person, first_name: ' . ' }, 'invalid_first_name'],
   ['first_name null', { ...person, first_name: null }, 'invalid_first_name'],
   ['last_name absent', without('last_name')(person), 'missing_last_name'],
-  ['last_name with a symbol', { ...person, last_name: 'Lee@' }, 'invalid_last_name'],
+  ['last_name with a digit', { ...person, last_name: 'Lee 3rd' }, 'invalid_last_name'],
+  ['last_name with a tab', { ...person, last_name: 'Lee\tJr' }, 'invalid_last_name'],
   ['last_name of 256 characters', { ...person, last_name: long(256) }, 'invalid_last_name'],
-  ['middle_name with a symbol', { ...person, middle_name: 'J#' }, 'invalid_middle_name'],
+  ['middle_name with a digit', { ...person, middle_name: 'J2' }, 'invalid_middle_name'],
   ['middle_name of 256 characters', { ...person, middle_name: long(256) }, 'invalid_middle_name'],
   ['middle_name a number', { ...person, middle_name: 3 }, 'invalid_middle_name'],
   ['date_of_birth without zero padding', { ...person, date_of_birth: '1990-1-2' }, 'invalid_date_of_birth'],
@@ -66,6 +71,13 @@ const BODY_RULES: [string, Record<string, unknown>, string][] = [
   ['date_of_birth without dashes', { ...person, date_of_birth: '19900102' }, 'invalid_date_of_birth'],
   ['date_of_birth with a time', { ...person, date_of_birth: '1990-01-02T00:00:00Z' }, 'invalid_date_of_birth'],
   ['date_of_birth a number', { ...person, date_of_birth: 19900102 }, 'invalid_date_of_birth'],
+  ['date_of_birth in month 13', { ...person, date_of_birth: '1990-13-40' }, 'invalid_date_of_birth'],
+  ['date_of_birth in month 00', { ...person, date_of_birth: '1990-00-10' }, 'invalid_date_of_birth'],
+  ['date_of_birth on day 00', { ...person, date_of_birth: '1990-01-00' }, 'invalid_date_of_birth'],
+  ['date_of_birth on Feb 29 of a common year', { ...person, date_of_birth: '2023-02-29' }, 'invalid_date_of_birth'],
+  ['date_of_birth on April 31', { ...person, date_of_birth: '1990-04-31' }, 'invalid_date_of_birth'],
+  ['date_of_birth before 1900', { ...person, date_of_birth: '1899-12-31' }, 'invalid_date_of_birth'],
+  ['date_of_birth after 2099', { ...person, date_of_birth: '2100-01-01' }, 'invalid_date_of_birth'],
   [
     'social_security_number of 8 digits',
     { ...person, social_security_number: '12345678' },
@@ -122,11 +134,6 @@ const BODY_RULES: [string, Record<string, unknown>, string][] = [
   ['contacts not a list', { ...person, contacts: email }, 'invalid_contacts'],
   ['contacts empty', { ...person, contacts: [] }, 'invalid_contacts'],
   ['contacts holding three', { ...person, contacts: [email, phone, email] }, 'invalid_contacts'],
-  [
-    'contacts holding two emails',
-    { ...person, contacts: [email, { ...email, value: 'b@example.com' }] },
-    'invalid_contacts',
-  ],
   ['a contact that is not an object', { ...person, contacts: ['ann@example.com'] }, 'invalid_contacts'],
   ['contact type absent', { ...person, contacts: [without('type')(email)] }, 'missing_contacts_type'],
   ['contact type fax', withContact({ type: 'fax' }), 'invalid_contacts_type'],
@@ -135,16 +142,8 @@ const BODY_RULES: [string, Record<string, unknown>, string][] = [
   ['contact value a number', withContact({ value: 5 }), 'invalid_contacts_value'],
   ['email without a domain', withContact({ value: 'ann@' }), 'invalid_contacts_value'],
   ['email of 256 characters', withContact({ value: `${long(244)}@example.com` }), 'invalid_contacts_value'],
-  ['phone with separators', withContact({ type: 'phone', value: '415-555-0123' }), 'invalid_contacts_value'],
-  ['phone in parentheses', withContact({ type: 'phone', value: '(415) 555-0123' }), 'invalid_contacts_value'],
-  [
-    'phone of 10 digits with area code 1xx',
-    withContact({ type: 'phone', value: '1155550123' }),
-    'invalid_contacts_value',
-  ],
-  ['phone of 7 digits', withContact({ type: 'phone', value: '5550123' }), 'invalid_contacts_value'],
-  ['phone E.164 with a leading 0', withContact({ type: 'phone', value: '+04155550123' }), 'invalid_contacts_value'],
-  ['phone given an email', withContact({ type: 'phone', value: 'ann@example.com' }), 'invalid_contacts_value'],
+  ['phone of 256 characters', withContact({ type: 'phone', value: '1'.repeat(256) }), 'invalid_contacts_value'],
+  ['phone empty', withContact({ type: 'phone', value: '' }), 'invalid_contacts_value'],
   ['metadata a list', { ...person, metadata: ['a'] }, 'invalid_metadata'],
   ['metadata a string', { ...person, metadata: 'a=b' }, 'invalid_metadata'],
   [
@@ -155,8 +154,13 @@ const BODY_RULES: [string, Record<string, unknown>, string][] = [
   ['metadata key of 21 characters', { ...person, metadata: { [long(21)]: 'x' } }, 'invalid_metadata'],
   ['metadata key empty', { ...person, metadata: { '': 'x' } }, 'invalid_metadata'],
   ['metadata value of 51 characters', { ...person, metadata: { a: long(51) } }, 'invalid_metadata'],
-  ['metadata value a number', { ...person, metadata: { a: 1 } }, 'invalid_metadata'],
-  ['metadata value an object', { ...person, metadata: { a: { b: 'c' } } }, 'invalid_metadata'],
+  ['metadata value of 51 characters as JSON', { ...person, metadata: { a: [long(47)] } }, 'invalid_metadata'],
+  ['metadata value a number beyond 2^53', { ...person, metadata: { a: 2 ** 53 } }, 'invalid_metadata'],
+  ['metadata value a number under 1e-130', { ...person, metadata: { a: 1e-131 } }, 'invalid_metadata'],
+  ['metadata value an infinite number', { ...person, metadata: { a: Number.POSITIVE_INFINITY } }, 'invalid_metadata'],
+  ['metadata value with an empty key inside', { ...person, metadata: { a: { '': 'x' } } }, 'invalid_metadata'],
+  ['metadata value nested 26 deep', { ...person, metadata: { a: nested(26) } }, 'invalid_metadata'],
+  ['metadata value not JSON', { ...person, metadata: { a: undefined } }, 'invalid_metadata'],
   ['an unknown field', { ...person, nickname: 'A' }, 'unknown_field'],
   ['an unknown field in an address', withAddress({ county: 'Sangamon' }), 'unknown_field'],
   ['an unknown field in a contact', withContact({ primary: true }), 'unknown_field'],
@@ -178,28 +182,32 @@ describe('createPersonBody: POST /persons, PUT /persons and PUT /persons/{id}', 
       social_security_number: '123-45-6789',
       addresses: [{ ...home, address2: 'Apt 4' }],
       contacts: [email, { type: 'phone', value: '4155550123' }],
-      metadata: { [long(20)]: long(50), b: '', c: '3', d: '4', e: '5' },
+      metadata: { [long(20)]: long(50), b: '', c: 3, d: { e: [true, null] }, e: nested(25) },
     };
-    expect(parseInput(createPersonBody, body, 'body')).toEqual({
-      ...body,
-      social_security_number: '123456789',
-      contacts: [email, { type: 'phone', value: '+14155550123' }],
-    });
+    expect(parseInput(createPersonBody, body, 'body')).toEqual({ ...body, social_security_number: '123456789' });
   });
 
-  it('accepts names with diacritics, hyphens, dashes, periods and apostrophes', () => {
-    for (const name of ['Zoë', "O'Brien", 'O’Brien', 'Jean-Luc', 'Mary–Ann', 'St. John', 'Nguyễn Văn']) {
+  it('accepts names with diacritics, hyphens, dashes, periods, apostrophes and ASCII punctuation (Orum’s pattern)', () => {
+    const names = ['Zoë', "O'Brien", 'O’Brien', 'Jean-Luc', 'Mary–Ann', 'St. John', 'Nguyễn Văn', 'Lee, Jr.', 'A & B'];
+    for (const name of [...names, 'Ann!', 'Lee@', 'J#', '(Jo)', 'Łukasz', 'Œdipe', 'e\u0301']) {
       expect(codeOf(createPersonBody, { ...person, first_name: name, last_name: name }), name).toBe('accepted');
     }
   });
 
-  it('accepts the names Verify accepts and refuses those it refuses (one name rule)', () => {
+  it('differs from Verify’s name rule only as Orum’s patterns do: ASCII punctuation yes, digits no', () => {
     const verifyBody = { account_number: '1234567', routing_number: '021000021', type: 'status' };
-    for (const name of ['Zoë', 'R2 D2', 'Ann!', 'Анна', ' - ', '', long(255), long(256), 'José María']) {
-      const verify = codeOf(createVerifyAccountBody, { ...verifyBody, account_holder_name: name });
-      const persons = codeOf(createPersonBody, { ...person, first_name: name });
-      expect(persons === 'accepted', name).toBe(verify === 'accepted');
+    const verifyCode = (name: string) => codeOf(createVerifyAccountBody, { ...verifyBody, account_holder_name: name });
+    const personCode = (name: string) => codeOf(createPersonBody, { ...person, first_name: name });
+    for (const name of ['Zoë', 'Mary–Ann', 'Анна', ' - ', '', 'a\\b', 'a\tb', long(255), long(256), 'José María']) {
+      expect(personCode(name) === 'accepted', name).toBe(verifyCode(name) === 'accepted');
     }
+    for (const name of ['Lee, Jr.', 'A & B', 'Ann!']) expect(personCode(name), name).toBe('accepted');
+    for (const name of ['R2 D2', 'Ann2', '3M']) expect(personCode(name), name).toBe('invalid_first_name');
+  });
+
+  it('takes two contacts of one type, as Orum', () => {
+    const contacts = [email, { ...email, value: 'b@example.com' }];
+    expect(parseInput(createPersonBody, { ...person, contacts }, 'body').contacts).toEqual(contacts);
   });
 
   it.each([
@@ -210,18 +218,18 @@ describe('createPersonBody: POST /persons, PUT /persons and PUT /persons/{id}', 
     expect(parsed.social_security_number).toBe(digits);
   });
 
-  it('takes the date of birth by its shape only: calendar and age are identification’s', () => {
-    for (const date of ['1990-02-30', '2999-01-01', '1850-13-45']) {
+  it('takes any date that exists in 1900–2099: whether it can be a birth date is identification’s', () => {
+    for (const date of ['1900-01-01', '2000-02-29', '2099-12-31', '1990-04-30']) {
       expect(parseInput(createPersonBody, { ...person, date_of_birth: date }, 'body').date_of_birth).toBe(date);
     }
   });
 
-  it('keeps E.164 phones as sent and turns a 10-digit US number into E.164', () => {
+  it('keeps a phone exactly as sent, any string of up to 255 characters (Orum’s rule)', () => {
     const parse = (value: string) =>
       parseInput(createPersonBody, { ...person, contacts: [{ type: 'phone', value }] }, 'body').contacts?.[0].value;
-    expect(parse('+14155550123')).toBe('+14155550123');
-    expect(parse('+442071838750')).toBe('+442071838750');
-    expect(parse('4155550123')).toBe('+14155550123');
+    for (const value of ['+14155550123', '+442071838750', '4155550123', '(415) 555-0123', '555', '1'.repeat(255)]) {
+      expect(parse(value)).toBe(value);
+    }
   });
 
   it('treats null for an optional field as absent: the key is left out', () => {
@@ -309,38 +317,41 @@ describe('patchPersonBody: PATCH /persons/{id}', () => {
     });
   });
 
-  it('replaces lists and metadata with what is sent, normalised as on create', () => {
+  it('passes lists and metadata on as sent, the SSN as 9 digits and an empty address2 as null (remove it)', () => {
     const body = {
       social_security_number: '123-45-6789',
-      addresses: [{ ...home, address2: null }],
+      addresses: [{ ...home, address2: '' }],
       contacts: [{ type: 'phone', value: '4155550123' }],
-      metadata: { plan: 'gold' },
+      metadata: { plan: 'gold', seats: 3 },
     };
     expect(parseInput(patchPersonBody, body, 'body')).toStrictEqual({
+      ...body,
       social_security_number: '123456789',
-      addresses: [home],
-      contacts: [{ type: 'phone', value: '+14155550123' }],
-      metadata: { plan: 'gold' },
+      addresses: [{ ...home, address2: null }],
     });
   });
 
+  it('takes an address of `type` and the fields that change, and contacts without `value` (Orum’s PATCH)', () => {
+    const body = {
+      addresses: [{ type: 'home', zip5: '62702' }],
+      contacts: [{ type: 'email' }, { type: 'phone' }],
+    };
+    expect(parseInput(patchPersonBody, body, 'body')).toStrictEqual(body);
+  });
+
   it.each([
-    ['a first_name with a symbol', { first_name: 'Ann!' }, 'invalid_first_name'],
+    ['a first_name with a digit', { first_name: 'Ann2' }, 'invalid_first_name'],
     ['an empty customer_reference_id', { customer_reference_id: '' }, 'invalid_customer_reference_id'],
     ['a malformed date_of_birth', { date_of_birth: '02/01/1990' }, 'invalid_date_of_birth'],
     ['a malformed SSN', { social_security_number: '12-345-6789' }, 'invalid_social_security_number'],
     ['two addresses', { addresses: [home, home] }, 'invalid_addresses'],
-    [
-      'a partial address (a stored address is always complete)',
-      { addresses: [{ type: 'home', zip5: '62701' }] },
-      'missing_address1',
-    ],
-    ['an address without city', { addresses: [without('city')(home)] }, 'missing_city'],
-    ['an address in Canada', { addresses: [{ ...home, country: 'CA' }] }, 'invalid_country'],
+    ['an address without type', { addresses: [{ zip5: '62701' }] }, 'missing_addresses_type'],
+    ['an address with a null city', { addresses: [{ type: 'home', city: null }] }, 'invalid_city'],
+    ['an address in Canada', { addresses: [{ type: 'home', country: 'CA' }] }, 'invalid_country'],
     ['three contacts', { contacts: [email, phone, email] }, 'invalid_contacts'],
     ['a contact without type', { contacts: [{ value: 'a@example.com' }] }, 'missing_contacts_type'],
-    ['a contact without value', { contacts: [{ type: 'email' }] }, 'missing_contacts_value'],
-    ['a malformed phone', { contacts: [{ type: 'phone', value: '555' }] }, 'invalid_contacts_value'],
+    ['a malformed email', { contacts: [{ type: 'email', value: 'ann@' }] }, 'invalid_contacts_value'],
+    ['an empty contact value', { contacts: [{ type: 'phone', value: '' }] }, 'invalid_contacts_value'],
     ['metadata of 6 keys', { metadata: { a: '', b: '', c: '', d: '', e: '', f: '' } }, 'invalid_metadata'],
     ['an unknown field', { status: 'verified' }, 'unknown_field'],
     ['an unknown field beside a null name', { first_name: null, id: PERSON_ID }, 'unknown_field'],
@@ -381,6 +392,7 @@ describe('listPersonsQuery: GET /persons', () => {
       end_time: '2026-02-01T00:00:00Z',
       first_name: 'ann',
       last_name: 'Lee',
+      account_number: '0010-1044595',
     };
     expect(parseInput(listPersonsQuery, query, 'query')).toStrictEqual({
       ...query,
@@ -415,7 +427,12 @@ describe('listPersonsQuery: GET /persons', () => {
     [{ last_name: ['Lee', 'Li'] }, 'invalid_last_name'],
     [{ id: 'not-a-uuid' }, 'invalid_orum_id'],
     [{ id: [PERSON_ID, PERSON_ID] }, 'invalid_orum_id'],
-    [{ account_number: '1234567' }, 'unknown_parameter'],
+    [{ account_number: '123' }, 'invalid_account_number'],
+    [{ account_number: '123456789012345678' }, 'invalid_account_number'],
+    [{ account_number: '0010--1044595' }, 'invalid_account_number'],
+    [{ account_number: '-0010' }, 'invalid_account_number'],
+    [{ account_number: ['1234567', '7654321'] }, 'invalid_account_number'],
+    [{ account_number: '1234567', ssn: '123456789' }, 'unknown_parameter'],
     [{ page: '1', size: 'x' }, 'unknown_parameter'],
   ])('rejects %j: 400 %s', (query, code) => {
     const error = errorOf(listPersonsQuery, query, 'query');
@@ -430,7 +447,7 @@ describe('output types tell the use case what was sent', () => {
     expectTypeOf<CreatePersonBody['social_security_number']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<PatchPersonBody['first_name']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<PatchPersonBody['middle_name']>().toEqualTypeOf<string | null | undefined>();
-    expectTypeOf<PatchPersonBody['metadata']>().toEqualTypeOf<Record<string, string> | null | undefined>();
+    expectTypeOf<PatchPersonBody['metadata']>().toEqualTypeOf<Record<string, MetadataValue> | null | undefined>();
     expectTypeOf<ListPersonsQuery['status']>().toEqualTypeOf<
       ('created' | 'verified' | 'rejected' | 'restricted' | 'closed')[] | undefined
     >();

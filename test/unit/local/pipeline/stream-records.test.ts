@@ -72,6 +72,17 @@ describe('stream record conversion (Streams API → Lambda DynamoDBStreamEvent r
     expect(Object.keys(insert)).not.toContain('userIdentity');
   });
 
+  it('reads an empty map, which the Streams SDK hands over as {}, as the empty map Lambda delivers', () => {
+    const record = toLambdaRecord(
+      {
+        ...apiRecord,
+        dynamodb: { ...apiRecord.dynamodb, NewImage: { empty: {} as never, list: { L: [{} as never, { L: [] }] } } },
+      },
+      { streamArn: STREAM_ARN, region: 'us-east-1' },
+    );
+    expect(record.dynamodb?.NewImage).toEqual({ empty: { M: {} }, list: { L: [{ M: {} }, { L: [] }] } });
+  });
+
   it("keeps the userIdentity of a TTL deletion, in Lambda's spelling", () => {
     const ttl = { Type: 'Service', PrincipalId: 'dynamodb.amazonaws.com' };
     const source = { streamArn: STREAM_ARN, region: 'us-east-1' };
