@@ -10,6 +10,7 @@ import {
   PERSON_STATUSES,
 } from '#domain/person';
 import {
+  accountNumberText,
   chars,
   dateTime,
   documented,
@@ -277,10 +278,7 @@ const personIdFilter = idFilter('invalid_orum_id', 'must be one person id (a UUI
  * list takes it as Orum's filter; a person here carries no bank account, so no person has
  * one (docs/decisions.md#the-persons-account-number-filter-matches-no-one).
  */
-const accountNumberFilter = z.pipe(
-  once(),
-  string().check(z.regex(/^(?:\d-?){3,16}\d$/, 'must be 4 to 17 digits, single hyphens allowed between them')),
-);
+const accountNumberFilter = z.pipe(once(), accountNumberText());
 
 /** GET /persons. */
 export const listPersonsQuery = withFieldCodes(

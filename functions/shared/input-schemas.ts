@@ -35,10 +35,14 @@ export const text = (min: number, max: number) =>
   documented(string().check(chars(min, max)), { minLength: min, maxLength: max });
 
 /**
- * Verify's names (holder, sender, ownership): letters (with diacritics), digits, spaces,
- * hyphens and dashes, periods, apostrophes; at least one letter or digit.
+ * Verify's names (holder, sender, ownership), as Orum's AccountHolderName and SenderName
+ * patterns: every printable ASCII character but the backslash (digits and punctuation such
+ * as `&` and `,` included: `Smith & Sons, Inc.`), the right single quote ’, Latin-1's
+ * letters and signs, Latin Extended-A; and beyond Orum's list, as a person's names, every
+ * Latin letter, combining marks and the Unicode hyphens and dashes. At least one letter or
+ * digit (docs/decisions.md#names).
  */
-export const NAME_PATTERN = /^(?=.*[\p{L}\p{N}])[\p{Script=Latin}\p{M}\p{N} .'’\-‐‑‒–—]+$/u;
+export const NAME_PATTERN = /^(?=.*[\p{L}\p{N}])[ -[\]-~’¡-¬®-ſ\p{Script=Latin}\p{M}‐-—]+$/u;
 
 /**
  * A person's names, as Orum's FirstName / MiddleName / LastName patterns: every printable
@@ -56,13 +60,25 @@ const nameOf = (pattern: RegExp, rule: string) => (min: number) =>
   });
 
 export const nameText = (min = 1) =>
-  nameOf(NAME_PATTERN, 'may hold letters, digits, spaces, hyphens, dashes, periods and apostrophes only')(min);
+  nameOf(
+    NAME_PATTERN,
+    'may hold letters, digits, spaces and punctuation, with at least one letter or digit; no backslash',
+  )(min);
 
 export const personNameText = (min = 1) =>
   nameOf(
     PERSON_NAME_PATTERN,
     'may hold letters, spaces and punctuation, with at least one letter; no digits, no backslash',
   )(min);
+
+/**
+ * Orum's UsBankAccountNumber: 4 to 17 digits, which single hyphens may separate
+ * (`0010-1044595`); the verify routes keep the digits alone, the persons filter matches none.
+ */
+export const accountNumberText = () =>
+  string().check(
+    z.regex(/^(?:\d-?){3,16}\d$/, 'must be 4 to 17 digits, which single hyphens may separate (0010-1044595)'),
+  );
 
 /** A filter given once or repeated (`?s=a&s=b`); commas also separate values (`?s=a,b`). */
 export const many = <T extends readonly [string, ...string[]]>(values: T) =>

@@ -10,6 +10,7 @@ import {
   VERIFICATION_TYPES,
 } from '#domain/verify-account';
 import {
+  accountNumberText,
   dateTime,
   documented,
   endAfterStart,
@@ -41,9 +42,7 @@ const name = () => nameText(1);
  */
 const accountNumber = documented(
   z.pipe(
-    string().check(
-      z.regex(/^(?:\d-?){3,16}\d$/, 'must be 4 to 17 digits, which single hyphens may separate (0010-1044595)'),
-    ),
+    accountNumberText(),
     z.transform((v) => v.replaceAll('-', '')),
   ),
   { description: '4 to 17 digits, which single hyphens may separate; the account keeps and answers the digits.' },
