@@ -118,9 +118,11 @@ describe('POST /verify/accounts: account_number', () => {
       expect(res.body.account.account_number).toBe(digits);
       const { account, slot } = written();
       const owner = { tenant: TENANT, record: res.body.account.id };
-      expect(TEST_FIELD_CIPHER.openWithin({ account_number: account.account_number }, owner, 'verify_account')).toEqual({
-        account_number: digits,
-      });
+      expect(TEST_FIELD_CIPHER.openWithin({ account_number: account.account_number }, owner, 'verify_account')).toEqual(
+        {
+          account_number: digits,
+        },
+      );
       expect(account.gsi2pk).toBe(accountKeys.byAccountNumber(TENANT, digits));
       expect(slot.pk).toBe(accountKeys.slots(TENANT, '021000021', digits));
     },
