@@ -34,7 +34,6 @@ for (const part of only) {
     process.exit(2);
   }
 }
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 useBenchListShards();
 
 const BENCH_DIR = join(REPO_ROOT, '.bench');
