@@ -9,8 +9,6 @@ import { ENV } from '../functions/shared/config';
  * AWS environment), which re-screens the verified persons of every name it adds. The
  * table name is the stack's `TableName` output; `TABLE_NAME` works too.
  */
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 const { values } = parseArgs({
   options: { table: { type: 'string' }, sanctions: { type: 'string' }, alerts: { type: 'string' } },
 });

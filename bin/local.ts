@@ -19,9 +19,6 @@ const { DEFAULT_PORT, startLocalRuntime } = await import('../lib/local/runtime')
  * with its asynchronous pipeline, in memory unless DATA_DIR is set. Prints a ready token,
  * a curl example and where the emails go.
  */
-// The AWS SDK warns on Node 20 that its 2027 releases need Node 22; locally that is noise.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 const { values } = parseArgs({ options: { tenant: { type: 'string', default: 'dev' } } });
 const port = process.env.PORT ? Number(process.env.PORT) : DEFAULT_PORT;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -45,6 +42,7 @@ const token = await runtime.mintToken(values.tenant);
 
 console.log(`
 Local runtime ready on ${runtime.url}  (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})
+Running on Node.js ${process.version}
 Sandbox console: ${runtime.url}${CONSOLE_PATH}    OpenAPI document: ${runtime.url}${OPENAPI_PATH}
 JWT issuer ${LOCAL_ISSUER}, audience ${LOCAL_AUDIENCE}
 Pipeline: table stream → queues → workers, in-process (timings compressed, see docs/local.md)

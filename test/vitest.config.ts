@@ -9,8 +9,7 @@ export default defineConfig({
   // The repository root: test paths below are relative to it.
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    // Node 20 is what CI has; the SDK's notice that it wants Node 22 from 2027 is known.
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    globalSetup: ['test/node-version.ts'],
     projects: [
       {
         test: {

@@ -4,8 +4,12 @@
  * it must run on the Node.js it may refuse.
  */
 
-/** The oldest Node.js the service runs on (package.json `engines`). */
-export const MINIMUM_NODE = '20.19.0';
+/**
+ * The Node.js the service runs on: Lambda's (`nodejs24.x`). `npm ci` installs it from the
+ * npm registry (the `node` devDependency) and `npm start` runs on it whatever Node runs npm,
+ * so only a runtime started some other way (or installed without its scripts) is refused.
+ */
+export const MINIMUM_NODE = '24.0.0';
 
 /** A sentence and its fix when `version` (e.g. `process.versions.node`) is older than `minimum`. */
 export function nodeVersionProblem(version: string, minimum: string = MINIMUM_NODE): string | undefined {
@@ -16,7 +20,7 @@ export function nodeVersionProblem(version: string, minimum: string = MINIMUM_NO
     const b = need[i] ?? 0;
     if (a > b) return undefined;
     if (a < b) {
-      return `The service needs Node.js ${minimum} or newer, and this is ${version}: install a current LTS (e.g. with nvm: \`nvm install --lts\`) and run npm ci again.`;
+      return `The service needs Node.js ${minimum} or newer, and this is ${version}: start it with \`npm start\`, which runs the Node.js that \`npm ci\` installs (run npm ci again if it was installed without scripts).`;
     }
   }
   return undefined;

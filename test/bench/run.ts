@@ -34,7 +34,6 @@ for (const part of only) {
     process.exit(2);
   }
 }
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 useBenchListShards();
 
 const BENCH_DIR = join(REPO_ROOT, '.bench');
@@ -94,6 +93,13 @@ function gitCommit(): string {
 function report(r: Partial<BenchResults>): string {
   const mark = (ok: boolean) => (ok ? '✓' : '✗');
   const lines: string[] = [];
+  if (r.run) {
+    // The floor and every init time move with the Node.js version: a run names the one it measured.
+    lines.push(
+      `Run of ${r.run.at.slice(0, 10)} at commit \`${r.run.commit}\`, Node.js ${r.run.node}, ${r.run.cpus} cores`,
+      '',
+    );
+  }
   if (r.floor && r.handlers) {
     lines.push(
       `Floor (one GetCommand, bundled as the stack bundles): ${r.floor.bundle_bytes.toLocaleString('en')} bytes, init ${r.floor.init_ms} ms`,

@@ -20,8 +20,6 @@ export async function runStandalone<T>(
   part: BenchPart<T>,
   format: (result: T) => string = (result) => JSON.stringify(result, null, 2),
 ): Promise<T> {
-  // The SDK's notice that it wants Node 22 from 2027 is known (as in test/vitest.config.ts).
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   useBenchListShards();
   const started = performance.now();
   const log = (message: string) => process.stderr.write(`[${name} ${elapsed(started)}] ${message}\n`);

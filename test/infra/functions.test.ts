@@ -5,6 +5,7 @@ import { TABLE_SCHEMA } from '#shared/db/schema';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
 import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
+import { MINIMUM_NODE } from '../../lib/local/preflight';
 import {
   API_FUNCTION_TIMEOUT_SECONDS,
   type CipherAccess,
@@ -109,6 +110,13 @@ describe('Lambda functions', () => {
     expect(Object.keys(functions).sort()).toEqual(
       [...apiFunctionIds, ...consumerFunctionIds, ...providerIds, ...generatorIds].sort(),
     );
+  });
+
+  it('run on the Node.js major that these tests and the local runtime run on', () => {
+    const runtimes = new Set(Object.values(functions).map((fn) => fn.Properties?.Runtime));
+    const major = (version: string) => version.replace(/^v/, '').split('.')[0];
+    expect([...runtimes]).toEqual([`nodejs${major(process.versions.node)}.x`]);
+    expect([...runtimes]).toEqual([`nodejs${major(MINIMUM_NODE)}.x`]);
   });
 
   it.each(byFunction)(

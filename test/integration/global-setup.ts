@@ -13,8 +13,6 @@ declare module 'vitest' {
  * table milliseconds. Test files stay independent by using unique table names.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // The setup runs outside the test workers, where the config's `env` does not reach.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dynamo = await startDynamoDbLocal();
   project.provide('dynamoEndpoint', dynamo.endpoint);
   return () => dynamo.stop();

@@ -69,8 +69,6 @@ export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Rec
     [ENV.tenantsFromClientIds]: 'true',
     [ENV.tenantRatePerSecond]: UNLIMITED,
     [ENV.tenantBurst]: UNLIMITED,
-    // Node 20 runs the bench; Lambda's Node 24 would not print the SDK's notice about it.
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
 }
 
