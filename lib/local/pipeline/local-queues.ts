@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type MessageQueue, QUEUES, type QueueId, type QueueMessage } from '#shared/queue/message-queue';
 import { QUEUE_SETTINGS } from '../../service';
 import { LOCAL_ACCOUNT_ID } from '../aws-account';
-import type { RuntimeLog } from '../log';
+import { type RuntimeLog, silentLog } from '../log';
+import { type QueueChange, QueueJournal } from './queue-journal';
 
 /**
  * In-process stand-ins for the service's SQS standard queues, each with its dead-letter
@@ -11,7 +12,10 @@ import type { RuntimeLog } from '../log';
  * maxReceiveCount times is moved to the dead-letter queue at its next receive. Timeouts
  * and delays are multiplied by `timeScale`, so a failed message is retried in about a
  * second instead of minutes. Handlers reach them through the `queue` port
- * (`messageQueue()`), which the runtime points here.
+ * (`messageQueue()`), which the runtime points here. With a journal (DATA_DIR) every
+ * change is on disk before it takes effect, so a restart finds each message as it was:
+ * its receive count, its visibility (epoch ms, so a delay or visibility timeout runs on
+ * while the runtime is down, as in SQS) and the dead-letter queues' messages.
  */
 
 /** SQS limits, checked here so code that breaks them fails locally as it would in AWS. */
@@ -51,6 +55,8 @@ export interface LocalQueueOptions {
   };
   readonly region: string;
   readonly now?: () => number;
+  /** Where changes are recorded, and the messages restored from; in memory only when absent. */
+  readonly journal?: QueueJournal;
 }
 
 export class LocalQueue {
@@ -66,6 +72,7 @@ export class LocalQueue {
   ) {
     this.arn = `arn:aws:sqs:${options.region}:${LOCAL_ACCOUNT_ID}:${name}`;
     this.now = options.now ?? Date.now;
+    this.messages = options.journal?.restored(name) ?? [];
   }
 
   /** Every message, in the order they arrived, as they are now. */
@@ -93,15 +100,17 @@ export class LocalQueue {
 
   send(body: string, delayMs = 0): QueuedMessage {
     const sentAt = this.now();
-    this.history.push(body);
-    return this.add({
+    const message: QueuedMessage = {
       messageId: randomUUID(),
       body,
       md5OfBody: createHash('md5').update(body, 'utf8').digest('hex'),
       sentAt,
       receiveCount: 0,
       visibleAt: sentAt + delayMs,
-    });
+    };
+    this.record([{ queue: this.name, put: [message] }]);
+    this.history.push(body);
+    return this.add(message);
   }
 
   /**
@@ -110,15 +119,15 @@ export class LocalQueue {
    */
   receive(max: number): ReceivedMessage[] {
     const now = this.now();
+    const { redrive } = this.options;
     const received: ReceivedMessage[] = [];
+    const moved: QueuedMessage[] = [];
     const kept: QueuedMessage[] = [];
     for (const message of this.messages) {
       if (received.length >= max || message.visibleAt > now) {
         kept.push(message);
-      } else if (this.options.redrive && message.receiveCount >= this.options.redrive.maxReceiveCount) {
-        const moved = { ...message, visibleAt: now, deadLetterQueueSourceArn: this.arn };
-        this.options.redrive.deadLetterQueue.add(moved);
-        this.options.redrive.onMove?.(moved);
+      } else if (redrive && message.receiveCount >= redrive.maxReceiveCount) {
+        moved.push({ ...message, visibleAt: now, deadLetterQueueSourceArn: this.arn });
       } else {
         const taken: ReceivedMessage = {
           ...message,
@@ -131,15 +140,27 @@ export class LocalQueue {
         received.push(taken);
       }
     }
+    const changes: QueueChange[] = [];
+    if (received.length > 0 || moved.length > 0) {
+      changes.push({ queue: this.name, put: received, remove: moved.map((message) => message.messageId) });
+    }
+    if (redrive && moved.length > 0) changes.push({ queue: redrive.deadLetterQueue.name, put: moved });
+    this.record(changes);
     this.messages = kept;
+    for (const message of moved) {
+      redrive?.deadLetterQueue.add(message);
+      redrive?.onMove?.(message);
+    }
     return received;
   }
 
   /** Deletes by the receipt handle of the latest receive; false when it is stale or unknown. */
   delete(receiptHandle: string): boolean {
-    const before = this.messages.length;
-    this.messages = this.messages.filter((message) => message.receiptHandle !== receiptHandle);
-    return this.messages.length < before;
+    const message = this.messages.find((candidate) => candidate.receiptHandle === receiptHandle);
+    if (!message) return false;
+    this.record([{ queue: this.name, remove: [message.messageId] }]);
+    this.messages = this.messages.filter((candidate) => candidate !== message);
+    return true;
   }
 
   /** When the earliest hidden message becomes visible again; undefined for an empty queue. */
@@ -154,7 +175,13 @@ export class LocalQueue {
   }
 
   purge(): void {
+    this.record([{ queue: this.name, remove: this.messages.map((message) => message.messageId) }]);
     this.messages = [];
+  }
+
+  /** Before the change takes effect: a change the journal cannot hold does not happen. */
+  private record(changes: readonly QueueChange[]): void {
+    if (changes.length > 0) this.options.journal?.record(changes);
   }
 
   private add(message: QueuedMessage): QueuedMessage {
@@ -177,16 +204,23 @@ export interface LocalQueuesOptions {
   readonly now?: () => number;
   /** Told about every message moved to a dead-letter queue (an alarm in AWS). */
   readonly log?: RuntimeLog;
+  /**
+   * Keep the messages in this file (lib/local/pipeline/queue-journal.ts), beside a
+   * persistent database, and carry on with them at the next start; in memory when absent.
+   */
+  readonly journalPath?: string;
 }
 
 /** The service's queues (QUEUES, with QUEUE_SETTINGS), behind the MessageQueue port. */
 export class LocalQueues implements MessageQueue {
   private readonly queues = new Map<QueueId, { queue: LocalQueue; deadLetterQueue: LocalQueue }>();
+  private readonly journal?: QueueJournal;
 
   constructor(private readonly options: LocalQueuesOptions) {
+    this.journal = options.journalPath ? QueueJournal.open(options.journalPath, options.log ?? silentLog) : undefined;
     for (const id of Object.keys(QUEUES) as QueueId[]) {
       const settings = QUEUE_SETTINGS[id];
-      const common = { region: options.region, now: options.now };
+      const common = { region: options.region, now: options.now, journal: this.journal };
       const deadLetterQueue = new LocalQueue(`${settings.name}DeadLetter`, { ...common, visibilityTimeoutMs: 0 });
       const queue = new LocalQueue(settings.name, {
         ...common,
@@ -228,6 +262,11 @@ export class LocalQueues implements MessageQueue {
 
   queue(id: QueueId): LocalQueue {
     return this.entry(id).queue;
+  }
+
+  /** Closes the journal, once nothing sends or receives any more (after the workers stopped). */
+  close(): void {
+    this.journal?.close();
   }
 
   deadLetterQueue(id: QueueId): LocalQueue {
