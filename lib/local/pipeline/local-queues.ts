@@ -163,6 +163,28 @@ export class LocalQueue {
     return true;
   }
 
+  /**
+   * SQS's StartMessageMoveTask on this dead-letter queue: every message goes back to the
+   * queue it came from (`sources`, by ARN) as a new delivery (receive count 0, visible
+   * now), keeping its id and body. Returns how many moved.
+   */
+  redrive(sources: readonly LocalQueue[]): number {
+    const byArn = new Map(sources.map((queue) => [queue.arn, queue]));
+    const moves = this.messages.map((message) => {
+      const source = message.deadLetterQueueSourceArn && byArn.get(message.deadLetterQueueSourceArn);
+      if (!source) throw new Error(`message ${message.messageId} in ${this.name} has no known source queue`);
+      const { messageId, body, md5OfBody, sentAt } = message;
+      return { source, message: { messageId, body, md5OfBody, sentAt, receiveCount: 0, visibleAt: this.now() } };
+    });
+    this.record([
+      { queue: this.name, remove: moves.map(({ message }) => message.messageId) },
+      ...moves.map(({ source, message }) => ({ queue: source.name, put: [message] })),
+    ]);
+    this.messages = [];
+    for (const { source, message } of moves) source.add(message);
+    return moves.length;
+  }
+
   /** When the earliest hidden message becomes visible again; undefined for an empty queue. */
   nextVisibleAt(): number | undefined {
     return this.messages.length === 0 ? undefined : Math.min(...this.messages.map((message) => message.visibleAt));
@@ -184,6 +206,7 @@ export class LocalQueue {
     if (changes.length > 0) this.options.journal?.record(changes);
   }
 
+  /** Takes a message whose change is already recorded (a move from another queue). */
   private add(message: QueuedMessage): QueuedMessage {
     this.messages.push(message);
     for (const listener of this.listeners) listener();
@@ -262,6 +285,12 @@ export class LocalQueues implements MessageQueue {
 
   queue(id: QueueId): LocalQueue {
     return this.entry(id).queue;
+  }
+
+  /** Moves the dead-letter queue's messages back to the queue (see LocalQueue.redrive). */
+  redrive(id: QueueId): number {
+    const { queue, deadLetterQueue } = this.entry(id);
+    return deadLetterQueue.redrive([queue]);
   }
 
   /** Closes the journal, once nothing sends or receives any more (after the workers stopped). */

@@ -89,6 +89,19 @@ describe('local queues kept in a journal across a crash', () => {
     ]);
   });
 
+  it('records a redrive: after a restart the message waits in its source queue as a new delivery', () => {
+    const before = start(1);
+    const sent = before.queue.send('fixed');
+    before.queue.receive(1);
+    clock += 1_000;
+    before.queue.receive(1);
+    expect(before.deadLetterQueue.redrive([before.queue])).toBe(1);
+
+    const after = start(1);
+    expect(after.deadLetterQueue.size).toBe(0);
+    expect(after.queue.receive(1)).toEqual([expect.objectContaining({ messageId: sent.messageId, receiveCount: 1 })]);
+  });
+
   it('drops a half-written last line (a crash mid-append) and keeps every change before it', () => {
     const before = start();
     before.queue.send('whole');
