@@ -165,19 +165,28 @@ export class LocalQueue {
 
   /**
    * SQS's StartMessageMoveTask on this dead-letter queue: every message goes back to the
-   * queue it came from (`sources`, by ARN) as a new delivery (receive count 0, visible
-   * now), keeping its id and body. Returns how many moved.
+   * queue it came from (`sources`, by ARN), oldest first, as a new message with the same
+   * body (a new id and sent time, receive count 0, visible now). Returns how many moved.
    */
   redrive(sources: readonly LocalQueue[]): number {
     const byArn = new Map(sources.map((queue) => [queue.arn, queue]));
     const moves = this.messages.map((message) => {
       const source = message.deadLetterQueueSourceArn && byArn.get(message.deadLetterQueueSourceArn);
       if (!source) throw new Error(`message ${message.messageId} in ${this.name} has no known source queue`);
-      const { messageId, body, md5OfBody, sentAt } = message;
-      return { source, message: { messageId, body, md5OfBody, sentAt, receiveCount: 0, visibleAt: this.now() } };
+      const { body, md5OfBody } = message;
+      const now = this.now();
+      const moved: QueuedMessage = {
+        messageId: randomUUID(),
+        body,
+        md5OfBody,
+        sentAt: now,
+        receiveCount: 0,
+        visibleAt: now,
+      };
+      return { source, message: moved };
     });
     this.record([
-      { queue: this.name, remove: moves.map(({ message }) => message.messageId) },
+      { queue: this.name, remove: this.messages.map((message) => message.messageId) },
       ...moves.map(({ source, message }) => ({ queue: source.name, put: [message] })),
     ]);
     this.messages = [];

@@ -49,7 +49,7 @@ describe('redriving a dead-letter queue', () => {
 
     expect(deadLetters.size).toBe(0);
     expect((await call.get(`/verify/accounts/${id}`)).body.account.verification_status).not.toBe('pending');
-    // A new delivery, as after a move task: its receive count starts again.
+    // A new message, as after a move task: its receive count starts again.
     expect(logs).toContainEqual(
       expect.objectContaining({ message: 'verification settled', verify_account_id: id, receive_count: '1' }),
     );
