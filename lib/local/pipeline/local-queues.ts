@@ -99,18 +99,16 @@ export class LocalQueue {
   }
 
   send(body: string, delayMs = 0): QueuedMessage {
-    const sentAt = this.now();
-    const message: QueuedMessage = {
-      messageId: randomUUID(),
-      body,
-      md5OfBody: createHash('md5').update(body, 'utf8').digest('hex'),
-      sentAt,
-      receiveCount: 0,
-      visibleAt: sentAt + delayMs,
-    };
-    this.record([{ queue: this.name, put: [message] }]);
-    this.history.push(body);
-    return this.add(message);
+    const message = this.newMessage(body, delayMs);
+    this.enqueue([message]);
+    return message;
+  }
+
+  /** Sends several at once, as SendMessageBatch does: one journal write for all of them. */
+  sendAll(entries: readonly { readonly body: string; readonly delayMs?: number }[]): QueuedMessage[] {
+    const messages = entries.map(({ body, delayMs = 0 }) => this.newMessage(body, delayMs));
+    this.enqueue(messages);
+    return messages;
   }
 
   /**
@@ -156,11 +154,17 @@ export class LocalQueue {
 
   /** Deletes by the receipt handle of the latest receive; false when it is stale or unknown. */
   delete(receiptHandle: string): boolean {
-    const message = this.messages.find((candidate) => candidate.receiptHandle === receiptHandle);
-    if (!message) return false;
-    this.record([{ queue: this.name, remove: [message.messageId] }]);
-    this.messages = this.messages.filter((candidate) => candidate !== message);
-    return true;
+    return this.deleteAll([receiptHandle]) === 1;
+  }
+
+  /** Deletes several at once, as DeleteMessageBatch does; returns how many handles were current. */
+  deleteAll(receiptHandles: readonly string[]): number {
+    const handles = new Set(receiptHandles);
+    const gone = this.messages.filter((message) => message.receiptHandle && handles.has(message.receiptHandle));
+    if (gone.length === 0) return 0;
+    this.record([{ queue: this.name, remove: gone.map((message) => message.messageId) }]);
+    this.messages = this.messages.filter((message) => !gone.includes(message));
+    return gone.length;
   }
 
   /**
@@ -213,6 +217,27 @@ export class LocalQueue {
   /** Before the change takes effect: a change the journal cannot hold does not happen. */
   private record(changes: readonly QueueChange[]): void {
     if (changes.length > 0) this.options.journal?.record(changes);
+  }
+
+  private newMessage(body: string, delayMs: number): QueuedMessage {
+    const sentAt = this.now();
+    return {
+      messageId: randomUUID(),
+      body,
+      md5OfBody: createHash('md5').update(body, 'utf8').digest('hex'),
+      sentAt,
+      receiveCount: 0,
+      visibleAt: sentAt + delayMs,
+    };
+  }
+
+  private enqueue(messages: readonly QueuedMessage[]): void {
+    if (messages.length === 0) return;
+    this.record([{ queue: this.name, put: messages }]);
+    for (const message of messages) {
+      this.history.push(message.body);
+      this.add(message);
+    }
   }
 
   /** Takes a message whose change is already recorded (a move from another queue). */
@@ -289,7 +314,7 @@ export class LocalQueues implements MessageQueue {
       }
       return { body, delayMs: Math.round(delay * 1000 * (this.options.delayTimeScale ?? this.options.timeScale)) };
     });
-    for (const { body, delayMs } of prepared) target.send(body, delayMs);
+    target.sendAll(prepared);
   }
 
   queue(id: QueueId): LocalQueue {

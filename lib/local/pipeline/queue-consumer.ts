@@ -98,9 +98,7 @@ export class QueueConsumer implements PipelineWorker {
 
     const failed = (message: ReceivedMessage) =>
       outcome.kind === 'all-failed' || (outcome.kind === 'some-failed' && outcome.ids.has(message.messageId));
-    for (const message of batch) {
-      if (!failed(message)) queue.delete(message.receiptHandle);
-    }
+    queue.deleteAll(batch.filter((message) => !failed(message)).map((message) => message.receiptHandle));
     if (outcome.kind === 'success') {
       log('debug', `${this.name} processed ${batch.length} message(s) from ${queue.name}`);
       return;

@@ -130,6 +130,16 @@ describe('local queues kept in a journal across a crash', () => {
     ).toEqual(['10', '11', '12', '13', '14', '15', '16', '17', '18', '19']);
   });
 
+  it('writes one line (one fdatasync) per batch: a batch send, a receive, a batch delete', () => {
+    const { queue } = start();
+    queue.sendAll(Array.from({ length: 10 }, (_, n) => ({ body: String(n) })));
+    const received = queue.receive(10);
+    expect(queue.deleteAll([...received.map((m) => m.receiptHandle), 'stale-handle'])).toBe(10);
+
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(3);
+    expect(start().queue.size).toBe(0);
+  });
+
   it('refuses a change it cannot record, and the queue does not change', () => {
     const { queue } = start();
     journals[0]!.close();
