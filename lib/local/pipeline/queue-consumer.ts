@@ -5,7 +5,7 @@ import type { WorkerContext } from '../background-worker';
 import { consumerFunction } from '../lambda-invoker';
 import { describeError } from '../log';
 import { type BatchOutcome, batchOutcome } from './batch-outcome';
-import type { LocalQueue, ReceivedMessage } from './local-queues';
+import type { LocalQueue, ReceivedMessage } from './local-queue';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 

@@ -1,7 +1,7 @@
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RuntimeLog } from '../log';
-import type { QueuedMessage } from './local-queues';
+import type { QueuedMessage } from './local-queue';
 
 /**
  * The local queues on disk, when DATA_DIR keeps the database: SQS outlives a crashed

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalQueue } from '../../../../lib/local/pipeline/local-queues';
+import { LocalQueue } from '../../../../lib/local/pipeline/local-queue';
 import { QueueJournal } from '../../../../lib/local/pipeline/queue-journal';
 
 /**
