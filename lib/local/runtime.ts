@@ -34,8 +34,8 @@ export interface LocalRuntimeOptions {
   /** Default `verify-service`. */
   readonly tableName?: string;
   /**
-   * Persist the database, the cipher key, the JWT key, the stream checkpoints and the
-   * outbox here; in memory (and `.local/` for the key and outbox) when absent.
+   * Persist the database, the cipher key, the JWT key, the stream checkpoints, the queued
+   * messages and the outbox here; in memory (and `.local/` for the key and outbox) when absent.
    */
   readonly dataDir?: string;
   /**
@@ -156,9 +156,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       timings: options.pipelineTimings,
       outboxDir: options.outboxDir ?? join(stateDir(options.dataDir), 'outbox'),
       checkpointDir: options.dataDir && join(stateDir(options.dataDir), 'stream-checkpoints'),
+      queueJournalPath: options.dataDir && join(stateDir(options.dataDir), 'queues.jsonl'),
       region: LOCAL_REGION,
       log,
     });
+    // Once the workers that send and receive have stopped.
+    teardown.push(() => pipeline.queues.close());
     // After configureHandlerEnvironment, whose reset would drop them; removed once the
     // workers that use them have stopped.
     setDependencies({ queue: pipeline.queues, notifier: pipeline.outbox });

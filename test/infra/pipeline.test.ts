@@ -118,6 +118,15 @@ describe('work queues (one per QUEUE_SETTINGS entry)', () => {
     },
   );
 
+  it.each(QUEUE_IDS)(
+    "%s's dead-letter queue is the one queue whose logical id starts Pipeline<Name>QueueDeadLetters, which docs/operations.md's redrive commands select",
+    (id) => {
+      const dlqId = refId(queues[workQueueId(id)]!.Properties?.RedrivePolicy.deadLetterTargetArn)!;
+      const prefix = `Pipeline${QUEUE_SETTINGS[id].name}QueueDeadLetters`;
+      expect(Object.keys(queues).filter((logical) => logical.startsWith(prefix))).toEqual([dlqId]);
+    },
+  );
+
   it.each(QUEUE_IDS)('%s keeps a waiting message a week, less than its dead-letter queue keeps it', (id) => {
     const retention = queues[workQueueId(id)]!.Properties?.MessageRetentionPeriod;
     expect(retention).toBe(7 * 24 * 60 * 60);

@@ -57,6 +57,8 @@ export interface LocalPipelineOptions {
   readonly outboxDir: string;
   /** Stream checkpoints are kept here (beside a persistent database); in memory when absent. */
   readonly checkpointDir?: string;
+  /** The queues' messages are kept in this file (beside a persistent database); in memory when absent. */
+  readonly queueJournalPath?: string;
   readonly region: string;
   readonly log: RuntimeLog;
 }
@@ -88,6 +90,7 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
     delayTimeScale: timings.queueDelayTimeScale,
     region,
     log,
+    journalPath: options.queueJournalPath,
   });
   const streamFailures: StreamFailure[] = [];
   const schedules = new Map<string, ScheduleRunner>();

@@ -1,168 +1,21 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { type MessageQueue, QUEUES, type QueueId, type QueueMessage } from '#shared/queue/message-queue';
 import { QUEUE_SETTINGS } from '../../service';
-import { LOCAL_ACCOUNT_ID } from '../aws-account';
-import type { RuntimeLog } from '../log';
+import { type RuntimeLog, silentLog } from '../log';
+import { LocalQueue } from './local-queue';
+import { QueueJournal } from './queue-journal';
 
 /**
  * In-process stand-ins for the service's SQS standard queues, each with its dead-letter
- * queue, with SQS's rules for what a consumer sees: a received message is hidden for the
- * visibility timeout and comes back unless it is deleted; a message received
- * maxReceiveCount times is moved to the dead-letter queue at its next receive. Timeouts
- * and delays are multiplied by `timeScale`, so a failed message is retried in about a
- * second instead of minutes. Handlers reach them through the `queue` port
- * (`messageQueue()`), which the runtime points here.
+ * queue (LocalQueue, lib/local/pipeline/local-queue.ts). Timeouts and delays are
+ * multiplied by `timeScale`, so a failed message is retried in about a second instead of
+ * minutes. Handlers reach them through the `queue` port (`messageQueue()`), which the
+ * runtime points here. With `journalPath` (DATA_DIR) they are kept on disk
+ * (lib/local/pipeline/queue-journal.ts).
  */
 
 /** SQS limits, checked here so code that breaks them fails locally as it would in AWS. */
 const MAX_DELAY_SECONDS = 900;
 const MAX_MESSAGE_BYTES = 1_048_576;
-
-export interface QueuedMessage {
-  readonly messageId: string;
-  readonly body: string;
-  readonly md5OfBody: string;
-  /** Epoch ms. */
-  readonly sentAt: number;
-  /** How often it was received (SQS's ApproximateReceiveCount). */
-  readonly receiveCount: number;
-  readonly firstReceivedAt?: number;
-  /** Hidden (delayed, or received and not yet deleted) until then; epoch ms. */
-  readonly visibleAt: number;
-  /** Of the latest receive; deleting needs it. */
-  readonly receiptHandle?: string;
-  /** Set when the message was moved to this (dead-letter) queue. */
-  readonly deadLetterQueueSourceArn?: string;
-}
-
-/** A message as `receive` hands it out: received at least once, with the handle to delete it by. */
-export interface ReceivedMessage extends QueuedMessage {
-  readonly firstReceivedAt: number;
-  readonly receiptHandle: string;
-}
-
-export interface LocalQueueOptions {
-  readonly visibilityTimeoutMs: number;
-  /** With a dead-letter queue: receives before a message moves there. */
-  readonly redrive?: {
-    readonly deadLetterQueue: LocalQueue;
-    readonly maxReceiveCount: number;
-    readonly onMove?: (message: QueuedMessage) => void;
-  };
-  readonly region: string;
-  readonly now?: () => number;
-}
-
-export class LocalQueue {
-  readonly arn: string;
-  private messages: QueuedMessage[] = [];
-  private readonly listeners = new Set<() => void>();
-  private readonly now: () => number;
-  private readonly history: string[] = [];
-
-  constructor(
-    readonly name: string,
-    private readonly options: LocalQueueOptions,
-  ) {
-    this.arn = `arn:aws:sqs:${options.region}:${LOCAL_ACCOUNT_ID}:${name}`;
-    this.now = options.now ?? Date.now;
-  }
-
-  /** Every message, in the order they arrived, as they are now. */
-  contents(): readonly QueuedMessage[] {
-    return [...this.messages];
-  }
-
-  /**
-   * Every body ever sent to the queue, parsed, oldest first, whether or not it was
-   * consumed since: what a test asks when the queue has a consumer ("queued once").
-   */
-  sentBodies<T = unknown>(): T[] {
-    return this.history.map((body) => JSON.parse(body) as T);
-  }
-
-  /** The bodies, parsed: what tests usually want to look at. */
-  bodies<T = unknown>(): T[] {
-    return this.messages.map((message) => JSON.parse(message.body) as T);
-  }
-
-  /** Visible, delayed and in-flight messages together. */
-  get size(): number {
-    return this.messages.length;
-  }
-
-  send(body: string, delayMs = 0): QueuedMessage {
-    const sentAt = this.now();
-    this.history.push(body);
-    return this.add({
-      messageId: randomUUID(),
-      body,
-      md5OfBody: createHash('md5').update(body, 'utf8').digest('hex'),
-      sentAt,
-      receiveCount: 0,
-      visibleAt: sentAt + delayMs,
-    });
-  }
-
-  /**
-   * Up to `max` visible messages, oldest first, each hidden for the visibility timeout.
-   * A message already received maxReceiveCount times goes to the dead-letter queue instead.
-   */
-  receive(max: number): ReceivedMessage[] {
-    const now = this.now();
-    const received: ReceivedMessage[] = [];
-    const kept: QueuedMessage[] = [];
-    for (const message of this.messages) {
-      if (received.length >= max || message.visibleAt > now) {
-        kept.push(message);
-      } else if (this.options.redrive && message.receiveCount >= this.options.redrive.maxReceiveCount) {
-        const moved = { ...message, visibleAt: now, deadLetterQueueSourceArn: this.arn };
-        this.options.redrive.deadLetterQueue.add(moved);
-        this.options.redrive.onMove?.(moved);
-      } else {
-        const taken: ReceivedMessage = {
-          ...message,
-          receiveCount: message.receiveCount + 1,
-          firstReceivedAt: message.firstReceivedAt ?? now,
-          receiptHandle: randomUUID(),
-          visibleAt: now + this.options.visibilityTimeoutMs,
-        };
-        kept.push(taken);
-        received.push(taken);
-      }
-    }
-    this.messages = kept;
-    return received;
-  }
-
-  /** Deletes by the receipt handle of the latest receive; false when it is stale or unknown. */
-  delete(receiptHandle: string): boolean {
-    const before = this.messages.length;
-    this.messages = this.messages.filter((message) => message.receiptHandle !== receiptHandle);
-    return this.messages.length < before;
-  }
-
-  /** When the earliest hidden message becomes visible again; undefined for an empty queue. */
-  nextVisibleAt(): number | undefined {
-    return this.messages.length === 0 ? undefined : Math.min(...this.messages.map((message) => message.visibleAt));
-  }
-
-  /** Called on every message that arrives; returns the unsubscribe function. */
-  onMessage(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  purge(): void {
-    this.messages = [];
-  }
-
-  private add(message: QueuedMessage): QueuedMessage {
-    this.messages.push(message);
-    for (const listener of this.listeners) listener();
-    return message;
-  }
-}
 
 export interface LocalQueuesOptions {
   /** Multiplies visibility timeouts and message delays (1 = as in AWS). */
@@ -177,16 +30,23 @@ export interface LocalQueuesOptions {
   readonly now?: () => number;
   /** Told about every message moved to a dead-letter queue (an alarm in AWS). */
   readonly log?: RuntimeLog;
+  /**
+   * Keep the messages in this file (lib/local/pipeline/queue-journal.ts), beside a
+   * persistent database, and carry on with them at the next start; in memory when absent.
+   */
+  readonly journalPath?: string;
 }
 
 /** The service's queues (QUEUES, with QUEUE_SETTINGS), behind the MessageQueue port. */
 export class LocalQueues implements MessageQueue {
   private readonly queues = new Map<QueueId, { queue: LocalQueue; deadLetterQueue: LocalQueue }>();
+  private readonly journal?: QueueJournal;
 
   constructor(private readonly options: LocalQueuesOptions) {
+    this.journal = options.journalPath ? QueueJournal.open(options.journalPath, options.log ?? silentLog) : undefined;
     for (const id of Object.keys(QUEUES) as QueueId[]) {
       const settings = QUEUE_SETTINGS[id];
-      const common = { region: options.region, now: options.now };
+      const common = { region: options.region, now: options.now, journal: this.journal };
       const deadLetterQueue = new LocalQueue(`${settings.name}DeadLetter`, { ...common, visibilityTimeoutMs: 0 });
       const queue = new LocalQueue(settings.name, {
         ...common,
@@ -223,11 +83,22 @@ export class LocalQueues implements MessageQueue {
       }
       return { body, delayMs: Math.round(delay * 1000 * (this.options.delayTimeScale ?? this.options.timeScale)) };
     });
-    for (const { body, delayMs } of prepared) target.send(body, delayMs);
+    target.sendAll(prepared);
   }
 
   queue(id: QueueId): LocalQueue {
     return this.entry(id).queue;
+  }
+
+  /** Moves the dead-letter queue's messages back to the queue (see LocalQueue.redrive). */
+  redrive(id: QueueId): number {
+    const { queue, deadLetterQueue } = this.entry(id);
+    return deadLetterQueue.redrive([queue]);
+  }
+
+  /** Closes the journal, once nothing sends or receives any more (after the workers stopped). */
+  close(): void {
+    this.journal?.close();
   }
 
   deadLetterQueue(id: QueueId): LocalQueue {

@@ -5,7 +5,7 @@ import type { WorkerContext } from '../background-worker';
 import { consumerFunction } from '../lambda-invoker';
 import { describeError } from '../log';
 import { type BatchOutcome, batchOutcome } from './batch-outcome';
-import type { LocalQueue, ReceivedMessage } from './local-queues';
+import type { LocalQueue, ReceivedMessage } from './local-queue';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 
@@ -98,9 +98,7 @@ export class QueueConsumer implements PipelineWorker {
 
     const failed = (message: ReceivedMessage) =>
       outcome.kind === 'all-failed' || (outcome.kind === 'some-failed' && outcome.ids.has(message.messageId));
-    for (const message of batch) {
-      if (!failed(message)) queue.delete(message.receiptHandle);
-    }
+    queue.deleteAll(batch.filter((message) => !failed(message)).map((message) => message.receiptHandle));
     if (outcome.kind === 'success') {
       log('debug', `${this.name} processed ${batch.length} message(s) from ${queue.name}`);
       return;

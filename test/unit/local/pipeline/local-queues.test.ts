@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LocalQueue, LocalQueues } from '../../../../lib/local/pipeline/local-queues';
+import { LocalQueue } from '../../../../lib/local/pipeline/local-queue';
+import { LocalQueues } from '../../../../lib/local/pipeline/local-queues';
 import { QUEUE_SETTINGS } from '../../../../lib/service';
 
 /** A clock the test moves by hand. */
