@@ -9,7 +9,7 @@ import type { TransportResult, WebhookTransport } from './webhook-transport';
  * the connection's DNS lookup is replaced by one that answers only those addresses (a
  * second, real lookup could answer a private one: DNS rebinding), while TLS still checks
  * the certificate against the URL's host name, which is also the SNI. Native fetch takes
- * no lookup (undici's Agent would, and undici does not load on Node 20).
+ * no lookup (undici's Agent would, as a dependency of its own; docs/decisions.md).
  * - One connection per attempt, never pooled: a kept-alive socket would outlive its check.
  * - A redirect is an answer (3xx, not a success), never followed.
  * - Only the status is kept. The connection is closed as soon as the status line and
