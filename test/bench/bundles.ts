@@ -23,7 +23,8 @@ import { round } from './stats';
  * - init_ms: median module initialisation of fresh processes with the function's Lambda
  *   environment (NODE_OPTIONS included), less an empty module's, all functions round-robin;
  * - rss_mb: peak RSS of a process that imports the bundle and serves 1,000 invocations
- *   against DynamoDB Local, fed as the stack feeds it (bundles/workload*.ts).
+ *   against DynamoDB Local, fed as the stack feeds it (bundles/workload*.ts); rss_ratio: that
+ *   over the floor's, which serves its own invocations the same way in the same run.
  */
 export interface BundlesOptions {
   /** Fresh processes per bundle for init_ms (at least 15 for the results file). */
@@ -118,11 +119,10 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     }
 
     const floor = floorOf(functions);
-    if (rss.has(floor.name))
-      context.log(`bundles: the floor's peak RSS: ${rss.get(floor.name)?.toFixed(1)} MB (for reading)`);
+    const floorRss = rss.get(floor.name) ?? 0;
     const floorInit = init.initMs.get(floor.name) as number;
     const figures: BundleFigures = {
-      floor: { bundle_bytes: floor.bundleBytes, init_ms: round(floorInit) },
+      floor: { bundle_bytes: floor.bundleBytes, init_ms: round(floorInit), rss_mb: round(floorRss) },
       handlers: functions
         .filter((fn) => fn.kind !== 'floor')
         .map((fn) => {
@@ -134,6 +134,7 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
             init_ratio: round(init.initRatio.get(fn.name) as number, 3),
             bundle_ratio: round(fn.bundleBytes / floor.bundleBytes, 3),
             rss_mb: round(rss.get(fn.name) ?? 0),
+            rss_ratio: floorRss > 0 ? round((rss.get(fn.name) ?? 0) / floorRss, 3) : 0,
           };
         }),
     };
@@ -191,15 +192,24 @@ function stopwatch(context: BenchContext): (what: string) => void {
 export function formatBundleFigures(figures: BundleFigures): string {
   const mark = (value: number, goal: number) => `${value.toFixed(3)}${value > goal ? '!' : ' '}`;
   const rows = [
-    ['function', 'bytes', 'init_ms', 'init_ratio', 'bundle_ratio', 'rss_mb'],
-    ['(floor)', String(figures.floor.bundle_bytes), figures.floor.init_ms.toFixed(1), '1.000 ', '1.000 ', ''],
+    ['function', 'bytes', 'init_ms', 'init_ratio', 'bundle_ratio', 'rss_mb', 'rss_ratio'],
+    [
+      '(floor)',
+      String(figures.floor.bundle_bytes),
+      figures.floor.init_ms.toFixed(1),
+      '1.000 ',
+      '1.000 ',
+      figures.floor.rss_mb.toFixed(1),
+      '1.000 ',
+    ],
     ...figures.handlers.map((h) => [
       h.name,
       String(h.bundle_bytes),
       h.init_ms.toFixed(1),
       mark(h.init_ratio, GOALS.initRatio),
       mark(h.bundle_ratio, GOALS.bundleRatio),
-      `${h.rss_mb.toFixed(1)}${h.rss_mb > GOALS.rssMb ? '!' : ' '}`,
+      h.rss_mb.toFixed(1),
+      mark(h.rss_ratio, GOALS.rssRatio),
     ]),
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];

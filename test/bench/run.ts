@@ -102,13 +102,13 @@ function report(r: Partial<BenchResults>): string {
   }
   if (r.floor && r.handlers) {
     lines.push(
-      `Floor (one GetCommand, bundled as the stack bundles): ${r.floor.bundle_bytes.toLocaleString('en')} bytes, init ${r.floor.init_ms} ms`,
+      `Floor (one GetCommand, bundled as the stack bundles): ${r.floor.bundle_bytes.toLocaleString('en')} bytes, init ${r.floor.init_ms} ms, peak RSS ${r.floor.rss_mb} MB`,
       '',
-      `| function | bundle bytes | ×floor (≤ ${GOALS.bundleRatio}) | init ms | ×floor (≤ ${GOALS.initRatio}) | peak RSS MB (≤ ${GOALS.rssMb}) |`,
-      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      `| function | bundle bytes | ×floor (≤ ${GOALS.bundleRatio}) | init ms | ×floor (≤ ${GOALS.initRatio}) | peak RSS MB | ×floor (≤ ${GOALS.rssRatio}) |`,
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...r.handlers.map(
         (h) =>
-          `| ${h.name} | ${h.bundle_bytes.toLocaleString('en')} | ${h.bundle_ratio} ${mark(h.bundle_ratio <= GOALS.bundleRatio)} | ${h.init_ms} | ${h.init_ratio} ${mark(h.init_ratio <= GOALS.initRatio)} | ${h.rss_mb} ${mark(h.rss_mb <= GOALS.rssMb)} |`,
+          `| ${h.name} | ${h.bundle_bytes.toLocaleString('en')} | ${h.bundle_ratio} ${mark(h.bundle_ratio <= GOALS.bundleRatio)} | ${h.init_ms} | ${h.init_ratio} ${mark(h.init_ratio <= GOALS.initRatio)} | ${h.rss_mb} | ${h.rss_ratio} ${mark(h.rss_ratio <= GOALS.rssRatio)} |`,
       ),
       '',
     );
