@@ -73,7 +73,8 @@ const stored = (r: HttpResult) => ({ statusCode: r.statusCode, headers: r.header
  */
 const fingerprintOf = (path: string, body: unknown): string => digest('request', `${path}\n${canonical(body)}`);
 
-function canonical(value: unknown): string {
+/** JSON with object keys sorted, so two bodies that differ only in key order are one request. */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTITY } from '#shared/db/entities';
+import { canonical } from '#shared/http/idempotency';
 import type { LocalRuntime } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 import { personBody } from '../persons/support';
@@ -74,16 +75,6 @@ beforeAll(async () => {
 afterAll(() => runtime?.stop());
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
-
-/** The idempotency fingerprint's input before it was keyed: path and body with sorted keys. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** Every unkeyed digest an attacker would compute from a guess, with what it is of. */
 function unkeyedDigests(): { label: string; digest: string }[] {
