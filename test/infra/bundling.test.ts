@@ -119,6 +119,20 @@ describe('asset bundling', () => {
     expect(emailers.every(reachesSes)).toBe(true);
   });
 
+  it('bundles no credential provider but the environment’s: Lambda gives the role’s credentials in the environment, so the default chain (SSO, INI, process, web identity, metadata, STS) is dead weight', () => {
+    for (const fn of [...functions, ...generators]) {
+      const { sources } = JSON.parse(readFileSync(join(assetOf(fn), 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      const providers = new Set(
+        sources.flatMap(
+          (s) =>
+            /node_modules\/(@aws-sdk\/(?:credential-provider-[a-z-]+|nested-clients|token-providers))\//.exec(s)?.[1] ??
+            [],
+        ),
+      );
+      expect([...providers], fn.Properties.Description).toEqual(['@aws-sdk/credential-provider-env']);
+    }
+  });
+
   it('bundles each data key’s generator with the KMS client and no other AWS client', () => {
     for (const generator of generators) {
       const { sources } = JSON.parse(readFileSync(join(assetOf(generator), 'index.mjs.map'), 'utf8')) as {
