@@ -1,6 +1,5 @@
-import { statementCodeSentEmail } from '#domain/notifications';
 import { aggregateOwnership } from '#domain/ownership';
-import { hashStatementCode, statementCodeExpired } from '#domain/statement-code';
+import { hashStatementCode } from '#domain/statement-code';
 import {
   checksControl,
   checksOwnership,
@@ -17,12 +16,10 @@ import { now } from '#shared/dependencies';
 import { digestOf } from '#shared/digest/index';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
-import { notifier } from '#shared/notify/index';
-import { DisabledNotifier } from '#shared/notify/notifier';
 
 /**
  * The asynchronous half of a verification (docs/api.md#verify-accounts): ask the bank,
- * match ownership, send the statement-code credit, tell the holder; or, after
+ * match ownership, send the statement-code credit; or, after
  * `POST …/debits`, ask the bank about debits again. Safe to run twice on the same
  * account: every step looks at what is already stored and does only what is missing. A
  * lost optimistic-locking race is retried at once on a fresh read.
@@ -37,15 +34,11 @@ async function completeOnce(tenant: string, id: string, logger: Logger): Promise
     logger.warn('verify account not found; nothing to verify', { verify_account_id: id });
     return;
   }
-  let account = found.account;
+  const { account } = found;
   if (account.verification_status === 'pending') {
-    account = await verify(account, found.ownershipSecret);
-    settled(account, logger);
+    settled(await verify(account, found.ownershipSecret), logger);
   } else if (account.debit_status === 'pending') {
-    account = await recheckDebits(account);
-  }
-  if (needsNotification(account)) {
-    await notifyHolder(account, logger);
+    await recheckDebits(account);
   }
 }
 
@@ -121,23 +114,3 @@ function mergeOwnership(account: VerifyAccount, check: OwnershipCheck) {
 
 const definedOnly = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-
-function needsNotification(account: VerifyAccount): account is VerifyAccount & { email: string } {
-  return Boolean(
-    account.email &&
-      account.statement_code_sent_at &&
-      !account.statement_code_notified_at &&
-      account.control_status === 'pending' &&
-      !statementCodeExpired(account.statement_code_sent_at, now()),
-  );
-}
-
-async function notifyHolder(account: VerifyAccount & { email: string }, logger: Logger): Promise<void> {
-  const channel = notifier();
-  if (channel instanceof DisabledNotifier) {
-    logger.info('no email sender configured; holder not emailed', { verify_account_id: account.id });
-    return;
-  }
-  await channel.send(statementCodeSentEmail(account));
-  await verifyAccounts().recordHolderNotified(account, now());
-}

@@ -6,7 +6,10 @@ import { accountUpdated } from './events';
 /**
  * What a change of a verify account asks for: a new account, or one whose debit check was
  * restarted (`debit_status` back to `pending` on a settled account), goes to the
- * verification queue; a change of any status field becomes a `verify_account_updated` event.
+ * verification queue; a statement code just sent to an account with an email goes to the
+ * statement-code-emails queue (the holder's email, sent by its own worker so the
+ * verification worker carries no SES client); a change of any status field becomes a
+ * `verify_account_updated` event.
  */
 export const verifyAccountStreamRule: StreamRule = ({ eventName, tenant, oldImage, newImage }) => {
   const id = String(newImage.id);
@@ -15,6 +18,9 @@ export const verifyAccountStreamRule: StreamRule = ({ eventName, tenant, oldImag
   if (eventName !== 'MODIFY' || !oldImage) return [];
   const actions: StreamAction[] = [];
   if (debitCheckRestarted(oldImage, newImage)) actions.push(verify);
+  if (statementCodeSent(oldImage, newImage)) {
+    actions.push({ kind: 'enqueue', queue: 'statementCodeEmails', message: { id, body: { tenant, id } } });
+  }
   if (verifyAccountStatusChanged(oldImage, newImage)) {
     actions.push({ kind: 'record-event', tenant, envelope: accountUpdated(toAccount(newImage)) });
   }
@@ -23,3 +29,7 @@ export const verifyAccountStreamRule: StreamRule = ({ eventName, tenant, oldImag
 
 const debitCheckRestarted = (before: Record<string, unknown>, after: Record<string, unknown>) =>
   after.debit_status === 'pending' && before.debit_status !== 'pending' && after.verification_status !== 'pending';
+
+/** The code is sent once per account (the verification worker sets `statement_code_sent_at` once). */
+const statementCodeSent = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  Boolean(after.email && after.statement_code_sent_at && !before.statement_code_sent_at);

@@ -24,6 +24,10 @@ import type { WorkQueue } from './queue';
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __cdkCreateRequire } from 'node:module'; const require = __cdkCreateRequire(import.meta.url);";
 
+/** The SDK's default credential chain, and the module every bundle takes instead (environment credentials). */
+export const CREDENTIAL_CHAIN_PACKAGE = '@aws-sdk/credential-provider-node';
+export const LAMBDA_CREDENTIALS_MODULE = 'functions/shared/lambda-credentials.ts';
+
 export interface ServiceFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
   readonly entry: string;
@@ -134,6 +138,8 @@ export class ServiceFunction extends NodejsFunction {
         sourcesContent: false,
         bundleAwsSDK: true,
         externalModules: [],
+        // Credentials from the environment only, as Lambda gives them (functions/shared/lambda-credentials.ts).
+        esbuildArgs: { [`--alias:${CREDENTIAL_CHAIN_PACKAGE}`]: `./${LAMBDA_CREDENTIALS_MODULE}` },
         // functions/shared/data-key/: without a data key, no KMS client to load it.
         define: Object.fromEntries(
           Object.values(DATA_KEYS).map((spec) => [spec.bundleConstant, JSON.stringify(held.has(spec.purpose))]),

@@ -102,6 +102,37 @@ describe('asset bundling', () => {
     }
   });
 
+  it('bundles no SES client into the verification worker: statement-code emails go from their own consumer, fed by the statement-code-emails queue', () => {
+    const sources = (row: { id: string }) => {
+      const fn = functions.find((f) => f.Properties.Description === consumerDescription(row as never));
+      if (!fn) throw new Error(`no function for ${row.id}`);
+      return (JSON.parse(readFileSync(join(assetOf(fn), 'index.mjs.map'), 'utf8')) as { sources: string[] }).sources;
+    };
+    const reachesSes = (row: { id: string }) =>
+      sources(row).some((s) => s.includes('node_modules/@aws-sdk/client-sesv2/'));
+    const worker = CONSUMERS.find((c) => c.id === 'VerificationWorker');
+    const emailers = CONSUMERS.filter((c) => c.sendsEmail);
+    expect(worker && reachesSes(worker)).toBe(false);
+    expect(emailers.map((c) => [c.id, c.source])).toEqual([
+      ['StatementCodeEmailWorker', expect.objectContaining({ kind: 'queue', queue: 'statementCodeEmails' })],
+    ]);
+    expect(emailers.every(reachesSes)).toBe(true);
+  });
+
+  it('bundles no credential provider but the environment’s: Lambda gives the role’s credentials in the environment, so the default chain (SSO, INI, process, web identity, metadata, STS) is dead weight', () => {
+    for (const fn of [...functions, ...generators]) {
+      const { sources } = JSON.parse(readFileSync(join(assetOf(fn), 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      const providers = new Set(
+        sources.flatMap(
+          (s) =>
+            /node_modules\/(@aws-sdk\/(?:credential-provider-[a-z-]+|nested-clients|token-providers))\//.exec(s)?.[1] ??
+            [],
+        ),
+      );
+      expect([...providers], fn.Properties.Description).toEqual(['@aws-sdk/credential-provider-env']);
+    }
+  });
+
   it('bundles each data key’s generator with the KMS client and no other AWS client', () => {
     for (const generator of generators) {
       const { sources } = JSON.parse(readFileSync(join(assetOf(generator), 'index.mjs.map'), 'utf8')) as {

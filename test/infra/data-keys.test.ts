@@ -56,7 +56,7 @@ const PINNED: Record<DataKeyPurpose, PinnedDataKey> = {
     logicalId: 'FieldKey5DAFDAA4',
     generatorLogicalId: 'FieldKeyGeneratorDDD1AF4E',
     // Every function that reads or writes an account item (the account routes, the
-    // verification worker, the statement-code expiry), stores or reads an event that may
+    // verification worker, the statement-code email worker, the statement-code expiry), stores or reads an event that may
     // carry an account (the stream router, the test event, the event log, the delivery
     // worker), or keeps an account route's answer for replay. Redelivery reads only an
     // event's type: not a holder.
@@ -67,6 +67,7 @@ const PINNED: Record<DataKeyPurpose, PinnedDataKey> = {
       'VerifyAccountControl',
       'VerifyAccountDebits',
       'VerificationWorker',
+      'StatementCodeEmailWorker',
       'StatementCodeExpiry',
       'StreamRouter',
       'ListEvents',

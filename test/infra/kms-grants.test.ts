@@ -73,7 +73,7 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
   // Rotation encrypts the new secret and moves the old ciphertext as it is.
   CreateWebhookSecret: encrypting('webhook_signing_secret'),
   GetWebhookSecret: { 'kms:Decrypt': ['cipher for webhook_signing_secret', 'storage via dynamodb'] },
-  // Reads the stream, the table, and sends to four queues plus its on-failure store; opens
+  // Reads the stream, the table, and sends to five queues plus its on-failure store; opens
   // an account's number from its image and seals it in the event it records.
   StreamRouter: {
     'kms:Decrypt': [FIELD, 'storage', 'storage via dynamodb', 'storage via sqs'],
@@ -84,6 +84,8 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
   VerificationWorker: {
     'kms:Decrypt': [DIGEST, FIELD, 'cipher for ownership', 'storage via dynamodb', 'storage via sqs'],
   },
+  // Receives from its queue; opens the account number whose last four digits the email names.
+  StatementCodeEmailWorker: { 'kms:Decrypt': [FIELD, 'storage via dynamodb', 'storage via sqs'] },
   StatementCodeExpiry: TABLE_AND_FIELD,
   IdentificationWorker: { 'kms:Decrypt': ['cipher for ssn', 'storage via dynamodb', 'storage via sqs'] },
   ScreeningWorker: { 'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'] },

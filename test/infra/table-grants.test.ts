@@ -66,6 +66,8 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
     'dynamodb:ListStreams': ['*'],
   },
   VerificationWorker: onTable('GetItem', 'UpdateItem'),
+  // Reads the account, then records that its holder was emailed.
+  StatementCodeEmailWorker: onTable('GetItem', 'UpdateItem'),
   // One transaction: the person and its reference uniqueness item.
   CreatePerson: together(onTable('PutItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   ListPersons: together(onTable('BatchGetItem', 'GetItem'), { 'dynamodb:Query': ['table/index/gsi1'] }, EVERY_ROUTE),

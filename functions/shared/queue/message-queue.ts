@@ -6,6 +6,8 @@
 export const QUEUES = {
   /** New verify accounts waiting for the bank (consumed by the verification worker). */
   verification: { envVar: 'VERIFICATION_QUEUE_URL' },
+  /** Accounts whose statement code was just sent: the holder's email (consumed by the statement-code email worker). */
+  statementCodeEmails: { envVar: 'STATEMENT_CODE_EMAILS_QUEUE_URL' },
   /** Persons to identify, and rejected persons waiting for their automatic retry (delayed). */
   identification: { envVar: 'IDENTIFICATION_QUEUE_URL' },
   /** Screening-list names whose verified persons must be screened again (list changes, daily). */

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
  */
 export type Composition = ReadonlyMap<string, number>;
 
-export async function bundleComposition(dir: string): Promise<Composition> {
+export async function bundleComposition(dir: string, grouping: Grouping = 'package'): Promise<Composition> {
   const code = await readFile(join(dir, 'index.mjs'), 'utf8');
   const map = JSON.parse(await readFile(join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[]; mappings: string };
   const lines = code.split('\n').map((line) => Buffer.byteLength(line, 'utf8') + 1);
@@ -25,19 +25,24 @@ export async function bundleComposition(dir: string): Promise<Composition> {
       if (segment === '') continue;
       const fields = decodeVlq(segment);
       column += fields[0] ?? 0;
-      add(label(previous.source, map.sources), column - previous.column);
+      add(label(previous.source, map.sources, grouping), column - previous.column);
       if (fields.length > 1) source += fields[1] ?? 0;
       previous = { column, source: fields.length > 1 ? source : undefined };
     }
     // Columns count UTF-16 units; the tail of the line takes the rest of its bytes.
-    add(label(previous.source, map.sources), Math.max(0, lineBytes - previous.column));
+    add(label(previous.source, map.sources, grouping), Math.max(0, lineBytes - previous.column));
   });
   return bytes;
 }
 
-function label(index: number | undefined, sources: readonly string[]): string {
+/** By npm package and first-party folder, or by input file (what esbuild's metafile calls `bytesInOutput`). */
+export type Grouping = 'package' | 'file';
+
+function label(index: number | undefined, sources: readonly string[], grouping: Grouping): string {
   if (index === undefined) return '(no source: esbuild glue, banner)';
   const path = sources[index] ?? '?';
+  if (grouping === 'file')
+    return path.replace(/^(\.\.\/)+/, '').replace(/^.*?\/(node_modules|functions|lib|test)\//, '$1/');
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
   if (inModules) return inModules[1] as string;
   const parts = path.replace(/^(\.\.\/)+/, '').split('/');
@@ -75,14 +80,20 @@ export function compositionOverFloor(bundle: Composition, floor: Composition, to
     .slice(0, top);
 }
 
-/** `npx tsx test/bench/bundles/composition.ts <asset dir> [<floor asset dir>]`: the largest groups, or those above the floor. */
+/**
+ * `npx tsx test/bench/bundles/composition.ts [--files] [--top=N] <asset dir> [<floor asset dir>]`: the
+ * largest groups (or input files, `--files`), or those above the floor.
+ */
 async function main(): Promise<void> {
-  const [dir, floorDir] = process.argv.slice(2);
-  if (!dir) throw new Error('usage: composition.ts <asset dir> [<floor asset dir>]');
-  const bundle = await bundleComposition(dir);
+  const args = process.argv.slice(2);
+  const grouping: Grouping = args.includes('--files') ? 'file' : 'package';
+  const top = Number(args.find((arg) => arg.startsWith('--top='))?.slice('--top='.length) ?? 25);
+  const [dir, floorDir] = args.filter((arg) => !arg.startsWith('--'));
+  if (!dir) throw new Error('usage: composition.ts [--files] [--top=N] <asset dir> [<floor asset dir>]');
+  const bundle = await bundleComposition(dir, grouping);
   const rows = floorDir
-    ? compositionOverFloor(bundle, await bundleComposition(floorDir), 25)
-    : [...bundle].sort((a, b) => b[1] - a[1]).slice(0, 25);
+    ? compositionOverFloor(bundle, await bundleComposition(floorDir, grouping), top)
+    : [...bundle].sort((a, b) => b[1] - a[1]).slice(0, top);
   for (const [name, n] of rows) process.stdout.write(`${String(n).padStart(9)}  ${name}\n`);
   process.stdout.write(`${String([...bundle.values()].reduce((a, b) => a + b, 0)).padStart(9)}  (all)\n`);
 }

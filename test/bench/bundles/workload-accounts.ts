@@ -95,6 +95,19 @@ export const ACCOUNT_STEPS: readonly Step[] = [
       cycle(world.queues.bodies('verification'), world.invocations).map((body) => sqsEvent('verification', [body])),
   },
   {
+    name: 'StatementCodeEmailWorker',
+    after: ['VerificationWorker'],
+    expect: ['ok'],
+    // What the stream router queues once the worker sent a code (its records come after the
+    // router's step here): every account whose code awaits an answer, one message an invocation.
+    events: async (world) => {
+      const sent = (await accounts(world)).filter((account) => account.control_status === 'pending');
+      return cycle(sent, world.invocations).map((account) =>
+        sqsEvent('statementCodeEmails', [JSON.stringify({ tenant: ACCOUNTS_TENANT, id: String(account.id) })]),
+      );
+    },
+  },
+  {
     name: 'StatementCodeExpiry',
     after: ['VerificationWorker'],
     expect: ['ok'],

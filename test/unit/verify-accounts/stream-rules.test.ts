@@ -15,6 +15,12 @@ afterAll(() => resetDependencies());
 
 const verifyMessage = { kind: 'enqueue', queue: 'verification', message: { id: ID, body: { tenant: 't1', id: ID } } };
 
+const emailMessage = {
+  kind: 'enqueue',
+  queue: 'statementCodeEmails',
+  message: { id: ID, body: { tenant: 't1', id: ID } },
+};
+
 describe('verify account stream rules: what a change of an account asks for', () => {
   it('sends a new verify account to the verification queue', () => {
     expect(verifyAccountStreamRule({ eventName: 'INSERT', tenant: 't1', newImage: account() })).toEqual([
@@ -86,6 +92,40 @@ describe('verify account stream rules: what a change of an account asks for', ()
     const before = account({ verification_status: 'pending', debit_status: 'pending', control_attempts: 0 });
     const after = account({ verification_status: 'pending', debit_status: 'pending', control_attempts: 1, version: 2 });
     expect(verifyAccountStreamRule({ eventName: 'MODIFY', tenant: 't1', oldImage: before, newImage: after })).toEqual(
+      [],
+    );
+  });
+
+  it('queues the holder’s statement-code email when the code is sent to an account with an email, and records the change', () => {
+    const before = account({ type: 'control', email: 'jane@example.com' });
+    const sent = account({
+      type: 'control',
+      email: 'jane@example.com',
+      verification_status: 'valid',
+      control_status: 'pending',
+      statement_code_sent_at: '2026-11-18T12:00:01.000Z',
+      version: 2,
+    });
+    const actions = verifyAccountStreamRule({ eventName: 'MODIFY', tenant: 't1', oldImage: before, newImage: sent });
+    expect(actions).toContainEqual(emailMessage);
+    expect(actions.filter((action) => action.kind === 'record-event')).toHaveLength(1);
+    expect(actions).toHaveLength(2);
+  });
+
+  it('queues no email for a code sent to an account without an email, nor again once it was sent', () => {
+    const sentAt = '2026-11-18T12:00:01.000Z';
+    const noEmail = account({ type: 'control', control_status: 'pending', statement_code_sent_at: sentAt, version: 2 });
+    expect(
+      verifyAccountStreamRule({ eventName: 'MODIFY', tenant: 't1', oldImage: account(), newImage: noEmail }),
+    ).not.toContainEqual(expect.objectContaining({ queue: 'statementCodeEmails' }));
+    const sent = account({ email: 'jane@example.com', statement_code_sent_at: sentAt, version: 2 });
+    const notified = account({
+      email: 'jane@example.com',
+      statement_code_sent_at: sentAt,
+      statement_code_notified_at: '2026-11-18T12:00:02.000Z',
+      version: 3,
+    });
+    expect(verifyAccountStreamRule({ eventName: 'MODIFY', tenant: 't1', oldImage: sent, newImage: notified })).toEqual(
       [],
     );
   });
