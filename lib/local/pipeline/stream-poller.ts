@@ -22,8 +22,9 @@ import { type LaneState, type ShardState, type StreamPartitioning, StreamShards 
  * retried, with exponential backoff, from the first failed record (batchItemFailures) or
  * from its start (an error); records before the failure are done. A batch that fails more
  * than maxRetryAttempts times in a row is handed to the on-failure destination (logged at
- * error, kept in `failures`) and the shard moves on. One batch per shard at a time, so
- * records are never lost or reordered within a shard.
+ * error, kept in `failures`) and the shard moves on. Up to parallelizationFactor batches
+ * per shard at a time, each over its own partition keys (a lane), so the records of one
+ * key are never lost or reordered; the checkpoint stays before the oldest record not done.
  */
 export type StreamConsumer = ConsumerDefinition & {
   readonly source: Extract<ConsumerSource, { kind: 'table-stream' }>;
@@ -144,7 +145,7 @@ export class StreamPoller implements PipelineWorker {
     }
   }
 
-  /** One batch (at most) per readable shard. */
+  /** Reads each readable shard and starts a batch on each of its idle lanes. */
   private async pass(): Promise<Step> {
     if (performance.now() - this.lastRefresh >= this.options.timings.shardRefreshMs) await this.refreshShards();
     let idle = true;
