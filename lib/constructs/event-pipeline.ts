@@ -186,6 +186,7 @@ export class EventPipeline extends Construct {
       eventSourceArn: dataTable.table.tableStreamArn,
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: source.batchSize,
+      parallelizationFactor: source.parallelizationFactor,
       filters: source.filters.map((filter) => FilterCriteria.filter(streamFilterPattern(filter))),
       bisectBatchOnError: true,
       reportBatchItemFailures: true,

@@ -53,6 +53,11 @@ export const STREAM_ROUTER: ConsumerDefinition = {
     filters: mergeFilters(AREAS.flatMap((area) => area.streamRules?.filters ?? [])),
     batchSize: 50,
     maxRetryAttempts: 10,
+    // Four batches per shard at once, split by partition key: one batch at a time held the
+    // local pipeline (DynamoDB Local has one shard) below 100 changes a second, each record
+    // a table round trip or two. Every action of the router is safe to repeat and needs
+    // order only within an item, which a partition key's lane keeps.
+    parallelizationFactor: 4,
   },
   table: unionAccess(AREAS.flatMap((area) => (area.streamRules ? [area.streamRules.table] : []))),
   sendsTo: [...new Set(AREAS.flatMap((area) => area.streamRules?.sendsTo ?? []))],

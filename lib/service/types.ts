@@ -121,6 +121,13 @@ export type ConsumerSource =
       readonly batchSize: number;
       /** Retries of a failing batch before its records go to the on-failure destination. */
       readonly maxRetryAttempts: number;
+      /**
+       * Concurrent batches per shard (Lambda's ParallelizationFactor, 1–10): records are
+       * split among them by partition key, so a key's records keep their stream order
+       * while other keys' records run beside them.
+       * @default 1
+       */
+      readonly parallelizationFactor?: number;
     }
   | {
       readonly kind: 'queue';

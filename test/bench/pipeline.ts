@@ -11,6 +11,7 @@ import { DEFAULT_PIPELINE_TIMINGS } from '../../lib/local/pipeline/local-pipelin
 import type { BenchContext, BenchPart } from './context';
 import { type BenchService, startBenchService } from './local-service';
 import { type Invocation, Meter } from './metering';
+import { type HopFigures, HopTrace } from './pipeline-hops';
 import { GOALS, type PipelineFigures } from './results';
 import { isMain, runStandalone } from './standalone';
 import { percentile, round } from './stats';
@@ -72,6 +73,8 @@ export interface PipelineMeasurement extends PipelineFigures {
   readonly load_average: number;
   /** Per function: invocations, records per invocation, time busy. */
   readonly functions: readonly FunctionLoad[];
+  /** Where the latency goes, hop by hop (test/bench/pipeline-hops.ts). */
+  readonly hops: readonly HopFigures[];
 }
 
 export interface FunctionLoad {
@@ -92,7 +95,8 @@ export async function measurePipelineWith(
   const count = options.events ?? 2_000;
   const rate = options.ratePerSecond ?? GOALS.pipelineEventsPerS;
   const meter = new Meter();
-  const service = await startBenchService(context, { part: 'pipeline', invoker: meter.invoker() });
+  const hops = new HopTrace();
+  const service = await startBenchService(context, { part: 'pipeline', invoker: hops.wrap(meter.invoker()) });
   try {
     const seeded = performance.now();
     const accounts = await seedSettledAccounts(service.tenant, count);
@@ -120,7 +124,7 @@ export async function measurePipelineWith(
         `pipeline: only ${service.receiver.arrivals.size} of ${count} events arrived within ${drainTimeoutMs / 1000} s of the last write`,
       );
     }
-    const measurement = summarise(service, meter.invocations, { written: count, started, rate, cpu, load });
+    const measurement = summarise(service, meter.invocations, hops, { written: count, started, rate, cpu, load });
     for (const line of describeMeasurement(measurement, (writesDone - started) / 1000)) context.log(line);
     return measurement;
   } finally {
@@ -195,6 +199,7 @@ async function inParallel<T>(
 function summarise(
   service: BenchService,
   invocations: readonly Invocation[],
+  hops: HopTrace,
   run: { written: number; started: number; rate: number; cpu: NodeJS.CpuUsage; load: number },
 ): PipelineMeasurement {
   const arrivals = [...service.receiver.arrivals.values()];
@@ -214,6 +219,7 @@ function summarise(
     node_cpu_ms_per_event: round((run.cpu.user + run.cpu.system) / 1000 / arrivals.length, 2),
     load_average: round(run.load, 2),
     functions: functionLoads(invocations, wallMs),
+    hops: hops.figures(arrivals),
   };
 }
 
@@ -247,6 +253,10 @@ function describeMeasurement(measurement: PipelineMeasurement, writeSeconds: num
         load.mean_ms,
         load.busy_fraction,
       ]),
+    ),
+    ...textTable(
+      ['hop', 'p50 ms', 'p99 ms', 'share of the p99 event'],
+      measurement.hops.map((hop) => [hop.hop, hop.p50_ms, hop.p99_ms, hop.share_of_p99]),
     ),
   ];
 }

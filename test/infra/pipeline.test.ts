@@ -240,7 +240,7 @@ describe('table stream → stream consumers', () => {
   );
 
   it.each(streamConsumers)(
-    "%s: reports batch item failures, bisects failing batches, retries maxRetryAttempts times, from TRIM_HORIZON with the row's batch size and a 1-day record age limit",
+    "%s: reports batch item failures, bisects failing batches, retries maxRetryAttempts times, from TRIM_HORIZON with the row's batch size and parallelization factor and a 1-day record age limit",
     (_, consumer) => {
       expect(mappingsOf(consumer)[0]!.Properties).toMatchObject({
         FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -248,6 +248,7 @@ describe('table stream → stream consumers', () => {
         MaximumRetryAttempts: consumer.source.maxRetryAttempts,
         StartingPosition: 'TRIM_HORIZON',
         BatchSize: consumer.source.batchSize,
+        ParallelizationFactor: consumer.source.parallelizationFactor,
         MaximumRecordAgeInSeconds: 24 * 3600,
       });
     },

@@ -48,6 +48,8 @@ export interface LocalQueueOptions {
   readonly journal?: QueueJournal;
 }
 
+const NONE_HELD: ReadonlySet<string> = new Set();
+
 export class LocalQueue {
   readonly arn: string;
   private messages: QueuedMessage[] = [];
@@ -103,15 +105,16 @@ export class LocalQueue {
   /**
    * Up to `max` visible messages, oldest first, each hidden for the visibility timeout.
    * A message already received maxReceiveCount times goes to the dead-letter queue instead.
+   * Messages named in `held` (by id) stay where they are, visible or not.
    */
-  receive(max: number): ReceivedMessage[] {
+  receive(max: number, held: ReadonlySet<string> = NONE_HELD): ReceivedMessage[] {
     const now = this.now();
     const { redrive } = this.options;
     const received: ReceivedMessage[] = [];
     const moved: QueuedMessage[] = [];
     const kept: QueuedMessage[] = [];
     for (const message of this.messages) {
-      if (received.length >= max || message.visibleAt > now) {
+      if (received.length >= max || message.visibleAt > now || held.has(message.messageId)) {
         kept.push(message);
       } else if (redrive && message.receiveCount >= redrive.maxReceiveCount) {
         moved.push({ ...message, visibleAt: now, deadLetterQueueSourceArn: this.arn });

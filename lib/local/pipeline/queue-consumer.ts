@@ -14,8 +14,18 @@ import { Sleeper } from './sleeper';
  * visible messages as soon as there are any, invokes the function with a real SQSEvent,
  * deletes what succeeded and leaves the rest (batchItemFailures, or all of them when the
  * function throws or times out) to reappear after the visibility timeout. Redrive to the
- * dead-letter queue is the queue's business (LocalQueue.receive). One batch at a time:
- * Lambda would scale out, but serial delivery keeps local runs easy to follow.
+ * dead-letter queue is the queue's business (LocalQueue.receive).
+ *
+ * Several batches at once, as Lambda's SQS poller runs them: up to LOCAL_QUEUE_CONCURRENCY
+ * (the concurrency it starts a mapping with, before it scales out), or the row's
+ * maxConcurrency when that is lower. One batch at a time held a burst of webhook
+ * deliveries back by seconds. SQS standard queues promise no order, and each consumer is
+ * safe to run twice on the same message, so batches side by side change nothing else.
+ *
+ * A message is never handed to a second batch while its first is still running. In AWS the
+ * visibility timeout (at least 6× the function's timeout) sees to that; locally it is
+ * compressed (queueTimeScale) below an invocation's length, so the consumer holds its
+ * in-flight messages back itself.
  */
 export type QueueConsumerDefinition = ConsumerDefinition & {
   readonly source: Extract<ConsumerSource, { kind: 'queue' }>;
@@ -24,6 +34,9 @@ export type QueueConsumerDefinition = ConsumerDefinition & {
 /** Longest pause of an empty queue; a new message wakes the consumer at once anyway. */
 const IDLE_PAUSE_MS = 1_000;
 
+/** Batches of one queue in flight at once, at most: the five pollers Lambda's SQS event source mapping starts with. */
+export const LOCAL_QUEUE_CONCURRENCY = 5;
+
 export class QueueConsumer implements PipelineWorker {
   readonly name: string;
   private readonly sleeper = new Sleeper();
@@ -31,12 +44,17 @@ export class QueueConsumer implements PipelineWorker {
   private loop?: Promise<void>;
   private unsubscribe?: () => void;
   private stopped = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Ids of the messages in those batches. */
+  private readonly held = new Set<string>();
+  private readonly concurrency: number;
 
   constructor(
     private readonly consumer: QueueConsumerDefinition,
     private readonly options: { readonly queue: LocalQueue; readonly activity: Activity; readonly region: string },
   ) {
     this.name = consumer.id;
+    this.concurrency = Math.min(LOCAL_QUEUE_CONCURRENCY, consumer.source.maxConcurrency ?? Infinity);
   }
 
   start(context: WorkerContext): void {
@@ -70,14 +88,27 @@ export class QueueConsumer implements PipelineWorker {
   private async run(): Promise<void> {
     const { queue } = this.options;
     while (!this.stopped) {
-      const batch = queue.receive(this.consumer.source.batchSize);
+      if (this.inFlight.size >= this.concurrency) {
+        await this.sleeper.sleep(IDLE_PAUSE_MS); // until a batch ends
+        continue;
+      }
+      const batch = queue.receive(this.consumer.source.batchSize, this.held);
       if (batch.length > 0) {
-        await this.deliver(batch);
+        for (const message of batch) this.held.add(message.messageId);
+        const delivery: Promise<void> = this.deliver(batch)
+          .catch((error) => this.context?.log('warn', `${this.name} could not complete a batch`, { error }))
+          .finally(() => {
+            for (const message of batch) this.held.delete(message.messageId);
+            this.inFlight.delete(delivery);
+            this.sleeper.wake();
+          });
+        this.inFlight.add(delivery);
         continue;
       }
       const next = queue.nextVisibleAt();
       await this.sleeper.sleep(next === undefined ? IDLE_PAUSE_MS : Math.min(IDLE_PAUSE_MS, next - Date.now()));
     }
+    await Promise.all(this.inFlight);
   }
 
   private async deliver(batch: ReceivedMessage[]): Promise<void> {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { TableDescription } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { type ConsumerDefinition, type ConsumerSource, streamFilterPattern } from '../../service';
 import type { WorkerContext } from '../background-worker';
@@ -8,7 +10,7 @@ import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 import type { StreamCheckpoints } from './stream-checkpoints';
 import { type FilterPattern, passesFilters } from './stream-filter';
-import { type ShardState, StreamShards } from './stream-shards';
+import { type LaneState, type ShardState, type StreamPartitioning, StreamShards } from './stream-shards';
 
 /**
  * Plays a Lambda event source mapping on the table's stream, for one consumer. StreamShards
@@ -20,8 +22,9 @@ import { type ShardState, StreamShards } from './stream-shards';
  * retried, with exponential backoff, from the first failed record (batchItemFailures) or
  * from its start (an error); records before the failure are done. A batch that fails more
  * than maxRetryAttempts times in a row is handed to the on-failure destination (logged at
- * error, kept in `failures`) and the shard moves on. One batch per shard at a time, so
- * records are never lost or reordered within a shard.
+ * error, kept in `failures`) and the shard moves on. Up to parallelizationFactor batches
+ * per shard at a time, each over its own partition keys (a lane), so the records of one
+ * key are never lost or reordered; the checkpoint stays before the oldest record not done.
  */
 export type StreamConsumer = ConsumerDefinition & {
   readonly source: Extract<ConsumerSource, { kind: 'table-stream' }>;
@@ -71,6 +74,7 @@ export class StreamPoller implements PipelineWorker {
   private stopped = false;
   private lastRefresh = -Infinity;
   private lastIdlePassStart = -Infinity;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly consumer: StreamConsumer,
@@ -90,7 +94,13 @@ export class StreamPoller implements PipelineWorker {
     const streamArn = context.table.LatestStreamArn;
     if (!streamArn) throw new Error(`table ${context.tableName} has no stream for ${this.name} to read`);
     this.context = context;
-    this.shards = new StreamShards(context.dynamoEndpoint, streamArn, this.options.checkpoints, context.log);
+    this.shards = new StreamShards(
+      context.dynamoEndpoint,
+      streamArn,
+      this.options.checkpoints,
+      context.log,
+      partitionedBy(context.table, this.consumer.source.parallelizationFactor ?? 1),
+    );
     await this.options.checkpoints.load(streamArn);
     await this.refreshShards(); // fails the start loudly if the stream cannot be read
     this.loop = this.run();
@@ -100,6 +110,7 @@ export class StreamPoller implements PipelineWorker {
     this.stopped = true;
     this.sleeper.stop();
     await this.loop;
+    await Promise.all(this.inFlight);
     await this.options.checkpoints.flush();
     this.shards?.destroy();
   }
@@ -134,7 +145,7 @@ export class StreamPoller implements PipelineWorker {
     }
   }
 
-  /** One batch (at most) per readable shard. */
+  /** Reads each readable shard and starts a batch on each of its idle lanes. */
   private async pass(): Promise<Step> {
     if (performance.now() - this.lastRefresh >= this.options.timings.shardRefreshMs) await this.refreshShards();
     let idle = true;
@@ -148,26 +159,49 @@ export class StreamPoller implements PipelineWorker {
     return { idle, waitMs };
   }
 
+  /**
+   * Reads the shard (ahead, while its lanes hold less than a batch each) and starts a batch
+   * on every lane that has records and none in flight; a batch that ends wakes the loop.
+   */
   private async step(shard: ShardState): Promise<Step> {
-    const now = performance.now();
-    if (shard.failures > 0 && now < shard.retryAt) return { idle: false, waitMs: shard.retryAt - now };
-    const wanted = shard.pending.length < this.consumer.source.batchSize && !shard.ended;
+    const { batchSize } = this.consumer.source;
+    const buffered = shard.lanes.reduce((sum, lane) => sum + lane.pending.length, 0);
+    const wanted = buffered < batchSize * shard.lanes.length && !shard.ended;
     const read = wanted ? await this.started.shards.read(shard, (record) => passesFilters(this.filters, record)) : 0;
-    if (shard.pending.length > 0) {
-      await this.deliver(shard);
-      return WORKED;
+    const now = performance.now();
+    let started = false;
+    let waitMs = Infinity;
+    for (const lane of shard.lanes) {
+      if (lane.inFlight || lane.pending.length === 0) continue;
+      if (lane.failures > 0 && now < lane.retryAt) {
+        waitMs = Math.min(waitMs, lane.retryAt - now);
+        continue;
+      }
+      const batch: Promise<void> = this.deliver(shard, lane)
+        .catch((error) => this.context?.log('warn', `stream batch of ${this.name} failed to complete`, { error }))
+        .finally(() => {
+          lane.inFlight = undefined;
+          this.inFlight.delete(batch);
+          this.sleeper.wake();
+        });
+      lane.inFlight = batch;
+      this.inFlight.add(batch);
+      started = true;
     }
+    if (started || read > 0) return WORKED;
+    if (shard.lanes.some((lane) => lane.inFlight)) return { idle: false, waitMs };
+    if (shard.pending.length > 0) return { idle: false, waitMs };
     if (shard.ended) {
       this.started.shards.finish(shard);
       this.lastRefresh = -Infinity; // its children may be there already
       return WORKED;
     }
-    return read > 0 ? WORKED : IDLE;
+    return IDLE;
   }
 
-  private async deliver(shard: ShardState): Promise<void> {
+  private async deliver(shard: ShardState, lane: LaneState): Promise<void> {
     const { invoker, log } = this.started.context;
-    const batch = shard.pending.slice(0, this.consumer.source.batchSize);
+    const batch = lane.pending.slice(0, this.consumer.source.batchSize);
     const sequenceNumbers = batch.map((record) => record.dynamodb?.SequenceNumber ?? '');
     let outcome: BatchOutcome;
     try {
@@ -180,38 +214,38 @@ export class StreamPoller implements PipelineWorker {
 
     if (outcome.kind === 'success') {
       log('debug', `${this.name} processed ${batch.length} stream record(s)`, { shard: shard.id });
-      this.started.shards.done(shard, batch.length);
+      this.started.shards.done(shard, batch.length, lane);
       return;
     }
     const firstFailed = outcome.kind === 'all-failed' ? 0 : sequenceNumbers.findIndex((n) => outcome.ids.has(n));
     const reason =
       outcome.kind === 'all-failed' ? outcome.reason : `batchItemFailures from ${sequenceNumbers[firstFailed]}`;
-    if (firstFailed > 0) this.started.shards.done(shard, firstFailed); // the retried batch starts at the failure
-    shard.failures++;
+    if (firstFailed > 0) this.started.shards.done(shard, firstFailed, lane); // the retried batch starts at the failure
+    lane.failures++;
     const { maxRetryAttempts } = this.consumer.source;
-    if (shard.failures > maxRetryAttempts) {
-      this.handToOnFailure(shard, batch.slice(firstFailed), reason);
+    if (lane.failures > maxRetryAttempts) {
+      this.handToOnFailure(shard, lane, batch.slice(firstFailed), reason);
       return;
     }
     const { retryBaseMs, retryMaxMs } = this.options.timings;
-    const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** (shard.failures - 1));
-    shard.retryAt = performance.now() + delay;
+    const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** (lane.failures - 1));
+    lane.retryAt = performance.now() + delay;
     log('warn', `${this.name} failed a stream batch; retrying from ${sequenceNumbers[firstFailed]} in ${delay} ms`, {
       shard: shard.id,
-      attempt: shard.failures,
+      attempt: lane.failures,
       maxRetryAttempts,
       error: reason,
     });
   }
 
-  private handToOnFailure(shard: ShardState, records: DynamoDBRecord[], error: string): void {
+  private handToOnFailure(shard: ShardState, lane: LaneState, records: DynamoDBRecord[], error: string): void {
     const first = records[0]?.dynamodb;
     const last = records.at(-1)?.dynamodb;
     const arrival = (seconds?: number) => (seconds === undefined ? undefined : new Date(seconds * 1000).toISOString());
     const failure: StreamFailure = {
       consumer: this.name,
       condition: 'RetryAttemptsExhausted',
-      attempts: shard.failures,
+      attempts: lane.failures,
       error,
       at: new Date().toISOString(),
       batchInfo: {
@@ -231,11 +265,28 @@ export class StreamPoller implements PipelineWorker {
       attempts: failure.attempts,
       error,
     });
-    this.started.shards.done(shard, records.length);
+    this.started.shards.done(shard, records.length, lane);
   }
 
   private async refreshShards(): Promise<void> {
     await this.started.shards.refresh();
     this.lastRefresh = performance.now();
   }
+}
+
+/**
+ * Lambda's ParallelizationFactor: the shard's records go to `lanes` concurrent batches by
+ * their partition key (hashed), so records of one key keep their stream order.
+ */
+function partitionedBy(table: TableDescription, lanes: number): StreamPartitioning {
+  const key = table.KeySchema?.find((element) => element.KeyType === 'HASH')?.AttributeName;
+  if (lanes === 1) return { lanes, laneOf: () => 0 };
+  if (!key) throw new Error(`table ${table.TableName} has no partition key to split its stream by`);
+  return {
+    lanes,
+    laneOf: (record) => {
+      const value = JSON.stringify(record.dynamodb?.Keys?.[key] ?? null);
+      return createHash('md5').update(value).digest().readUInt32BE(0) % lanes;
+    },
+  };
 }

@@ -23,13 +23,35 @@ export interface ShardState {
   iterator?: string;
   /** Sequence number of the last record read from the API. */
   lastRead?: string;
-  /** Records read that passed the filters and are not done yet, in stream order. */
+  /**
+   * Records read that passed the filters, in stream order, from the first not done yet
+   * (every lane's): the checkpoint stays before it.
+   */
   readonly pending: DynamoDBRecord[];
+  /**
+   * The same records split by partition key into the consumer's parallelizationFactor
+   * lanes, each in stream order: one batch per lane is in flight at a time.
+   */
+  readonly lanes: readonly LaneState[];
   /** The API has nothing more: the shard is closed and read to its end. */
   ended: boolean;
+}
+
+/** How many lanes each shard has, and which one a record goes to (the same for every record of a partition key). */
+export interface StreamPartitioning {
+  readonly lanes: number;
+  laneOf(record: DynamoDBRecord): number;
+}
+
+/** One of a shard's concurrent batches (Lambda's ParallelizationFactor): the records of some partition keys. */
+export interface LaneState {
+  /** Records not done yet, in stream order. */
+  readonly pending: DynamoDBRecord[];
   /** Failed invocations of the batch at the head of `pending`. */
   failures: number;
   retryAt: number;
+  /** The batch being delivered, until it is done. */
+  inFlight?: Promise<void>;
 }
 
 /**
@@ -44,12 +66,15 @@ export class StreamShards {
   private readonly client: DynamoDBStreamsClient;
   private readonly shards = new Map<string, ShardState>();
   private readonly finished = new Set<string>();
+  /** Records done while one before them (in another lane) is still pending. */
+  private readonly completed = new WeakSet<DynamoDBRecord>();
 
   constructor(
     endpoint: string,
     readonly streamArn: string,
     private readonly checkpoints: StreamCheckpoints,
     private readonly log: RuntimeLog,
+    private readonly partitioning: StreamPartitioning = { lanes: 1, laneOf: () => 0 },
   ) {
     this.client = new DynamoDBStreamsClient({
       endpoint,
@@ -76,7 +101,8 @@ export class StreamShards {
     } while (exclusiveStartShardId);
     for (const { ShardId: id, ParentShardId: parentId } of described) {
       if (!id || this.shards.has(id) || this.finished.has(id)) continue;
-      this.shards.set(id, { id, parentId, pending: [], ended: false, failures: 0, retryAt: 0 });
+      const lanes = Array.from({ length: this.partitioning.lanes }, () => ({ pending: [], failures: 0, retryAt: 0 }));
+      this.shards.set(id, { id, parentId, pending: [], lanes, ended: false });
     }
   }
 
@@ -113,7 +139,9 @@ export class StreamShards {
     for (const record of records) {
       const event = toLambdaRecord(record, { streamArn: this.streamArn, region: LOCAL_REGION });
       shard.lastRead = event.dynamodb?.SequenceNumber;
-      if (accept(event)) shard.pending.push(event);
+      if (!accept(event)) continue;
+      shard.pending.push(event);
+      shard.lanes[this.partitioning.laneOf(event)]?.pending.push(event);
     }
     // Records that were all filtered out are done.
     if (records.length > 0 && shard.pending.length === 0) this.checkpoint(shard);
@@ -121,13 +149,20 @@ export class StreamShards {
   }
 
   /**
-   * The first `count` pending records are done: drop them and move the checkpoint past
-   * them (and past the records filtered out behind them when nothing is left pending).
+   * The first `count` pending records of `lane` are done: drop them and move the checkpoint
+   * past the records done with none pending before them (and past the records filtered
+   * out behind them when nothing is left pending). Another lane's record still pending
+   * holds the checkpoint back, so a restart replays it and whatever follows it.
    */
-  done(shard: ShardState, count: number): void {
-    const last = shard.pending.splice(0, count).at(-1);
-    shard.failures = 0;
-    this.checkpoint(shard, shard.pending.length === 0 ? undefined : last?.dynamodb?.SequenceNumber);
+  done(shard: ShardState, count: number, lane: LaneState = firstLane(shard)): void {
+    for (const record of lane.pending.splice(0, count)) this.completed.add(record);
+    lane.failures = 0;
+    let last: DynamoDBRecord | undefined;
+    while (shard.pending.length > 0 && this.completed.has(shard.pending[0] as DynamoDBRecord)) {
+      last = shard.pending.shift();
+    }
+    if (shard.pending.length === 0) this.checkpoint(shard);
+    else if (last) this.checkpoint(shard, last.dynamodb?.SequenceNumber);
   }
 
   destroy(): void {
@@ -162,4 +197,10 @@ export class StreamShards {
       return (await request('TRIM_HORIZON')).ShardIterator;
     }
   }
+}
+
+function firstLane(shard: ShardState): LaneState {
+  const [lane] = shard.lanes;
+  if (!lane) throw new Error(`shard ${shard.id} has no lanes`);
+  return lane;
 }

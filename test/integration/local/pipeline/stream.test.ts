@@ -159,4 +159,41 @@ describe('stream poller (as a Lambda event source mapping on the table stream)',
     await runtime.settle();
     expect(runtime.queues.queue('webhookDeliveries').bodies()).toContainEqual({ pk });
   });
+
+  it('runs up to parallelizationFactor batches of a shard at once, split by partition key, each key in stream order', async () => {
+    const keys = Array.from({ length: 6 }, () => unique('parallel'));
+    for (const n of [1, 2, 3]) await putAll(keys.map((pk) => ({ pk, entity: 'parallel', n, sleepMs: 20 })));
+    await runtime.settle();
+
+    const processed = store.streamProcessed.filter((p) => p.consumer === 'ParallelStream' && keys.includes(p.pk));
+    for (const pk of keys) {
+      const sequence = processed.filter((p) => p.pk === pk).map((p) => BigInt(p.sequenceNumber));
+      expect(sequence).toHaveLength(3);
+      expect(sequence).toEqual([...sequence].sort((x, y) => (x < y ? -1 : 1)));
+    }
+    const batches = store.streamInvocations.filter((i) => i.consumer === 'ParallelStream');
+    expect(Math.max(...batches.map((i) => i.records.length))).toBeLessThanOrEqual(2);
+    expect(store.streamMostConcurrent.get('ParallelStream')).toBeGreaterThan(1);
+    expect(store.streamMostConcurrent.get('ParallelStream')).toBeLessThanOrEqual(3);
+  });
+
+  it('retries a failed batch on its own partition key while the shard’s other keys go on, in order each', async () => {
+    const poisoned = unique('parallel-flaky');
+    const others = Array.from({ length: 4 }, () => unique('parallel'));
+    await putAll([
+      { pk: poisoned, entity: 'parallel', fail: 'once' },
+      ...others.map((pk) => ({ pk, entity: 'parallel' })),
+    ]);
+    await putAll([poisoned, ...others].map((pk) => ({ pk, entity: 'parallel', n: 2 })));
+    await runtime.settle();
+
+    const processed = store.streamProcessed.filter((p) => p.consumer === 'ParallelStream');
+    for (const pk of [poisoned, ...others]) {
+      const sequence = processed.filter((p) => p.pk === pk).map((p) => BigInt(p.sequenceNumber));
+      expect(sequence).toHaveLength(2);
+      expect(sequence[0]).toBeLessThan(sequence[1] as bigint);
+    }
+    expect(store.failedOnce.has(poisoned)).toBe(true);
+    expect(runtime.streamFailures.filter((f) => f.consumer === 'ParallelStream')).toEqual([]);
+  });
 });

@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { settle } from '../../../../lib/local/pipeline/local-pipeline';
 import { LocalQueues } from '../../../../lib/local/pipeline/local-queues';
 import { Activity, type PipelineWorker } from '../../../../lib/local/pipeline/pipeline-worker';
-import { QueueConsumer, type QueueConsumerDefinition } from '../../../../lib/local/pipeline/queue-consumer';
+import {
+  LOCAL_QUEUE_CONCURRENCY,
+  QueueConsumer,
+  type QueueConsumerDefinition,
+} from '../../../../lib/local/pipeline/queue-consumer';
 import { fakeWorkerContext } from './fake-worker-context';
 
 const stopLater: PipelineWorker[] = [];
@@ -21,11 +26,14 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
     timeoutSeconds: 5,
   };
 
-  function start(handler: (event: SQSEvent) => unknown) {
+  function start(handler: (event: SQSEvent) => unknown, source: Partial<QueueConsumerDefinition['source']> = {}) {
     // 180 s visibility × 1/1800 = 100 ms: retries come quickly.
     const queues = new LocalQueues({ timeScale: 1 / 1800, region: 'us-east-1' });
     const activity = new Activity();
-    const worker = new QueueConsumer(consumer, { queue: queues.queue('verification'), activity, region: 'us-east-1' });
+    const worker = new QueueConsumer(
+      { ...consumer, source: { ...consumer.source, ...source } },
+      { queue: queues.queue('verification'), activity, region: 'us-east-1' },
+    );
     worker.start(fakeWorkerContext(handler));
     stopLater.push(worker);
     return { queues, activity, worker };
@@ -89,6 +97,67 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
     ]);
     await settle([worker], activity, 2_000);
     expect(calls).toBe(2);
+    expect(queues.deadLetterQueue('verification').size).toBe(0);
+  });
+
+  /**
+   * A handler that takes 20 ms a batch and notes the most batches it ran at once and the
+   * messages it handled (on a busy machine a batch can outlast the 100 ms visibility
+   * timeout, and its messages come again, as in SQS).
+   */
+  function slowHandler() {
+    const seen = { running: 0, most: 0, messages: new Set<string>() };
+    const handler = async (event: SQSEvent) => {
+      seen.running++;
+      seen.most = Math.max(seen.most, seen.running);
+      await sleep(20);
+      for (const record of event.Records) seen.messages.add(record.messageId);
+      seen.running--;
+    };
+    return { seen, handler };
+  }
+  const messages = (count: number) => Array.from({ length: count }, (_, n) => ({ id: String(n), body: n }));
+
+  it(`runs up to ${LOCAL_QUEUE_CONCURRENCY} batches of one queue at once, as Lambda's SQS poller starts with, each of at most batchSize`, async () => {
+    const { seen, handler } = slowHandler();
+    const sizes: number[] = [];
+    const { queues, activity, worker } = start(
+      (event) => {
+        sizes.push(event.Records.length);
+        return handler(event);
+      },
+      { batchSize: 2 },
+    );
+    await queues.send('verification', messages(10));
+    await queues.send('verification', messages(10));
+    await settle([worker], activity, 5_000);
+    expect(seen.messages.size).toBe(20);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(2);
+    expect(seen.most).toBe(LOCAL_QUEUE_CONCURRENCY);
+  });
+
+  it("never runs more batches at once than the row's maxConcurrency", async () => {
+    const { seen, handler } = slowHandler();
+    const { queues, activity, worker } = start(handler, { batchSize: 1, maxConcurrency: 2 });
+    await queues.send('verification', messages(10));
+    await settle([worker], activity, 5_000);
+    expect(seen.messages.size).toBe(10);
+    expect(seen.most).toBe(2);
+  });
+
+  it('never hands a message to a second batch while its first is running, though the batch outlasts the visibility timeout', async () => {
+    const receives: string[] = [];
+    const { queues, activity, worker } = start(
+      async (event) => {
+        for (const record of event.Records)
+          receives.push(`${record.body}#${record.attributes.ApproximateReceiveCount}`);
+        await sleep(250); // the visibility timeout is 100 ms
+      },
+      { batchSize: 1 },
+    );
+    await queues.send('verification', messages(3));
+    await settle([worker], activity, 5_000);
+    expect(receives.sort()).toEqual(['0#1', '1#1', '2#1']);
     expect(queues.deadLetterQueue('verification').size).toBe(0);
   });
 });
