@@ -6,6 +6,7 @@ import {
   type VerificationStatus,
   type VerifyAccount,
 } from '#domain/verify-account';
+import type { PageSource } from '../list-positions';
 import type { IndexQuery } from '../paging';
 import { allShards, listShardCount } from '../shards';
 import { accountKeys } from './keys';
@@ -72,4 +73,20 @@ export function matchesFilter(account: VerifyAccount, filter: AccountListFilter)
     const wanted = filter[param] as string[] | undefined;
     return !wanted?.length || wanted.includes(account[attribute] as string);
   });
+}
+
+/**
+ * The list's walk and what a position keeps of it: the statuses tested after the read
+ * (never the account number, which the partition key holds digested). Statuses change,
+ * and an account number is a secret: only the unfiltered or time-bounded list takes bookmarks.
+ */
+export function accountListSource(tenant: string, filter: AccountListFilter): PageSource {
+  const statuses = Object.fromEntries(
+    STATUS_FILTERS.flatMap(([param]) => (filter[param]?.length ? [[param, filter[param]]] : [])),
+  );
+  return {
+    query: accountListQuery(tenant, filter),
+    afterRead: filtersAfterRead(filter) ? statuses : undefined,
+    bookmarkable: filter.accountNumber === undefined && Object.keys(statuses).length === 0,
+  };
 }
