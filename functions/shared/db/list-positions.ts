@@ -44,8 +44,8 @@ export interface PageSource {
    */
   afterRead?: Record<string, unknown>;
   /**
-   * Only inserts change which entries the list holds (no filter on a status or a name,
-   * which change): then a bookmark's count of entries before it stays exact.
+   * Page numbers may start from a bookmark: every list but one whose filter is tested
+   * after the read (or holds a secret) — docs/decisions.md#deep-pages-list-positions.
    */
   bookmarkable: boolean;
 }

@@ -56,8 +56,8 @@ export function matchesPersonFilter(
   return true;
 }
 
-/** The list's walk; a status or a name changes, so only a list without those filters takes bookmarks. */
+/** The list's walk; every person list takes bookmarks (docs/decisions.md#deep-pages-list-positions). */
 export const personListSource = (tenant: string, filter: PersonListFilter): PageSource => ({
   query: personListQuery(tenant, filter),
-  bookmarkable: !filter.status?.length && filter.firstName === undefined && filter.lastName === undefined,
+  bookmarkable: true,
 });

@@ -77,8 +77,9 @@ export function matchesFilter(account: VerifyAccount, filter: AccountListFilter)
 
 /**
  * The list's walk and what a position keeps of it: the statuses tested after the read
- * (never the account number, which the partition key holds digested). Statuses change,
- * and an account number is a secret: only the unfiltered or time-bounded list takes bookmarks.
+ * (never the account number, which the partition key holds digested). An account-number
+ * list is small and its key a digest of a secret: it takes no bookmarks
+ * (docs/decisions.md#deep-pages-list-positions).
  */
 export function accountListSource(tenant: string, filter: AccountListFilter): PageSource {
   const statuses = Object.fromEntries(
@@ -87,6 +88,6 @@ export function accountListSource(tenant: string, filter: AccountListFilter): Pa
   return {
     query: accountListQuery(tenant, filter),
     afterRead: filtersAfterRead(filter) ? statuses : undefined,
-    bookmarkable: filter.accountNumber === undefined && Object.keys(statuses).length === 0,
+    bookmarkable: filter.accountNumber === undefined,
   };
 }
