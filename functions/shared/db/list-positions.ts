@@ -65,6 +65,12 @@ export interface ListPages {
   kind: ListKind;
   /** The walk of a page by number; a cursor carries its own. */
   source: () => PageSource;
+  /**
+   * Whether this request may follow a cursor of this walk: a cursor is the tenant's, and
+   * the tenant's clients may hold different scopes (the event log's kinds).
+   * @default every walk of the list
+   */
+  admits?: (query: IndexQuery) => boolean;
   /** The test of the filter the index cannot evaluate, from `afterRead`. */
   matchesOf?: (
     afterRead: Record<string, unknown> | undefined,
@@ -165,7 +171,7 @@ export class ListPositions {
   ): Promise<ServedPage> {
     if (!CURSOR.test(request.cursor)) throw invalidCursor();
     const position = await this.read(positionKeys.cursor(tenant, request.cursor), now);
-    if (!position || position.kind !== list.kind) throw invalidCursor();
+    if (!position || position.kind !== list.kind || list.admits?.(position.query) === false) throw invalidCursor();
     if (request.take === 0) return { items: [] };
     const source = { query: position.query, afterRead: position.afterRead, bookmarkable: false };
     const items = await readPage(

@@ -5,7 +5,7 @@ import { openFields, sealFields } from '#shared/field-cipher/index';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
 import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
-import { tablePartition } from '../paging';
+import { type IndexQuery, tablePartition } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
 import { allShards, listShardCount, listShardOf } from '../shards';
 import { eventKeys } from './keys';
@@ -114,7 +114,13 @@ export class EventRepository {
       before: filter.endTime,
       anyOf: { event_type: filter.eventTypes },
     };
-    const list = { kind: 'events' as const, source: () => ({ query, bookmarkable: true }) };
+    // A cursor names its kinds: every one must be among those asked (what the token reads).
+    const admits = ({ anyOf }: IndexQuery) =>
+      filter.eventTypes === undefined ||
+      (anyOf?.event_type?.length !== undefined &&
+        anyOf.event_type.length > 0 &&
+        anyOf.event_type.every((type) => filter.eventTypes?.includes(type)));
+    const list = { kind: 'events' as const, source: () => ({ query, bookmarkable: true }), admits };
     const served = await this.positions.serve(tenant, list, request, now);
     return {
       items: served.items.map((item) => ({ tenant, envelope: openedEnvelope(tenant, item) })),
