@@ -1,5 +1,5 @@
-import type { PageWindow } from '#domain/pagination';
 import { type EventListFilter, type EventWithAttempts, events, type StoredEvent } from '#shared/db/events/index';
+import type { ListPage, PageRequest } from '#shared/db/list-positions';
 import { ForbiddenError, NotFoundError } from '#shared/errors';
 import type { Scope } from '#shared/scopes';
 import {
@@ -19,15 +19,15 @@ export function listEvents(
   tenant: string,
   scopes: readonly Scope[],
   filter: Omit<EventListFilter, 'eventTypes'> & { eventTypes?: readonly OrumEventType[] },
-  page: PageWindow,
-): Promise<StoredEvent[]> {
+  request: PageRequest,
+): Promise<ListPage<StoredEvent>> {
   const readable = readableEventTypes(scopes);
   const unreadable = (filter.eventTypes ?? []).filter((type) => !readable.includes(type));
   if (readable.length === 0 || unreadable.length > 0) throw insufficientScope(unreadable);
   const asked = filter.eventTypes ?? readable;
   // Every kind: no filter, so the list reads no event_type condition.
   const eventTypes = asked.length === ORUM_EVENT_TYPES.length ? undefined : [...asked];
-  return events().list(tenant, { ...filter, eventTypes }, page);
+  return events().list(tenant, { ...filter, eventTypes }, request);
 }
 
 /** The event and its delivery attempts, in one Query of the event's partition. */

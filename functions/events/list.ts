@@ -1,16 +1,19 @@
-import { pageWindow } from '#domain/pagination';
 import { httpHandler } from '#shared/http/handler';
+import { nextLink, pageRequestOf } from '#shared/http/pages';
 import { listEvents } from './event-log';
 import { presentEvent } from './present';
 import { listEventsQuery } from './schemas';
 
 /** GET /events — the tenant's events of the last 30 days of the kinds the token reads, newest first, paged like every list. */
 export const handler = httpHandler({ query: listEventsQuery }, async ({ tenant, scopes, query }) => {
-  const stored = await listEvents(
+  const page = await listEvents(
     tenant,
     scopes,
     { eventTypes: query.event_type, startTime: query.start_time, endTime: query.end_time },
-    pageWindow(query.index, query.size),
+    pageRequestOf(query),
   );
-  return { body: { events: stored.map((event) => presentEvent(event.envelope)) } };
+  return {
+    body: { events: page.items.map((event) => presentEvent(event.envelope)) },
+    headers: nextLink('/events', query, page.next),
+  };
 });

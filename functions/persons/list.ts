@@ -1,12 +1,13 @@
-import { pageWindow } from '#domain/pagination';
 import { httpHandler } from '#shared/http/handler';
+import { nextLink, pageRequestOf } from '#shared/http/pages';
 import { listPersons } from './persons';
 import { presentPerson } from './present';
 import { listPersonsQuery } from './schemas';
 
-/** GET /persons — newest first; `index` is the page number, `size` the page length. */
+/** GET /persons — newest first; `index` is the page number, `size` the page length; a
+ * full page links the next by cursor. */
 export const handler = httpHandler({ query: listPersonsQuery }, async ({ tenant, query }) => {
-  const persons = await listPersons(
+  const page = await listPersons(
     tenant,
     {
       id: query.id,
@@ -18,7 +19,7 @@ export const handler = httpHandler({ query: listPersonsQuery }, async ({ tenant,
       lastName: query.last_name,
       accountNumber: query.account_number,
     },
-    pageWindow(query.index, query.size),
+    pageRequestOf(query),
   );
-  return { body: { persons: persons.map(presentPerson) } };
+  return { body: { persons: page.items.map(presentPerson) }, headers: nextLink('/persons', query, page.next) };
 });

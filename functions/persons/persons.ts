@@ -1,5 +1,5 @@
-import type { PageWindow } from '#domain/pagination';
 import type { Person } from '#domain/person';
+import type { ListPage, PageRequest } from '#shared/db/list-positions';
 import { type PersonListFilter, persons } from '#shared/db/persons/index';
 import { NotFoundError } from '#shared/errors';
 
@@ -17,10 +17,10 @@ export async function getPerson(tenant: string, id: string): Promise<Person> {
 export async function listPersons(
   tenant: string,
   { accountNumber, ...filter }: PersonListFilter & { accountNumber?: string },
-  page: PageWindow,
-): Promise<Person[]> {
-  if (accountNumber !== undefined) return [];
-  return persons().list(tenant, filter, page);
+  request: PageRequest,
+): Promise<ListPage<Person>> {
+  if (accountNumber !== undefined) return { items: [] };
+  return persons().list(tenant, filter, request);
 }
 
 export const unknownPerson = () => new NotFoundError('unknown_id_person', 'no person has this id');

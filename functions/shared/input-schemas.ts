@@ -94,15 +94,15 @@ export const once = () => z.string({ error: 'must be given once' });
 
 /** A query integer; `aboveMax` says more than the bound when a value above it has a reason of its own. */
 export const integer = (min: number, max: number, fallback: number, aboveMax = `must be at most ${max}`) =>
-  z._default(
+  z._default(integerValue(min, max, aboveMax), fallback);
+
+const integerValue = (min: number, max: number, aboveMax = `must be at most ${max}`) =>
+  z.pipe(
+    once().check(z.regex(/^\d+$/, `must be an integer from ${min} to ${max}`)),
     z.pipe(
-      once().check(z.regex(/^\d+$/, `must be an integer from ${min} to ${max}`)),
-      z.pipe(
-        z.transform(Number),
-        z.number().check(z.int(), z.minimum(min, `must be at least ${min}`), z.maximum(max, aboveMax)),
-      ),
+      z.transform(Number),
+      z.number().check(z.int(), z.minimum(min, `must be at least ${min}`), z.maximum(max, aboveMax)),
     ),
-    fallback,
   );
 
 export const dateTime = z.pipe(
@@ -126,20 +126,46 @@ function clampToFourDigitYears(iso: string): string {
  * start at most MAX_PAGE_OFFSET entries into the list (`index × size`), so one request
  * never walks a whole tenant. `index` alone is bounded by the same number (a page of one
  * entry), which is what the OpenAPI document shows; the product is checked on the query.
+ * `index` stays absent when not given (0 is its default), so a `cursor` beside it is
+ * told apart. A cursor is 128 random bits, base64url (22 characters).
  */
 const pageParameters = {
-  index: integer(
-    0,
-    MAX_PAGE_OFFSET,
-    0,
-    `must be at most ${MAX_PAGE_OFFSET.toLocaleString('en-US')}: ${PAGE_CEILING_MESSAGE}`,
+  index: z.optional(
+    documented(
+      integerValue(
+        0,
+        MAX_PAGE_OFFSET,
+        `must be at most ${MAX_PAGE_OFFSET.toLocaleString('en-US')}: ${PAGE_CEILING_MESSAGE}`,
+      ),
+      { default: 0 },
+    ),
   ),
   size: integer(0, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+  cursor: z.optional(
+    documented(once(), {
+      description:
+        'The page after another, from the `Link: <…>; rel="next"` header of the previous answer (kept 24 hours). ' +
+        'It carries the list, its filters and where the previous page ended: give it alone, or with `size`.',
+    }),
+  ),
 };
+
+/** A cursor carries the list's filters and position: only `size` may stand beside it. */
+const cursorAlone = z.superRefine((q: Record<string, unknown>, ctx) => {
+  if (q.cursor === undefined) return;
+  const beside = Object.keys(q).filter((name) => name !== 'cursor' && name !== 'size' && q[name] !== undefined);
+  if (beside.length === 0) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['cursor'],
+    message: `a cursor carries the page and the filters of its list: give it alone or with size, not with ${beside.join(', ')}`,
+    params: { error_code: 'invalid_cursor' },
+  });
+});
 
 // Typed loosely so that it checks any list's query; both are numbers once parsed.
 const withinPageCeiling = z.superRefine((q: Record<string, unknown>, ctx) => {
-  if (isWithinPageCeiling(q.index as number, q.size as number)) return;
+  if (isWithinPageCeiling((q.index as number | undefined) ?? 0, q.size as number)) return;
   ctx.addIssue({
     code: 'custom',
     path: ['index'],
@@ -154,7 +180,7 @@ const withinPageCeiling = z.superRefine((q: Record<string, unknown>, ctx) => {
  * every list has the same page rules.
  */
 export const listQuery = <Filters extends z.core.$ZodLooseShape>(filters: Filters) =>
-  z.strictObject({ ...pageParameters, ...filters }).check(withinPageCeiling);
+  z.strictObject({ ...pageParameters, ...filters }).check(withinPageCeiling, cursorAlone);
 
 const uuid = z.uuid();
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && z.safeParse(uuid, v).success;

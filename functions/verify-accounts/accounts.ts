@@ -1,5 +1,5 @@
-import type { PageWindow } from '#domain/pagination';
 import type { VerifyAccount } from '#domain/verify-account';
+import type { PageRequest } from '#shared/db/list-positions';
 import { type AccountListFilter, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { NotFoundError } from '#shared/errors';
 
@@ -10,6 +10,6 @@ export async function getVerifyAccount(tenant: string, id: string): Promise<Veri
   return account;
 }
 
-export async function listVerifyAccounts(tenant: string, filter: AccountListFilter, page: PageWindow) {
-  return verifyAccounts().list(tenant, filter, page);
+export async function listVerifyAccounts(tenant: string, filter: AccountListFilter, request: PageRequest) {
+  return verifyAccounts().list(tenant, filter, request);
 }

@@ -1,12 +1,13 @@
-import { pageWindow } from '#domain/pagination';
 import { httpHandler } from '#shared/http/handler';
+import { nextLink, pageRequestOf } from '#shared/http/pages';
 import { listVerifyAccounts } from './accounts';
 import { presentAccount } from './present';
 import { listVerifyAccountsQuery } from './schemas';
 
-/** GET /verify/accounts — newest first; `index` is the page number, `size` the page length. */
+/** GET /verify/accounts — newest first; `index` is the page number, `size` the page length; a
+ * full page links the next by cursor. */
 export const handler = httpHandler({ query: listVerifyAccountsQuery }, async ({ tenant, query }) => {
-  const accounts = await listVerifyAccounts(
+  const page = await listVerifyAccounts(
     tenant,
     {
       id: query.id,
@@ -18,7 +19,10 @@ export const handler = httpHandler({ query: listVerifyAccountsQuery }, async ({ 
       controlStatus: query.control_status,
       debitStatus: query.debit_status,
     },
-    pageWindow(query.index, query.size),
+    pageRequestOf(query),
   );
-  return { body: { accounts: accounts.map(presentAccount) } };
+  return {
+    body: { accounts: page.items.map(presentAccount) },
+    headers: nextLink('/verify/accounts', query, page.next),
+  };
 });

@@ -89,6 +89,13 @@ export const HEADER_COMPONENTS: Record<string, JsonSchema> = {
     required: false,
     schema: { type: 'string' },
   },
+  NextLink: {
+    description:
+      'RFC 8288: on a full page, the next page of the same list by cursor, `</path?cursor=…&size=…>; rel="next"`, ' +
+      'a path relative to the API’s base URL. No link: the list ends here.',
+    required: false,
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
   RetryAfter: {
     description: 'Whole seconds to wait before retrying (with `too_many_requests`).',
     required: false,
@@ -115,6 +122,7 @@ export const HEADER_COMPONENTS: Record<string, JsonSchema> = {
 export const HEADER_REFS: Record<HeaderName, { name: string; always?: string; sometimes?: string }> = {
   'x-request-id': { name: 'x-request-id', always: 'RequestId', sometimes: 'RequestIdOfService' },
   'retry-after': { name: 'Retry-After', sometimes: 'RetryAfter' },
+  link: { name: 'Link', sometimes: 'NextLink' },
   'cache-control': { name: 'Cache-Control', always: 'CacheControl' },
   'idempotent-replayed': { name: 'Idempotent-Replayed', sometimes: 'IdempotentReplayed' },
   'www-authenticate': { name: 'WWW-Authenticate', sometimes: 'WwwAuthenticate' },

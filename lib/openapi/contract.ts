@@ -25,7 +25,13 @@ export type BodyVariant =
   | { readonly kind: 'error'; readonly codes: CodeList; readonly control: boolean }
   | { readonly kind: 'gateway'; readonly error: GatewayError };
 
-export type HeaderName = 'x-request-id' | 'retry-after' | 'cache-control' | 'idempotent-replayed' | 'www-authenticate';
+export type HeaderName =
+  | 'x-request-id'
+  | 'retry-after'
+  | 'cache-control'
+  | 'idempotent-replayed'
+  | 'www-authenticate'
+  | 'link';
 
 export interface ResponseSpec {
   readonly status: number;
@@ -88,7 +94,12 @@ function responsesOf(
       status: success.status,
       description: success.description,
       variants: success.body ? [{ kind: 'schema', schema: success.body }] : [],
-      headers: { ...fromService, ...(success.noStore && { 'cache-control': { required: true } }) },
+      headers: {
+        ...fromService,
+        ...(success.noStore && { 'cache-control': { required: true } }),
+        // A list's full page links the next by cursor (docs/api.md#cursors).
+        ...(route.listPositions && { link: { required: false } }),
+      },
       examples: success.examples,
     },
     {

@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   unknown_parameter: 'the query string has a parameter the route does not know',
   invalid_index:
     '`index` is not an integer from 0 to 10,000, or the page starts past 10,000 entries (`index × size`): narrow the list with `start_time`/`end_time` or a filter',
+  invalid_cursor:
+    '`cursor` is unknown, expired (cursors are kept 24 hours) or of another list, or is given with `index` or a filter: page again from `index` 0',
   // Idempotency (POST, PATCH, DELETE).
   invalid_idempotency_key: '`Idempotency-Key` is empty or longer than 255 characters',
   idempotency_key_in_use: 'the first request with this `Idempotency-Key` is still running',

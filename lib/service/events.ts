@@ -19,6 +19,7 @@ export const EVENTS: ServiceArea = {
       // the kinds the token's scopes read.
       scopes: EVENT_LOG_SCOPES,
       handler: 'functions/events/list.ts',
+      listPositions: true,
       table: { actions: ['BatchGetItem'], indexes: ['byTenant'] },
       // Events that carry an account are answered with its number opened.
       fieldKey: true,

@@ -1,5 +1,5 @@
 import type { DataKeyPurpose } from '#shared/data-key/index';
-import { HTTP_STACK_TABLE_ACCESS, IDEMPOTENT_METHODS } from '#shared/http/table-access';
+import { HTTP_STACK_TABLE_ACCESS, IDEMPOTENT_METHODS, LIST_POSITION_TABLE_ACCESS } from '#shared/http/table-access';
 import type { QueueId } from '#shared/queue/message-queue';
 import { EVENTS } from './events';
 import { PERSONS } from './persons';
@@ -70,8 +70,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [STREAM_ROUTER, ...AREAS
 /**
  * A route's table accesses as granted: its handler's own row, then what the HTTP
  * middleware stack asks (the tenant alias, settings and token bucket on every route; the
- * idempotency record where the method takes an `Idempotency-Key`), each confined to the
- * keys of those records. Kept apart rather than joined, so the stack's writes never widen
+ * idempotency record where the method takes an `Idempotency-Key`) and a list's positions
+ * (`listPositions`), each confined to the keys of those records. Kept apart rather than joined, so the stack's writes never widen
  * into writes of the route's data (each becomes its own statement).
  */
 export function tableAccessOfRoute(route: RouteDefinition): TableAccess[] {
@@ -79,6 +79,7 @@ export function tableAccessOfRoute(route: RouteDefinition): TableAccess[] {
     route.table,
     ...HTTP_STACK_TABLE_ACCESS.everyRoute,
     ...(IDEMPOTENT_METHODS.includes(route.method) ? HTTP_STACK_TABLE_ACCESS.idempotentRoute : []),
+    ...(route.listPositions ? [LIST_POSITION_TABLE_ACCESS] : []),
   ];
 }
 

@@ -28,6 +28,7 @@ export const PERSONS: ServiceArea = {
       path: '/persons',
       scopes: ['read:persons'],
       handler: 'functions/persons/list.ts',
+      listPositions: true,
       // The slim list index, then the page by key; `id` and reference filters read by key.
       table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant'] },
       // The `customer_reference_id` filter reads the reference item by its digest.

@@ -89,6 +89,11 @@ export interface RouteDefinition {
   readonly fieldKey?: boolean;
   /** Queues its handler sends to (SendMessage grant and `<QUEUE>_URL` variable). */
   readonly sendsTo?: readonly QueueId[];
+  /**
+   * A list: it reads and writes list positions (cursors and bookmarks), granted apart from
+   * `table` and confined to their keys (`LIST_POSITION_TABLE_ACCESS`).
+   */
+  readonly listPositions?: boolean;
   /** Served by the local runtime only (sandbox administration); never deployed. */
   readonly localOnly?: boolean;
   readonly bundling?: FunctionBundling;

@@ -26,6 +26,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       path: '/verify/accounts',
       scopes: ['read:verify-accounts'],
       handler: 'functions/verify-accounts/list.ts',
+      listPositions: true,
       // The slim indexes, then the page's items by key (or one GetItem for an `id` filter).
       table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant', 'byLookup'] },
       // The `account_number` filter reads the account-number index by its digest.

@@ -15,7 +15,14 @@ import {
   VERIFIED_PERSONS,
 } from './list-data';
 import { LIST_SHARDS, useBenchListShards } from './list-shards';
-import { GOALS, type ListFigures, type ListRow, type ListRruPerPage, type ShardRatio } from './results';
+import {
+  type DeepPageRow,
+  GOALS,
+  type ListFigures,
+  type ListRow,
+  type ListRruPerPage,
+  type ShardRatio,
+} from './results';
 import { isMain, runStandalone } from './standalone';
 import { median, round } from './stats';
 import { textTable } from './text-table';
@@ -122,9 +129,16 @@ export async function measureListFigures(context: BenchContext, options: ListOpt
         `${row.name}: ${row.ms_1k} ms / ${row.ms_100k} ms = ${row.ratio}; RRU ${row.rru_1k} / ${row.rru_100k}`,
       );
     }
+    // After the cold rows: the pages served here leave bookmarks a cold page 50 would find.
+    const deepRows = await measureDeepPages(service, context, cases, tenants, rows, runs);
+    const at100k = deepRows.filter((row) => row.tenant === '100k');
     const shardRatio =
       options.kind === 'persons' ? undefined : await compareShards(service, context, tenants.accounts[1], runs);
     const figures: ListFigures = {
+      sequential_ratio: Math.max(...at100k.map((row) => row.sequential_ratio)),
+      cursor_ratio: Math.max(...at100k.map((row) => row.cursor_ratio)),
+      cold_ratio: Math.max(...at100k.map((row) => row.cold_ratio)),
+      deep_rows: deepRows,
       ms_1k: round(median(rows.map((row) => row.ms_1k))),
       ms_100k: round(median(rows.map((row) => row.ms_100k))),
       ratio: Math.max(...rows.map((row) => row.ratio)),
@@ -137,6 +151,123 @@ export async function measureListFigures(context: BenchContext, options: ListOpt
   } finally {
     await service.close();
   }
+}
+
+/**
+ * Page 50 as clients reach it (issue 21), for each list and filter, in both tenants:
+ * page 0 then pages 1…49 by number, then page 50 timed (`sequential`); page 0 then 50
+ * pages by following each answer's `Link` cursor, the last timed (`cursor`). Each ÷ page 0
+ * of the same runs (medians). The cold `index=50` (no bookmark: measured before any
+ * sequential run) is the row of the same list from `rows`, ÷ the page 0 row.
+ */
+async function measureDeepPages(
+  service: BenchService,
+  context: BenchContext,
+  cases: readonly ListCase[],
+  tenants: Record<ListCase['kind'], [string, string]>,
+  rows: readonly ListRow[],
+  runs: number,
+): Promise<DeepPageRow[]> {
+  const deep: DeepPageRow[] = [];
+  for (const page50 of cases.filter((list) => list.query.startsWith('index=50&'))) {
+    const filter = page50.query.replace(/^index=50&size=100&?/, '');
+    const page = (index: number) => `index=${index}&size=100${filter ? `&${filter}` : ''}`;
+    const cold = rows.find((row) => row.name === page50.name);
+    const page0 = rows.find((row) => row.name === page50.name.replace(' page 50 ', ' page 0 '));
+    for (const [label, tenant] of [
+      ['1k', tenants[page50.kind][0]],
+      ['100k', tenants[page50.kind][1]],
+    ] as const) {
+      const first: number[] = [];
+      const sequential: number[] = [];
+      const cursor: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        first.push((await answer(service, page50.route, page(0), tenant)).ms);
+        for (let index = 1; index < 50; index++) await answer(service, page50.route, page(index), tenant);
+        sequential.push((await answer(service, page50.route, page(50), tenant)).ms);
+        cursor.push(await byCursor(service, page50.route, page(0), tenant, 50));
+      }
+      const scanned = {
+        sequential: await scannedBy(service, () => answer(service, page50.route, page(50), tenant)),
+        cursor: await scannedBy(service, () => byCursor(service, page50.route, page(0), tenant, 50, true)),
+      };
+      const ms0 = median(first);
+      const coldMs = label === '1k' ? cold?.ms_1k : cold?.ms_100k;
+      const coldPage0 = label === '1k' ? page0?.ms_1k : page0?.ms_100k;
+      const row: DeepPageRow = {
+        name: page50.name,
+        tenant: label,
+        ms_page_0: round(ms0),
+        ms_sequential: round(median(sequential)),
+        ms_cursor: round(median(cursor)),
+        ms_cold: coldMs ?? 0,
+        sequential_ratio: round(median(sequential) / ms0, 3),
+        cursor_ratio: round(median(cursor) / ms0, 3),
+        cold_ratio: coldMs && coldPage0 ? round(coldMs / coldPage0, 3) : 0,
+        scanned_sequential: scanned.sequential,
+        scanned_cursor: scanned.cursor,
+        scanned_cold: label === '1k' ? cold?.scanned_1k : cold?.scanned_100k,
+      };
+      deep.push(row);
+      context.log(
+        `${row.name} (${label}): page 0 ${row.ms_page_0} ms; sequential ${row.ms_sequential} ms = ${row.sequential_ratio}×, ` +
+          `cursor ${row.ms_cursor} ms = ${row.cursor_ratio}×, cold ${row.ms_cold} ms = ${row.cold_ratio}×; ` +
+          `index items ${row.scanned_sequential} / ${row.scanned_cursor} / ${row.scanned_cold}`,
+      );
+    }
+  }
+  return deep;
+}
+
+/** One answer of a list route, timed, with its `Link` target's query when it has one. */
+async function answer(service: BenchService, route: RouteDefinition, query: string, tenant: string) {
+  const handler = await service.handler(route);
+  const event = apiEvent(route, { query }, tenant);
+  const started = performance.now();
+  const result = await handler(event, lambdaContext(route));
+  const ms = performance.now() - started;
+  if (result.statusCode !== 200) {
+    throw new Error(`${route.path}?${query} answered ${result.statusCode}: ${result.body}`);
+  }
+  const link = /^<[^?>]*\?([^>]*)>; rel="next"$/.exec(result.headers?.link ?? '');
+  return { ms, next: link?.[1] };
+}
+
+/**
+ * Page `pages` reached by following `Link` from page `first`: the last request's time
+ * (only it recorded when `record`). A list that ends sooner (the 1k tenant holds 10
+ * pages) times the request that follows the last link, as page 50 by number is empty there.
+ */
+async function byCursor(
+  service: BenchService,
+  route: RouteDefinition,
+  first: string,
+  tenant: string,
+  pages: number,
+  record = false,
+): Promise<number> {
+  let { next } = await answer(service, route, first, tenant);
+  for (let page = 1; next; page++) {
+    // Restarted before each request: what stays recorded is the last one's.
+    if (record) service.recorder.start();
+    const answered = await answer(service, route, next, tenant);
+    if (page === pages || !answered.next) return answered.ms;
+    next = answered.next;
+  }
+  throw new Error(`${route.path}: page 0 carries no Link`);
+}
+
+/** Index items the last request of `run` evaluated (ScannedCount), recorded from where `run` starts the recorder, or from the start. */
+async function scannedBy(service: BenchService, run: () => Promise<unknown>): Promise<number> {
+  const { recorder } = service;
+  recorder.consumedCapacity = true;
+  recorder.start();
+  try {
+    await run();
+  } finally {
+    recorder.consumedCapacity = false;
+  }
+  return dynamoCalls(recorder.stop(), 'handler').reduce((sum, call) => sum + (call.scanned ?? 0), 0);
 }
 
 /** Page 0 of the account list, unfiltered and filtered: the cases the shard comparison times. */
@@ -321,6 +452,43 @@ export function formatListTable(figures: ListFigures, sizes = { small: 1_000, la
 
 function describeShardsAndReads(figures: ListFigures, large: string): string[] {
   const lines: string[] = [];
+  if (figures.deep_rows?.length) {
+    const mark = (ratio: number) => (ratio <= GOALS.listRatio ? 'met' : 'MISSED');
+    lines.push(
+      `page 50 as clients reach it, ÷ page 0 of the same tenant (goal ≤ ${GOALS.listRatio}; cold for reference):`,
+      ...textTable(
+        [
+          'list',
+          'tenant',
+          'ms page 0',
+          'sequential',
+          'ratio',
+          '',
+          'cursor',
+          'ratio',
+          '',
+          'cold',
+          'ratio',
+          'index items seq / cursor / cold',
+        ],
+        figures.deep_rows.map((row) => [
+          row.name,
+          row.tenant,
+          row.ms_page_0,
+          row.ms_sequential,
+          row.sequential_ratio,
+          mark(row.sequential_ratio),
+          row.ms_cursor,
+          row.cursor_ratio,
+          mark(row.cursor_ratio),
+          row.ms_cold,
+          row.cold_ratio,
+          `${row.scanned_sequential ?? '-'} / ${row.scanned_cursor ?? '-'} / ${row.scanned_cold ?? '-'}`,
+        ]),
+      ),
+      `worst at ${large}: sequential ${figures.sequential_ratio}, cursor ${figures.cursor_ratio}, cold ${figures.cold_ratio}`,
+    );
+  }
   const rru = figures.list_rru_per_page;
   if (rru) {
     const ratio = (a: number, b: number) => round(b / a, 3);

@@ -46,6 +46,33 @@ export interface ListFigures {
   readonly list_rru_per_page?: ListRruPerPage;
   /** The 100k-record accounts tenant under 8 list shards against 1: page 0 latency. */
   readonly shard_ratio?: ShardRatio;
+  /**
+   * Page 50 (size 100) as clients reach it, ÷ page 0 of the same tenant (issue 21): after
+   * pages 0…49 by number (`sequential`), and by following `Link` cursors from page 0
+   * (`cursor`); the worst row at 100k of each, and `cold`, a lone `index=50`, for reference.
+   */
+  readonly sequential_ratio?: number;
+  readonly cursor_ratio?: number;
+  readonly cold_ratio?: number;
+  readonly deep_rows?: readonly DeepPageRow[];
+}
+
+export interface DeepPageRow {
+  /** e.g. `GET /persons page 50 size 100 status=verified`. */
+  readonly name: string;
+  readonly tenant: '1k' | '100k';
+  /** Medians (ms): page 0, page 50 after pages 0…49, page 50 by cursor, page 50 alone (cold). */
+  readonly ms_page_0: number;
+  readonly ms_sequential: number;
+  readonly ms_cursor: number;
+  readonly ms_cold: number;
+  readonly sequential_ratio: number;
+  readonly cursor_ratio: number;
+  readonly cold_ratio: number;
+  /** Index items the timed page 50 evaluated, by each way (one extra run). */
+  readonly scanned_sequential?: number;
+  readonly scanned_cursor?: number;
+  readonly scanned_cold?: number;
 }
 
 export interface ListRruPerPage {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Entity } from '#shared/db/entities';
 import { eventKeys } from '#shared/db/events/keys';
 import { keys } from '#shared/db/keys';
+import { positionKeys } from '#shared/db/list-positions';
 import { personKeys } from '#shared/db/persons/keys';
 import { screeningKeys } from '#shared/db/screening/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
@@ -50,10 +51,11 @@ const SAMPLE_KEYS = {
   webhook_configuration_count: webhookKeys.configurationCount('acme').pk,
   webhook_secret: webhookKeys.secret('acme').pk,
   redelivery_pace: eventKeys.redeliveryPace('acme').pk,
+  list_position: positionKeys.cursor('acme', 'AAAAAAAAAAAAAAAAAAAAAA').pk,
 } as const satisfies Record<Entity, string>;
 
-/** The HTTP middleware stack's own records: the only ones a route may write beyond its row. */
-const HTTP_STACK_RECORDS: readonly Entity[] = ['idempotency', 'rate_bucket'];
+/** The HTTP middleware stack's own records and a list's positions: the only ones a route may write beyond its row. */
+const HTTP_STACK_RECORDS: readonly Entity[] = ['idempotency', 'rate_bucket', 'list_position'];
 /** Every other item: tenants' data, screening lists, and the client → tenant mapping and settings. */
 const DATA_KEYS = Object.entries(SAMPLE_KEYS).filter(([entity]) => !HTTP_STACK_RECORDS.includes(entity as Entity));
 
@@ -136,6 +138,27 @@ describe('table writes confined by key (dynamodb:LeadingKeys)', () => {
       expect(statements.some((s) => allows(s, 'dynamodb:UpdateItem', SAMPLE_KEYS.rate_bucket))).toBe(true);
     },
   );
+
+  it.each(readOnlyRoutes.map((route) => [route.id, route.listPositions === true] as const))(
+    '%s reads and writes list positions only when it is a list (%s), and only under their prefix',
+    (id, isList) => {
+      const statements = statementsOf(id);
+      // A route that reads its items by key may read any key; only a list writes a position.
+      expect(statements.some((s) => allows(s, 'dynamodb:PutItem', SAMPLE_KEYS.list_position))).toBe(isList);
+      if (isList) expect(statements.some((s) => allows(s, 'dynamodb:GetItem', SAMPLE_KEYS.list_position))).toBe(true);
+      const onTable = statements.filter((s) => listOf(s.Resource).some((r) => JSON.stringify(r) === TABLE_ARN));
+      const positions = onTable.filter((s) => leadingKeysOf(s)?.some((pattern) => pattern.startsWith('PAGE#')));
+      expect(positions.map((s) => [listOf(s.Action).sort(), leadingKeysOf(s)])).toEqual(
+        isList ? [[['dynamodb:GetItem', 'dynamodb:PutItem'], ['PAGE#*']]] : [],
+      );
+    },
+  );
+
+  it('has list routes among them', () => {
+    expect(readOnlyRoutes.filter((route) => route.listPositions).map((route) => route.id)).toEqual(
+      expect.arrayContaining(['ListVerifyAccounts', 'ListPersons', 'ListEvents']),
+    );
+  });
 
   it('has read-only routes to check', () => {
     expect(readOnlyRoutes.map((route) => route.id)).toEqual(

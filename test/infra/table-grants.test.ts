@@ -36,6 +36,12 @@ const IDEMPOTENT_ROUTE = {
   'dynamodb:UpdateItem': ['table (IDEM#*)'],
 };
 
+/** And on a list: its positions (cursors and bookmarks) read and written, functions/shared/db/list-positions.ts. */
+const LIST_ROUTE = {
+  'dynamodb:GetItem': ['table (PAGE#*)'],
+  'dynamodb:PutItem': ['table (PAGE#*)'],
+};
+
 const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   // A Query of the verification slots, a put claiming one (deleted again if the account's
   // put fails) and the account's put.
@@ -45,6 +51,7 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
     onTable('BatchGetItem', 'GetItem'),
     { 'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'] },
     EVERY_ROUTE,
+    LIST_ROUTE,
   ),
   GetVerifyAccount: together(onTable('GetItem'), EVERY_ROUTE),
   VerifyAccountControl: together(onTable('GetItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
@@ -70,7 +77,12 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   StatementCodeEmailWorker: onTable('GetItem', 'UpdateItem'),
   // One transaction: the person and its reference uniqueness item.
   CreatePerson: together(onTable('PutItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  ListPersons: together(onTable('BatchGetItem', 'GetItem'), { 'dynamodb:Query': ['table/index/gsi1'] }, EVERY_ROUTE),
+  ListPersons: together(
+    onTable('BatchGetItem', 'GetItem'),
+    { 'dynamodb:Query': ['table/index/gsi1'] },
+    EVERY_ROUTE,
+    LIST_ROUTE,
+  ),
   GetPerson: together(onTable('GetItem'), EVERY_ROUTE),
   // A versioned write; a new reference id puts its uniqueness item and deletes the old one.
   UpdatePerson: together(onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
@@ -83,7 +95,7 @@ const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
   IdentificationWorker: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
   ScreeningWorker: { ...onTable('GetItem', 'Query', 'UpdateItem'), 'dynamodb:Query': ['table', 'table/index/gsi2'] },
   DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
-  ListEvents: together(onTable('BatchGetItem'), { 'dynamodb:Query': ['table/index/gsi1'] }, EVERY_ROUTE),
+  ListEvents: together(onTable('BatchGetItem'), { 'dynamodb:Query': ['table/index/gsi1'] }, EVERY_ROUTE, LIST_ROUTE),
   // The event and its delivery attempts (one Query of the event's own partition).
   GetEvent: together(onTable('Query'), EVERY_ROUTE),
   // The event and the tenant's redelivery pace (read, then each paced by a conditional

@@ -19,6 +19,7 @@ export const ENTITY = {
   webhookConfiguration: 'webhook_configuration',
   webhookConfigurationCount: 'webhook_configuration_count',
   webhookSecret: 'webhook_secret',
+  listPosition: 'list_position',
 } as const;
 
 export type Entity = (typeof ENTITY)[keyof typeof ENTITY];

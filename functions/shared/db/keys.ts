@@ -18,6 +18,8 @@ export const KEY_PREFIX = {
   rateBucket: 'RATE#',
   tenantAlias: 'CLIENT#',
   tenantSettings: 'TENANT#',
+  /** Where served list pages ended: cursors and bookmarks (./list-positions.ts). */
+  listPosition: 'PAGE#',
 } as const;
 
 export const keys = {

@@ -31,6 +31,13 @@ export interface IndexQuery {
   anyOf?: Readonly<Record<string, readonly string[] | undefined>>;
   /** Default true: sort key descending. */
   newestFirst?: boolean;
+  /**
+   * Exclusive bounds on the sort key itself, a served entry's (`<created_at>#<id>`): a
+   * walk resumes below a page's last entry, or reads what came in above it
+   * (functions/shared/db/list-positions.ts).
+   */
+  belowKey?: string;
+  aboveKey?: string;
 }
 
 /**
@@ -131,7 +138,10 @@ export async function* walkKeys(
     }
     const next = headOf(cursors, sortKey, newestFirst);
     if (!next) return;
-    const key = keyOf(next.buffer.shift() as Record<string, unknown>);
+    const item = next.buffer.shift() as Record<string, unknown>;
+    // Key conditions hold the exclusive bounds inclusively (BETWEEN): the bound's own entry drops here.
+    if (item[sortKey] === query.belowKey || item[sortKey] === query.aboveKey) continue;
+    const key = keyOf(item);
     // An item moving between partitions (a status change) may briefly be in both.
     if (seen.has(key.pk)) continue;
     seen.add(key.pk);
@@ -239,22 +249,25 @@ export async function readPage(
   return found;
 }
 
-function queryInput(query: IndexQuery, partition: string) {
+/** The Query of one partition of a walk: key conditions from its bounds, the filter on projected attributes. */
+export function queryInput(query: IndexQuery, partition: string) {
   const index = TABLE_SCHEMA.indexes[query.index];
   const names: Record<string, string> = { '#pk': index.partitionKey };
   const values: Record<string, unknown> = { ':pk': partition };
   let keyCondition = '#pk = :pk';
-  if (query.from || query.before) names['#sk'] = index.sortKey;
+  const lower = latest(query.from, query.aboveKey);
+  const upper = earliest(query.before, query.belowKey);
+  if (lower || upper) names['#sk'] = index.sortKey;
   // Sort keys are `<created_at>#<id>`: `>= from` includes created_at == from, `< before` excludes created_at == before.
-  if (query.from && query.before) {
+  if (lower && upper) {
     keyCondition += ' AND #sk BETWEEN :from AND :before';
-    Object.assign(values, { ':from': query.from, ':before': query.before });
-  } else if (query.from) {
+    Object.assign(values, { ':from': lower, ':before': upper });
+  } else if (lower) {
     keyCondition += ' AND #sk >= :from';
-    values[':from'] = query.from;
-  } else if (query.before) {
+    values[':from'] = lower;
+  } else if (upper) {
     keyCondition += ' AND #sk < :before';
-    values[':before'] = query.before;
+    values[':before'] = upper;
   }
   const conditions: string[] = [];
   for (const [attribute, wanted] of Object.entries(query.anyOf ?? {})) {
@@ -275,6 +288,9 @@ function queryInput(query: IndexQuery, partition: string) {
     ScanIndexForward: query.newestFirst === false,
   };
 }
+
+const latest = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a > b ? a : b);
+const earliest = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a < b ? a : b);
 
 /**
  * Every item of one index partition (or a sort-key range of it), all pages: for the

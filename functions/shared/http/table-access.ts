@@ -32,5 +32,14 @@ export const HTTP_STACK_TABLE_ACCESS = {
   ],
 } as const satisfies Record<string, readonly ConfinedTableAccess[]>;
 
+/**
+ * What a list route asks of the table beyond its row: reading and writing list positions
+ * (cursors and bookmarks, functions/shared/db/list-positions.ts), confined to their keys.
+ */
+export const LIST_POSITION_TABLE_ACCESS = {
+  actions: ['GetItem', 'PutItem'],
+  leadingKeys: [ofKind(KEY_PREFIX.listPosition)],
+} as const satisfies ConfinedTableAccess;
+
 /** Methods on which `Idempotency-Key` is honoured. */
 export const IDEMPOTENT_METHODS: readonly string[] = ['POST', 'PATCH', 'DELETE'];

@@ -56,6 +56,17 @@ describe('event log scopes', () => {
     expect((await persons.get(`/events/${accountEventId}`)).body.error_code).toBe('insufficient_scope');
   });
 
+  it('a cursor another client of the tenant was given serves no kind this token cannot read: 400 invalid_cursor', async () => {
+    const all = await client(['read:verify-accounts', 'read:persons']);
+    const first = await all.get('/events?size=1');
+    const target = /^<([^>]+)>/.exec(first.headers.link ?? '')?.[1] as string;
+    expect(target).toMatch(/^\/events\?cursor=/);
+    const accounts = await client(['read:verify-accounts']);
+    const refused = await accounts.get(target);
+    expect([refused.status, refused.body.error_code]).toEqual([400, 'invalid_cursor']);
+    expect((await all.get(target)).status).toBe(200);
+  });
+
   it('an event_type filter naming a kind the token cannot read answers 403 insufficient_scope, not an empty page', async () => {
     const accounts = await client(['read:verify-accounts']);
     const filtered = await accounts.get('/events?event_type=verify_account_updated&event_type=person_created');

@@ -53,6 +53,45 @@ describe('GET /verify/accounts', () => {
     expect((await env.clients.alice.get('/verify/accounts?size=7&index=5')).body.accounts).toEqual([]);
   });
 
+  it('links every full page to the next by cursor (RFC 8288), and the cursors walk the whole list once', async () => {
+    const seen: string[] = [];
+    let response = await env.clients.alice.get('/verify/accounts?size=7');
+    for (;;) {
+      expect(response.status).toBe(200);
+      seen.push(...ids(response.body));
+      const link = response.headers.link;
+      if (response.body.accounts.length < 7) {
+        expect(link).toBeUndefined();
+        break;
+      }
+      const [, target] = /^<(\/verify\/accounts\?cursor=[A-Za-z0-9_-]{22}&size=7)>; rel="next"$/.exec(link ?? '') ?? [];
+      expect(target).toBeDefined();
+      response = await env.clients.alice.get(target as string);
+    }
+    expect(seen).toEqual(created.map((a) => a.id));
+  });
+
+  it('keeps a filter in its cursor, and refuses a cursor beside index or a filter, unknown, or of another tenant: 400 invalid_cursor', async () => {
+    const page = await env.clients.alice.get('/verify/accounts?size=2&control_status=pending');
+    const target = /^<([^>]+)>/.exec(page.headers.link ?? '')?.[1] as string;
+    const next = await env.clients.alice.get(target);
+    expect(next.status).toBe(200);
+    const wanted = (await env.clients.alice.get('/verify/accounts?size=2&index=1&control_status=pending')).body;
+    expect(ids(next.body)).toEqual(ids(wanted));
+    const cursor = new URL(target, 'http://x').searchParams.get('cursor') as string;
+    for (const query of [
+      `cursor=${cursor}&index=1`,
+      `cursor=${cursor}&control_status=pending`,
+      `cursor=${'A'.repeat(22)}`,
+      'cursor=not-a-cursor',
+    ]) {
+      const refused = await env.clients.alice.get(`/verify/accounts?${query}`);
+      expect([query, refused.status, refused.body.error_code]).toEqual([query, 400, 'invalid_cursor']);
+    }
+    const foreign = await env.clients.bob.get(`/verify/accounts?cursor=${cursor}`);
+    expect([foreign.status, foreign.body.error_code]).toEqual([400, 'invalid_cursor']);
+  });
+
   it('answers an empty page for size 0', async () => {
     const response = await env.clients.alice.get('/verify/accounts?size=0');
     expect(response.status).toBe(200);

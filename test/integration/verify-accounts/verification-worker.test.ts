@@ -206,16 +206,16 @@ describe('verification worker: the list index follows the status', () => {
     async (shards) => {
       const account = await created({ account_number: '0006789' });
       const listed = async (status: 'pending' | 'valid') =>
-        (await repository().list(account.tenant, { verificationStatus: [status] }, { skip: 0, take: 10 })).map(
-          (a) => a.id,
-        );
+        (
+          await repository().list(account.tenant, { verificationStatus: [status] }, { page: { skip: 0, take: 10 } })
+        ).items.map((a) => a.id);
       vi.stubEnv('TENANT_LIST_SHARDS', JSON.stringify({ [account.tenant]: shards }));
       try {
         expect(await listed('pending')).toEqual([account.id]);
         expect(await worker(message(account.tenant, account.id))).toEqual({ batchItemFailures: [] });
         expect(await listed('valid')).toEqual([account.id]);
         expect(await listed('pending')).toEqual([]);
-        const all = await repository().list(account.tenant, {}, { skip: 0, take: 10 });
+        const all = (await repository().list(account.tenant, {}, { page: { skip: 0, take: 10 } })).items;
         expect(all.map((a) => [a.id, a.verification_status])).toEqual([[account.id, 'valid']]);
       } finally {
         vi.unstubAllEnvs();

@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { MetadataValue } from '#domain/person';
 import { AppError } from '#shared/errors';
+import { pageRequestOf } from '#shared/http/pages';
 import { type InputSource, parseInput } from '#shared/validation';
 import {
   type CreatePersonBody,
@@ -378,7 +379,10 @@ describe('personIdParams: the {id} of /persons/{id}', () => {
 
 describe('listPersonsQuery: GET /persons', () => {
   it('pages from index 0 by 100 when not told otherwise', () => {
-    expect(parseInput(listPersonsQuery, {}, 'query')).toStrictEqual({ index: 0, size: 100 });
+    const query = parseInput(listPersonsQuery, {}, 'query');
+    // `index` stays absent when not given, so a cursor beside it is told apart; absent is page 0.
+    expect(query).toStrictEqual({ size: 100 });
+    expect(pageRequestOf(query)).toStrictEqual({ page: { skip: 0, take: 100 } });
   });
 
   it('reads every filter', () => {

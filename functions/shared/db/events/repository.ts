@@ -1,11 +1,11 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type HeldSlot, MAX_STORED_ATTEMPTS, slotCandidates } from '#domain/attempt-slots';
 import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
-import type { PageWindow } from '#domain/pagination';
 import { openFields, sealFields } from '#shared/field-cipher/index';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
-import { readPage, tablePartition } from '../paging';
+import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
+import { type IndexQuery, tablePartition } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
 import { allShards, listShardCount, listShardOf } from '../shards';
 import { eventKeys } from './keys';
@@ -49,10 +49,14 @@ export interface EventWithAttempts {
 
 /** The event log: one item per event, kept 30 days (TTL). */
 export class EventRepository {
+  private readonly positions: ListPositions;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.positions = new ListPositions(db, tableName);
+  }
 
   /** Stores the event unless it exists (same id = same change): true when this call stored it. */
   async store(tenant: string, envelope: EventEnvelope): Promise<boolean> {
@@ -92,8 +96,17 @@ export class EventRepository {
     return { tenant, envelope: openedEnvelope(tenant, out.Item) };
   }
 
-  /** Newest first, one page of the tenant's events of the given types and times (pattern 8). */
-  async list(tenant: string, filter: EventListFilter, page: PageWindow): Promise<StoredEvent[]> {
+  /**
+   * Newest first, one page of the tenant's events of the given types and times (pattern
+   * 8), by number or after a cursor. Events never change and expire oldest first: every
+   * event list takes bookmarks.
+   */
+  async list(
+    tenant: string,
+    filter: EventListFilter,
+    request: PageRequest,
+    now = new Date(),
+  ): Promise<ListPage<StoredEvent>> {
     const query = {
       index: 'byTenant' as const,
       partitions: allShards(listShardCount(tenant)).map((shard) => eventKeys.list(tenant, shard)),
@@ -101,8 +114,18 @@ export class EventRepository {
       before: filter.endTime,
       anyOf: { event_type: filter.eventTypes },
     };
-    const items = await readPage(this.db, this.tableName, query, page);
-    return items.map((item) => ({ tenant, envelope: openedEnvelope(tenant, item) }));
+    // A cursor names its kinds: every one must be among those asked (what the token reads).
+    const admits = ({ anyOf }: IndexQuery) =>
+      filter.eventTypes === undefined ||
+      (anyOf?.event_type?.length !== undefined &&
+        anyOf.event_type.length > 0 &&
+        anyOf.event_type.every((type) => filter.eventTypes?.includes(type)));
+    const list = { kind: 'events' as const, source: () => ({ query, bookmarkable: true }), admits };
+    const served = await this.positions.serve(tenant, list, request, now);
+    return {
+      items: served.items.map((item) => ({ tenant, envelope: openedEnvelope(tenant, item) })),
+      next: served.next,
+    };
   }
 
   /**

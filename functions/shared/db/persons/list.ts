@@ -1,4 +1,5 @@
 import { PERSON_STATUSES, type PersonStatus } from '#domain/person';
+import type { PageSource } from '../list-positions';
 import type { IndexQuery } from '../paging';
 import { allShards, listShardCount } from '../shards';
 import { nameFilterKey } from './item';
@@ -54,3 +55,9 @@ export function matchesPersonFilter(
     return false;
   return true;
 }
+
+/** The list's walk; every person list takes bookmarks (docs/decisions.md#deep-pages-list-positions). */
+export const personListSource = (tenant: string, filter: PersonListFilter): PageSource => ({
+  query: personListQuery(tenant, filter),
+  bookmarkable: true,
+});

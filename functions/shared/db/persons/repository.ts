@@ -1,10 +1,10 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { PageWindow } from '#domain/pagination';
 import type { Person, StatusReason } from '#domain/person';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
-import { queryPartition, readPage } from '../paging';
+import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
+import { queryPartition } from '../paging';
 import {
   changedFields,
   concurrentUpdate,
@@ -14,7 +14,7 @@ import {
 } from '../versioned-update';
 import { nameAttributes, personItem, personListPartition, toPerson } from './item';
 import { personKeys } from './keys';
-import { matchesPersonFilter, type PersonListFilter, personListQuery } from './list';
+import { matchesPersonFilter, type PersonListFilter, personListSource } from './list';
 
 export type { PersonListFilter } from './list';
 
@@ -50,10 +50,14 @@ const duplicateReference = () =>
  * the person and its reference item are written in one transaction.
  */
 export class PersonRepository {
+  private readonly positions: ListPositions;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.positions = new ListPositions(db, tableName);
+  }
 
   async create(person: Person, ssnSecret: string | undefined): Promise<void> {
     try {
@@ -107,17 +111,27 @@ export class PersonRepository {
     return typeof out.Item?.person_id === 'string' ? this.get(tenant, out.Item.person_id) : undefined;
   }
 
-  /** Newest first (`created_at` descending, then id descending), one page of the filtered set. */
-  async list(tenant: string, filter: PersonListFilter, page: PageWindow): Promise<Person[]> {
-    if (page.take === 0) return [];
-    if (filter.id !== undefined || filter.customerReferenceId !== undefined) {
+  /**
+   * Newest first (`created_at` descending, then id descending), one page of the filtered
+   * set, by number or after a cursor, and the cursor of the next page.
+   */
+  async list(
+    tenant: string,
+    filter: PersonListFilter,
+    request: PageRequest,
+    now = new Date(),
+  ): Promise<ListPage<Person>> {
+    if ('page' in request && (filter.id !== undefined || filter.customerReferenceId !== undefined)) {
+      if (request.page.take === 0) return { items: [] };
       const person =
         filter.id !== undefined
           ? await this.get(tenant, filter.id)
           : await this.getByReference(tenant, filter.customerReferenceId as string);
-      return person && page.skip === 0 && matchesPersonFilter(person, filter) ? [person] : [];
+      return { items: person && request.page.skip === 0 && matchesPersonFilter(person, filter) ? [person] : [] };
     }
-    return (await readPage(this.db, this.tableName, personListQuery(tenant, filter), page)).map(toPerson);
+    const list = { kind: 'persons' as const, source: () => personListSource(tenant, filter) };
+    const served = await this.positions.serve(tenant, list, request, now);
+    return { items: served.items.map(toPerson), next: served.next };
   }
 
   /**

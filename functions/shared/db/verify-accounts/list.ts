@@ -6,6 +6,7 @@ import {
   type VerificationStatus,
   type VerifyAccount,
 } from '#domain/verify-account';
+import type { PageSource } from '../list-positions';
 import type { IndexQuery } from '../paging';
 import { allShards, listShardCount } from '../shards';
 import { accountKeys } from './keys';
@@ -72,4 +73,21 @@ export function matchesFilter(account: VerifyAccount, filter: AccountListFilter)
     const wanted = filter[param] as string[] | undefined;
     return !wanted?.length || wanted.includes(account[attribute] as string);
   });
+}
+
+/**
+ * The list's walk and what a position keeps of it: the statuses tested after the read
+ * (never the account number, which the partition key holds digested). An account-number
+ * list is small and its key a digest of a secret: it takes no bookmarks
+ * (docs/decisions.md#deep-pages-list-positions).
+ */
+export function accountListSource(tenant: string, filter: AccountListFilter): PageSource {
+  const statuses = Object.fromEntries(
+    STATUS_FILTERS.flatMap(([param]) => (filter[param]?.length ? [[param, filter[param]]] : [])),
+  );
+  return {
+    query: accountListQuery(tenant, filter),
+    afterRead: filtersAfterRead(filter) ? statuses : undefined,
+    bookmarkable: filter.accountNumber === undefined,
+  };
 }

@@ -5,7 +5,6 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { PageWindow } from '#domain/pagination';
 import {
   type ControlStatus,
   VERIFICATION_WINDOW_MS,
@@ -16,13 +15,14 @@ import { InternalError, RateLimitError } from '#shared/errors';
 import { createLogger } from '#shared/logger';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
-import { queryPartition, readPage } from '../paging';
+import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
+import { queryPartition } from '../paging';
 import { TABLE_SCHEMA } from '../schema';
 import { allShards, shardOf } from '../shards';
 import { changedFields, updateVersioned, type VersionedChange } from '../versioned-update';
 import { accountItem, accountListPartition, toAccount } from './item';
 import { accountKeys as keys, PENDING_CODE_SHARDS } from './keys';
-import { type AccountListFilter, accountListQuery, filtersAfterRead, matchesFilter } from './list';
+import { type AccountListFilter, accountListSource, matchesFilter } from './list';
 
 export type { AccountListFilter } from './list';
 
@@ -47,10 +47,14 @@ const SLOT_RACE_RETRIES = 5;
 
 /** Verify accounts and their 5-per-24 h verification slots (docs/data-model.md, patterns 1–4 and 9). */
 export class VerifyAccountRepository {
+  private readonly positions: ListPositions;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.positions = new ListPositions(db, tableName);
+  }
 
   /**
    * Stores a new account after claiming one of the tenant's verification slots for its
@@ -100,19 +104,28 @@ export class VerifyAccountRepository {
     return (await this.getWithSecret(tenant, id))?.account;
   }
 
-  /** Newest first (`created_at` descending, then id descending), one page of the filtered set. */
-  async list(tenant: string, filter: AccountListFilter, page: PageWindow): Promise<VerifyAccount[]> {
-    if (page.take === 0) return [];
-    if (filter.id !== undefined) {
-      const account = await this.get(tenant, filter.id);
-      return account && page.skip === 0 && matchesFilter(account, filter) ? [account] : [];
+  /**
+   * Newest first (`created_at` descending, then id descending), one page of the filtered
+   * set, by number or after a cursor, and the cursor of the next page.
+   */
+  async list(
+    tenant: string,
+    filter: AccountListFilter,
+    request: PageRequest,
+    now = new Date(),
+  ): Promise<ListPage<VerifyAccount>> {
+    if ('page' in request && filter.id !== undefined) {
+      const account = request.page.take > 0 ? await this.get(tenant, filter.id) : undefined;
+      return { items: account && request.page.skip === 0 && matchesFilter(account, filter) ? [account] : [] };
     }
-    const query = accountListQuery(tenant, filter);
-    const matches = filtersAfterRead(filter)
-      ? (item: Record<string, unknown>) => matchesFilter(toAccount(item), filter)
-      : undefined;
-    const items = await readPage(this.db, this.tableName, query, page, matches);
-    return items.map(toAccount);
+    const list = {
+      kind: 'verify_accounts' as const,
+      source: () => accountListSource(tenant, filter),
+      matchesOf: (statuses?: Record<string, unknown>) =>
+        statuses ? (item: Record<string, unknown>) => matchesFilter(toAccount(item), statuses) : undefined,
+    };
+    const served = await this.positions.serve(tenant, list, request, now);
+    return { items: served.items.map(toAccount), next: served.next };
   }
 
   /** The account and the ciphertext of its SSN or tax id, for the verification worker. */

@@ -1,0 +1,350 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { PageWindow } from '#domain/pagination';
+import { ValidationError } from '#shared/errors';
+import { ENTITY } from './entities';
+import type { ItemKey } from './items';
+import { KEY_PREFIX } from './keys';
+import { batchGetInOrder, type IndexQuery, pageKeys, queryInput, readPage, walkKeys } from './paging';
+import { TABLE_SCHEMA } from './schema';
+
+/**
+ * List positions (docs/data-model.md#list-positions): where a served page ended, stored so
+ * the next page starts there instead of walking from the top. One item kind serves two
+ * uses. A **cursor** is an opaque random 128-bit id naming a write-once position, kept
+ * 24 h; following it continues after the last entry served (keyset paging). A
+ * **bookmark** is a position under a key the next page number finds again: (list, its
+ * filter, entries before the next page), kept 15 min; `index × size` equal to its count
+ * starts there. Both are found under the token's tenant only (`PAGE#<tenant>#…`), so a
+ * position is never another tenant's.
+ *
+ * A position is the sort key of the last entry served (`<created_at>#<id>`, unique and
+ * the same in every partition of the merged walk): below it in every partition is
+ * exactly the rest of the list, however the entries spread over statuses and shards.
+ */
+export type ListKind = 'verify_accounts' | 'persons' | 'events';
+
+export const CURSOR_TTL_SECONDS = 24 * 60 * 60;
+export const BOOKMARK_TTL_SECONDS = 15 * 60;
+/**
+ * A bookmark counts the entries newer than a watermark this long before it was made, and
+ * the same again when used: inserts in between arrive at the top (sort keys start with
+ * `created_at`), and the margin covers entries made earlier that the index shows late.
+ */
+export const WATERMARK_MARGIN_MS = 60_000;
+/** The most entries above a watermark a bookmark counts; a busier list pages from the top. */
+const MAX_RECENT = 1_000;
+
+/** The index walk of a list and what a position keeps of it. */
+export interface PageSource {
+  query: IndexQuery;
+  /**
+   * The part of the filter the index cannot evaluate, as the repository rebuilds its test
+   * from it (`matchesOf`); never a secret (an account number is in a partition key, digested).
+   */
+  afterRead?: Record<string, unknown>;
+  /**
+   * Page numbers may start from a bookmark: every list but one whose filter is tested
+   * after the read (or holds a secret) — docs/decisions.md#deep-pages-list-positions.
+   */
+  bookmarkable: boolean;
+}
+
+/** A page by number, or the page after a cursor. */
+export type PageRequest = { page: PageWindow } | { cursor: string; take: number };
+
+export interface ListPage<T> {
+  items: T[];
+  /** The cursor of the next page, when this one is full. */
+  next?: string;
+}
+
+type ServedPage = ListPage<Record<string, unknown>>;
+
+export interface ListPages {
+  kind: ListKind;
+  /** The walk of a page by number; a cursor carries its own. */
+  source: () => PageSource;
+  /**
+   * Whether this request may follow a cursor of this walk: a cursor is the tenant's, and
+   * the tenant's clients may hold different scopes (the event log's kinds).
+   * @default every walk of the list
+   */
+  admits?: (query: IndexQuery) => boolean;
+  /** The test of the filter the index cannot evaluate, from `afterRead`. */
+  matchesOf?: (
+    afterRead: Record<string, unknown> | undefined,
+  ) => ((item: Record<string, unknown>) => boolean) | undefined;
+}
+
+interface Position {
+  kind: ListKind;
+  query: IndexQuery;
+  afterRead?: Record<string, unknown>;
+  /** Sort key of the last entry served. */
+  last: string;
+  /** Entries of the list before the next page. */
+  count: number;
+  /** Bookmarks: entries at or above `watermark` when the page was served. */
+  watermark?: string;
+  recent?: number;
+}
+
+export const positionKeys = {
+  cursor: (tenant: string, cursor: string) => ({
+    pk: `${KEY_PREFIX.listPosition}${tenant}#C#${cursor}`,
+    sk: 'POSITION',
+  }),
+  /** Lists with a bookmark hold no secret in their filter; the hash only bounds the key's length. */
+  bookmark: (tenant: string, kind: ListKind, query: IndexQuery, count: number) => {
+    const digest = createHash('sha256')
+      .update(JSON.stringify([kind, canonical(query)]))
+      .digest('base64url');
+    return { pk: `${KEY_PREFIX.listPosition}${tenant}#B#${digest}#${count}`, sk: 'POSITION' };
+  },
+};
+
+const CURSOR = /^[A-Za-z0-9_-]{22}$/;
+
+export const invalidCursor = () =>
+  new ValidationError(
+    'invalid_cursor',
+    'cursor is unknown or expired (cursors are kept 24 hours): page again from index 0',
+  );
+
+export class ListPositions {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** One page of the list, from a cursor, a bookmark or the top, and the cursor after it. */
+  async serve(tenant: string, list: ListPages, request: PageRequest, now: Date): Promise<ServedPage> {
+    if ('cursor' in request) return this.afterCursor(tenant, list, request, now);
+    const { page } = request;
+    if (page.take === 0) return { items: [] };
+    const source = list.source();
+    const matches = list.matchesOf?.(source.afterRead);
+    if (!source.bookmarkable || matches || source.query.newestFirst === false) {
+      const items = await readPage(this.db, this.tableName, source.query, page, matches);
+      return { items, next: await this.nextCursor(tenant, list.kind, source, page.skip, page.take, items, now) };
+    }
+    const bookmark =
+      page.skip > 0
+        ? await this.read(positionKeys.bookmark(tenant, list.kind, source.query, page.skip), now)
+        : undefined;
+    const watermark = bookmark?.watermark ?? new Date(now.getTime() - WATERMARK_MARGIN_MS).toISOString();
+    const recentBefore = await this.recent(source.query, watermark);
+    const keys =
+      (bookmark && (await this.fromBookmark(source.query, bookmark, recentBefore, page.take))) ??
+      (await pageKeys(this.db, this.tableName, source.query, page));
+    const [items, recentAfter] = await Promise.all([
+      batchGetInOrder(this.db, this.tableName, keys),
+      this.recent(source.query, watermark),
+    ]);
+    const full = items.length === page.take && keys.length === page.take;
+    const last = full ? lastKey(source.query, items) : undefined;
+    // An insert between the two counts may or may not be on the page: then no bookmark.
+    const steady = recentBefore !== undefined && recentBefore === recentAfter;
+    const count = page.skip + page.take;
+    const [next] = await Promise.all([
+      this.nextCursor(tenant, list.kind, source, page.skip, page.take, items, now),
+      last && steady
+        ? this.write(positionKeys.bookmark(tenant, list.kind, source.query, count), BOOKMARK_TTL_SECONDS, now, {
+            kind: list.kind,
+            query: source.query,
+            last,
+            count,
+            watermark,
+            recent: recentBefore,
+          })
+        : undefined,
+    ]);
+    return { items, next };
+  }
+
+  private async afterCursor(
+    tenant: string,
+    list: ListPages,
+    request: { cursor: string; take: number },
+    now: Date,
+  ): Promise<ServedPage> {
+    if (!CURSOR.test(request.cursor)) throw invalidCursor();
+    const position = await this.read(positionKeys.cursor(tenant, request.cursor), now);
+    if (!position || position.kind !== list.kind || list.admits?.(position.query) === false) throw invalidCursor();
+    if (request.take === 0) return { items: [] };
+    const source = { query: position.query, afterRead: position.afterRead, bookmarkable: false };
+    const items = await readPage(
+      this.db,
+      this.tableName,
+      { ...position.query, belowKey: position.last },
+      { skip: 0, take: request.take },
+      list.matchesOf?.(position.afterRead),
+    );
+    return { items, next: await this.nextCursor(tenant, list.kind, source, position.count, request.take, items, now) };
+  }
+
+  /**
+   * The keys of the page a bookmark starts, or undefined when it cannot be sure they are
+   * the page a walk from the top gives now. `d` entries came in above the watermark since
+   * the bookmark: the bookmark's entry, the `count`-th, is now the `count + d`-th, so
+   * today's page `count / size` is that entry and the `d - 1` just above it (read upwards),
+   * then the rest below it.
+   */
+  private async fromBookmark(
+    query: IndexQuery,
+    bookmark: Position,
+    recentNow: number | undefined,
+    take: number,
+  ): Promise<ItemKey[] | undefined> {
+    if (recentNow === undefined || bookmark.recent === undefined || bookmark.watermark === undefined) return undefined;
+    // A bookmark among the counted entries could see inserts below it: only deeper ones are used.
+    if (bookmark.last >= bookmark.watermark) return undefined;
+    const shift = recentNow - bookmark.recent;
+    if (shift < 0 || shift > MAX_RECENT) return undefined;
+    const above: ItemKey[] = [];
+    if (shift > 0) {
+      // The bookmark's own entry first: it is the `count`-th, so the page starts `shift - 1` above it.
+      const upwards = { ...query, from: bookmark.last, newestFirst: false };
+      for await (const key of walkKeys(this.db, this.tableName, upwards, shift)) {
+        above.push(key);
+        if (above.length === shift) break;
+      }
+      if (above.length < shift) return undefined;
+    }
+    const fromAbove = above.slice(Math.max(0, shift - take)).reverse();
+    const below =
+      take > shift
+        ? await pageKeys(
+            this.db,
+            this.tableName,
+            { ...query, belowKey: bookmark.last },
+            { skip: 0, take: take - shift },
+          )
+        : [];
+    return [...fromAbove, ...below];
+  }
+
+  /**
+   * Entries of the list at or above `watermark` (a COUNT of each partition's newest
+   * entries, filters applied), or undefined past MAX_RECENT. An entry changing status
+   * while counted may show in two partitions or none: the two counts around a served page
+   * then differ, and no bookmark is kept.
+   */
+  private async recent(query: IndexQuery, watermark: string): Promise<number | undefined> {
+    const from = query.from !== undefined && query.from > watermark ? query.from : watermark;
+    if (query.before !== undefined && query.before <= from) return 0;
+    const counts = await Promise.all(
+      [...new Set(query.partitions)].map(async (partition) => {
+        let count = 0;
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const out = await this.db.send(
+            new QueryCommand({
+              TableName: this.tableName,
+              ...queryInput({ ...query, from }, partition),
+              Select: 'COUNT',
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          count += out.Count ?? 0;
+          startKey = out.LastEvaluatedKey;
+        } while (startKey && count <= MAX_RECENT);
+        return count;
+      }),
+    );
+    const total = counts.reduce((sum, count) => sum + count, 0);
+    return total > MAX_RECENT ? undefined : total;
+  }
+
+  private async nextCursor(
+    tenant: string,
+    kind: ListKind,
+    source: PageSource,
+    skip: number,
+    take: number,
+    items: Record<string, unknown>[],
+    now: Date,
+  ): Promise<string | undefined> {
+    if (take === 0 || items.length < take) return undefined;
+    const cursor = randomBytes(16).toString('base64url');
+    await this.write(positionKeys.cursor(tenant, cursor), CURSOR_TTL_SECONDS, now, {
+      writeOnce: true,
+      kind,
+      query: source.query,
+      afterRead: source.afterRead,
+      last: lastKey(source.query, items),
+      count: skip + take,
+    });
+    return cursor;
+  }
+
+  /** A cursor is written once (128 random bits never meet one); a bookmark replaces the last of its key. */
+  private async write(
+    key: ItemKey,
+    ttlSeconds: number,
+    now: Date,
+    { writeOnce, ...position }: Position & { writeOnce?: boolean },
+  ): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...key,
+          entity: ENTITY.listPosition,
+          version: 1,
+          list: position.kind,
+          query: JSON.stringify(canonical(position.query)),
+          after_read: position.afterRead && JSON.stringify(position.afterRead),
+          last_key: position.last,
+          count: position.count,
+          watermark: position.watermark,
+          recent: position.recent,
+          [TABLE_SCHEMA.ttlAttribute]: Math.ceil(now.getTime() / 1000) + ttlSeconds,
+        },
+        ConditionExpression: writeOnce ? 'attribute_not_exists(pk)' : undefined,
+      }),
+    );
+  }
+
+  /** The position, unless gone or past its TTL (DynamoDB deletes expired items late). */
+  private async read(key: ItemKey, now: Date): Promise<Position | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    const item = out.Item;
+    if (!item || item.entity !== ENTITY.listPosition) return undefined;
+    if (Number(item[TABLE_SCHEMA.ttlAttribute]) * 1000 <= now.getTime()) return undefined;
+    return {
+      kind: item.list as ListKind,
+      query: JSON.parse(String(item.query)) as IndexQuery,
+      afterRead: typeof item.after_read === 'string' ? JSON.parse(item.after_read) : undefined,
+      last: String(item.last_key),
+      count: Number(item.count),
+      watermark: item.watermark as string | undefined,
+      recent: item.recent === undefined ? undefined : Number(item.recent),
+    };
+  }
+}
+
+/** The sort key of the last item served, in the index the list walks. */
+function lastKey(query: IndexQuery, items: Record<string, unknown>[]): string {
+  const sortKey = TABLE_SCHEMA.indexes[query.index].sortKey;
+  return String(items[items.length - 1]?.[sortKey]);
+}
+
+/** The query as a position keeps it: bounds of a walk in progress dropped, filter values sorted. */
+function canonical(query: IndexQuery): IndexQuery {
+  const anyOf = Object.fromEntries(
+    Object.entries(query.anyOf ?? {})
+      .filter(([, values]) => values?.length)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([attribute, values]) => [attribute, [...new Set(values)].sort()]),
+  );
+  return {
+    index: query.index,
+    partitions: [...new Set(query.partitions)].sort(),
+    ...(query.from !== undefined && { from: query.from }),
+    ...(query.before !== undefined && { before: query.before }),
+    ...(Object.keys(anyOf).length > 0 && { anyOf }),
+    ...(query.newestFirst === false && { newestFirst: false }),
+  };
+}

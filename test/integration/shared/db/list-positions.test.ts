@@ -1,0 +1,187 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENTITY } from '#shared/db/entities';
+import { type ListPages, ListPositions, WATERMARK_MARGIN_MS } from '#shared/db/list-positions';
+import { type IndexQuery, readPage } from '#shared/db/paging';
+import { accountKeys } from '#shared/db/verify-accounts/keys';
+import { createTestTable } from '../../harness';
+
+/**
+ * Deep pages on DynamoDB Local: page N+1 by number is served from where page N ended (a
+ * bookmark), and answers exactly what a walk from the top answers, entries inserted
+ * between the two requests included; a cursor continues after the last entry served.
+ * The index items each page reads are counted from the Query answers.
+ */
+const STATUSES = ['pending', 'valid', 'invalid', 'closed', 'unsupported'];
+const SIZE = 50;
+const T0 = Date.UTC(2026, 5, 1, 12);
+
+let tableName: string;
+let db: DynamoDBDocumentClient;
+/** Index items the Queries of the client evaluated since the last reset. */
+let scanned = 0;
+
+beforeAll(async () => {
+  let dynamoEndpoint: string;
+  ({ tableName, dynamoEndpoint } = await createTestTable());
+  db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamoEndpoint }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  db.middlewareStack.add(
+    (next) => async (args) => {
+      const out = await next(args);
+      const scannedCount = (out.output as { ScannedCount?: number }).ScannedCount;
+      if (typeof scannedCount === 'number') scanned += scannedCount;
+      return out;
+    },
+    { step: 'initialize', name: 'countScanned' },
+  );
+});
+
+let tenants = 0;
+/** A tenant whose list spreads over five status partitions, `count` entries a second apart, the newest at `newest`. */
+async function tenantWith(count: number, newest = T0 - 2 * 3600_000) {
+  const tenant = `pages-${++tenants}`;
+  await insert(tenant, count, newest);
+  return tenant;
+}
+
+let ids = 0;
+async function insert(tenant: string, count: number, newest: number) {
+  const items = Array.from({ length: count }, (_, i) => {
+    const id = `id-${String(++ids).padStart(8, '0')}`;
+    const createdAt = new Date(newest - i * 1000).toISOString();
+    return {
+      ...accountKeys.account(tenant, id),
+      entity: ENTITY.verifyAccount,
+      id,
+      created_at: createdAt,
+      gsi1pk: accountKeys.list(tenant, STATUSES[ids % STATUSES.length] as string, 0),
+      gsi1sk: accountKeys.order(createdAt, id),
+    };
+  });
+  for (let i = 0; i < items.length; i += 25) {
+    await db.send(
+      new BatchWriteCommand({
+        RequestItems: { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
+      }),
+    );
+  }
+}
+
+const queryOf = (tenant: string): IndexQuery => ({
+  index: 'byTenant',
+  partitions: STATUSES.map((status) => accountKeys.list(tenant, status, 0)),
+});
+const listOf = (tenant: string): ListPages => ({
+  kind: 'verify_accounts',
+  source: () => ({ query: queryOf(tenant), bookmarkable: true }),
+});
+const idsOf = (items: Record<string, unknown>[]) => items.map((item) => item.id);
+
+/** Page `index` by a walk from the top, as the list was served before list positions. */
+const coldPage = async (tenant: string, index: number) =>
+  idsOf(await readPage(db, tableName, queryOf(tenant), { skip: index * SIZE, take: SIZE }));
+
+async function served(tenant: string, index: number, at: number) {
+  scanned = 0;
+  const page = await new ListPositions(db, tableName).serve(
+    tenant,
+    listOf(tenant),
+    { page: { skip: index * SIZE, take: SIZE } },
+    new Date(at),
+  );
+  return { ids: idsOf(page.items), next: page.next, scanned };
+}
+
+describe('page numbers served from a bookmark', () => {
+  it('page N+1 after page N reads about what page 0 reads, not every entry before it', async () => {
+    const tenant = await tenantWith(1_000);
+    const first = await served(tenant, 0, T0);
+    for (let index = 1; index < 10; index++) await served(tenant, index, T0 + index * 1000);
+    const deep = await served(tenant, 10, T0 + 11_000);
+    expect(deep.ids).toEqual(await coldPage(tenant, 10));
+    // A walk from the top evaluates the 550 entries up to the page's end; the bookmark, a page's worth.
+    expect(deep.scanned).toBeLessThanOrEqual(2 * first.scanned);
+  });
+
+  it.each([
+    [7, 'fewer than a page'],
+    [SIZE, 'exactly a page'],
+    [73, 'more than a page'],
+  ])('answers what a walk from the top answers after %i inserts (%s) between the two requests', async (inserted) => {
+    const tenant = await tenantWith(600);
+    const first = await served(tenant, 0, T0);
+    for (let index = 1; index <= 3; index++) await served(tenant, index, T0 + index * 1000);
+    // New entries arrive at the top, created after the bookmark was made.
+    await insert(tenant, inserted, T0 + 30_000);
+    const next = await served(tenant, 4, T0 + 40_000);
+    expect(next.ids).toEqual(await coldPage(tenant, 4));
+    expect(next.ids).toHaveLength(SIZE);
+    // The bookmark was used: about page 0's reads and the inserts (counted twice, read once), not the 250 before the page.
+    expect(next.scanned).toBeLessThanOrEqual(2 * first.scanned + 3 * inserted);
+    expect(next.scanned).toBeLessThan(5 * SIZE + inserted);
+  });
+
+  it('walks from the top when the bookmark expired, still exact', async () => {
+    const tenant = await tenantWith(400);
+    await served(tenant, 0, T0);
+    const late = await served(tenant, 1, T0 + 16 * 60_000);
+    expect(late.ids).toEqual(await coldPage(tenant, 1));
+  });
+
+  it('walks from the top when the list is near its watermark (the page is among the newest entries)', async () => {
+    // Every entry within the last minute: a bookmark there cannot tell an insert above it from one below.
+    const tenant = await tenantWith(200, T0 + 1000);
+    await served(tenant, 0, T0 + 2000);
+    await insert(tenant, 3, T0 + 3000);
+    expect((await served(tenant, 1, T0 + 4000)).ids).toEqual(await coldPage(tenant, 1));
+    expect(WATERMARK_MARGIN_MS).toBeGreaterThanOrEqual(60_000);
+  });
+});
+
+describe('cursors', () => {
+  it('continue after the last entry served: no entry repeated or skipped when entries are inserted meanwhile', async () => {
+    const tenant = await tenantWith(260);
+    const expected = await readPage(db, tableName, queryOf(tenant), { skip: 0, take: 1000 });
+    const positions = new ListPositions(db, tableName);
+    let page = await positions.serve(tenant, listOf(tenant), { page: { skip: 0, take: SIZE } }, new Date(T0));
+    const seen = idsOf(page.items);
+    let first = 0;
+    while (page.next) {
+      await insert(tenant, 3, T0 + 60_000 + ++first * 1000);
+      scanned = 0;
+      page = await positions.serve(tenant, listOf(tenant), { cursor: page.next, take: SIZE }, new Date(T0));
+      expect(scanned).toBeLessThanOrEqual(3 * SIZE);
+      seen.push(...idsOf(page.items));
+    }
+    expect(seen).toEqual(idsOf(expected));
+  });
+
+  it('are refused when unknown, expired, of another tenant or of another list: 400 invalid_cursor', async () => {
+    const tenant = await tenantWith(120);
+    const positions = new ListPositions(db, tableName);
+    const { next } = await positions.serve(tenant, listOf(tenant), { page: { skip: 0, take: SIZE } }, new Date(T0));
+    expect(next).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const cursor = next as string;
+    const refused = (promise: Promise<unknown>) =>
+      expect(promise).rejects.toMatchObject({ statusCode: 400, code: 'invalid_cursor' });
+    await refused(positions.serve(tenant, listOf(tenant), { cursor: 'A'.repeat(22), take: SIZE }, new Date(T0)));
+    await refused(positions.serve(tenant, listOf(tenant), { cursor: `${cursor}x`, take: SIZE }, new Date(T0)));
+    await refused(positions.serve(tenant, listOf(tenant), { cursor, take: SIZE }, new Date(T0 + 24 * 3600_000)));
+    await refused(positions.serve('another', listOf('another'), { cursor, take: SIZE }, new Date(T0)));
+    await refused(
+      positions.serve(tenant, { ...listOf(tenant), kind: 'persons' }, { cursor, take: SIZE }, new Date(T0)),
+    );
+  });
+
+  it('are random, a new one per page served, and name neither the tenant nor the list', async () => {
+    const tenant = await tenantWith(60);
+    const positions = new ListPositions(db, tableName);
+    const a = await positions.serve(tenant, listOf(tenant), { page: { skip: 0, take: SIZE } }, new Date(T0));
+    const b = await positions.serve(tenant, listOf(tenant), { page: { skip: 0, take: SIZE } }, new Date(T0));
+    expect(a.next).not.toBe(b.next);
+    expect(a.next).not.toContain(tenant);
+  });
+});
