@@ -134,6 +134,19 @@ describe('asset bundling', () => {
     }
   });
 
+  it('a single-item GET or DELETE bundles none of its area’s body and list schemas: its path id is all it validates (functions/<area>/params.ts)', () => {
+    const singleItem = deployedRoutes(ROUTES).filter(
+      (route) => ['GET', 'DELETE'].includes(route.method) && route.path.endsWith('}'),
+    );
+    expect(singleItem.length).toBeGreaterThan(0);
+    for (const route of singleItem) {
+      const schemaModules = sourcesOf(functionOf(route)).filter((source) =>
+        /functions\/[a-z-]+\/schemas\.ts$/.test(source),
+      );
+      expect(schemaModules, routeKey(route)).toEqual([]);
+    }
+  });
+
   it('bundles no SES client into the verification worker: statement-code emails go from their own consumer, fed by the statement-code-emails queue', () => {
     const sources = (row: { id: string }) => {
       const fn = functions.find((f) => f.Properties.Description === consumerDescription(row as never));

@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import type { MetadataValue } from '#domain/person';
 import { AppError } from '#shared/errors';
 import { type InputSource, parseInput } from '#shared/validation';
+import { personIdParams } from '../../../functions/persons/params';
 import {
   type CreatePersonBody,
   createPersonBody,
@@ -10,7 +11,6 @@ import {
   listPersonsQuery,
   type PatchPersonBody,
   patchPersonBody,
-  personIdParams,
 } from '../../../functions/persons/schemas';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 
