@@ -30,6 +30,7 @@ import {
   routeKey,
   STREAM_ROUTER,
   tableAccessOfRoute,
+  takesIdempotencyKey,
 } from './service';
 
 /** The consumer whose code reads the tenant's KYC mode (`kycModeOf`), hence `DEFAULT_KYC_MODE`. */
@@ -166,6 +167,7 @@ export class VerifyServiceStack extends Stack {
         description: routeKey(route),
         bundling: route.bundling,
         dataKeys: dataKeysOf(route).map((purpose) => dataKeys[purpose]),
+        takesIdempotencyKey: takesIdempotencyKey(route),
       })
         .bindTable(this.dataTable, tableAccessOfRoute(route))
         .bindCipherKey(this.cipherKey, route.cipher);

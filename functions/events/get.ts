@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
 import { getEvent } from './event-log';
+import { eventIdParams } from './params';
 import { presentAttempt, presentEvent } from './present';
-import { eventIdParams } from './schemas';
 
 /** GET /events/{id} — the event and its delivery attempts `{ at, url, status_code, latency_ms, error? }`, if the token reads its kind. */
 export const handler = httpHandler({ params: eventIdParams }, async ({ tenant, scopes, params }) => {

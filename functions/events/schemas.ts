@@ -4,8 +4,6 @@ import { ORUM_EVENT_TYPES } from './event-types';
 
 /** Request schemas of the event log (docs/api.md#event-log). */
 
-export const eventIdParams = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
-
 export const listEventsQuery = listQuery({
   event_type: z.optional(many(ORUM_EVENT_TYPES)),
   start_time: z.optional(dateTime),

@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
 import { closePerson } from './close-person';
+import { personIdParams } from './params';
 import { presentPerson } from './present';
-import { personIdParams } from './schemas';
 
 /** DELETE /persons/{id} — closes the person for good: 200 `{ person }` with status `closed` and `closed_at`. */
 export const handler = httpHandler({ params: personIdParams }, async ({ tenant, params }) => {

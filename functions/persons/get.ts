@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
+import { personIdParams } from './params';
 import { getPerson } from './persons';
 import { presentPerson } from './present';
-import { personIdParams } from './schemas';
 
 /** GET /persons/{id} — another tenant's id answers 404 `unknown_id_person` like an unknown one. */
 export const handler = httpHandler({ params: personIdParams }, async ({ tenant, params }) => {

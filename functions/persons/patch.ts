@@ -1,7 +1,8 @@
 import { httpHandler } from '#shared/http/handler';
 import { patchPerson } from './change-person';
+import { personIdParams } from './params';
 import { presentPerson } from './present';
-import { patchPersonBody, personIdParams } from './schemas';
+import { patchPersonBody } from './schemas';
 
 /** PATCH /persons/{id} — the given fields change (`null` removes an optional one); identity changes re-identify. */
 export const handler = httpHandler(

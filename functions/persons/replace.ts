@@ -1,7 +1,8 @@
 import { httpHandler } from '#shared/http/handler';
 import { replacePerson } from './change-person';
+import { personIdParams } from './params';
 import { presentPerson } from './present';
-import { createPersonBody, personIdParams } from './schemas';
+import { createPersonBody } from './schemas';
 
 /** PUT /persons/{id} — the person becomes exactly the body; identity changes re-identify. */
 export const handler = httpHandler(

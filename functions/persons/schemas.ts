@@ -22,7 +22,6 @@ import {
   personNameText,
   string,
   text,
-  unknownIdParams,
 } from '#shared/input-schemas';
 import { withFieldCodes } from '#shared/validation';
 
@@ -261,14 +260,6 @@ export const patchPersonBody = withFieldCodes(
   PERSON_FIELD_CODES,
 );
 export type PatchPersonBody = z.output<typeof patchPersonBody>;
-
-/**
- * A malformed path id answers `404 unknown_id_person`, as Orum documents for it: no
- * person can have such an id, so it is not found, and a client written for Orum expects
- * that code (Verify's routes answer `400 invalid_id`). Checked here so it never reaches a key.
- */
-export const personIdParams = unknownIdParams('unknown_id_person', 'no person has this id');
-export type PersonIdParams = z.output<typeof personIdParams>;
 
 /** The `id` filter answers Orum's documented `invalid_orum_id`, given twice included. */
 const personIdFilter = idFilter('invalid_orum_id', 'must be one person id (a UUID)');

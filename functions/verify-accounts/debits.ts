@@ -1,8 +1,8 @@
 import { httpHandler } from '#shared/http/handler';
 import { emptyBody } from '#shared/input-schemas';
+import { accountIdParams } from './params';
 import { presentAccount } from './present';
 import { recheckDebits } from './recheck-debits';
-import { accountIdParams } from './schemas';
 
 /** POST /verify/accounts/{id}/debits — asks the bank again about debits; settled asynchronously. */
 export const handler = httpHandler({ params: accountIdParams, body: emptyBody }, async ({ tenant, params }) => {

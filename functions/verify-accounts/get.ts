@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
 import { getVerifyAccount } from './accounts';
+import { accountIdParams } from './params';
 import { presentAccount } from './present';
-import { accountIdParams } from './schemas';
 
 /** GET /verify/accounts/{id} — another tenant's id answers 404 like an unknown one. */
 export const handler = httpHandler({ params: accountIdParams }, async ({ tenant, params }) => {

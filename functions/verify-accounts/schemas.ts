@@ -139,8 +139,6 @@ const createBody = z
 export const createVerifyAccountBody = withFieldCodes(createBody, OWNERSHIP_FIELD_CODES);
 export type CreateVerifyAccountBody = z.output<typeof createVerifyAccountBody>;
 
-export const accountIdParams = z.object({ id: z.uuid({ error: 'must be a UUID' }) });
-
 export const controlBody = z.strictObject({
   statement_code: string().check(
     z.regex(STATEMENT_CODE_PATTERN, 'must be the 4 letters or digits shown on the statement'),

@@ -1,7 +1,8 @@
 import { httpHandler } from '#shared/http/handler';
 import { replaceConfiguration } from './configurations';
+import { configurationIdParams } from './params';
 import { presentConfiguration } from './present';
-import { configurationBody, configurationIdParams } from './schemas';
+import { configurationBody } from './schemas';
 
 /** PUT /webhooks/configurations/{id} — the configuration becomes exactly the body. */
 export const handler = httpHandler(

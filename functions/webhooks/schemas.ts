@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PERSON_ALL, SUBSCRIBE_ALL } from '#domain/webhook-configuration';
-import { documented, string, unknownIdParams } from '#shared/input-schemas';
+import { documented, string } from '#shared/input-schemas';
 import { EVENT_TYPES } from '../events/event-types';
 
 /**
@@ -60,12 +60,3 @@ export const configurationBody = z.strictObject({
   enabled: z.boolean({ error: 'must be true or false' }),
 });
 export type ConfigurationBody = z.output<typeof configurationBody>;
-
-/**
- * A malformed path id answers `404 unknown_id_webhook_configuration`, as the persons
- * routes do for theirs: no configuration can have it. Checked here so it never reaches a key.
- */
-export const configurationIdParams = unknownIdParams(
-  'unknown_id_webhook_configuration',
-  'no webhook configuration has this id',
-);

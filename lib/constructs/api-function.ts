@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { IDEMPOTENCY_BUNDLE_CONSTANT } from '#shared/http/table-access';
 import { API_FUNCTION_TIMEOUT_SECONDS } from '../service';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
@@ -10,14 +11,23 @@ export interface ApiFunctionProps extends Omit<ServiceFunctionProps, 'timeout'> 
    * @default Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS)
    */
   readonly timeout?: Duration;
+  /**
+   * The route's method takes an `Idempotency-Key` (`takesIdempotencyKey` of its row): only
+   * then does the bundle carry the HTTP stack's idempotency middleware and its records.
+   */
+  readonly takesIdempotencyKey: boolean;
 }
 
 /**
  * The function behind one HTTP API route: a `ServiceFunction` (the house defaults) with
- * the API's timeout.
+ * the API's timeout, bundling the idempotency middleware only where the route takes keys.
  */
 export class ApiFunction extends ServiceFunction {
-  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    super(scope, id, { ...props, timeout: props.timeout ?? Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS) });
+  constructor(scope: Construct, id: string, { takesIdempotencyKey, ...props }: ApiFunctionProps) {
+    super(scope, id, {
+      ...props,
+      timeout: props.timeout ?? Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS),
+      bundleConstants: { ...props.bundleConstants, [IDEMPOTENCY_BUNDLE_CONSTANT]: takesIdempotencyKey },
+    });
   }
 }

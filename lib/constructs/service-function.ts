@@ -70,6 +70,12 @@ export interface ServiceFunctionProps {
    * @default - no data key
    */
   readonly dataKeys?: readonly DataKey[];
+  /**
+   * Constants defined in the bundle beside the data keys' (esbuild `define`), each derived
+   * from the function's row, so that code behind a false one is left out of the bundle.
+   * @default - none
+   */
+  readonly bundleConstants?: Readonly<Record<string, boolean>>;
 }
 
 /**
@@ -142,7 +148,10 @@ export class ServiceFunction extends NodejsFunction {
         esbuildArgs: { [`--alias:${CREDENTIAL_CHAIN_PACKAGE}`]: `./${LAMBDA_CREDENTIALS_MODULE}` },
         // functions/shared/data-key/: without a data key, no KMS client to load it.
         define: Object.fromEntries(
-          Object.values(DATA_KEYS).map((spec) => [spec.bundleConstant, JSON.stringify(held.has(spec.purpose))]),
+          [
+            ...Object.values(DATA_KEYS).map((spec) => [spec.bundleConstant, held.has(spec.purpose)] as const),
+            ...Object.entries(props.bundleConstants ?? {}),
+          ].map(([name, value]) => [name, JSON.stringify(value)]),
         ),
         ...(commandHooks && { commandHooks }),
       },

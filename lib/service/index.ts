@@ -68,6 +68,14 @@ export const STREAM_ROUTER: ConsumerDefinition = {
 export const CONSUMERS: readonly ConsumerDefinition[] = [STREAM_ROUTER, ...AREAS.flatMap((area) => area.consumers)];
 
 /**
+ * Whether a route honours `Idempotency-Key` (its method is one of IDEMPOTENT_METHODS): the
+ * HTTP stack then claims, completes and releases an idempotency record, which its grant,
+ * its digest key and its bundle (`ApiFunction`) follow.
+ */
+export const takesIdempotencyKey = (route: Pick<RouteDefinition, 'method'>): boolean =>
+  IDEMPOTENT_METHODS.includes(route.method);
+
+/**
  * A route's table accesses as granted: its handler's own row, then what the HTTP
  * middleware stack asks (the tenant alias, settings and token bucket on every route; the
  * idempotency record where the method takes an `Idempotency-Key`) and a list's positions
@@ -78,7 +86,7 @@ export function tableAccessOfRoute(route: RouteDefinition): TableAccess[] {
   return [
     route.table,
     ...HTTP_STACK_TABLE_ACCESS.everyRoute,
-    ...(IDEMPOTENT_METHODS.includes(route.method) ? HTTP_STACK_TABLE_ACCESS.idempotentRoute : []),
+    ...(takesIdempotencyKey(route) ? HTTP_STACK_TABLE_ACCESS.idempotentRoute : []),
     ...(route.listPositions ? [LIST_POSITION_TABLE_ACCESS] : []),
   ];
 }
@@ -89,7 +97,7 @@ export function tableAccessOfRoute(route: RouteDefinition): TableAccess[] {
  * stack keys and fingerprints with keyed digests.
  */
 export const digestKeyOfRoute = (route: RouteDefinition): boolean =>
-  route.digestKey === true || IDEMPOTENT_METHODS.includes(route.method);
+  route.digestKey === true || takesIdempotencyKey(route);
 
 /**
  * The data keys a function holds (functions/shared/data-key/), from its row: the digest key

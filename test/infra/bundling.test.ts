@@ -4,7 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
 import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
 import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
-import { CONSUMERS, dataKeysOf, deployedRoutes, ROUTES, type RouteDefinition, routeKey } from '../../lib/service';
+import {
+  CONSUMERS,
+  dataKeysOf,
+  deployedRoutes,
+  ROUTES,
+  type RouteDefinition,
+  routeKey,
+  takesIdempotencyKey,
+} from '../../lib/service';
 import { buildApp } from './harness';
 
 interface LambdaResource {
@@ -38,6 +46,15 @@ describe('asset bundling', () => {
   let generators: LambdaResource[];
   /** The staged asset directory of a function (its S3 key is the content hash that names it). */
   const assetOf = (fn: LambdaResource) => join(directory, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
+  /** The input files of a function's bundle, as its shipped source map names them. */
+  const sourcesOf = (fn: LambdaResource): string[] =>
+    (JSON.parse(readFileSync(join(assetOf(fn), 'index.mjs.map'), 'utf8')) as { sources: string[] }).sources;
+  /** The function of a route. */
+  const functionOf = (route: RouteDefinition): LambdaResource => {
+    const fn = functions.find((f) => f.Properties.Description === routeKey(route));
+    if (!fn) throw new Error(`no function for ${routeKey(route)}`);
+    return fn;
+  };
 
   beforeAll(() => {
     const { app, stack } = buildApp({ bundle: true, stackProps: { routes: [...ROUTES, WITH_FILES] } });
@@ -99,6 +116,34 @@ describe('asset bundling', () => {
           `${row.description}: ${client}`,
         ).toBe(declared);
       }
+    }
+  });
+
+  it('GET routes bundle no idempotency store: only a route whose method takes an Idempotency-Key carries the middleware and its records', () => {
+    const stackFiles = ['functions/shared/http/idempotency.ts', 'functions/shared/db/idempotency.ts'];
+    const routes = deployedRoutes([...ROUTES, WITH_FILES]);
+    expect(routes.some((route) => route.method === 'GET')).toBe(true);
+    for (const route of routes) {
+      const sources = sourcesOf(functionOf(route));
+      for (const file of stackFiles) {
+        expect(
+          sources.some((source) => source.endsWith(file)),
+          `${routeKey(route)}: ${file}`,
+        ).toBe(takesIdempotencyKey(route));
+      }
+    }
+  });
+
+  it('a single-item GET or DELETE bundles none of its area’s body and list schemas: its path id is all it validates (functions/<area>/params.ts)', () => {
+    const singleItem = deployedRoutes(ROUTES).filter(
+      (route) => ['GET', 'DELETE'].includes(route.method) && route.path.endsWith('}'),
+    );
+    expect(singleItem.length).toBeGreaterThan(0);
+    for (const route of singleItem) {
+      const schemaModules = sourcesOf(functionOf(route)).filter((source) =>
+        /functions\/[a-z-]+\/schemas\.ts$/.test(source),
+      );
+      expect(schemaModules, routeKey(route)).toEqual([]);
     }
   });
 

@@ -18,9 +18,12 @@ export type IdempotencyClaim =
   | { state: 'in_progress'; fingerprint: string }
   | { state: 'completed'; fingerprint: string; response: StoredResponse };
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** A claim older than this is abandoned (its Lambda timed out) and may be taken over. */
-export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
+// Literals, not products: esbuild keeps an unused product at the top of a module, and so
+// would carry this module into bundles that never claim a key (GET routes).
+/** 24 h. */
+export const IDEMPOTENCY_WINDOW_MS = 86_400_000;
+/** A claim older than this (60 s) is abandoned (its Lambda timed out) and may be taken over. */
+export const IDEMPOTENCY_LOCK_MS = 60_000;
 
 export interface IdempotencyScope {
   tenant: string;

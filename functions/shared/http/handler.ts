@@ -21,6 +21,14 @@ import {
 import { jsonResult } from './respond';
 import type { HandlerRequest, HttpEvent, HttpRequestOf, HttpResult, Reply, RequestState, StackEvent } from './types';
 
+/**
+ * Defined when the CDK bundles an API function (`ApiFunction`, IDEMPOTENCY_BUNDLE_CONSTANT):
+ * false where the route's method takes no `Idempotency-Key`, whose bundle then leaves the
+ * idempotency middleware out; on such a method the middleware would pass every request
+ * through untouched. Unbundled (local runtime, tests) it is undefined and every stack has it.
+ */
+declare const IDEMPOTENCY_IN_BUNDLE: boolean | undefined;
+
 type Out<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
 
 /**
@@ -35,7 +43,7 @@ export type HttpHandler = ((event: HttpEvent, context: Context) => Promise<HttpR
 /**
  * Every HTTP handler is built here, on the same middleware stack: header normalisation,
  * request id and logger, error mapping, data keys, body size limit, Service-Version, tenant, rate
- * limit, input parsing and validation, idempotency. The handler function gets validated,
+ * limit, input parsing and validation, idempotency (where the method takes a key). The handler function gets validated,
  * typed input and returns a body; one access-log line is written per request. The
  * invocation wrapper puts the Lambda context on the log lines and writes the request's
  * metrics when it ends.
@@ -61,14 +69,14 @@ export function httpHandler<
     .use(serviceVersion())
     .use(tenant())
     .use(tenantRateLimit())
-    .use(input(request))
-    .use(idempotency())
-    .use(handOver())
-    .handler(async (event) => {
-      const request = event.validated as HandlerRequest<Out<BS>, Out<QS>, Out<PS>>;
-      const reply = await fn(request);
-      return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
-    });
+    .use(input(request));
+  // Inline, so that esbuild drops the middleware and its records where the constant is false.
+  if (typeof IDEMPOTENCY_IN_BUNDLE === 'undefined' || IDEMPOTENCY_IN_BUNDLE) stack.use(idempotency());
+  stack.use(handOver()).handler(async (event) => {
+    const request = event.validated as HandlerRequest<Out<BS>, Out<QS>, Out<PS>>;
+    const reply = await fn(request);
+    return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
+  });
   // Lambda always passes a context; middy stands in an empty one for a caller that does not.
   const handler = invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context), {
     loadsDataKeys: false,

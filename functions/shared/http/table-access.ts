@@ -43,3 +43,10 @@ export const LIST_POSITION_TABLE_ACCESS = {
 
 /** Methods on which `Idempotency-Key` is honoured. */
 export const IDEMPOTENT_METHODS: readonly string[] = ['POST', 'PATCH', 'DELETE'];
+
+/**
+ * The constant the CDK defines in each API function's bundle (`ApiFunction`): true where
+ * the route's method takes an `Idempotency-Key`, the only bundles that then carry the
+ * idempotency middleware and its records (functions/shared/http/handler.ts).
+ */
+export const IDEMPOTENCY_BUNDLE_CONSTANT = 'IDEMPOTENCY_IN_BUNDLE';

@@ -4,6 +4,7 @@ import type { MetadataValue } from '#domain/person';
 import { AppError } from '#shared/errors';
 import { pageRequestOf } from '#shared/http/pages';
 import { type InputSource, parseInput } from '#shared/validation';
+import { personIdParams } from '../../../functions/persons/params';
 import {
   type CreatePersonBody,
   createPersonBody,
@@ -11,7 +12,6 @@ import {
   listPersonsQuery,
   type PatchPersonBody,
   patchPersonBody,
-  personIdParams,
 } from '../../../functions/persons/schemas';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 
