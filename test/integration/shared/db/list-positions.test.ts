@@ -154,7 +154,7 @@ describe('page numbers served from a bookmark', () => {
     const next = await served(tenant, 4, T0 + 40_000);
     expect(next.ids).toEqual(await coldPage(tenant, 4));
     expect(next.ids).toHaveLength(SIZE);
-    // The bookmark was used: about page 0's reads and the inserts (counted twice, read once), not the 250 before the page.
+    // The bookmark was used: about page 0's reads and the inserts (counted once, read once), not the 250 before the page.
     expect(next.scanned).toBeLessThanOrEqual(2 * first.scanned + 3 * inserted);
     expect(next.scanned).toBeLessThan(5 * SIZE + inserted);
   });
