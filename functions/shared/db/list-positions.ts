@@ -249,9 +249,9 @@ export class ListPositions {
    * lie below the watermark, where no insert lands, so that walk needs no `d` to start and
    * reads `take` entries of which `take - d` are used. The next bookmark keeps this one's
    * watermark and the count just taken, not a second count after the page: it holds that
-   * the next page's first entry is the `count + size + (recent then − recent now)`-th,
-   * because the entries between it and the watermark are the ones this page was placed
-   * among, fixed since. That holds even when the count was off (an entry caught moving
+   * the entry it names will be the `count + size + (recent at its use − the count just
+   * taken)`-th, because the entries between it and the watermark are the ones this page
+   * was placed among, fixed since. That holds even when the count was off (an entry caught moving
    * between status partitions counted twice or not at all): the page is then off by the
    * same amount, and so is the bookmark's count, and the two cancel at the next use. An
    * insert that races the count can make this page differ from a walk from the top only
