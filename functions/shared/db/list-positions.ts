@@ -5,7 +5,15 @@ import { ValidationError } from '#shared/errors';
 import { ENTITY } from './entities';
 import type { ItemKey } from './items';
 import { KEY_PREFIX } from './keys';
-import { batchGetInOrder, type IndexQuery, pageKeys, queryInput, readPage, walkKeys } from './paging';
+import {
+  batchGetInOrder,
+  type IndexEntry,
+  type IndexQuery,
+  pageEntries,
+  queryInput,
+  readPage,
+  walkKeys,
+} from './paging';
 import { TABLE_SCHEMA } from './schema';
 
 /**
@@ -77,6 +85,14 @@ export interface ListPages {
   ) => ((item: Record<string, unknown>) => boolean) | undefined;
 }
 
+/** The entries of a page by number, and what a bookmark after it keeps of the list's top. */
+interface WalkedPage {
+  entries: IndexEntry[];
+  watermark?: string;
+  /** Entries at or above `watermark` as of the page; undefined when unknown (no bookmark then). */
+  recent?: number;
+}
+
 interface Position {
   kind: ListKind;
   query: IndexQuery;
@@ -118,45 +134,51 @@ export class ListPositions {
     private readonly tableName: string,
   ) {}
 
-  /** One page of the list, from a cursor, a bookmark or the top, and the cursor after it. */
+  /**
+   * One page of the list, from a cursor, a bookmark or the top, and the cursor after it.
+   * A page costs the round trips it did before list positions (walk → BatchGet) and, from
+   * a bookmark, the bookmark's Get: no stage of its own for counting (a walk from the top
+   * counts as it goes; a bookmarked page counts beside its walk) nor for writing positions
+   * (the page's end is its walk's last index entry, known before its items are read).
+   */
   async serve(tenant: string, list: ListPages, request: PageRequest, now: Date): Promise<ServedPage> {
     if ('cursor' in request) return this.afterCursor(tenant, list, request, now);
     const { page } = request;
     if (page.take === 0) return { items: [] };
     const source = list.source();
+    const count = page.skip + page.take;
     const matches = list.matchesOf?.(source.afterRead);
-    if (!source.bookmarkable || matches || source.query.newestFirst === false) {
+    if (matches) {
+      // Items tested after the read: the page ends where the tests say, known only after it.
       const items = await readPage(this.db, this.tableName, source.query, page, matches);
-      return { items, next: await this.nextCursor(tenant, list.kind, source, page.skip, page.take, items, now) };
+      const last = items.length === page.take ? lastKey(source.query, items) : undefined;
+      return { items, next: await this.nextCursor(tenant, list.kind, source, count, last, now) };
     }
+    const bookmarks = source.bookmarkable && source.query.newestFirst !== false;
     const bookmark =
-      page.skip > 0
+      bookmarks && page.skip > 0
         ? await this.read(positionKeys.bookmark(tenant, list.kind, source.query, page.skip), now)
         : undefined;
-    const watermark = bookmark?.watermark ?? new Date(now.getTime() - WATERMARK_MARGIN_MS).toISOString();
-    const recentBefore = await this.recent(source.query, watermark);
-    const keys =
-      (bookmark && (await this.fromBookmark(source.query, bookmark, recentBefore, page.take))) ??
-      (await pageKeys(this.db, this.tableName, source.query, page));
-    const [items, recentAfter] = await Promise.all([
-      batchGetInOrder(this.db, this.tableName, keys),
-      this.recent(source.query, watermark),
-    ]);
-    const full = items.length === page.take && keys.length === page.take;
-    const last = full ? lastKey(source.query, items) : undefined;
-    // An insert between the two counts may or may not be on the page: then no bookmark.
-    const steady = recentBefore !== undefined && recentBefore === recentAfter;
-    const count = page.skip + page.take;
-    const [next] = await Promise.all([
-      this.nextCursor(tenant, list.kind, source, page.skip, page.take, items, now),
-      last && steady
+    const walked =
+      (bookmark && (await this.fromBookmark(source.query, bookmark, page.take))) ??
+      (await this.fromTop(source.query, page, bookmarks ? now : undefined));
+    const last = pageEnd(walked.entries, page.take);
+    const [items, next] = await Promise.all([
+      batchGetInOrder(
+        this.db,
+        this.tableName,
+        walked.entries.map((entry) => entry.key),
+      ),
+      this.nextCursor(tenant, list.kind, source, count, last, now),
+      // A bookmark among the counted entries could see inserts below it: none is kept there.
+      last !== undefined && walked.watermark !== undefined && walked.recent !== undefined && last < walked.watermark
         ? this.write(positionKeys.bookmark(tenant, list.kind, source.query, count), BOOKMARK_TTL_SECONDS, now, {
             kind: list.kind,
             query: source.query,
             last,
             count,
-            watermark,
-            recent: recentBefore,
+            watermark: walked.watermark,
+            recent: walked.recent,
           })
         : undefined,
     ]);
@@ -174,62 +196,101 @@ export class ListPositions {
     if (!position || position.kind !== list.kind || list.admits?.(position.query) === false) throw invalidCursor();
     if (request.take === 0) return { items: [] };
     const source = { query: position.query, afterRead: position.afterRead, bookmarkable: false };
-    const items = await readPage(
-      this.db,
-      this.tableName,
-      { ...position.query, belowKey: position.last },
-      { skip: 0, take: request.take },
-      list.matchesOf?.(position.afterRead),
-    );
-    return { items, next: await this.nextCursor(tenant, list.kind, source, position.count, request.take, items, now) };
+    const query = { ...position.query, belowKey: position.last };
+    const window = { skip: 0, take: request.take };
+    const count = position.count + request.take;
+    const matches = list.matchesOf?.(position.afterRead);
+    if (matches) {
+      const items = await readPage(this.db, this.tableName, query, window, matches);
+      const last = items.length === request.take ? lastKey(source.query, items) : undefined;
+      return { items, next: await this.nextCursor(tenant, list.kind, source, count, last, now) };
+    }
+    const entries = await pageEntries(this.db, this.tableName, query, window);
+    const [items, next] = await Promise.all([
+      batchGetInOrder(
+        this.db,
+        this.tableName,
+        entries.map((entry) => entry.key),
+      ),
+      this.nextCursor(tenant, list.kind, source, count, pageEnd(entries, request.take), now),
+    ]);
+    return { items, next };
   }
 
   /**
-   * The keys of the page a bookmark starts, or undefined when it cannot be sure they are
-   * the page a walk from the top gives now. `d` entries came in above the watermark since
-   * the bookmark: the bookmark's entry, the `count`-th, is now the `count + d`-th, so
-   * today's page `count / size` is that entry and the `d - 1` just above it (read upwards),
-   * then the rest below it.
+   * Page `skip / take` by a walk from the top, and, when `now` is given (the list takes
+   * bookmarks), how many of the list's entries are at or above a watermark a margin before
+   * `now`. Newest first, the walk passes over every entry above the page before the page's
+   * own, so when the page ends below the watermark it has seen every entry at or above it:
+   * counted from the walk itself, the number describes exactly the list the page was cut
+   * from (no COUNT, and no race between a count and the walk to check for).
    */
-  private async fromBookmark(
-    query: IndexQuery,
-    bookmark: Position,
-    recentNow: number | undefined,
-    take: number,
-  ): Promise<ItemKey[] | undefined> {
-    if (recentNow === undefined || bookmark.recent === undefined || bookmark.watermark === undefined) return undefined;
+  private async fromTop(query: IndexQuery, page: PageWindow, now: Date | undefined): Promise<WalkedPage> {
+    if (!now) return { entries: await pageEntries(this.db, this.tableName, query, page) };
+    const watermark = new Date(now.getTime() - WATERMARK_MARGIN_MS).toISOString();
+    let recent = 0;
+    // A sort key `<created_at>#<id>` is at or above the watermark exactly when its created_at is.
+    const count = (entry: IndexEntry) => {
+      if (entry.sortKey >= watermark) recent++;
+    };
+    const entries = await pageEntries(this.db, this.tableName, query, page, count);
+    entries.forEach(count);
+    return { entries, watermark, recent: recent > MAX_RECENT ? undefined : recent };
+  }
+
+  /**
+   * The page a bookmark starts, or undefined when it cannot be sure it is the page a walk
+   * from the top gives now. `d` entries came in above the watermark since the bookmark: the
+   * bookmark's entry, the `count`-th, is now the `count + d`-th, so today's page
+   * `count / size` is that entry and the `d - 1` just above it (read upwards), then the
+   * rest below it.
+   *
+   * One COUNT, side by side with the walk below the bookmark: entries below the bookmark
+   * lie below the watermark, where no insert lands, so that walk needs no `d` to start and
+   * reads `take` entries of which `take - d` are used. The next bookmark keeps this one's
+   * watermark and the count just taken, not a second count after the page: it holds that
+   * the entry it names will be the `count + size + (recent at its use − the count just
+   * taken)`-th, because the entries between it and the watermark are the ones this page
+   * was placed among, fixed since. That holds even when the count was off (an entry caught moving
+   * between status partitions counted twice or not at all): the page is then off by the
+   * same amount, and so is the bookmark's count, and the two cancel at the next use. An
+   * insert that races the count can make this page differ from a walk from the top only
+   * where it sits among the counted entries, above the watermark, and a page ending there
+   * keeps no bookmark (see `serve`).
+   */
+  private async fromBookmark(query: IndexQuery, bookmark: Position, take: number): Promise<WalkedPage | undefined> {
+    const { watermark, recent } = bookmark;
+    if (watermark === undefined || recent === undefined) return undefined;
     // A bookmark among the counted entries could see inserts below it: only deeper ones are used.
-    if (bookmark.last >= bookmark.watermark) return undefined;
-    const shift = recentNow - bookmark.recent;
-    if (shift < 0 || shift > MAX_RECENT) return undefined;
-    const above: ItemKey[] = [];
+    if (bookmark.last >= watermark) return undefined;
+    const [recentNow, below] = await Promise.all([
+      this.recent(query, watermark),
+      pageEntries(this.db, this.tableName, { ...query, belowKey: bookmark.last }, { skip: 0, take }),
+    ]);
+    if (recentNow === undefined) return undefined;
+    const shift = recentNow - recent;
+    if (shift < 0) return undefined;
+    const above: IndexEntry[] = [];
     if (shift > 0) {
       // The bookmark's own entry first: it is the `count`-th, so the page starts `shift - 1` above it.
+      // Sized by how the entries just below spread over the partitions: the list's mix there.
       const upwards = { ...query, from: bookmark.last, newestFirst: false };
-      for await (const key of walkKeys(this.db, this.tableName, upwards, shift)) {
-        above.push(key);
+      for await (const entry of walkKeys(this.db, this.tableName, upwards, shift, below)) {
+        above.push(entry);
         if (above.length === shift) break;
       }
       if (above.length < shift) return undefined;
     }
-    const fromAbove = above.slice(Math.max(0, shift - take)).reverse();
-    const below =
-      take > shift
-        ? await pageKeys(
-            this.db,
-            this.tableName,
-            { ...query, belowKey: bookmark.last },
-            { skip: 0, take: take - shift },
-          )
-        : [];
-    return [...fromAbove, ...below];
+    const entries = [...above.slice(Math.max(0, shift - take)).reverse(), ...below.slice(0, Math.max(0, take - shift))];
+    return { entries, watermark, recent: recentNow };
   }
 
   /**
    * Entries of the list at or above `watermark` (a COUNT of each partition's newest
    * entries, filters applied), or undefined past MAX_RECENT. An entry changing status
-   * while counted may show in two partitions or none: the two counts around a served page
-   * then differ, and no bookmark is kept.
+   * while counted may show in two partitions or none: the page placed by the count is then
+   * off by one, as a walk from the top can be, and the bookmark made with it carries the
+   * same error, which cancels at its use (`fromBookmark`).
    */
   private async recent(query: IndexQuery, watermark: string): Promise<number | undefined> {
     const from = query.from !== undefined && query.from > watermark ? query.from : watermark;
@@ -257,24 +318,24 @@ export class ListPositions {
     return total > MAX_RECENT ? undefined : total;
   }
 
+  /** The cursor after a page that ended at `last` (none after a short page: the list ended). */
   private async nextCursor(
     tenant: string,
     kind: ListKind,
     source: PageSource,
-    skip: number,
-    take: number,
-    items: Record<string, unknown>[],
+    count: number,
+    last: string | undefined,
     now: Date,
   ): Promise<string | undefined> {
-    if (take === 0 || items.length < take) return undefined;
+    if (last === undefined) return undefined;
     const cursor = randomBytes(16).toString('base64url');
     await this.write(positionKeys.cursor(tenant, cursor), CURSOR_TTL_SECONDS, now, {
       writeOnce: true,
       kind,
       query: source.query,
       afterRead: source.afterRead,
-      last: lastKey(source.query, items),
-      count: skip + take,
+      last,
+      count,
     });
     return cursor;
   }
@@ -323,6 +384,17 @@ export class ListPositions {
       recent: item.recent === undefined ? undefined : Number(item.recent),
     };
   }
+}
+
+/**
+ * Where a page walked from the index ends: its last entry's sort key, when the walk found a
+ * whole page. The items are read beside the positions written from it, so an item gone
+ * between the index and the read (an event past its retention) leaves the page short by
+ * one yet still carrying a next cursor and bookmark: the list does continue below that
+ * entry, and a position names a place in the list, not an item.
+ */
+function pageEnd(entries: IndexEntry[], take: number): string | undefined {
+  return entries.length === take ? entries[take - 1]?.sortKey : undefined;
 }
 
 /** The sort key of the last item served, in the index the list walks. */

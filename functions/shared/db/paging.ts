@@ -63,6 +63,18 @@ interface Cursor {
   done: boolean;
 }
 
+/**
+ * An entry of a list's index: the item's key and the entry's sort key (`<created_at>#<id>`),
+ * which says where in the list it stands without reading the item
+ * (functions/shared/db/list-positions.ts writes a page's end from it).
+ */
+export interface IndexEntry {
+  key: ItemKey;
+  sortKey: string;
+  /** The index partition it was read from. */
+  partition: string;
+}
+
 /** The keys of one page of the index's matches, in index order, merged across its partitions. */
 export async function pageKeys(
   db: DynamoDBDocumentClient,
@@ -70,31 +82,52 @@ export async function pageKeys(
   query: IndexQuery,
   page: PageWindow,
 ): Promise<ItemKey[]> {
-  const found: ItemKey[] = [];
+  return (await pageEntries(db, tableName, query, page)).map((entry) => entry.key);
+}
+
+/**
+ * The entries of one page of the index's matches; `passing`, when given, sees every entry
+ * the walk passes over before the page, in list order.
+ */
+export async function pageEntries(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  query: IndexQuery,
+  page: PageWindow,
+  passing?: (entry: IndexEntry) => void,
+): Promise<IndexEntry[]> {
+  const found: IndexEntry[] = [];
+  if (page.take === 0) return found;
   let passed = 0;
-  for await (const key of walkKeys(db, tableName, query, page.skip + page.take)) {
-    if (passed < page.skip) passed++;
-    else found.push(key);
+  for await (const entry of walkKeys(db, tableName, query, page.skip + page.take)) {
+    if (passed < page.skip) {
+      passed++;
+      passing?.(entry);
+    } else found.push(entry);
     if (found.length === page.take) break;
   }
   return found;
 }
 
 /**
- * The index's matches in list order, merged across the query's partitions, read lazily.
+ * The index's matches in list order (each key with its sort key), merged across the
+ * query's partitions, read lazily.
  * Every partition is read at once, side by side, for about twice its even share of
  * `expected` keys (`firstLimit`; shares are uneven, statuses differ in size). The merge
  * cannot pass a partition that ran dry while more of it may come first, so then every
  * partition that would run dry before the page is full is read again together, each for
  * about twice its share of the keys still missing, its share being what it gave so far.
  * A page thus takes one round of reads, rarely two, however many partitions it merges.
+ * `near`, entries of the list next to where the walk starts, gives each partition's share
+ * measured instead of assumed even: each first read then asks for 1.5× its share.
  */
 export async function* walkKeys(
   db: DynamoDBDocumentClient,
   tableName: string,
   query: IndexQuery,
   expected: number,
-): AsyncGenerator<ItemKey> {
+  near: readonly IndexEntry[] = [],
+): AsyncGenerator<IndexEntry> {
   const filtered = Object.values(query.anyOf ?? {}).some((values) => values?.length);
   const sortKey = TABLE_SCHEMA.indexes[query.index].sortKey;
   const newestFirst = query.newestFirst !== false;
@@ -102,7 +135,10 @@ export async function* walkKeys(
   const cursors: Cursor[] = partitions.map((partition) => ({
     partition,
     buffer: [],
-    limit: firstLimit(expected, partitions.length, filtered),
+    limit:
+      near.length > 0
+        ? measuredLimit(expected, near.filter((entry) => entry.partition === partition).length / near.length, filtered)
+        : firstLimit(expected, partitions.length, filtered),
     given: 0,
     done: false,
   }));
@@ -147,7 +183,7 @@ export async function* walkKeys(
     seen.add(key.pk);
     next.given++;
     given++;
-    yield key;
+    yield { key, sortKey: String(item[sortKey]), partition: next.partition };
   }
 }
 
@@ -164,6 +200,12 @@ const ENTRIES_PER_READ_UNIT = 12;
 function firstLimit(expected: number, partitions: number, filtered: boolean): number {
   const share = Math.max(ENTRIES_PER_READ_UNIT, 2 * Math.ceil(expected / partitions) + 2);
   return bounded(filtered ? share : Math.min(expected, share));
+}
+
+/** A partition's first read when its share of the walk is measured: 1.5× it, plus two, at least a read unit's worth. */
+function measuredLimit(expected: number, share: number, filtered: boolean): number {
+  const limit = Math.max(ENTRIES_PER_READ_UNIT, Math.ceil(1.5 * share * expected) + 2);
+  return bounded(filtered ? limit : Math.min(expected, limit));
 }
 
 const bounded = (limit: number) => Math.min(INDEX_PAGE_LIMIT, Math.max(1, limit));
@@ -240,7 +282,7 @@ export async function readPage(
     }
     batch = [];
   };
-  for await (const key of walkKeys(db, tableName, query, page.skip + page.take)) {
+  for await (const { key } of walkKeys(db, tableName, query, page.skip + page.take)) {
     batch.push(key);
     if (batch.length === BATCH_GET_LIMIT) await take();
     if (found.length === page.take) return found;

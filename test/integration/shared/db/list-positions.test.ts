@@ -21,6 +21,12 @@ let tableName: string;
 let db: DynamoDBDocumentClient;
 /** Index items the Queries of the client evaluated since the last reset. */
 let scanned = 0;
+/** The commands the client sent since the last reset, and the sequential stages they ran in. */
+let sent: { command: string; count: boolean }[] = [];
+let stages = 0;
+let inFlight = 0;
+/** Set to drop one item from the next BatchGet's answer, as if it were deleted after the index read. */
+let dropOneRead = false;
 
 beforeAll(async () => {
   let dynamoEndpoint: string;
@@ -37,7 +43,36 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'countScanned' },
   );
+  // A stage is a run of commands in flight together: one starting while none is in flight opens the next.
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (inFlight++ === 0) stages++;
+      sent.push({
+        command: String(context.commandName),
+        count: (args.input as { Select?: string }).Select === 'COUNT',
+      });
+      try {
+        const out = await next(args);
+        const responses = (out.output as { Responses?: Record<string, unknown[]> }).Responses;
+        if (dropOneRead && responses?.[tableName]?.length) {
+          dropOneRead = false;
+          responses[tableName].pop();
+        }
+        return out;
+      } finally {
+        inFlight--;
+      }
+    },
+    { step: 'initialize', name: 'countStages' },
+  );
 });
+
+const resetCounts = () => {
+  scanned = 0;
+  sent = [];
+  stages = 0;
+};
+const countQueries = () => sent.filter((command) => command.count).length;
 
 let tenants = 0;
 /** A tenant whose list spreads over five status partitions, `count` entries a second apart, the newest at `newest`. */
@@ -85,14 +120,14 @@ const coldPage = async (tenant: string, index: number) =>
   idsOf(await readPage(db, tableName, queryOf(tenant), { skip: index * SIZE, take: SIZE }));
 
 async function served(tenant: string, index: number, at: number) {
-  scanned = 0;
+  resetCounts();
   const page = await new ListPositions(db, tableName).serve(
     tenant,
     listOf(tenant),
     { page: { skip: index * SIZE, take: SIZE } },
     new Date(at),
   );
-  return { ids: idsOf(page.items), next: page.next, scanned };
+  return { ids: idsOf(page.items), next: page.next, scanned, stages, counts: countQueries(), sent };
 }
 
 describe('page numbers served from a bookmark', () => {
@@ -119,7 +154,7 @@ describe('page numbers served from a bookmark', () => {
     const next = await served(tenant, 4, T0 + 40_000);
     expect(next.ids).toEqual(await coldPage(tenant, 4));
     expect(next.ids).toHaveLength(SIZE);
-    // The bookmark was used: about page 0's reads and the inserts (counted twice, read once), not the 250 before the page.
+    // The bookmark was used: about page 0's reads and the inserts (counted once, read once), not the 250 before the page.
     expect(next.scanned).toBeLessThanOrEqual(2 * first.scanned + 3 * inserted);
     expect(next.scanned).toBeLessThan(5 * SIZE + inserted);
   });
@@ -141,6 +176,55 @@ describe('page numbers served from a bookmark', () => {
   });
 });
 
+describe('the round trips a page costs', () => {
+  it('page 0 counts nothing: its walk from the top, then the BatchGet beside the cursor and bookmark Puts', async () => {
+    const tenant = await tenantWith(300);
+    const first = await served(tenant, 0, T0);
+    expect(first.counts).toBe(0);
+    // Before list positions a page was walk → BatchGet; the positions ride along with the BatchGet.
+    expect(first.stages).toBe(2);
+    expect(first.sent.filter((c) => c.command === 'PutItemCommand')).toHaveLength(2);
+    // The bookmark it wrote is used: page 1 walks below it.
+    const second = await served(tenant, 1, T0 + 1000);
+    expect(second.ids).toEqual(await coldPage(tenant, 1));
+    expect(second.scanned).toBeLessThanOrEqual(2 * first.scanned);
+  });
+
+  it('a walk from the top without a bookmark counts nothing either, and leaves one', async () => {
+    const tenant = await tenantWith(400);
+    const cold = await served(tenant, 3, T0);
+    expect(cold.ids).toEqual(await coldPage(tenant, 3));
+    expect(cold.counts).toBe(0);
+    // The Get finding no bookmark, the walk, the BatchGet beside the Puts.
+    expect(cold.stages).toBe(3);
+    const next = await served(tenant, 4, T0 + 1000);
+    expect(next.ids).toEqual(await coldPage(tenant, 4));
+    expect(next.scanned).toBeLessThan(3 * SIZE);
+  });
+
+  it('a bookmarked page counts once, beside the walk below the bookmark: Get, COUNT ∥ walk, BatchGet ∥ Puts', async () => {
+    const tenant = await tenantWith(600);
+    await served(tenant, 0, T0);
+    const page = await served(tenant, 1, T0 + 1000);
+    expect(page.ids).toEqual(await coldPage(tenant, 1));
+    expect(page.counts).toBe(STATUSES.length);
+    expect(page.stages).toBe(3);
+  });
+
+  it('pages made from a bookmark chain without counting again, exact under inserts between every request', async () => {
+    const tenant = await tenantWith(600);
+    await served(tenant, 0, T0);
+    for (let index = 1; index <= 6; index++) {
+      await insert(tenant, index * 4, T0 + 30_000 + index * 1000);
+      const page = await served(tenant, index, T0 + 40_000 + index * 1000);
+      expect(page.ids).toEqual(await coldPage(tenant, index));
+      expect(page.counts).toBe(STATUSES.length);
+      // Get, COUNT ∥ walk below, the keys shifted in from above, BatchGet ∥ Puts.
+      expect(page.stages).toBe(4);
+    }
+  });
+});
+
 describe('cursors', () => {
   it('continue after the last entry served: no entry repeated or skipped when entries are inserted meanwhile', async () => {
     const tenant = await tenantWith(260);
@@ -152,11 +236,30 @@ describe('cursors', () => {
     while (page.next) {
       await insert(tenant, 3, T0 + 60_000 + ++first * 1000);
       scanned = 0;
+      resetCounts();
       page = await positions.serve(tenant, listOf(tenant), { cursor: page.next, take: SIZE }, new Date(T0));
       expect(scanned).toBeLessThanOrEqual(3 * SIZE);
+      // The cursor's Get, the walk below it, the BatchGet beside the next cursor's Put.
+      expect(stages).toBe(3);
       seen.push(...idsOf(page.items));
     }
     expect(seen).toEqual(idsOf(expected));
+  });
+
+  it('continue past a page cut short by an item gone between the index and its read: the list goes on', async () => {
+    const tenant = await tenantWith(120);
+    const positions = new ListPositions(db, tableName);
+    dropOneRead = true;
+    const short = await positions.serve(tenant, listOf(tenant), { page: { skip: 0, take: SIZE } }, new Date(T0));
+    expect(short.items).toHaveLength(SIZE - 1);
+    const next = await positions.serve(
+      tenant,
+      listOf(tenant),
+      { cursor: short.next as string, take: SIZE },
+      new Date(T0),
+    );
+    expect(idsOf(next.items)).toEqual(await coldPage(tenant, 1));
+    expect((await served(tenant, 1, T0 + 1000)).ids).toEqual(await coldPage(tenant, 1));
   });
 
   it('are refused when unknown, expired, of another tenant or of another list: 400 invalid_cursor', async () => {
