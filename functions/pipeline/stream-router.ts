@@ -1,11 +1,13 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { events } from '#shared/db/events/index';
 import { invocation } from '#shared/invocation';
 import { createLogger, type Logger } from '#shared/logger';
 import type { AddressedMessage } from '#shared/queue/message-queue';
 import type { StreamAction } from '#shared/stream/rules';
+import { configurationsPerBatch, type OncePerTenant } from '../webhooks/batch-reads';
 import { deliveriesOf } from '../webhooks/fan-out';
 import { PendingSends } from './pending-sends';
 import { actionsFor } from './stream-rules';
@@ -15,7 +17,9 @@ import { actionsFor } from './stream-rules';
  * rules (./stream-rules.ts); the router performs what they ask and knows no area's
  * records. Records are handled in order; the queue messages they ask for (work messages,
  * a stored event's deliveries) are held and sent together at the end of the batch
- * (./pending-sends.ts), so a batch costs a few SQS requests rather than one per record.
+ * (./pending-sends.ts), so a batch costs a few SQS requests rather than one per record,
+ * and a tenant's webhook configurations are read once per batch for all its events
+ * (../webhooks/batch-reads.ts).
  *
  * At the first record that fails nothing after it is performed, the messages of the
  * records before it are still sent, and it is reported failed (ReportBatchItemFailures):
@@ -28,7 +32,8 @@ import { actionsFor } from './stream-rules';
 export const handler = invocation<DynamoDBStreamEvent, DynamoDBBatchResponse>(async (event) => {
   const logger = createLogger({ worker: 'stream-router' });
   const pending = new PendingSends();
-  let failure = await handleInOrder(event.Records, pending, logger);
+  const scope: BatchScope = { logger, configurations: configurationsPerBatch() };
+  let failure = await handleInOrder(event.Records, pending, scope);
   try {
     await pending.flush();
   } catch (error) {
@@ -43,6 +48,12 @@ export const handler = invocation<DynamoDBStreamEvent, DynamoDBBatchResponse>(as
   return { batchItemFailures: [{ itemIdentifier: failure.sequenceNumber }] };
 });
 
+/** What every record of one batch shares. */
+interface BatchScope {
+  logger: Logger;
+  configurations: OncePerTenant<WebhookConfiguration[]>;
+}
+
 interface RecordFailure {
   sequenceNumber: string;
   error: unknown;
@@ -52,13 +63,13 @@ interface RecordFailure {
 async function handleInOrder(
   records: DynamoDBRecord[],
   pending: PendingSends,
-  logger: Logger,
+  scope: BatchScope,
 ): Promise<RecordFailure | undefined> {
   for (const record of records) {
     const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
     try {
       const messages: AddressedMessage[] = [];
-      for (const action of actionsOf(record)) messages.push(...(await perform(action, logger)));
+      for (const action of actionsOf(record)) messages.push(...(await perform(action, scope)));
       pending.add(sequenceNumber, messages);
     } catch (error) {
       return { sequenceNumber, error };
@@ -73,7 +84,7 @@ function actionsOf(record: DynamoDBRecord): StreamAction[] {
 }
 
 /** Does the table work an action needs now and returns the messages it asks to send. */
-async function perform(action: StreamAction, logger: Logger): Promise<AddressedMessage[]> {
+async function perform(action: StreamAction, { logger, configurations }: BatchScope): Promise<AddressedMessage[]> {
   switch (action.kind) {
     case 'enqueue':
       return [{ queue: action.queue, message: action.message }];
@@ -83,6 +94,9 @@ async function perform(action: StreamAction, logger: Logger): Promise<AddressedM
       return [];
     }
     case 'publish-event':
-      return deliveriesOf({ tenant: action.tenant, event_id: action.eventId, event_type: action.eventType });
+      return deliveriesOf(
+        { tenant: action.tenant, event_id: action.eventId, event_type: action.eventType },
+        { configurations },
+      );
   }
 }

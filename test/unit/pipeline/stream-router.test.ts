@@ -127,6 +127,23 @@ describe('stream router', () => {
       expect(new Set(queue.sent.map((s) => s.message.id)).size).toBe(6);
     });
 
+    it('reads a tenant’s configurations once per batch, however many of its events the batch holds, and again in the next', async () => {
+      givenConfigurations(configuration('c1'));
+      const configurationReads = () =>
+        ddb
+          .commandCalls(QueryCommand)
+          .filter((call) => call.args[0].input.ExpressionAttributeValues?.[':pk'] === webhookKeys.configurations('t1'));
+
+      await handler(batch(inserted('e1'), inserted('e2'), inserted('e3')));
+      expect(configurationReads()).toHaveLength(1);
+
+      givenConfigurations(configuration('c1', { enabled: false }));
+      await handler(batch(inserted('e4')));
+
+      expect(configurationReads()).toHaveLength(2);
+      expect(queue.sent.map((s) => (s.message.body as { event_id: string }).event_id)).toEqual(['e1', 'e2', 'e3']);
+    });
+
     it('reads and writes nothing of the event itself: its id and type come from the stream image', async () => {
       givenConfigurations(configuration('c1'));
 
