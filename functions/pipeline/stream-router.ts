@@ -15,14 +15,16 @@ import { actionsFor } from './stream-rules';
 /**
  * Table stream → queues (docs/api.md#events). Each record goes to its entity's stream
  * rules (./stream-rules.ts); the router performs what they ask and knows no area's
- * records. Records are handled in order; the queue messages they ask for (work messages,
+ * records. The queue messages the records ask for (work messages,
  * a stored event's deliveries) are held and sent together at the end of the batch
  * (./pending-sends.ts), so a batch costs a few SQS requests rather than one per record,
  * and a tenant's webhook configurations are read once per batch for all its events
  * (../webhooks/batch-reads.ts).
  *
- * At the first record that fails nothing after it is performed, the messages of the
- * records before it are still sent, and it is reported failed (ReportBatchItemFailures):
+ * Records are performed a few at a time (their table work overlaps), their messages held
+ * in the records' order. At the first record that fails nothing after it is sent (the few
+ * records started after it may have stored their events), the messages of the records
+ * before it are still sent, and it is reported failed (ReportBatchItemFailures):
  * Lambda resumes there and, after its retries, sends the batch's description to the
  * on-failure destination. When the sending fails, the earliest record with a held message
  * is reported instead (it always comes before a failed record). Every action is safe to
@@ -59,23 +61,52 @@ interface RecordFailure {
   error: unknown;
 }
 
-/** Handles the records in order, holding what each asks to send, up to the first that fails. */
+/**
+ * Records whose table work runs at once, in the records' order: a record starts when the
+ * one this far before it has been taken. One after another, a batch of 50 status changes
+ * waited for 50 event writes in turn (issue 21).
+ */
+const RECORDS_AT_ONCE = 8;
+
+/**
+ * Handles the records, holding what each asks to send in the records' order, up to the
+ * first that fails. The table work of the few records started after it may still complete
+ * (an event stored, the configurations read): it is waited for, so nothing runs past the
+ * invocation, and the retry, which starts at the failed record, finds those events stored.
+ */
 async function handleInOrder(
   records: DynamoDBRecord[],
   pending: PendingSends,
   scope: BatchScope,
 ): Promise<RecordFailure | undefined> {
-  for (const record of records) {
+  const started: Promise<AddressedMessage[]>[] = [];
+  const start = (index: number) => {
+    const record = records[index];
+    if (!record) return;
+    const messages = messagesOf(record, scope);
+    // Its failure is met at its turn; until then it must not count as unhandled.
+    messages.catch(() => {});
+    started.push(messages);
+  };
+  for (let index = 0; index < RECORDS_AT_ONCE; index++) start(index);
+  for (const [index, record] of records.entries()) {
     const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
     try {
-      const messages: AddressedMessage[] = [];
-      for (const action of actionsOf(record)) messages.push(...(await perform(action, scope)));
-      pending.add(sequenceNumber, messages);
+      pending.add(sequenceNumber, await (started[index] as Promise<AddressedMessage[]>));
     } catch (error) {
+      await Promise.allSettled(started.slice(index + 1));
       return { sequenceNumber, error };
     }
+    start(index + RECORDS_AT_ONCE);
   }
   return undefined;
+}
+
+/** What one record asks to send, once its actions are done (one after another, in the rule's order). */
+async function messagesOf(record: DynamoDBRecord, scope: BatchScope): Promise<AddressedMessage[]> {
+  const messages: AddressedMessage[] = [];
+  for (const action of actionsOf(record)) messages.push(...(await perform(action, scope)));
+  return messages;
 }
 
 function actionsOf(record: DynamoDBRecord): StreamAction[] {
