@@ -1,5 +1,4 @@
-import type { WebhookConfiguration } from '#domain/webhook-configuration';
-import { subscribes } from '#domain/webhook-configuration';
+import { subscribes, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { messageQueue } from '#shared/queue/index';
 import type { AddressedMessage, QueueId } from '#shared/queue/message-queue';
 import { configurationsPerBatch, type OncePerTenant } from './batch-reads';
@@ -27,8 +26,8 @@ export interface FanOutOptions {
 
 /**
  * One delivery message per enabled configuration of the tenant that subscribes to the
- * event's type (one Query of the tenant's configurations, once per batch), so a slow or dead endpoint
- * never delays another. Sending the same event twice (a replayed stream batch) is safe: the
+ * event's type (one Query of the tenant's configurations, once per batch), so a slow or
+ * dead endpoint never delays another. Sending the same event twice (a replayed stream batch) is safe: the
  * delivery worker drops an attempt it has already recorded, and receivers deduplicate on
  * `webhook-id` (the event id). A redelivery names itself (`redelivery`), so its attempts
  * are new ones. Both ways out use it: the stream router for a newly stored event, holding
