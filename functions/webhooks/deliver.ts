@@ -1,15 +1,16 @@
 import { EVENT_RETENTION_MS } from '#domain/events';
+import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { DELIVERY_TIMEOUT_MS, isSuccess, nextAttemptDelay } from '#domain/webhook-delivery';
 import { webhookHeaders } from '#domain/webhook-signing';
 import { type DeliveryAttempt, events } from '#shared/db/events/index';
-import { webhookSecrets } from '#shared/db/webhook-secrets/index';
-import { webhooks } from '#shared/db/webhooks/index';
+import { type SigningSecrets, webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
 import { messageQueue } from '#shared/queue/index';
 import { webhookTransport } from '#shared/webhook-transport/index';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
+import { configurationsPerBatch, OncePerTenant } from './batch-reads';
 
 /** A webhook-deliveries message: one event to one configuration, on its `attempt`th try. */
 export interface DeliveryRequest {
@@ -38,6 +39,20 @@ const MAX_DELAY_SECONDS = 900;
 export class DeliveryExhausted extends Error {}
 
 /**
+ * What the deliveries of one batch read once per tenant (./batch-reads.ts): the tenant's
+ * configurations and its signing secrets. The worker makes one per invocation.
+ */
+export interface DeliveryReads {
+  configurations: OncePerTenant<WebhookConfiguration[]>;
+  secrets: OncePerTenant<SigningSecrets>;
+}
+
+export const deliveryReads = (): DeliveryReads => ({
+  configurations: configurationsPerBatch(),
+  secrets: new OncePerTenant((tenant) => webhookSecrets().signingSecretsOf(tenant)),
+});
+
+/**
  * One delivery attempt (docs/api.md#delivery): checks the URL again (DNS can change) and
  * connects to the addresses that check approved, signs the event with the tenant's secrets (two during a rotation) per Standard Webhooks,
  * POSTs it with a 10 s limit, and records the attempt beside the event. A failure is
@@ -46,7 +61,7 @@ export class DeliveryExhausted extends Error {}
  * always carries the same `webhook-id`. An attempt already recorded (the same message
  * again, or a replayed stream batch's fan-out) is not POSTed again.
  */
-export async function deliver(request: DeliveryRequest, logger: Logger): Promise<void> {
+export async function deliver(request: DeliveryRequest, logger: Logger, reads: DeliveryReads): Promise<void> {
   if (request.exhausted)
     throw new DeliveryExhausted(`delivery of ${request.event_id} gave up after ${request.attempt} attempts`);
   if (request.remaining_seconds) return requeue(request, request.remaining_seconds);
@@ -63,13 +78,15 @@ export async function deliver(request: DeliveryRequest, logger: Logger): Promise
     return resumeAfter(request, recorded, log.attempts);
   }
   const { stored } = log;
-  const configuration = await webhooks().configuration(request.tenant, request.configuration_id);
+  const configuration = (await reads.configurations.of(request.tenant)).find(
+    ({ id }) => id === request.configuration_id,
+  );
   if (!configuration?.enabled) {
     logger.info('delivery dropped: the configuration is gone or disabled', { ...ids(request) });
     return;
   }
   const body = JSON.stringify(stored.envelope);
-  const { sent, ...outcome } = await post(request, configuration.url, body, at);
+  const { sent, ...outcome } = await post(request, configuration.url, body, at, reads.secrets);
   const success = outcome.status_code !== undefined && isSuccess(outcome.status_code);
   const delay = success ? undefined : nextAttemptDelay(request.attempt);
   const attempt: DeliveryAttempt = {
@@ -120,10 +137,16 @@ function resumeAfter(request: DeliveryRequest, recorded: DeliveryAttempt, attemp
   return requeue({ ...request, attempt: request.attempt + 1 }, delay);
 }
 
-async function post(request: DeliveryRequest, url: string, body: string, at: Date) {
+async function post(
+  request: DeliveryRequest,
+  url: string,
+  body: string,
+  at: Date,
+  signing: OncePerTenant<SigningSecrets>,
+) {
   const check = await webhookUrlPolicy().check(url);
   if (!check.ok) return { sent: false, latency_ms: 0, error: `URL refused: ${check.reason}` };
-  const secrets = await webhookSecrets().signingSecrets(request.tenant, at);
+  const secrets = await (await signing.of(request.tenant)).at(at);
   if (secrets.length === 0) {
     return { sent: false, latency_ms: 0, error: 'no signing secret: create one with POST /webhooks/secret' };
   }

@@ -1,6 +1,8 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { queueWorker } from '#shared/batch';
-import { deliver } from './deliver';
+import { processQueueBatch } from '#shared/batch';
+import { invocation } from '#shared/invocation';
+import { deliver, deliveryReads } from './deliver';
 
 /** Webhook-deliveries queue message. */
 export const deliveryMessage = z.object({
@@ -13,8 +15,19 @@ export const deliveryMessage = z.object({
   redelivery: z.optional(z.uuid()),
 });
 
-/** Delivers webhooks from the webhook-deliveries queue, one attempt per message. */
-export const handler = queueWorker(
-  { worker: 'webhook-delivery', body: deliveryMessage, parallel: true },
-  (message, logger) => deliver(message, logger.child({ tenant: message.tenant })),
-);
+const options = { worker: 'webhook-delivery', body: deliveryMessage, parallel: true };
+
+/**
+ * Delivers webhooks from the webhook-deliveries queue, one attempt per message, the
+ * batch's messages side by side. What they share is read once per tenant per batch: a
+ * `queueWorker` whose work also gets the batch's reads.
+ */
+export const handler = invocation<SQSEvent, SQSBatchResponse>((event, context) => {
+  const reads = deliveryReads();
+  return processQueueBatch(
+    event,
+    options,
+    (message, logger) => deliver(message, logger.child({ tenant: message.tenant }), reads),
+    context,
+  );
+});

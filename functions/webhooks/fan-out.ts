@@ -1,6 +1,7 @@
-import { webhooks } from '#shared/db/webhooks/index';
+import { subscribes, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { messageQueue } from '#shared/queue/index';
 import type { AddressedMessage, QueueId } from '#shared/queue/message-queue';
+import { configurationsPerBatch, type OncePerTenant } from './batch-reads';
 import type { DeliveryRequest } from './deliver';
 
 /** A stored event to hand to the tenant's webhooks: its id and type are all fan-out needs. */
@@ -12,19 +13,35 @@ export interface PublishedEvent {
 
 const DELIVERIES: QueueId = 'webhookDeliveries';
 
+export interface FanOutOptions {
+  /** Set for `POST /events/{id}/redeliver`: a fresh id per request. */
+  redelivery?: string;
+  /**
+   * The tenant's configurations as the batch at hand reads them: the stream router passes
+   * one per invocation, so a batch of many events of one tenant reads them once. Default: a
+   * read of this event's own.
+   */
+  configurations?: OncePerTenant<WebhookConfiguration[]>;
+}
+
 /**
  * One delivery message per enabled configuration of the tenant that subscribes to the
- * event's type (one Query of the tenant's configurations), so a slow or dead endpoint
- * never delays another. Sending the same event twice (a replayed stream batch) is safe: the
+ * event's type (one Query of the tenant's configurations, once per batch), so a slow or
+ * dead endpoint never delays another. Sending the same event twice (a replayed stream batch) is safe: the
  * delivery worker drops an attempt it has already recorded, and receivers deduplicate on
  * `webhook-id` (the event id). A redelivery names itself (`redelivery`), so its attempts
  * are new ones. Both ways out use it: the stream router for a newly stored event, holding
  * the messages to send them with the rest of its batch (one send then carries many events'
  * deliveries, hence ids that name the event as well as the configuration), and `fanOut`.
  */
-export async function deliveriesOf(event: PublishedEvent, redelivery?: string): Promise<AddressedMessage[]> {
-  const configurations = await webhooks().enabledConfigurationsFor(event.tenant, event.event_type);
-  return configurations.map((configuration) => {
+export async function deliveriesOf(
+  event: PublishedEvent,
+  { redelivery, configurations = configurationsPerBatch() }: FanOutOptions = {},
+): Promise<AddressedMessage[]> {
+  const subscribed = (await configurations.of(event.tenant)).filter(
+    (configuration) => configuration.enabled && subscribes(configuration.event_types, event.event_type),
+  );
+  return subscribed.map((configuration) => {
     const body: DeliveryRequest = {
       tenant: event.tenant,
       event_id: event.event_id,
@@ -41,7 +58,7 @@ export async function deliveriesOf(event: PublishedEvent, redelivery?: string): 
  * which answers only once they are queued. Returns how many deliveries were sent.
  */
 export async function fanOut(event: PublishedEvent, redelivery?: string): Promise<number> {
-  const messages = (await deliveriesOf(event, redelivery)).map(({ message }) => message);
+  const messages = (await deliveriesOf(event, { redelivery })).map(({ message }) => message);
   if (messages.length > 0) await messageQueue().send(DELIVERIES, messages);
   return messages.length;
 }

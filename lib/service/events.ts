@@ -66,8 +66,9 @@ export const EVENTS: ServiceArea = {
       // slow endpoint delays no other delivery, only its batch's end; under load a batch
       // costs one invocation and one receive and delete instead of ten.
       source: { kind: 'queue', queue: 'webhookDeliveries', batchSize: 10, maxConcurrency: 50 },
-      // The event and its attempts (one Query of the event's partition), its configuration and
-      // the signing secrets (GetItem each); each attempt recorded beside the event.
+      // The event and its attempts (one Query of the event's partition); the tenant's
+      // configurations (a Query) and signing secrets (GetItem), each once per tenant per
+      // batch; each attempt recorded beside the event.
       table: { actions: ['GetItem', 'PutItem', 'Query'] },
       cipher: { decrypt: ['webhook_signing_secret'] },
       sendsTo: ['webhookDeliveries'],
@@ -82,7 +83,8 @@ export const EVENTS: ServiceArea = {
     webhookDeliveries: { name: 'WebhookDeliveries', visibilityTimeoutSeconds: 120, maxReceiveCount: 3 },
   },
   // A stored event (its id and type from the stream image) is fanned out: a Query of the
-  // tenant's configurations, one delivery message per subscribed one (outbox).
+  // tenant's configurations (once per tenant per batch), one delivery message per
+  // subscribed one (outbox).
   streamRules: {
     filters: [{ eventName: ['INSERT'], entity: [ENTITY.event] }],
     table: { actions: ['Query'] },

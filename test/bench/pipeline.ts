@@ -15,6 +15,7 @@ import { type HopFigures, HopTrace } from './pipeline-hops';
 import { GOALS, type PipelineFigures } from './results';
 import { isMain, runStandalone } from './standalone';
 import { percentile, round } from './stats';
+import { TableCallCounter } from './table-calls';
 import { textTable } from './text-table';
 
 /**
@@ -75,6 +76,11 @@ export interface PipelineMeasurement extends PipelineFigures {
   readonly functions: readonly FunctionLoad[];
   /** Where the latency goes, hop by hop (test/bench/pipeline-hops.ts). */
   readonly hops: readonly HopFigures[];
+  /**
+   * DynamoDB calls per delivered event, by operation (test/bench/table-calls.ts): the
+   * writers' status change (one UpdateItem) and every handler's; not the stream's reads.
+   */
+  readonly table_calls_per_event: { total: number; by_operation: Record<string, number> };
 }
 
 export interface FunctionLoad {
@@ -96,7 +102,9 @@ export async function measurePipelineWith(
   const rate = options.ratePerSecond ?? GOALS.pipelineEventsPerS;
   const meter = new Meter();
   const hops = new HopTrace();
+  const tableCalls = new TableCallCounter();
   const service = await startBenchService(context, { part: 'pipeline', invoker: hops.wrap(meter.invoker()) });
+  const detach = tableCalls.attach(documentClient());
   try {
     const seeded = performance.now();
     const accounts = await seedSettledAccounts(service.tenant, count);
@@ -105,6 +113,7 @@ export async function measurePipelineWith(
     context.log(`pipeline: ${count} settled accounts seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
 
     meter.recording = true;
+    tableCalls.recording = true;
     const started = Date.now();
     const cpuBefore = process.cpuUsage();
     const load = loadavg()[0] ?? 0;
@@ -118,16 +127,24 @@ export async function measurePipelineWith(
       writesDone + drainTimeoutMs,
     );
     meter.recording = false;
+    tableCalls.recording = false;
     const cpu = process.cpuUsage(cpuBefore);
     if (!complete) {
       context.log(
         `pipeline: only ${service.receiver.arrivals.size} of ${count} events arrived within ${drainTimeoutMs / 1000} s of the last write`,
       );
     }
-    const measurement = summarise(service, meter.invocations, hops, { written: count, started, rate, cpu, load });
+    const measurement = summarise(service, meter.invocations, hops, tableCalls, {
+      written: count,
+      started,
+      rate,
+      cpu,
+      load,
+    });
     for (const line of describeMeasurement(measurement, (writesDone - started) / 1000)) context.log(line);
     return measurement;
   } finally {
+    detach();
     await service.stop();
   }
 }
@@ -200,6 +217,7 @@ function summarise(
   service: BenchService,
   invocations: readonly Invocation[],
   hops: HopTrace,
+  tableCalls: TableCallCounter,
   run: { written: number; started: number; rate: number; cpu: NodeJS.CpuUsage; load: number },
 ): PipelineMeasurement {
   const arrivals = [...service.receiver.arrivals.values()];
@@ -220,6 +238,7 @@ function summarise(
     load_average: round(run.load, 2),
     functions: functionLoads(invocations, wallMs),
     hops: hops.figures(arrivals),
+    table_calls_per_event: tableCalls.perEvent(arrivals.length),
   };
 }
 
@@ -254,6 +273,11 @@ function describeMeasurement(measurement: PipelineMeasurement, writeSeconds: num
         load.busy_fraction,
       ]),
     ),
+    `pipeline: ${measurement.table_calls_per_event.total} table calls per event (${Object.entries(
+      measurement.table_calls_per_event.by_operation,
+    )
+      .map(([operation, n]) => `${operation} ${n}`)
+      .join(', ')})`,
     ...textTable(
       ['hop', 'p50 ms', 'p99 ms', 'share of the p99 event'],
       measurement.hops.map((hop) => [hop.hop, hop.p50_ms, hop.p99_ms, hop.share_of_p99]),

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { webhooks } from '#shared/db/webhooks/index';
+import type { DeliveryRequest } from '../../../functions/webhooks/deliver';
+import { deliveriesOf } from '../../../functions/webhooks/fan-out';
 import { api } from '../harness';
 import { configurationBody, useTestDns, useWebhooksRuntime } from './support';
 
@@ -193,11 +195,13 @@ describe('the configurations the sender delivers to', () => {
     const accounts = await make(['verify_account_updated']);
     await make(['subscribe_all'], false);
 
-    const ids = async (type: string) =>
-      (await webhooks().enabledConfigurationsFor('tenant-dave', type)).map((c) => c.id).sort();
+    const ids = async (event_type: string, tenant = 'tenant-dave') =>
+      (await deliveriesOf({ tenant, event_id: randomUUID(), event_type }))
+        .map(({ message }) => (message.body as DeliveryRequest).configuration_id)
+        .sort();
     expect(await ids('person_verified')).toEqual([exact, all, persons].sort());
     expect(await ids('person_closed')).toEqual([all, persons].sort());
     expect(await ids('verify_account_updated')).toEqual([all, accounts].sort());
-    expect(await webhooks().enabledConfigurationsFor('tenant-nobody', 'person_verified')).toEqual([]);
+    expect(await ids('person_verified', 'tenant-nobody')).toEqual([]);
   });
 });

@@ -127,6 +127,23 @@ describe('stream router', () => {
       expect(new Set(queue.sent.map((s) => s.message.id)).size).toBe(6);
     });
 
+    it('reads a tenant’s configurations once per batch, however many of its events the batch holds, and again in the next', async () => {
+      givenConfigurations(configuration('c1'));
+      const configurationReads = () =>
+        ddb
+          .commandCalls(QueryCommand)
+          .filter((call) => call.args[0].input.ExpressionAttributeValues?.[':pk'] === webhookKeys.configurations('t1'));
+
+      await handler(batch(inserted('e1'), inserted('e2'), inserted('e3')));
+      expect(configurationReads()).toHaveLength(1);
+
+      givenConfigurations(configuration('c1', { enabled: false }));
+      await handler(batch(inserted('e4')));
+
+      expect(configurationReads()).toHaveLength(2);
+      expect(queue.sent.map((s) => (s.message.body as { event_id: string }).event_id)).toEqual(['e1', 'e2', 'e3']);
+    });
+
     it('reads and writes nothing of the event itself: its id and type come from the stream image', async () => {
       givenConfigurations(configuration('c1'));
 
@@ -156,7 +173,7 @@ describe('stream router', () => {
     });
   });
 
-  it('reports the first failing record so the batch resumes there, and does nothing after it', async () => {
+  it('reports the first failing record so the batch resumes there, and sends nothing of it or after it', async () => {
     const first = record('INSERT', accountImage('a1'));
     const failing = record(
       'MODIFY',
@@ -205,6 +222,61 @@ describe('stream router', () => {
         ['identification', 'p1'],
         ['identification', 'p2'],
       ]);
+    });
+
+    it('stores the events of a batch side by side, a few records ahead, its messages still in the records’ order', async () => {
+      let inFlight = 0;
+      let most = 0;
+      ddb.on(PutCommand).callsFake(async () => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight -= 1;
+        return {};
+      });
+      const ids = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
+
+      const result = await handler(batch(...ids.map(debitRestart)));
+
+      expect(result.batchItemFailures).toEqual([]);
+      expect(most).toBeGreaterThan(1);
+      expect(
+        ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item?.envelope.event_data.account.id),
+      ).toEqual(ids);
+      expect(queue.sent.map((s) => s.message.id)).toEqual(ids);
+    });
+
+    it('at a failing record, waits for the records started after it before it answers', async () => {
+      let settled = 0;
+      ddb.on(PutCommand).callsFake(async (input) => {
+        await new Promise((resolve) =>
+          setTimeout(resolve, input.Item?.envelope.event_data.account.id === 'a1' ? 1 : 10),
+        );
+        settled += 1;
+        if (input.Item?.envelope.event_data.account.id === 'a1') throw new Error('throttled');
+        return {};
+      });
+      const failing = statusChange('a1');
+
+      const result = await handler(batch(failing, statusChange('a2'), statusChange('a3')));
+
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: sequenceOf(failing) }]);
+      expect(settled).toBe(ddb.commandCalls(PutCommand).length);
+      expect(queue.sent).toEqual([]);
+    });
+
+    it('reports a record that failed while an earlier one was still running at its turn, the earlier one’s messages sent', async () => {
+      ddb.on(PutCommand).callsFake(async (input) => {
+        const id = input.Item?.envelope.event_data.account.id;
+        await new Promise((resolve) => setTimeout(resolve, id === 'a1' ? 20 : 1));
+        if (id === 'a2') throw new Error('throttled');
+        return {};
+      });
+      const failing = debitRestart('a2');
+
+      const result = await handler(batch(debitRestart('a1'), failing, debitRestart('a3')));
+
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: sequenceOf(failing) }]);
+      expect(queue.sent.map((s) => s.message.id)).toEqual(['a1']);
     });
 
     it('at a failing record, still sends what the records before it asked for, and nothing of it or after it', async () => {

@@ -49,11 +49,11 @@ class FakeEvents {
 class FakeWebhooks {
   enabled = true;
   url = 'https://partner.example/hooks';
-  async configuration(): Promise<Partial<WebhookConfiguration>> {
-    return { id: CONFIGURATION_ID, tenant: TENANT, url: this.url, enabled: this.enabled };
+  async configurations(): Promise<Partial<WebhookConfiguration>[]> {
+    return [{ id: CONFIGURATION_ID, tenant: TENANT, url: this.url, enabled: this.enabled }];
   }
-  async signingSecrets() {
-    return [SECRET];
+  async signingSecretsOf() {
+    return { at: async () => [SECRET] };
   }
 }
 

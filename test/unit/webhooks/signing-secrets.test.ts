@@ -72,7 +72,7 @@ beforeEach(() => {
       withAttempts: async () => ({ stored: { tenant: TENANT, envelope }, attempts: [] }),
       recordAttempt: async (_t: string, _e: string, _a: DeliveryAttempt) => {},
     } as unknown as EventRepository,
-    webhooks: { configuration: async () => configuration } as unknown as WebhookRepository,
+    webhooks: { configurations: async () => [configuration] } as unknown as WebhookRepository,
     webhookTransport: transport,
     webhookUrlPolicy: approvingUrlPolicy,
     queue: new FakeQueue(),

@@ -3,7 +3,7 @@ import { tableName } from '#shared/config';
 import { documentClient, port } from '#shared/dependencies';
 import { WebhookSecretRepository } from './repository';
 
-export { PREVIOUS_SECRET_TTL_MS, WebhookSecretRepository } from './repository';
+export { PREVIOUS_SECRET_TTL_MS, type SigningSecrets, WebhookSecretRepository } from './repository';
 
 /** Tenants' webhook signing secrets on the service's table, through the cipher; tests may replace them. */
 export const webhookSecrets = /* @__PURE__ */ port(

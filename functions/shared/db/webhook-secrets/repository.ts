@@ -11,6 +11,12 @@ import { type SecretItem, secretContext } from './item';
 /** A previous secret keeps signing this long after a rotation. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** A tenant's signing secrets as read at one moment. */
+export interface SigningSecrets {
+  /** The secrets that sign at `now`, decrypted: the current one, and the previous one until it expires. */
+  at(now: Date): Promise<string[]>;
+}
+
 /** Decrypted secrets a container keeps: two per tenant during a rotation, for 50 tenants. */
 const SECRETS_CACHED = 100;
 
@@ -82,12 +88,24 @@ export class WebhookSecretRepository {
    * the previous one until it expires (24 h after the rotation). None before the first.
    */
   async signingSecrets(tenant: string, now: Date): Promise<string[]> {
+    return (await this.signingSecretsOf(tenant)).at(now);
+  }
+
+  /**
+   * The tenant's secrets as stored now (one read), to sign any number of deliveries: a
+   * batch of them reads the item once and asks for each delivery's time.
+   */
+  async signingSecretsOf(tenant: string): Promise<SigningSecrets> {
     const stored = await this.storedSecret(tenant);
-    if (!stored) return [];
-    const live = [stored.current_secret];
-    if (stored.previous_secret && stored.previous_expires_at && stored.previous_expires_at > now.toISOString())
-      live.push(stored.previous_secret);
-    return Promise.all(live.map((ciphertext) => this.decrypt(tenant, ciphertext)));
+    return {
+      at: (now) => {
+        if (!stored) return Promise.resolve([]);
+        const live = [stored.current_secret];
+        if (stored.previous_secret && stored.previous_expires_at && stored.previous_expires_at > now.toISOString())
+          live.push(stored.previous_secret);
+        return Promise.all(live.map((ciphertext) => this.decrypt(tenant, ciphertext)));
+      },
+    };
   }
 
   private async storedSecret(tenant: string): Promise<SecretItem | undefined> {

@@ -1,5 +1,5 @@
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_WEBHOOK_CONFIGURATIONS, subscribes, type WebhookConfiguration } from '#domain/webhook-configuration';
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_WEBHOOK_CONFIGURATIONS, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
@@ -61,26 +61,17 @@ export class WebhookRepository {
     }
   }
 
-  /** The tenant's configurations, newest first (`created_at`, then id, descending). */
+  /**
+   * The tenant's configurations, newest first (`created_at`, then id, descending): one
+   * strongly consistent Query of their partition (at most MAX_WEBHOOK_CONFIGURATIONS). The
+   * fan-out and the delivery worker read them so, once per tenant per batch.
+   */
   async configurations(tenant: string): Promise<WebhookConfiguration[]> {
     const items = await tablePartition(this.db, this.tableName, webhookKeys.configurations(tenant));
     return items
       .filter((item) => item.entity === ENTITY.webhookConfiguration)
       .map(toConfiguration)
       .sort((a, b) => descending(a.created_at, b.created_at) || descending(a.id, b.id));
-  }
-
-  /** One configuration, for a delivery (GetItem; undefined when deleted meanwhile). */
-  async configuration(tenant: string, id: string): Promise<WebhookConfiguration | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: webhookKeys.configuration(tenant, id) }),
-    );
-    return out.Item?.entity === ENTITY.webhookConfiguration ? toConfiguration(out.Item) : undefined;
-  }
-
-  /** For the sender: the enabled configurations that take an event of `eventType`. */
-  async enabledConfigurationsFor(tenant: string, eventType: string): Promise<WebhookConfiguration[]> {
-    return (await this.configurations(tenant)).filter((c) => c.enabled && subscribes(c.event_types, eventType));
   }
 
   /** PUT semantics, one write: the fields are replaced as a whole; `undefined` when no such configuration. */
