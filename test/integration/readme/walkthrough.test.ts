@@ -94,7 +94,22 @@ describe('README walkthrough', () => {
     const script = walkthroughScript()
       .replaceAll('http://127.0.0.1:3000', runtime.url)
       .replaceAll('127.0.0.1:4000', `127.0.0.1:${receiverPort}`)
-      .replaceAll(/^sleep 1$/gm, 'sleep 4');
+      // A reader starts the receiver long before the first event; a loaded machine may take
+      // seconds to, so the test waits for it to listen rather than lose the first deliveries'
+      // quick retries to a closed port.
+      .replace(
+        /^npm run --silent receiver &$/m,
+        (line) =>
+          `${line}\nfor _ in $(seq 120); do (exec 3<>/dev/tcp/127.0.0.1/${receiverPort}) 2>/dev/null && break; sleep 0.5; done`,
+      )
+      // The README waits a second for the pipeline; a loaded machine may need longer, so
+      // the test waits, up to 30 s, until the next command answers what its comment says.
+      .replaceAll(
+        /^sleep 1\n(.+?)\s+# (\S+)$/gm,
+        (_, command: string, answer: string) =>
+          `for _ in $(seq 60); do [ "$(${command})" = "${answer}" ] && break; sleep 0.5; done\n${command}`,
+      );
+    expect(script).not.toMatch(/^sleep 1$/m);
 
     const { code, stdout, stderr } = await runBash(script, {
       ...process.env,
