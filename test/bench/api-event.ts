@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { scopePrefix } from '#shared/config';
 import { SERVICE_VERSION } from '#shared/http/middlewares';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../lib/local/aws-account';
 import { buildEvent, newRequestId } from '../../lib/local/gateway/apigw-event';
@@ -72,7 +73,8 @@ export function apiEvent(
         sub: clientId,
         client_id: clientId,
         token_use: 'access',
-        scope: route.scopes.map((scope) => `verify-service/${scope}`).join(' '),
+        // Prefixed as the handlers read them (JWT_SCOPE_PREFIX): scopes a handler checks itself (the event log's) must match.
+        scope: route.scopes.map((scope) => `${scopePrefix()}${scope}`).join(' '),
         auth_time: issuedAt,
         iss: ISSUER,
         exp: issuedAt + 3600,
