@@ -17,7 +17,7 @@ import { Sleeper } from './sleeper';
  * dead-letter queue is the queue's business (LocalQueue.receive).
  *
  * Several batches at once, as Lambda's SQS poller runs them: up to LOCAL_QUEUE_CONCURRENCY
- * (where a busy mapping stands once it has scaled out a little), or the row's
+ * (the concurrency it starts a mapping with, before it scales out), or the row's
  * maxConcurrency when that is lower. One batch at a time held a burst of webhook
  * deliveries back by seconds. SQS standard queues promise no order, and each consumer is
  * safe to run twice on the same message, so batches side by side change nothing else.
@@ -34,13 +34,8 @@ export type QueueConsumerDefinition = ConsumerDefinition & {
 /** Longest pause of an empty queue; a new message wakes the consumer at once anyway. */
 const IDLE_PAUSE_MS = 1_000;
 
-/**
- * Batches of one queue in flight at once, at most. Lambda's SQS event source mapping starts
- * with 5 and, while messages wait, adds up to 300 concurrent invocations a minute: 10 is
- * where a busy queue's mapping stands seconds into a burst (5 held the pipeline bench's
- * deliveries back: queue → worker was two thirds of its p99).
- */
-export const LOCAL_QUEUE_CONCURRENCY = 10;
+/** Batches of one queue in flight at once, at most: the five pollers Lambda's SQS event source mapping starts with. */
+export const LOCAL_QUEUE_CONCURRENCY = 5;
 
 export class QueueConsumer implements PipelineWorker {
   readonly name: string;

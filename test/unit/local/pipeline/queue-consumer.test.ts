@@ -118,7 +118,7 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
   }
   const messages = (count: number) => Array.from({ length: count }, (_, n) => ({ id: String(n), body: n }));
 
-  it(`runs up to ${LOCAL_QUEUE_CONCURRENCY} batches of one queue at once, as Lambda's SQS poller runs a busy queue, each of at most batchSize`, async () => {
+  it(`runs up to ${LOCAL_QUEUE_CONCURRENCY} batches of one queue at once, as Lambda's SQS poller starts with, each of at most batchSize`, async () => {
     const { seen, handler } = slowHandler();
     const sizes: number[] = [];
     const { queues, activity, worker } = start(
