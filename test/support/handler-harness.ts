@@ -25,13 +25,17 @@ import { setLogSink } from '#shared/logger';
 import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './http-events';
 import { captureMetrics, type EmfLine } from './metrics';
 import { sealedAccountNumber, TEST_FIELD_CIPHER } from './records';
+import { assertWithinGrants, recordingClient, takeRecorded } from './table-access-recorder';
 
 export { TEST_FIELD_CIPHER } from './records';
+export { functionUnderTest } from './table-access-recorder';
 
 /**
  * What every handler test shares: DynamoDB mocked at the document client (every instance),
  * a fake cipher, a fixed digest key and field key, a fixed clock, captured log lines and captured metrics (EMF lines). Call `useHandlerHarness()` once at
- * the top of a test file.
+ * the top of a test file. Every DynamoDB command a handler sends is checked against its
+ * function's grant (test/support/table-access-recorder.ts): routes run as the route their
+ * event names (`invoke`), any other call through `functionUnderTest`.
  */
 
 // Handlers read TABLE_NAME on first use, not at import, so setting it here is early enough.
@@ -107,9 +111,12 @@ export function useHandlerHarness(): Harness {
     ddb.on(PutCommand).resolves({});
     ddb.on(UpdateCommand).resolves({});
     ddb.on(DeleteCommand).resolves({});
+    takeRecorded();
     setDependencies({
-      documentClient: DynamoDBDocumentClient.from(
-        new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+      documentClient: recordingClient(
+        DynamoDBDocumentClient.from(
+          new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+        ),
       ),
       cipher: harness.cipher,
       digestKey: TEST_DIGEST_KEY,
@@ -122,6 +129,7 @@ export function useHandlerHarness(): Harness {
   afterEach(() => {
     resetDependencies();
     setLogSink(undefined);
+    assertWithinGrants(takeRecorded());
   });
   return harness;
 }

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { asRoute } from './table-access-recorder';
 
 /**
  * API Gateway HTTP API (v2) events as the JWT authorizer delivers them, a minimal Lambda
@@ -117,7 +118,7 @@ export async function invoke<B = any>(
   handler: Handler,
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
 ): Promise<HttpAnswer<B>> {
-  const result = (await handler(event, lambdaContext())) as {
+  const result = (await asRoute(event.routeKey, () => handler(event, lambdaContext()))) as {
     statusCode: number;
     headers?: Record<string, string>;
     body?: string;

@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Person } from '#domain/person';
-import { handler as worker } from '../../../functions/persons/identification-worker';
-import { ddb, givenStored, TENANT, useHandlerHarness } from '../../support/handler-harness';
+import { handler as identificationWorker } from '../../../functions/persons/identification-worker';
+import { ddb, functionUnderTest, givenStored, TENANT, useHandlerHarness } from '../../support/handler-harness';
 import { countOf, lineWith } from '../../support/metrics';
 import { sqsBatch, sqsRecord, storedPersonItem } from '../../support/records';
 
@@ -13,6 +13,7 @@ import { sqsBatch, sqsRecord, storedPersonItem } from '../../support/records';
  * test/integration/persons.)
  */
 const harness = useHandlerHarness();
+const worker = functionUnderTest('IdentificationWorker', identificationWorker);
 
 const PERSON_ID = '0b7e2f4a-5c6d-4e8f-9a0b-1c2d3e4f5a6b';
 

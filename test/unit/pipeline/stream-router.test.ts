@@ -7,13 +7,14 @@ import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { configurationItem } from '#shared/db/webhooks/item';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
-import { handler } from '../../../functions/pipeline/stream-router';
+import { handler as streamRouter } from '../../../functions/pipeline/stream-router';
 import { FakeQueue } from '../../support/fakes';
-import { ddb, useHandlerHarness } from '../../support/handler-harness';
+import { ddb, functionUnderTest, useHandlerHarness } from '../../support/handler-harness';
 import { lambdaContext } from '../../support/http-events';
 import { storedAccountItem, storedPersonItem, TEST_FIELD_CIPHER } from '../../support/records';
 
 const harness = useHandlerHarness();
+const handler = functionUnderTest('StreamRouter', streamRouter);
 let queue: FakeQueue;
 beforeEach(() => {
   queue = new FakeQueue();

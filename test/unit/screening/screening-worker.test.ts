@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Person } from '#domain/person';
 import { nameKey } from '#domain/screening';
 import { personItem } from '#shared/db/persons/item';
-import { handler as worker } from '../../../functions/screening/screening-worker';
-import { ddb, givenStored, TENANT, useHandlerHarness } from '../../support/handler-harness';
+import { handler as screeningWorker } from '../../../functions/screening/screening-worker';
+import { ddb, functionUnderTest, givenStored, TENANT, useHandlerHarness } from '../../support/handler-harness';
 import { countOf } from '../../support/metrics';
 import { sqsBatch, sqsRecord } from '../../support/records';
 
@@ -13,6 +13,7 @@ import { sqsBatch, sqsRecord } from '../../support/records';
  * PersonStatusChanged. (Re-screening itself is tested on DynamoDB Local.)
  */
 const harness = useHandlerHarness();
+const worker = functionUnderTest('ScreeningWorker', screeningWorker);
 
 const PERSON_ID = '0b7e2f4a-5c6d-4e8f-9a0b-1c2d3e4f5a6b';
 const NAME_KEY = nameKey('Ivan', 'Petrov');

@@ -1,7 +1,15 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { handler as worker } from '../../../functions/verify-accounts/verification-worker';
-import { ACCOUNT_ID, ddb, givenStored, storedAccount, TENANT, useHandlerHarness } from '../../support/handler-harness';
+import { handler as verificationWorker } from '../../../functions/verify-accounts/verification-worker';
+import {
+  ACCOUNT_ID,
+  ddb,
+  functionUnderTest,
+  givenStored,
+  storedAccount,
+  TENANT,
+  useHandlerHarness,
+} from '../../support/handler-harness';
 import { countOf, lineWith } from '../../support/metrics';
 import { sqsBatch, sqsRecord } from '../../support/records';
 
@@ -11,6 +19,7 @@ import { sqsBatch, sqsRecord } from '../../support/records';
  * test/integration/verify-accounts/verification-worker.test.ts.)
  */
 const harness = useHandlerHarness();
+const worker = functionUnderTest('VerificationWorker', verificationWorker);
 
 const message = (id = ACCOUNT_ID) => sqsBatch(sqsRecord(`m-${id}`, { tenant: TENANT, id }));
 

@@ -7,9 +7,9 @@ import { configurationItem } from '#shared/db/webhooks/item';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
-import { handler as worker } from '../../../functions/webhooks/delivery-worker';
+import { handler as deliveryWorker } from '../../../functions/webhooks/delivery-worker';
 import { approvingUrlPolicy, FakeQueue } from '../../support/fakes';
-import { ddb, TENANT, useHandlerHarness } from '../../support/handler-harness';
+import { ddb, functionUnderTest, TENANT, useHandlerHarness } from '../../support/handler-harness';
 import { sqsBatch, sqsRecord } from '../../support/records';
 
 /**
@@ -20,6 +20,7 @@ import { sqsBatch, sqsRecord } from '../../support/records';
  * secret rotated meanwhile takes effect there.
  */
 useHandlerHarness();
+const worker = functionUnderTest('WebhookDeliveryWorker', deliveryWorker);
 
 const CONFIGURATION_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 const OTHER_CONFIGURATION_ID = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';

@@ -8,9 +8,9 @@ import type { WebhookRepository } from '#shared/db/webhooks/index';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
 import { DnsWebhookUrlPolicy, type WebhookUrlVerdict } from '#shared/webhook-url/webhook-url-policy';
-import { handler as worker } from '../../../functions/webhooks/delivery-worker';
+import { handler as deliveryWorker } from '../../../functions/webhooks/delivery-worker';
 import { FakeQueue } from '../../support/fakes';
-import { TENANT, useHandlerHarness } from '../../support/handler-harness';
+import { functionUnderTest, TENANT, useHandlerHarness } from '../../support/handler-harness';
 import { countOf, valuesOf } from '../../support/metrics';
 import { sqsBatch, sqsRecord } from '../../support/records';
 
@@ -23,6 +23,7 @@ import { sqsBatch, sqsRecord } from '../../support/records';
  * retries, the receiver's view — is tested end to end in test/integration/webhooks.)
  */
 const harness = useHandlerHarness();
+const worker = functionUnderTest('WebhookDeliveryWorker', deliveryWorker);
 
 const EVENT_ID = '4d3c2b1a-0f9e-4d8c-8b7a-6f5e4d3c2b1a';
 const CONFIGURATION_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';

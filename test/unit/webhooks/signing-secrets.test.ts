@@ -13,9 +13,9 @@ import type { WebhookRepository } from '#shared/db/webhooks/index';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
-import { handler as worker } from '../../../functions/webhooks/delivery-worker';
+import { handler as deliveryWorker } from '../../../functions/webhooks/delivery-worker';
 import { approvingUrlPolicy, FakeQueue } from '../../support/fakes';
-import { ddb, FRIDAY, TENANT, useHandlerHarness } from '../../support/handler-harness';
+import { ddb, FRIDAY, functionUnderTest, TENANT, useHandlerHarness } from '../../support/handler-harness';
 import { sqsBatch, sqsRecord } from '../../support/records';
 
 /**
@@ -24,6 +24,7 @@ import { sqsBatch, sqsRecord } from '../../support/records';
  * KMS is billed per request, and a warm worker delivers many events of one tenant.
  */
 useHandlerHarness();
+const worker = functionUnderTest('WebhookDeliveryWorker', deliveryWorker);
 
 const EVENT_ID = '4d3c2b1a-0f9e-4d8c-8b7a-6f5e4d3c2b1a';
 const CONFIGURATION_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';

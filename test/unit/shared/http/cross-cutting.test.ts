@@ -2,7 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as control } from '../../../../functions/verify-accounts/control';
 import { handler as create } from '../../../../functions/verify-accounts/create';
-import { handler as get } from '../../../../functions/verify-accounts/get';
+import { handler as getVerifyAccount } from '../../../../functions/verify-accounts/get';
 import { handler as list } from '../../../../functions/verify-accounts/list';
 import {
   ACCOUNT_ID,
@@ -12,6 +12,7 @@ import {
   createEvent,
   ddb,
   ERROR_BODY_KEYS,
+  functionUnderTest,
   getEvent,
   givenStored,
   listEvent,
@@ -28,6 +29,7 @@ import {
 } from '../../../support/http-events';
 
 const harness = useHandlerHarness();
+const get = functionUnderTest('GetVerifyAccount', getVerifyAccount);
 
 /** One request per Verify route, so every cross-cutting rule is checked on all four. */
 const routes = [
