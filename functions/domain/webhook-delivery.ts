@@ -60,7 +60,7 @@ function inGroup(listed: string, eventType: string): boolean {
 
 /**
  * What a configuration may list: `subscribe_all`, the groups and every kind of the catalogue.
- * The catalogue is a parameter because it is joined from the areas (functions/events/event-types.ts),
+ * The catalogue is a parameter because it is joined from the areas (functions/event-catalogue/kinds.ts),
  * which the domain does not import.
  */
 export function webhookEventTypes(eventTypes: readonly string[]): string[] {

@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { MAX_STORED_ATTEMPTS } from '#domain/attempt-slots';
 import { id, timestamp } from '#shared/responses';
-import { person } from '../persons/responses';
-import { verifyAccount } from '../verify-accounts/responses';
-import { ORUM_EVENT_TYPES } from './event-types';
+import { ORUM_EVENT_TYPES } from '../event-catalogue/kinds';
+import { eventData } from '../event-catalogue/payloads';
 
 /**
  * What the event log answers (docs/api.md#events): the envelope exactly as webhooks carry
@@ -15,33 +14,6 @@ export const eventType = z
   .check(
     z.describe(
       'Kind of event (docs/api.md#event-kinds): one the service emits, or another kind of Orum’s trigger schema in a test event. Kinds may be added: accept unknown ones.',
-    ),
-  );
-
-/**
- * A test event (`POST /webhooks/invoke` with `data`) carries the partner's `data` as it was
- * sent, which the service checks only for sensitive keys and depth: it need not be a
- * record of the service. A kind the service never emits carries that, or a generated sample.
- */
-const sentAsIs = z
-  .record(z.string(), z.unknown())
-  .check(z.describe('A test event’s `data`, as it was sent to `POST /webhooks/invoke`, or a generated sample.'));
-
-export const eventData = z
-  .union([
-    z.strictObject({ account: verifyAccount }),
-    z.strictObject({ person }),
-    z.strictObject({ account: sentAsIs }),
-    z.strictObject({ person: sentAsIs }),
-    z.strictObject({ business: sentAsIs }),
-    z.strictObject({ external_account: sentAsIs }),
-    z.strictObject({ transfer: sentAsIs }),
-    z.strictObject({ subledger: sentAsIs }),
-    z.strictObject({ book_transfer: sentAsIs }),
-  ])
-  .check(
-    z.describe(
-      'The record as its GET route answers it: `{ account }` or `{ person }`. A test event carries its `data` or a sample, under the record its kind names (`business`, `external_account`, `transfer`, `subledger`, `book_transfer` for kinds only a test event has).',
     ),
   );
 

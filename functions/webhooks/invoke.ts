@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { events } from '#shared/db/events/index';
 import { now } from '#shared/dependencies';
 import { httpHandler } from '#shared/http/handler';
-import { eventRecord, ORUM_EVENT_TYPES } from '../events/event-types';
+import { eventRecord, ORUM_EVENT_TYPES } from '../event-catalogue/kinds';
 import { sampleEventData } from './samples';
 
 /**

@@ -1,22 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const DOMAIN = join(__dirname, '../../../functions/domain');
-
-/** Every module specifier a file imports or re-exports (static and dynamic). */
-const specifiersOf = (source: string): string[] =>
-  [...source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((match) => match[1] as string);
+import { FUNCTIONS, sourceFiles, specifiersOf } from '../../support/imports';
 
 describe('the domain is pure', () => {
   it('imports nothing outside functions/domain but Node built-ins', () => {
-    const outside = readdirSync(DOMAIN)
-      .filter((file) => file.endsWith('.ts'))
-      .flatMap((file) =>
-        specifiersOf(readFileSync(join(DOMAIN, file), 'utf8'))
-          .filter((spec) => !spec.startsWith('./') && !spec.startsWith('#domain/') && !spec.startsWith('node:'))
-          .map((spec) => `${file} → ${spec}`),
-      );
+    const outside = sourceFiles(join(FUNCTIONS, 'domain')).flatMap((file) =>
+      specifiersOf(readFileSync(file, 'utf8'))
+        .filter((spec) => !spec.startsWith('./') && !spec.startsWith('#domain/') && !spec.startsWith('node:'))
+        .map((spec) => `${relative(FUNCTIONS, file)} → ${spec}`),
+    );
     expect(outside).toEqual([]);
   });
 });
