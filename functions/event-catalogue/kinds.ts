@@ -55,7 +55,7 @@ export const ORUM_EVENT_TYPES = [...EVENT_TYPES, ...TEST_ONLY_EVENT_TYPES] as co
 export type OrumEventType = (typeof ORUM_EVENT_TYPES)[number];
 
 /** The records events carry, each as `event_data.<record>` (a verify account's is `account`). */
-export const EVENT_RECORDS = [
+const EVENT_RECORDS = [
   'person',
   'account',
   'business',

@@ -24,7 +24,7 @@ const envelopeFields = {
   event_data: eventData,
 };
 
-export const eventEnvelope = z
+const eventEnvelope = z
   .strictObject(envelopeFields)
   .check(z.describe('An event, as the event log answers it and webhooks deliver it.'));
 
@@ -39,7 +39,7 @@ export const deliveryAttempt = z
   })
   .check(z.describe('One delivery attempt of the event to one configuration’s URL.'));
 
-export const eventWithAttempts = z
+const eventWithAttempts = z
   .strictObject({
     ...envelopeFields,
     attempts: z

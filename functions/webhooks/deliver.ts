@@ -16,13 +16,13 @@ import type { DeliveryMessage } from './delivery-message';
 /** SQS delays a message at most 15 minutes; longer waits are chained. */
 const MAX_DELAY_SECONDS = 900;
 
-export class DeliveryExhausted extends Error {}
+class DeliveryExhausted extends Error {}
 
 /**
  * What the deliveries of one batch read once per tenant (./batch-reads.ts): the tenant's
  * configurations and its signing secrets. The worker makes one per invocation.
  */
-export interface DeliveryReads {
+interface DeliveryReads {
   configurations: OncePerTenant<WebhookConfiguration[]>;
   secrets: OncePerTenant<SigningSecrets>;
 }

@@ -5,7 +5,7 @@ import { configurationsPerBatch, type OncePerTenant } from './batch-reads';
 import type { DeliveryMessage } from './delivery-message';
 
 /** A stored event to hand to the tenant's webhooks: its id and type are all fan-out needs. */
-export interface PublishedEvent {
+interface PublishedEvent {
   tenant: string;
   event_id: string;
   event_type: string;
@@ -13,7 +13,7 @@ export interface PublishedEvent {
 
 const DELIVERIES: QueueId = 'webhookDeliveries';
 
-export interface FanOutOptions {
+interface FanOutOptions {
   /** Set for `POST /events/{id}/redeliver`: a fresh id per request. */
   redelivery?: string;
   /**
