@@ -8,7 +8,7 @@ import {
   ORUM_EVENT_TYPES,
   type OrumEventType,
   readableEventTypes,
-} from './event-types';
+} from '../event-catalogue/kinds';
 
 /**
  * The event log's reads: list, and one event with its delivery attempts, each limited to
