@@ -5,15 +5,9 @@ import { ValidationError } from '#shared/errors';
 import { ENTITY } from './entities';
 import type { ItemKey } from './items';
 import { KEY_PREFIX } from './keys';
-import {
-  batchGetInOrder,
-  type IndexEntry,
-  type IndexQuery,
-  pageEntries,
-  queryInput,
-  readPage,
-  walkKeys,
-} from './paging';
+import { batchGetInOrder } from './paging/batch-get';
+import { type IndexQuery, queryInput } from './paging/index-query';
+import { type IndexEntry, pageEntries, readPage, walkKeys } from './paging/index-walk';
 import { TABLE_SCHEMA } from './schema';
 
 /**

@@ -4,7 +4,7 @@ import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
 import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
-import { queryPartition } from '../paging';
+import { queryPartition } from '../paging/partitions';
 import {
   changedFields,
   concurrentUpdate,

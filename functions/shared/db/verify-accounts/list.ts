@@ -7,7 +7,7 @@ import {
   type VerifyAccount,
 } from '#domain/verify-account';
 import type { PageSource } from '../list-positions';
-import type { IndexQuery } from '../paging';
+import type { IndexQuery } from '../paging/index-query';
 import { allShards, listShardCount } from '../shards';
 import { accountKeys } from './keys';
 

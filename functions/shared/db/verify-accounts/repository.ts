@@ -16,7 +16,7 @@ import { createLogger } from '#shared/logger';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
 import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
-import { queryPartition } from '../paging';
+import { queryPartition } from '../paging/partitions';
 import { TABLE_SCHEMA } from '../schema';
 import { allShards, shardOf } from '../shards';
 import { changedFields, updateVersioned, type VersionedChange } from '../versioned-update';

@@ -6,7 +6,8 @@ import {
   type QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { batchGetInOrder, pageKeys, readPage } from '#shared/db/paging';
+import { batchGetInOrder } from '#shared/db/paging/batch-get';
+import { pageKeys, readPage } from '#shared/db/paging/index-walk';
 import { updateVersioned } from '#shared/db/versioned-update';
 import { documentClient } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
