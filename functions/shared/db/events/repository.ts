@@ -4,7 +4,7 @@ import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
 import { openFields, sealFields } from '#shared/field-cipher/index';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
-import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
+import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
 import type { IndexQuery } from '../paging/index-query';
 import { tablePartition } from '../paging/partitions';
 import { TABLE_SCHEMA } from '../schema';

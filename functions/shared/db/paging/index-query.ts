@@ -24,7 +24,7 @@ export interface IndexQuery {
   /**
    * Exclusive bounds on the sort key itself, a served entry's (`<created_at>#<id>`): a
    * walk resumes below a page's last entry, or reads what came in above it
-   * (functions/shared/db/list-positions.ts).
+   * (functions/shared/db/list-positions/).
    */
   belowKey?: string;
   aboveKey?: string;

@@ -26,7 +26,7 @@ interface Cursor {
 /**
  * An entry of a list's index: the item's key and the entry's sort key (`<created_at>#<id>`),
  * which says where in the list it stands without reading the item
- * (functions/shared/db/list-positions.ts writes a page's end from it).
+ * (functions/shared/db/list-positions/repository.ts writes a page's end from it).
  */
 export interface IndexEntry {
   key: ItemKey;

@@ -3,7 +3,7 @@ import type { Person, StatusReason } from '#domain/person';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
-import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
+import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
 import { queryPartition } from '../paging/partitions';
 import {
   changedFields,

@@ -15,7 +15,7 @@ import { InternalError, RateLimitError } from '#shared/errors';
 import { createLogger } from '#shared/logger';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
-import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
+import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
 import { queryPartition } from '../paging/partitions';
 import { TABLE_SCHEMA } from '../schema';
 import { allShards, shardOf } from '../shards';
