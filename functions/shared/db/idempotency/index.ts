@@ -10,3 +10,9 @@ export const idempotencyRecords = /* @__PURE__ */ port(
   'idempotency',
   () => new IdempotencyRepository(documentClient(), tableName()),
 );
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    idempotency: IdempotencyRepository;
+  }
+}

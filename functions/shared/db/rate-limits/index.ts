@@ -9,3 +9,9 @@ export const rateLimits = /* @__PURE__ */ port(
   'rateLimits',
   () => new RateLimitRepository(documentClient(), tableName()),
 );
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    rateLimits: RateLimitRepository;
+  }
+}
