@@ -7,7 +7,7 @@ import { cipher } from '#shared/cipher/index';
 import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { retryOnConflict } from '#shared/db/retry';
 import { screeningLists } from '#shared/db/screening/index';
-import { tenants } from '#shared/db/tenants';
+import { tenants } from '#shared/db/tenants/index';
 import { now } from '#shared/dependencies';
 import { identityVendor } from '#shared/identity-vendor/index';
 import type { Logger } from '#shared/logger';

@@ -120,7 +120,7 @@ describe('asset bundling', () => {
   });
 
   it('GET routes bundle no idempotency store: only a route whose method takes an Idempotency-Key carries the middleware and its records', () => {
-    const stackFiles = ['functions/shared/http/idempotency.ts', 'functions/shared/db/idempotency.ts'];
+    const stackFiles = ['functions/shared/http/idempotency.ts', 'functions/shared/db/idempotency/repository.ts'];
     const routes = deployedRoutes([...ROUTES, WITH_FILES]);
     expect(routes.some((route) => route.method === 'GET')).toBe(true);
     for (const route of routes) {
