@@ -61,7 +61,7 @@ export async function requestSchemasOf(route: RouteDefinition): Promise<Readonly
 
 export async function routeContract(route: RouteDefinition): Promise<RouteContract> {
   const operation = OPERATIONS[route.id];
-  if (!operation) throw new Error(`route ${route.id} has no entry in lib/openapi/operations.ts`);
+  if (!operation) throw new Error(`route ${route.id} has no entry in lib/openapi/operations/<area>.ts`);
   const request = await requestSchemasOf(route);
   return { route, operation, request, responses: responsesOf(route, operation, request) };
 }
