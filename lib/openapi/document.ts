@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type * as z from 'zod/mini';
 import { SERVICE_VERSION } from '#shared/http/middlewares';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
-import { GATEWAY_ERRORS } from '../local/gateway/apigw-response';
 import { ROUTES, type RouteDefinition } from '../service';
+import { GATEWAY_ERRORS } from '../service/gateway-errors';
 import {
   HEADER_COMPONENTS,
   HEADER_REFS,
