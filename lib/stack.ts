@@ -6,20 +6,20 @@ import { ENV } from '#shared/config';
 import type { QueueId } from '#shared/queue/message-queue';
 import { AlarmTopic } from './constructs/alarms';
 import { ApiFunction } from './constructs/api-function';
-import { apiLimitsFromContext, type RequestLimit } from './constructs/api-limits-context';
 import { CipherKey } from './constructs/cipher-key';
 import { DataKey } from './constructs/data-key';
 import { DataTable } from './constructs/data-table';
 import { type EmailSenderSettings, emailSenderFromContext } from './constructs/email-sender';
 import { EventPipeline } from './constructs/event-pipeline';
 import { HttpApi, type HttpApiProps } from './constructs/http-api';
-import { type IdentificationSettings, identificationSettingsFromContext } from './constructs/identification-context';
 import { Identity, type IdentityProps } from './constructs/identity';
-import { identityPropsFromContext } from './constructs/identity-context';
 import { type MonitoredFunction, ServiceAlarms } from './constructs/service-alarms';
 import { ServiceDashboard } from './constructs/service-dashboard';
 import { StorageKey } from './constructs/storage-key';
 import { TenantAliases } from './constructs/tenant-aliases';
+import { apiLimitsFromContext, type RequestLimit } from './context/api-limits';
+import { type IdentificationSettings, identificationSettingsFromContext } from './context/identification';
+import { identityPropsFromContext } from './context/identity';
 import {
   type ConsumerDefinition,
   dataKeysOf,

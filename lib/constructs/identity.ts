@@ -12,7 +12,7 @@ import {
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '#shared/scopes';
-import type { RequestLimit } from './api-limits-context';
+import type { RequestLimit } from '../context/api-limits';
 import type { TenantAlias } from './tenant-aliases';
 
 /**

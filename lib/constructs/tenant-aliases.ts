@@ -7,7 +7,7 @@ import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import { ENTITY, KEY_PREFIX, keys } from '#shared/db/keys';
-import type { RequestLimit } from './api-limits-context';
+import type { RequestLimit } from '../context/api-limits';
 import { keyConfinement } from './data-table';
 import type { StorageKey } from './storage-key';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENV as CONFIG_ENV } from '#shared/config';
-import { consumerDescription } from '../../lib/constructs/consumer-function';
-import { CONSUMERS, STREAM_ROUTER } from '../../lib/service';
-import { type BuildOptions, buildApp, resourcesOf, synthTemplate } from './harness';
+import { consumerDescription } from '../../../lib/constructs/consumer-function';
+import { CONSUMERS, STREAM_ROUTER } from '../../../lib/service';
+import { type BuildOptions, buildApp, resourcesOf, synthTemplate } from '../harness';
 
 const identificationWorker = CONSUMERS.find((c) => c.id === 'IdentificationWorker')!;
 
