@@ -54,7 +54,7 @@ describe('context partners[].kycMode', () => {
       { name: 'globex', kycMode: 'service' },
     ];
     const { stack } = buildApp({ context: { partners: JSON.stringify(partners) } });
-    expect([...stack.tenantAliases.settingsResources.keys()]).toEqual(['acme', 'globex']);
+    expect([...stack.tenantRecords.settingsResources.keys()]).toEqual(['acme', 'globex']);
   });
 
   it.each([['BYO'], ['none'], [null], [0]])('refuses %j, naming the entry and the key', (kycMode) => {
