@@ -12,8 +12,8 @@ import {
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '#shared/scopes';
-import type { RequestLimit } from './api-limits-context';
-import type { TenantAlias } from './tenant-aliases';
+import type { RequestLimit } from '../context/api-limits';
+import type { TenantAlias } from './tenant-records';
 
 /**
  * A partner, i.e. a tenant. In Cognito mode it gets its own client-credentials app client;
@@ -43,7 +43,7 @@ export interface PartnerConfig {
   /**
    * Who identifies this tenant's persons, fixed at onboarding: `byo` (the partner does, the
    * service only screens) or `service` (the service also asks its identity vendor). Written
-   * as the tenant's settings record (`TENANT#<name>` / `SETTINGS`) by `TenantAliases`, in
+   * as the tenant's settings record (`TENANT#<name>` / `SETTINGS`) by `TenantRecords`, in
    * either mode.
    * @default - no settings record: the deployment's default (context `kycMode`) applies
    */
@@ -125,7 +125,7 @@ export class Identity extends Construct {
   readonly clients: ReadonlyMap<string, UserPoolClient>;
   /**
    * Every client id of every partner with its tenant (the partner's name), for
-   * `TenantAliases`: in Cognito mode each app client's id and the partner's `aliases`; with
+   * `TenantRecords`: in Cognito mode each app client's id and the partner's `aliases`; with
    * an external issuer the partners' `clientIds` and `aliases`.
    */
   readonly tenantAliases: readonly TenantAlias[];

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
 import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
-import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-records';
 import {
   CONSUMERS,
   dataKeysOf,

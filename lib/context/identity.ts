@@ -1,9 +1,9 @@
 import type { Construct } from 'constructs';
 import { MAX_LIST_SHARDS } from '#shared/db/shards';
 import { SCOPES, type Scope } from '#shared/scopes';
-import { burst, type RequestLimit, rate } from './api-limits-context';
-import { parseKycMode } from './identification-context';
-import type { IdentityProps, PartnerConfig } from './identity';
+import type { IdentityProps, PartnerConfig } from '../constructs/identity';
+import { burst, type RequestLimit, rate } from './api-limits';
+import { parseKycMode } from './identification';
 
 /**
  * The CDK context keys that configure who may call the API (docs/deploy.md#context-keys). Values
