@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../../lib/local/repo-root';
+import { REPO_ROOT } from '../../../lib/repo-root';
 
 /**
  * `functions/shared/dependencies.ts` is where every port registers, so it is where an
