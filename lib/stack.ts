@@ -12,14 +12,14 @@ import { DataTable } from './constructs/data-table';
 import { type EmailSenderSettings, emailSenderFromContext } from './constructs/email-sender';
 import { EventPipeline } from './constructs/event-pipeline';
 import { HttpApi, type HttpApiProps } from './constructs/http-api';
-import { Identity, type IdentityProps } from './constructs/identity';
+import { Identity } from './constructs/identity';
 import { type MonitoredFunction, ServiceAlarms } from './constructs/service-alarms';
 import { ServiceDashboard } from './constructs/service-dashboard';
 import { StorageKey } from './constructs/storage-key';
 import { TenantRecords } from './constructs/tenant-records';
 import { apiLimitsFromContext, type RequestLimit } from './context/api-limits';
 import { type IdentificationSettings, identificationSettingsFromContext } from './context/identification';
-import { identityPropsFromContext } from './context/identity';
+import { type IdentityProps, identityPropsFromContext } from './context/identity';
 import {
   type ConsumerDefinition,
   dataKeysOf,
