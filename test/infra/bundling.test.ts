@@ -1,9 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { consumerDescription } from '../../lib/constructs/consumer-function';
-import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
-import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-records';
+import { consumerDescription } from '#lib/constructs/consumer-function';
+import { dataKeyGeneratorDescription } from '#lib/constructs/data-key';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '#lib/constructs/tenant-records';
+import { REPO_ROOT as ROOT } from '#lib/repo-root';
 import {
   CONSUMERS,
   dataKeysOf,
@@ -12,7 +14,7 @@ import {
   type RouteDefinition,
   routeKey,
   takesIdempotencyKey,
-} from '../../lib/service';
+} from '#lib/service/index';
 import { buildApp } from './harness';
 
 interface LambdaResource {
@@ -20,7 +22,7 @@ interface LambdaResource {
   Properties: { Description: string; Code: { S3Key: string }; ServiceToken?: { 'Fn::GetAtt': [string, string] } };
 }
 
-const REPO_ROOT = new URL('../../', import.meta.url);
+const REPO_ROOT = pathToFileURL(`${ROOT}/`);
 const FIXTURE_FILE = 'test/infra/fixtures/bundled-data/screening-list.json';
 
 /**
@@ -32,7 +34,7 @@ const WITH_FILES: RouteDefinition = {
   method: 'GET',
   path: '/bundling-probe',
   scopes: ['read:verify-accounts'],
-  handler: 'functions/verify-accounts/get.ts',
+  handler: 'functions/verify-accounts/handlers/get.ts',
   table: { actions: ['GetItem'] },
   bundling: { files: [FIXTURE_FILE, 'package.json'] },
 };

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { VerifyServiceStack, type VerifyServiceStackProps } from '../../lib/stack';
+import { REPO_ROOT } from '#lib/repo-root';
+import { VerifyServiceStack, type VerifyServiceStackProps } from '#lib/stack';
 
 /**
  * Builds the app the way `cdk synth` does (cdk.json's context, feature flags included),
@@ -12,7 +14,7 @@ import { VerifyServiceStack, type VerifyServiceStackProps } from '../../lib/stac
 
 export const ENV = { account: '123456789012', region: 'eu-west-1' } as const;
 
-const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as {
   context: Record<string, unknown>;
 };
 

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { LocalIssuer } from '../../lib/local/gateway/jwt-issuer';
-import { configureHandlerEnvironment } from '../../lib/local/handler-environment';
-import { consoleLog } from '../../lib/local/log';
-import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../lib/local/runtime';
-import { ensureTable } from '../../lib/local/table';
-import { checkAnswer } from '../support/contract';
+import { LocalIssuer } from '#lib/local/gateway/jwt-issuer';
+import { configureHandlerEnvironment } from '#lib/local/handler-environment';
+import { consoleLog } from '#lib/local/log';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '#lib/local/runtime';
+import { ensureTable } from '#lib/local/table';
+import { checkAnswer } from '#test/support/contract';
 import { FAST_TIMINGS } from './fixtures/pipeline-consumers';
 
 /**

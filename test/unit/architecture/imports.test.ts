@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../../lib/repo-root';
+import { REPO_ROOT } from '#lib/repo-root';
 import {
   cyclesOf,
   groupGraph,
@@ -9,7 +9,7 @@ import {
   type SourcePath,
   sourceFiles,
   specifiersOf,
-} from '../../support/import-graph';
+} from '#test/support/import-graph';
 
 // The layering docs/architecture.md states ("How the code is layered"), held by the import
 // graph of the source itself, type-only imports counted: a newcomer can read any file
@@ -98,6 +98,14 @@ describe('the import graph', () => {
 
   it('keeps the registry of ports free of the service: dependencies.ts imports only SDK packages', () => {
     expect([...(graph.edges.get('functions/shared/dependencies.ts') ?? [])]).toEqual([]);
+  });
+  it('names a file in another folder by its root: no import climbs two folders, and shared and domain are spelt #shared and #domain', () => {
+    const climbing = sourceFiles(REPO_ROOT, ['functions', 'lib', 'bin', 'test']).flatMap((file) =>
+      specifiersOf(readFileSync(join(REPO_ROOT, file), 'utf8'))
+        .filter((specifier) => /^\.\.\/\.\.\/|^#functions\/(shared|domain)\//.test(specifier))
+        .map((specifier) => `${file}: ${specifier}`),
+    );
+    expect(climbing).toEqual([]);
   });
 });
 

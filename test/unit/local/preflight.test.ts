@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MINIMUM_NODE, nodeVersionProblem, startFailure } from '../../../lib/local/preflight';
+import { MINIMUM_NODE, nodeVersionProblem, startFailure } from '#lib/local/preflight';
+import { REPO_ROOT } from '#lib/repo-root';
 
 describe('npm start preflight', () => {
   it('refuses a Node.js older than the 24 that Lambda runs, with one sentence and the fix', () => {
@@ -18,7 +21,7 @@ describe('npm start preflight', () => {
   });
 
   it('asks for the Node.js that npm ci installs, while npm ci itself runs on any Node that can run npm', async () => {
-    const { default: pkg } = await import('../../../package.json', { with: { type: 'json' } });
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
     const major = (range: string) => range.match(/\d+/)?.[0];
     expect(major(pkg.devDependencies.node)).toBe(major(MINIMUM_NODE));
     expect(pkg.engines.node).toBe('>=20');

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type RouteContract, routeContracts } from '../../../lib/openapi/contract';
-import { ERROR_CODES, inputErrorCodes } from '../../../lib/openapi/error-codes';
-import { ROUTES, routeKey } from '../../../lib/service';
+import { type RouteContract, routeContracts } from '#lib/openapi/contract';
+import { ERROR_CODES, inputErrorCodes } from '#lib/openapi/error-codes';
+import { REPO_ROOT } from '#lib/repo-root';
+import { ROUTES, routeKey } from '#lib/service/index';
 
 /**
  * The error codes of the OpenAPI document against the code: every code the source can
@@ -12,7 +13,7 @@ import { ROUTES, routeKey } from '../../../lib/service';
  * source where they are written: `new …Error('code', …)`, `error_code: 'code'` and the
  * schema helpers that take one.
  */
-const ROOT = resolve(import.meta.dirname, '../../..');
+const ROOT = REPO_ROOT;
 
 const CODE_PATTERNS = [
   /new \w*Error\(\s*(?:\d+,\s*)?'([a-z_]+)'/g,

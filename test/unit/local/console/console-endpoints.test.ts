@@ -1,14 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PERSON_ALL, SUBSCRIBE_ALL } from '#domain/webhook-configuration';
-import { EVENT_TYPES } from '../../../../functions/event-catalogue/kinds';
-import { CONSOLE_PATH, consoleEndpoints } from '../../../../lib/local/console/console-endpoints';
+import { EVENT_TYPES } from '#functions/event-catalogue/kinds';
+import { CONSOLE_PATH, consoleEndpoints } from '#lib/local/console/console-endpoints';
+import { REPO_ROOT } from '#lib/repo-root';
 
 /**
  * The console's files as the local gateway serves them, and static guards on what they
  * contain. The page's behaviour is tested in Chromium (test/integration/console/).
  */
-const CONSOLE_DIR = new URL('../../../../lib/local/console/', import.meta.url);
+const CONSOLE_DIR = pathToFileURL(join(REPO_ROOT, 'lib/local/console/'));
 const endpoints = consoleEndpoints();
 
 async function get(path: string) {
