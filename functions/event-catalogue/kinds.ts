@@ -5,17 +5,9 @@
 // responses.ts; this folder is the one place that imports them (payloads.ts the shapes,
 // kept apart so that handlers reading kinds bundle no response schemas).
 //
-// Which folder of functions/ may import which (test/unit/event-catalogue/layering.test.ts):
-//   domain           → nothing outside itself
-//   shared           → domain
-//   persons, verify-accounts, screening (emitting areas) → domain, shared
-//   event-catalogue  → the emitting areas, domain, shared
-//   webhooks         → event-catalogue, domain, shared
-//   events           → webhooks (a redelivery fans out), event-catalogue, domain, shared
-//   pipeline         → every area (it joins their stream rules)
-//   deploy           → shared
-// so events/ and webhooks/ never reach into the areas that emit events, and no two
-// folders import each other.
+// Which folder of functions/ may import which: docs/architecture.md#how-the-code-is-layered
+// (held by test/unit/architecture/imports.test.ts): events/ and webhooks/ never reach into
+// the areas that emit events, and no two folders import each other.
 
 import { PERSON_EVENT_TYPES } from '#functions/persons/events';
 import { VERIFY_ACCOUNT_EVENT_TYPES } from '#functions/verify-accounts/events';
