@@ -7,10 +7,12 @@ import { tenants } from '#shared/db/tenants';
 import { documentClient } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
 import { identifyPerson } from '../../../functions/persons/identify-person';
-import { handler as streamRouter } from '../../../functions/pipeline/stream-router';
-import { api } from '../harness';
+import { handler as streamRouterHandler } from '../../../functions/pipeline/stream-router';
+import { api, functionUnderTest } from '../harness';
 import { type RecordedWebhook, recordWebhooks } from '../webhooks/support';
 import { personBody, personEvents, usePersonsRuntime } from './support';
+
+const streamRouter = functionUnderTest('StreamRouter', streamRouterHandler);
 
 /** Every status of the person lifecycle, reached over HTTP as a partner would with curl. */
 const env = usePersonsRuntime();

@@ -8,11 +8,13 @@ import { EventRepository } from '#shared/db/events/index';
 import { eventKeys } from '#shared/db/events/keys';
 import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
-import { handler as streamRouter } from '../../../functions/pipeline/stream-router';
+import { handler as streamRouterHandler } from '../../../functions/pipeline/stream-router';
 import type { LocalRuntime } from '../../../lib/local/runtime';
-import { api, startTestRuntime } from '../harness';
+import { api, functionUnderTest, startTestRuntime } from '../harness';
 import { accountBody, freshAccountNumber, storedItem } from '../verify-accounts/support';
 import { recordWebhooks } from '../webhooks/support';
+
+const streamRouter = functionUnderTest('StreamRouter', streamRouterHandler);
 
 /**
  * Whole flows through the local runtime: HTTP → table → stream → router → verification

@@ -7,10 +7,13 @@ import type { EmailMessage } from '#shared/notify/notifier';
 import { DisabledNotifier } from '#shared/notify/notifier';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
-import { handler as emailWorker } from '../../../functions/verify-accounts/statement-code-email-worker';
-import { handler as verificationWorker } from '../../../functions/verify-accounts/verification-worker';
+import { handler as emailWorkerHandler } from '../../../functions/verify-accounts/statement-code-email-worker';
+import { handler as verificationWorkerHandler } from '../../../functions/verify-accounts/verification-worker';
 import { FakeNotifier } from '../../support/fakes';
-import { createTestTable } from '../harness';
+import { createTestTable, functionUnderTest } from '../harness';
+
+const emailWorker = functionUnderTest('StatementCodeEmailWorker', emailWorkerHandler);
+const verificationWorker = functionUnderTest('VerificationWorker', verificationWorkerHandler);
 
 /**
  * The statement-code email worker against DynamoDB Local: the holder's email once the code

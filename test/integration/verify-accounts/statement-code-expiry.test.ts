@@ -4,10 +4,13 @@ import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
-import { handler as expire } from '../../../functions/verify-accounts/statement-code-expiry';
+import { handler as expireHandler } from '../../../functions/verify-accounts/statement-code-expiry';
 import { submitStatementCode } from '../../../functions/verify-accounts/submit-statement-code';
-import { handler as worker } from '../../../functions/verify-accounts/verification-worker';
-import { createTestTable } from '../harness';
+import { handler as workerHandler } from '../../../functions/verify-accounts/verification-worker';
+import { createTestTable, functionUnderTest } from '../harness';
+
+const expire = functionUnderTest('StatementCodeExpiry', expireHandler);
+const worker = functionUnderTest('VerificationWorker', workerHandler);
 
 const DAY = 24 * 60 * 60 * 1000;
 let tableName: string;

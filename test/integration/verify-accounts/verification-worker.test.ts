@@ -5,9 +5,11 @@ import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
-import { handler as worker } from '../../../functions/verify-accounts/verification-worker';
+import { handler as workerHandler } from '../../../functions/verify-accounts/verification-worker';
 import { FakeNotifier } from '../../support/fakes';
-import { createTestTable } from '../harness';
+import { createTestTable, functionUnderTest } from '../harness';
+
+const worker = functionUnderTest('VerificationWorker', workerHandler);
 
 /**
  * The verification worker against DynamoDB Local: every sandbox outcome, ownership, the
