@@ -6,20 +6,20 @@ import { ENV } from '#shared/config';
 import type { QueueId } from '#shared/queue/message-queue';
 import { AlarmTopic } from './constructs/alarms';
 import { ApiFunction } from './constructs/api-function';
-import { apiLimitsFromContext, type RequestLimit } from './constructs/api-limits-context';
 import { CipherKey } from './constructs/cipher-key';
 import { DataKey } from './constructs/data-key';
 import { DataTable } from './constructs/data-table';
 import { type EmailSenderSettings, emailSenderFromContext } from './constructs/email-sender';
 import { EventPipeline } from './constructs/event-pipeline';
 import { HttpApi, type HttpApiProps } from './constructs/http-api';
-import { type IdentificationSettings, identificationSettingsFromContext } from './constructs/identification-context';
-import { Identity, type IdentityProps } from './constructs/identity';
-import { identityPropsFromContext } from './constructs/identity-context';
+import { Identity } from './constructs/identity';
 import { type MonitoredFunction, ServiceAlarms } from './constructs/service-alarms';
 import { ServiceDashboard } from './constructs/service-dashboard';
 import { StorageKey } from './constructs/storage-key';
-import { TenantAliases } from './constructs/tenant-aliases';
+import { TenantRecords } from './constructs/tenant-records';
+import { apiLimitsFromContext, type RequestLimit } from './context/api-limits';
+import { type IdentificationSettings, identificationSettingsFromContext } from './context/identification';
+import { type IdentityProps, identityPropsFromContext } from './context/identity';
 import {
   type ConsumerDefinition,
   dataKeysOf,
@@ -109,7 +109,7 @@ export class VerifyServiceStack extends Stack {
    * The alias records that map each partner client id to its tenant (partner name), and
    * the settings records of the partners that name a KYC mode.
    */
-  readonly tenantAliases: TenantAliases;
+  readonly tenantRecords: TenantRecords;
   readonly httpApi: HttpApi;
   /** The function of each deployed route, by route id. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
@@ -141,7 +141,10 @@ export class VerifyServiceStack extends Stack {
     const dataKeys = { 'digest-key': this.digestKey, 'field-key': this.fieldKey };
     const identityProps = props.identity ?? identityPropsFromContext(this);
     this.identity = new Identity(this, 'Identity', identityProps);
-    this.tenantAliases = new TenantAliases(this, 'TenantAliases', {
+    // The construct id keeps its first name: its resources' logical ids derive from it, and a
+    // new id would replace each alias resource, whose delete (after the new one's put) removes
+    // the very record the new one wrote, locking the partner out.
+    this.tenantRecords = new TenantRecords(this, 'TenantAliases', {
       table: this.dataTable.table,
       tableKey: this.storageKey,
       aliases: this.identity.tenantAliases,

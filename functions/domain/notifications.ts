@@ -1,5 +1,11 @@
-import type { EmailMessage } from '#shared/notify/notifier';
 import type { VerifyAccount } from './verify-account';
+
+/** An email to an account holder, as the domain writes it and a notifier sends it. */
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
 
 /**
  * The email to an account holder once the statement-code credit is on its way. It shows

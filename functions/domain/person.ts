@@ -6,7 +6,7 @@ export const PERSON_STATUSES = ['created', 'verified', 'rejected', 'restricted',
 export type PersonStatus = (typeof PERSON_STATUSES)[number];
 
 /** Why a person is rejected or restricted, with a message fit to show an end user. */
-export const REASON_MESSAGES = {
+const REASON_MESSAGES = {
   deceased_person: 'The person is reported as deceased.',
   incomplete_address: 'The address is missing some or all required elements.',
   incomplete_dob: 'The date of birth is missing some or all required elements.',
@@ -33,9 +33,9 @@ export const statusReason = (code: ReasonCode): StatusReason => ({
 });
 
 export const ADDRESS_TYPES = ['home', 'legal'] as const;
-export type AddressType = (typeof ADDRESS_TYPES)[number];
+type AddressType = (typeof ADDRESS_TYPES)[number];
 export const CONTACT_TYPES = ['email', 'phone'] as const;
-export type ContactType = (typeof CONTACT_TYPES)[number];
+type ContactType = (typeof CONTACT_TYPES)[number];
 
 export interface PersonAddress {
   id: string;
@@ -62,7 +62,7 @@ export interface PersonContact {
  * A person's metadata: the partner's own JSON, as Orum takes it (any JSON object; at most
  * 5 keys of at most 20 characters, each value at most 50 characters).
  */
-export type PersonMetadata = Record<string, MetadataValue>;
+type PersonMetadata = Record<string, MetadataValue>;
 export type MetadataValue = string | number | boolean | null | MetadataValue[] | { [key: string]: MetadataValue };
 
 export const MAX_METADATA_KEYS = 5;
@@ -150,14 +150,10 @@ export interface Person {
 }
 
 /** What identification checks: the identity data, the SSN in clear (digits only) for the worker alone. */
-export interface IdentityData {
-  first_name: string;
-  middle_name?: string;
-  last_name: string;
-  date_of_birth?: string;
+export type IdentityData = Pick<Person, 'first_name' | 'middle_name' | 'last_name' | 'date_of_birth'> & {
   ssn?: string;
   address?: Pick<PersonAddress, 'type' | 'address1' | 'address2' | 'city' | 'state' | 'country' | 'zip5'>;
-}
+};
 
 /** A person with any of SSN, date of birth or address is identified; names alone stay `created`. */
 export const needsIdentification = (person: Pick<Person, 'has_ssn' | 'date_of_birth' | 'addresses'>): boolean =>

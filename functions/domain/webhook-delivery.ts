@@ -37,7 +37,7 @@ export function isSuccess(status: number): boolean {
 export const SUBSCRIBE_ALL = 'subscribe_all';
 
 /** `<prefix>_all` stands for every event type that begins with `<prefix>_`. */
-export const GROUP_SUFFIX = '_all';
+const GROUP_SUFFIX = '_all';
 
 /**
  * The groups a configuration may list. Only `person_all`, the one Orum publishes: the service
@@ -45,7 +45,7 @@ export const GROUP_SUFFIX = '_all';
  * for a single kind (`verify_account_updated`) that is subscribed to by its own name.
  * A group added here is matched by `subscribes` without further code.
  */
-export const EVENT_TYPE_GROUPS: readonly string[] = ['person_all'];
+const EVENT_TYPE_GROUPS: readonly string[] = ['person_all'];
 
 /** Whether a configuration listing `eventTypes` receives an event of `eventType`. */
 export function subscribes(eventTypes: readonly string[], eventType: string): boolean {
@@ -60,7 +60,7 @@ function inGroup(listed: string, eventType: string): boolean {
 
 /**
  * What a configuration may list: `subscribe_all`, the groups and every kind of the catalogue.
- * The catalogue is a parameter because it is joined from the areas (functions/events/event-types.ts),
+ * The catalogue is a parameter because it is joined from the areas (functions/event-catalogue/kinds.ts),
  * which the domain does not import.
  */
 export function webhookEventTypes(eventTypes: readonly string[]): string[] {

@@ -1,5 +1,5 @@
 import { type EventListFilter, type EventWithAttempts, events, type StoredEvent } from '#shared/db/events/index';
-import type { ListPage, PageRequest } from '#shared/db/list-positions';
+import type { ListPage, PageRequest } from '#shared/db/list-positions/index';
 import { ForbiddenError, NotFoundError } from '#shared/errors';
 import type { Scope } from '#shared/scopes';
 import {
@@ -8,7 +8,7 @@ import {
   ORUM_EVENT_TYPES,
   type OrumEventType,
   readableEventTypes,
-} from './event-types';
+} from '../event-catalogue/kinds';
 
 /**
  * The event log's reads: list, and one event with its delivery attempts, each limited to

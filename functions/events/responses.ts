@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { MAX_STORED_ATTEMPTS } from '#domain/attempt-slots';
 import { id, timestamp } from '#shared/responses';
-import { person } from '../persons/responses';
-import { verifyAccount } from '../verify-accounts/responses';
-import { ORUM_EVENT_TYPES } from './event-types';
+import { ORUM_EVENT_TYPES } from '../event-catalogue/kinds';
+import { eventData } from '../event-catalogue/payloads';
 
 /**
  * What the event log answers (docs/api.md#events): the envelope exactly as webhooks carry
@@ -18,33 +17,6 @@ export const eventType = z
     ),
   );
 
-/**
- * A test event (`POST /webhooks/invoke` with `data`) carries the partner's `data` as it was
- * sent, which the service checks only for sensitive keys and depth: it need not be a
- * record of the service. A kind the service never emits carries that, or a generated sample.
- */
-const sentAsIs = z
-  .record(z.string(), z.unknown())
-  .check(z.describe('A test event’s `data`, as it was sent to `POST /webhooks/invoke`, or a generated sample.'));
-
-export const eventData = z
-  .union([
-    z.strictObject({ account: verifyAccount }),
-    z.strictObject({ person }),
-    z.strictObject({ account: sentAsIs }),
-    z.strictObject({ person: sentAsIs }),
-    z.strictObject({ business: sentAsIs }),
-    z.strictObject({ external_account: sentAsIs }),
-    z.strictObject({ transfer: sentAsIs }),
-    z.strictObject({ subledger: sentAsIs }),
-    z.strictObject({ book_transfer: sentAsIs }),
-  ])
-  .check(
-    z.describe(
-      'The record as its GET route answers it: `{ account }` or `{ person }`. A test event carries its `data` or a sample, under the record its kind names (`business`, `external_account`, `transfer`, `subledger`, `book_transfer` for kinds only a test event has).',
-    ),
-  );
-
 const envelopeFields = {
   event_id: id().check(z.describe('Derived from the record and its version: one change is one event.')),
   event_type: eventType,
@@ -52,7 +24,7 @@ const envelopeFields = {
   event_data: eventData,
 };
 
-export const eventEnvelope = z
+const eventEnvelope = z
   .strictObject(envelopeFields)
   .check(z.describe('An event, as the event log answers it and webhooks deliver it.'));
 
@@ -67,7 +39,7 @@ export const deliveryAttempt = z
   })
   .check(z.describe('One delivery attempt of the event to one configuration’s URL.'));
 
-export const eventWithAttempts = z
+const eventWithAttempts = z
   .strictObject({
     ...envelopeFields,
     attempts: z

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type Person, type PersonMetadata, personSecretContext } from '#domain/person';
+import { type Person, personSecretContext } from '#domain/person';
 import { transition } from '#domain/person-lifecycle';
 import { cipher } from '#shared/cipher/index';
 import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { now } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
-import { type AddressInput, addressesFrom, type ContactInput, contactsFrom, identityChanged } from './person-data';
+import { addressesFrom, contactsFrom, identityChanged } from './person-data';
+import type { CreatePersonBody, PatchPersonBody } from './schemas';
 import { changePerson } from './versioned-change';
 
 /**
@@ -14,23 +15,7 @@ import { changePerson } from './versioned-change';
  * so the close route bundles no KMS client.
  */
 
-/** A person's fields as a create, replace or partial update gives them; `null` removes an optional field. */
-export interface PersonFields {
-  customer_reference_id?: string;
-  first_name?: string;
-  middle_name?: string | null;
-  last_name?: string;
-  date_of_birth?: string | null;
-  /** 9 digits. */
-  social_security_number?: string | null;
-  addresses?: AddressInput[] | null;
-  contacts?: ContactInput[] | null;
-  metadata?: PersonMetadata | null;
-}
-
-export type NewPersonFields = PersonFields & { customer_reference_id: string; first_name: string; last_name: string };
-
-export async function createPerson(tenant: string, fields: NewPersonFields): Promise<Person> {
+export async function createPerson(tenant: string, fields: CreatePersonBody): Promise<Person> {
   const at = now().toISOString();
   const person: Person = {
     id: randomUUID(),
@@ -57,12 +42,12 @@ export async function createPerson(tenant: string, fields: NewPersonFields): Pro
 }
 
 /** PATCH: the given fields change, `null` removes an optional one, the rest stays; an address sent is merged. */
-export function patchPerson(tenant: string, id: string, fields: PersonFields): Promise<Person> {
+export function patchPerson(tenant: string, id: string, fields: PatchPersonBody): Promise<Person> {
   return changePerson(tenant, id, (stored) => changeOf(stored, fields, { merge: true }));
 }
 
 /** PUT /persons/{id}: the person becomes exactly the body; optional fields it leaves out are removed. */
-export function replacePerson(tenant: string, id: string, fields: NewPersonFields): Promise<Person> {
+export function replacePerson(tenant: string, id: string, fields: CreatePersonBody): Promise<Person> {
   return changePerson(tenant, id, (stored) => changeOf(stored, withAbsentAsNull(fields), { merge: false }));
 }
 
@@ -70,7 +55,7 @@ export function replacePerson(tenant: string, id: string, fields: NewPersonField
  * PUT /persons: creates the person of this customer reference id, or replaces it. Two
  * racing creations of one reference id end as one creation and one replacement.
  */
-export async function upsertPerson(tenant: string, fields: NewPersonFields): Promise<Person> {
+export async function upsertPerson(tenant: string, fields: CreatePersonBody): Promise<Person> {
   for (let attempt = 0; ; attempt++) {
     const existing = await persons().getByReference(tenant, fields.customer_reference_id);
     if (existing) return replacePerson(tenant, existing.id, fields);
@@ -86,7 +71,7 @@ export async function upsertPerson(tenant: string, fields: NewPersonFields): Pro
 /** The change a body makes to a stored person, by the lifecycle rules; `merge`: an address sent is partial. */
 async function changeOf(
   { person }: StoredPerson,
-  fields: PersonFields,
+  fields: PatchPersonBody,
   { merge }: { merge: boolean },
 ): Promise<PersonChange | undefined> {
   const at = now().toISOString();
@@ -129,7 +114,7 @@ async function changeOf(
 }
 
 /** A replacement names every field: what it leaves out is removed. */
-function withAbsentAsNull(fields: NewPersonFields): PersonFields {
+function withAbsentAsNull(fields: CreatePersonBody): PatchPersonBody {
   return {
     middle_name: null,
     date_of_birth: null,

@@ -10,7 +10,7 @@ export const PERSON_EVENT_TYPES = [
   'person_restricted',
   'person_closed',
 ] as const;
-export type PersonEventType = (typeof PERSON_EVENT_TYPES)[number];
+type PersonEventType = (typeof PERSON_EVENT_TYPES)[number];
 
 const EVENT_OF_STATUS: Record<PersonStatus, PersonEventType> = {
   created: 'person_created',

@@ -7,19 +7,12 @@ import { cipher } from '#shared/cipher/index';
 import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { retryOnConflict } from '#shared/db/retry';
 import { screeningLists } from '#shared/db/screening/index';
-import { tenants } from '#shared/db/tenants';
+import { tenants } from '#shared/db/tenants/index';
 import { now } from '#shared/dependencies';
 import { identityVendor } from '#shared/identity-vendor/index';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
-
-/** An identification queue message: which person, for which identity revision; `retry` for the automatic retry. */
-export interface IdentificationRequest {
-  tenant: string;
-  id: string;
-  identity_rev: number;
-  retry?: boolean;
-}
+import type { IdentificationMessage } from './identification-message';
 
 /**
  * Identification of one person (docs/api.md#identification): data checks, screening
@@ -31,7 +24,7 @@ export interface IdentificationRequest {
  * the retry. Safe to run twice: a request for an older identity revision, or for a person
  * no longer waiting for it, does nothing.
  */
-export function identifyPerson(request: IdentificationRequest, logger: Logger): Promise<void> {
+export function identifyPerson(request: IdentificationMessage, logger: Logger): Promise<void> {
   return retryOnConflict(
     async () => {
       const stored = await persons().getStored(request.tenant, request.id);
@@ -65,7 +58,7 @@ function outcomeChange(status: Person['status'], reasons: StatusReason[], attemp
   };
 }
 
-function awaitsIdentification(stored: StoredPerson, request: IdentificationRequest): boolean {
+function awaitsIdentification(stored: StoredPerson, request: IdentificationMessage): boolean {
   if (stored.identityRev !== request.identity_rev) return false;
   const { status, identification_attempts } = stored.person;
   return request.retry ? status === 'rejected' && identification_attempts < IDENTIFICATION_RUNS : status === 'created';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ContactType, Person, PersonAddress, PersonContact } from '#domain/person';
+import type { Person, PersonAddress, PersonContact } from '#domain/person';
 import { parseInput } from '#shared/validation';
+import type { AddressChange, ContactChange } from './person-fields';
 import { completePersonLists } from './schemas';
 
 /**
@@ -9,25 +10,8 @@ import { completePersonLists } from './schemas';
  * replace and partial update, so each applies the same rules.
  */
 
-/** An address as a request gives it: `null` fields are absent, but for PATCH's `address2: null` (remove it). */
-export interface AddressInput {
-  type?: 'home' | null;
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  state?: string | null;
-  country?: 'US' | null;
-  zip5?: string | null;
-}
-
-/** A contact as a request gives it; PATCH may leave out `value` (the stored contact of that type). */
-export interface ContactInput {
-  type: ContactType;
-  value?: string;
-}
-
 /** The fields of a person that identification looks at; a change of any re-identifies. */
-export const IDENTITY_FIELDS = ['first_name', 'middle_name', 'last_name', 'date_of_birth', 'addresses'] as const;
+const IDENTITY_FIELDS = ['first_name', 'middle_name', 'last_name', 'date_of_birth', 'addresses'] as const;
 
 /**
  * The person's one address after a request. `merge` (PATCH) changes only the fields given
@@ -36,7 +20,7 @@ export const IDENTITY_FIELDS = ['first_name', 'middle_name', 'last_name', 'date_
  * address is the whole address. Either way a stored address keeps its id and creation time.
  */
 export function addressesFrom(
-  input: AddressInput[],
+  input: AddressChange[],
   current: PersonAddress[] | undefined,
   at: string,
   { merge = false } = {},
@@ -60,7 +44,11 @@ export function addressesFrom(
  * keeps its id; a contact without a value (PATCH) is the stored contact of its type not
  * already kept, and without one answers `missing_contacts_value`, as on create.
  */
-export function contactsFrom(input: ContactInput[], current: PersonContact[] | undefined, at: string): PersonContact[] {
+export function contactsFrom(
+  input: ContactChange[],
+  current: PersonContact[] | undefined,
+  at: string,
+): PersonContact[] {
   const unclaimed = [...(current ?? [])];
   const claim = (matches: (stored: PersonContact) => boolean) => {
     const index = unclaimed.findIndex(matches);
@@ -68,7 +56,7 @@ export function contactsFrom(input: ContactInput[], current: PersonContact[] | u
   };
   // Contacts given whole claim their equals first, so one without a value never takes them.
   const equal = input.map((given) => claim((stored) => stored.type === given.type && stored.value === given.value));
-  const resolved: (PersonContact | ContactInput)[] = input.map((given, n) =>
+  const resolved: (PersonContact | ContactChange)[] = input.map((given, n) =>
     given.value === undefined ? (claim((stored) => stored.type === given.type) ?? given) : (equal[n] ?? given),
   );
   if (resolved.some((contact) => contact.value === undefined)) {
@@ -85,7 +73,7 @@ export function contactsFrom(input: ContactInput[], current: PersonContact[] | u
   );
 }
 
-function isStored(contact: PersonContact | ContactInput): contact is PersonContact {
+function isStored(contact: PersonContact | ContactChange): contact is PersonContact {
   return 'id' in contact;
 }
 

@@ -1,5 +1,5 @@
 import type { Person } from '#domain/person';
-import type { ListPage, PageRequest } from '#shared/db/list-positions';
+import type { ListPage, PageRequest } from '#shared/db/list-positions/index';
 import { type PersonListFilter, persons } from '#shared/db/persons/index';
 import { NotFoundError } from '#shared/errors';
 

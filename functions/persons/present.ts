@@ -1,12 +1,14 @@
+import type * as z from 'zod/mini';
 import type { Person } from '#domain/person';
 import { omitAbsent } from '#shared/present';
+import type { person as personObject } from './responses';
 
 /**
  * The person as partners see it (docs/api.md#person-object): Orum's published shape, never
  * the SSN or storage details; fields that do not apply are omitted, and so are empty
  * `addresses`, `contacts` and `status_reasons`.
  */
-export function presentPerson(person: Person) {
+export function presentPerson(person: Person): z.output<typeof personObject> {
   return omitAbsent({
     id: person.id,
     customer_reference_id: person.customer_reference_id,
@@ -46,5 +48,3 @@ export function presentPerson(person: Person) {
     closed_at: person.closed_at,
   });
 }
-
-export type PresentedPerson = ReturnType<typeof presentPerson>;

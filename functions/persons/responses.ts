@@ -8,7 +8,7 @@ import { id, oneOf, timestamp } from '#shared/responses';
  * #shared/responses.
  */
 
-export const personStatus = oneOf(PERSON_STATUSES, 'Status of the person (docs/api.md#person-lifecycle).');
+const personStatus = oneOf(PERSON_STATUSES, 'Status of the person (docs/api.md#person-lifecycle).');
 
 export const statusReason = z
   .strictObject({
@@ -17,7 +17,7 @@ export const statusReason = z
   })
   .check(z.describe('Why a person is rejected or restricted.'));
 
-export const postalAddress = z
+const postalAddress = z
   .strictObject({
     id: id(),
     type: oneOf(ADDRESS_TYPES, 'Type of address; always `home` for a person.'),

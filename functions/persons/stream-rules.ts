@@ -3,6 +3,7 @@ import { identificationRetryDelaySeconds } from '#shared/config';
 import { toPerson } from '#shared/db/persons/item';
 import type { Image, StreamAction, StreamRule } from '#shared/stream/rules';
 import { personEvent } from './events';
+import type { IdentificationMessage } from './identification-message';
 
 /**
  * What a change of a person asks for (docs/api.md#person-lifecycle):
@@ -27,11 +28,11 @@ export const personStreamRule: StreamRule = ({ eventName, tenant, oldImage, newI
   }
   const newIdentity = eventName === 'INSERT' || identityRev(oldImage) !== identityRev(newImage);
   if (person.status === 'created' && newIdentity && needsIdentification(person)) {
-    const body = { tenant, id: person.id, identity_rev: identityRev(newImage) };
+    const body: IdentificationMessage = { tenant, id: person.id, identity_rev: identityRev(newImage) };
     actions.push({ kind: 'enqueue', queue: 'identification', message: { id: person.id, body } });
   }
   if (statusChanged && person.status === 'rejected' && person.identification_attempts === 1) {
-    const body = { tenant, id: person.id, identity_rev: identityRev(newImage), retry: true };
+    const body: IdentificationMessage = { tenant, id: person.id, identity_rev: identityRev(newImage), retry: true };
     const delaySeconds = identificationRetryDelaySeconds();
     actions.push({ kind: 'enqueue', queue: 'identification', message: { id: person.id, body, delaySeconds } });
   }

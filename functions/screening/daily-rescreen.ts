@@ -2,6 +2,7 @@ import { screeningLists } from '#shared/db/screening/index';
 import { invocation } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
 import { messageQueue } from '#shared/queue/index';
+import type { ScreeningMessage } from './screening-message';
 
 /**
  * Daily: every verified person is screened again against the whole sanctions list. The
@@ -17,7 +18,7 @@ export const handler = invocation<void, { names: number }>(async () => {
     const page = await screeningLists().namesPage('sanctions', startKey);
     await messageQueue().send(
       'screening',
-      page.nameKeys.map((nameKey, n) => ({ id: String(n), body: { name_key: nameKey } })),
+      page.nameKeys.map((nameKey, n) => ({ id: String(n), body: { name_key: nameKey } satisfies ScreeningMessage })),
     );
     names += page.nameKeys.length;
     startKey = page.next;

@@ -1,9 +1,6 @@
-import * as z from 'zod/mini';
 import { queueWorker } from '#shared/batch';
 import { rescreenName } from './rescreen';
-
-/** Screening queue message: a folded name on the sanctions list whose verified persons are screened again. */
-export const screeningMessage = z.object({ name_key: z.string().check(z.minLength(1)) });
+import { screeningMessage } from './screening-message';
 
 /** Re-screens by name from the screening queue (SQS, partial batch failures). */
 export const handler = queueWorker({ worker: 'screening-worker', body: screeningMessage }, async (message, logger) => {

@@ -1,24 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BankProvider } from './bank/bank-provider';
-import type { Cipher } from './cipher/cipher';
-import type { RedeliveryLimits } from './db/events/redelivery-limits';
-import type { EventRepository } from './db/events/repository';
-import type { IdempotencyRepository } from './db/idempotency';
-import type { PersonRepository } from './db/persons/repository';
-import type { RateLimitRepository } from './db/rate-limits';
-import type { ScreeningListRepository } from './db/screening/repository';
-import type { TenantRepository } from './db/tenants';
-import type { VerifyAccountRepository } from './db/verify-accounts/repository';
-import type { WebhookSecretRepository } from './db/webhook-secrets/repository';
-import type { WebhookRepository } from './db/webhooks/repository';
-import type { DigestKey } from './digest/digest-key';
-import type { FieldCipher } from './field-cipher/field-cipher';
-import type { IdentityVendor } from './identity-vendor/identity-vendor';
-import type { Notifier } from './notify/notifier';
-import type { MessageQueue } from './queue/message-queue';
-import type { WebhookTransport } from './webhook-transport/webhook-transport';
-import type { WebhookUrlPolicy } from './webhook-url/webhook-url-policy';
 
 /**
  * The one place handlers get their AWS clients and ports from. Which implementation is
@@ -29,30 +10,13 @@ import type { WebhookUrlPolicy } from './webhook-url/webhook-url-policy';
  * Each port is declared next to its implementations (`cipher/index.ts`, `queue/index.ts`,
  * `db/verify-accounts/index.ts`, …) with `port(name, factory)`, so a function bundles only
  * the clients it uses. Repositories are ports too: a use case asks `verifyAccounts()` for
- * its repository and never constructs one.
+ * its repository and never constructs one. Each port also adds its entry to this interface
+ * there (`declare module '#shared/dependencies'`), so this file imports none of the modules
+ * that import it: no import cycle runs through it.
  */
 export interface Dependencies {
   documentClient: DynamoDBDocumentClient;
-  cipher: Cipher;
-  digestKey: DigestKey;
-  fieldCipher: FieldCipher;
-  queue: MessageQueue;
-  bank: BankProvider;
-  notifier: Notifier;
   now: () => Date;
-  verifyAccounts: VerifyAccountRepository;
-  events: EventRepository;
-  redeliveryLimits: RedeliveryLimits;
-  idempotency: IdempotencyRepository;
-  tenants: TenantRepository;
-  persons: PersonRepository;
-  screeningLists: ScreeningListRepository;
-  identityVendor: IdentityVendor;
-  webhookTransport: WebhookTransport;
-  rateLimits: RateLimitRepository;
-  webhooks: WebhookRepository;
-  webhookSecrets: WebhookSecretRepository;
-  webhookUrlPolicy: WebhookUrlPolicy;
 }
 
 type Name = keyof Dependencies;

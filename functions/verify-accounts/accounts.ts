@@ -1,5 +1,5 @@
 import type { VerifyAccount } from '#domain/verify-account';
-import type { PageRequest } from '#shared/db/list-positions';
+import type { PageRequest } from '#shared/db/list-positions/index';
 import { type AccountListFilter, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { NotFoundError } from '#shared/errors';
 

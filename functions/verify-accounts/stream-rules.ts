@@ -1,6 +1,7 @@
 import { verifyAccountStatusChanged } from '#domain/verify-account';
 import { toAccount } from '#shared/db/verify-accounts/item';
 import type { StreamAction, StreamRule } from '#shared/stream/rules';
+import type { AccountMessage } from './account-message';
 import { accountUpdated } from './events';
 
 /**
@@ -13,13 +14,14 @@ import { accountUpdated } from './events';
  */
 export const verifyAccountStreamRule: StreamRule = ({ eventName, tenant, oldImage, newImage }) => {
   const id = String(newImage.id);
-  const verify: StreamAction = { kind: 'enqueue', queue: 'verification', message: { id, body: { tenant, id } } };
+  const body: AccountMessage = { tenant, id };
+  const verify: StreamAction = { kind: 'enqueue', queue: 'verification', message: { id, body } };
   if (eventName === 'INSERT') return [verify];
   if (eventName !== 'MODIFY' || !oldImage) return [];
   const actions: StreamAction[] = [];
   if (debitCheckRestarted(oldImage, newImage)) actions.push(verify);
   if (statementCodeSent(oldImage, newImage)) {
-    actions.push({ kind: 'enqueue', queue: 'statementCodeEmails', message: { id, body: { tenant, id } } });
+    actions.push({ kind: 'enqueue', queue: 'statementCodeEmails', message: { id, body } });
   }
   if (verifyAccountStatusChanged(oldImage, newImage)) {
     actions.push({ kind: 'record-event', tenant, envelope: accountUpdated(toAccount(newImage)) });

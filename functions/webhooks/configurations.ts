@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_DATA_VERSION, type WebhookConfiguration } from '#domain/webhook-configuration';
-import { type ConfigurationFields, webhooks } from '#shared/db/webhooks/index';
+import { webhooks } from '#shared/db/webhooks/index';
 import { now } from '#shared/dependencies';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
+import type { ConfigurationBody } from './schemas';
 
 /** The webhook configuration routes (docs/api.md#webhook-configurations); another tenant's id is unknown. */
 
 export async function createConfiguration(
   tenant: string,
   clientId: string,
-  fields: ConfigurationFields,
+  fields: ConfigurationBody,
 ): Promise<WebhookConfiguration> {
   await requireAllowedUrl(fields.url);
   const at = now().toISOString();
@@ -39,7 +40,7 @@ export async function replaceConfiguration(
   tenant: string,
   clientId: string,
   id: string,
-  fields: ConfigurationFields,
+  fields: ConfigurationBody,
 ): Promise<WebhookConfiguration> {
   await requireAllowedUrl(fields.url);
   const replaced = await webhooks().replaceConfiguration(tenant, id, fields, clientId, now());

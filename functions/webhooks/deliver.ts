@@ -11,38 +11,18 @@ import { messageQueue } from '#shared/queue/index';
 import { webhookTransport } from '#shared/webhook-transport/index';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
 import { configurationsPerBatch, OncePerTenant } from './batch-reads';
-
-/** A webhook-deliveries message: one event to one configuration, on its `attempt`th try. */
-export interface DeliveryRequest {
-  tenant: string;
-  event_id: string;
-  configuration_id: string;
-  attempt: number;
-  /**
-   * Wait still to come before this attempt: a retry's wait longer than one SQS delay is
-   * chained through several messages. Counted in message delays, not wall-clock time, so
-   * the local runtime's compressed queues compress the whole schedule.
-   */
-  remaining_seconds?: number;
-  /** Every try failed: the message goes to the dead-letter queue (and its alarm) as it is. */
-  exhausted?: boolean;
-  /**
-   * Set by `POST /events/{id}/redeliver` (a fresh id per request): a redelivery's attempts
-   * are new ones, not duplicates of the first delivery's.
-   */
-  redelivery?: string;
-}
+import type { DeliveryMessage } from './delivery-message';
 
 /** SQS delays a message at most 15 minutes; longer waits are chained. */
 const MAX_DELAY_SECONDS = 900;
 
-export class DeliveryExhausted extends Error {}
+class DeliveryExhausted extends Error {}
 
 /**
  * What the deliveries of one batch read once per tenant (./batch-reads.ts): the tenant's
  * configurations and its signing secrets. The worker makes one per invocation.
  */
-export interface DeliveryReads {
+interface DeliveryReads {
   configurations: OncePerTenant<WebhookConfiguration[]>;
   secrets: OncePerTenant<SigningSecrets>;
 }
@@ -61,7 +41,7 @@ export const deliveryReads = (): DeliveryReads => ({
  * always carries the same `webhook-id`. An attempt already recorded (the same message
  * again, or a replayed stream batch's fan-out) is not POSTed again.
  */
-export async function deliver(request: DeliveryRequest, logger: Logger, reads: DeliveryReads): Promise<void> {
+export async function deliver(request: DeliveryMessage, logger: Logger, reads: DeliveryReads): Promise<void> {
   if (request.exhausted)
     throw new DeliveryExhausted(`delivery of ${request.event_id} gave up after ${request.attempt} attempts`);
   if (request.remaining_seconds) return requeue(request, request.remaining_seconds);
@@ -116,7 +96,7 @@ export async function deliver(request: DeliveryRequest, logger: Logger, reads: D
 }
 
 /** Whether `attempt` is the record of this request's try: same configuration, same delivery, same number. */
-const isAttemptOf = (request: DeliveryRequest, attempt: DeliveryAttempt, n = request.attempt): boolean =>
+const isAttemptOf = (request: DeliveryMessage, attempt: DeliveryAttempt, n = request.attempt): boolean =>
   attempt.configuration_id === request.configuration_id &&
   attempt.attempt === n &&
   attempt.redelivery === request.redelivery;
@@ -128,7 +108,7 @@ const isAttemptOf = (request: DeliveryRequest, attempt: DeliveryAttempt, n = req
  * followed by a recorded next attempt queues that next attempt again (at worst a second
  * message for it, itself dropped as a duplicate once the attempt is recorded).
  */
-function resumeAfter(request: DeliveryRequest, recorded: DeliveryAttempt, attempts: DeliveryAttempt[]) {
+function resumeAfter(request: DeliveryMessage, recorded: DeliveryAttempt, attempts: DeliveryAttempt[]) {
   const succeeded = recorded.status_code !== undefined && isSuccess(recorded.status_code);
   if (succeeded || recorded.final) return;
   if (attempts.some((attempt) => isAttemptOf(request, attempt, request.attempt + 1))) return;
@@ -138,7 +118,7 @@ function resumeAfter(request: DeliveryRequest, recorded: DeliveryAttempt, attemp
 }
 
 async function post(
-  request: DeliveryRequest,
+  request: DeliveryMessage,
   url: string,
   body: string,
   at: Date,
@@ -170,14 +150,14 @@ function countAttempt(success: boolean, latencyMs: number | undefined, final: bo
 }
 
 /** Sends the request again after `waitSeconds`: one delayed message, or the first of a chain. */
-function requeue(request: DeliveryRequest, waitSeconds: number): Promise<void> {
+function requeue(request: DeliveryMessage, waitSeconds: number): Promise<void> {
   const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, waitSeconds));
   const remaining = waitSeconds - delaySeconds;
-  const body: DeliveryRequest = { ...request, remaining_seconds: remaining > 0 ? remaining : undefined };
+  const body: DeliveryMessage = { ...request, remaining_seconds: remaining > 0 ? remaining : undefined };
   return messageQueue().send('webhookDeliveries', [{ id: request.configuration_id, body, delaySeconds }]);
 }
 
-const ids = (request: DeliveryRequest) => ({
+const ids = (request: DeliveryMessage) => ({
   event_id: request.event_id,
   configuration_id: request.configuration_id,
   attempt: request.attempt,

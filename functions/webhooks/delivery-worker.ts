@@ -1,19 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import * as z from 'zod/mini';
 import { processQueueBatch } from '#shared/batch';
 import { invocation } from '#shared/invocation';
 import { deliver, deliveryReads } from './deliver';
-
-/** Webhook-deliveries queue message. */
-export const deliveryMessage = z.object({
-  tenant: z.string().check(z.minLength(1)),
-  event_id: z.uuid(),
-  configuration_id: z.uuid(),
-  attempt: z.number().check(z.int(), z.minimum(1)),
-  remaining_seconds: z.optional(z.number().check(z.minimum(0))),
-  exhausted: z.optional(z.boolean()),
-  redelivery: z.optional(z.uuid()),
-});
+import { deliveryMessage } from './delivery-message';
 
 const options = { worker: 'webhook-delivery', body: deliveryMessage, parallel: true };
 

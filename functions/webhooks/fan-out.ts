@@ -2,10 +2,10 @@ import { subscribes, type WebhookConfiguration } from '#domain/webhook-configura
 import { messageQueue } from '#shared/queue/index';
 import type { AddressedMessage, QueueId } from '#shared/queue/message-queue';
 import { configurationsPerBatch, type OncePerTenant } from './batch-reads';
-import type { DeliveryRequest } from './deliver';
+import type { DeliveryMessage } from './delivery-message';
 
 /** A stored event to hand to the tenant's webhooks: its id and type are all fan-out needs. */
-export interface PublishedEvent {
+interface PublishedEvent {
   tenant: string;
   event_id: string;
   event_type: string;
@@ -13,7 +13,7 @@ export interface PublishedEvent {
 
 const DELIVERIES: QueueId = 'webhookDeliveries';
 
-export interface FanOutOptions {
+interface FanOutOptions {
   /** Set for `POST /events/{id}/redeliver`: a fresh id per request. */
   redelivery?: string;
   /**
@@ -42,7 +42,7 @@ export async function deliveriesOf(
     (configuration) => configuration.enabled && subscribes(configuration.event_types, event.event_type),
   );
   return subscribed.map((configuration) => {
-    const body: DeliveryRequest = {
+    const body: DeliveryMessage = {
       tenant: event.tenant,
       event_id: event.event_id,
       configuration_id: configuration.id,

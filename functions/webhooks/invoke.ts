@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { events } from '#shared/db/events/index';
 import { now } from '#shared/dependencies';
 import { httpHandler } from '#shared/http/handler';
-import { eventRecord, ORUM_EVENT_TYPES } from '../events/event-types';
+import { eventRecord, ORUM_EVENT_TYPES } from '../event-catalogue/kinds';
 import { sampleEventData } from './samples';
 
 /**
@@ -12,7 +12,7 @@ import { sampleEventData } from './samples';
  * match results and Orum's own fields a record carries (`ssn_match`, `tax_id_match`,
  * `tax_id_type`) pass: a pattern anywhere in the name refused an account as GET answers it.
  */
-export const SENSITIVE_DATA_KEYS = ['ssn', 'social_security_number', 'tax_id', 'statement_code'] as const;
+const SENSITIVE_DATA_KEYS = ['ssn', 'social_security_number', 'tax_id', 'statement_code'] as const;
 
 const bareName = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
 const SENSITIVE_NAMES: ReadonlySet<string> = new Set(SENSITIVE_DATA_KEYS.map(bareName));

@@ -5,7 +5,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { DATA_KEYS, type DataKeyPurpose, type DataKeySpec } from '#shared/data-key/index';
 import { type CipherKey, purposeCondition } from './cipher-key';
-import { ServiceFunction } from './service-function';
+import { type BoundDataKey, ServiceFunction } from './service-function';
 
 /** A data key's generator's description (the Lambda console; tests find it by it). */
 export const dataKeyGeneratorDescription = (purpose: DataKeyPurpose): string =>
@@ -43,7 +43,10 @@ export interface DataKeyProps {
  * the resource is retained: the key must outlive every stack change, or every stored
  * digest or sealed field would be orphaned (test/infra pins the resources' logical ids).
  */
-export class DataKey extends Construct {
+/** The generator's entry point, relative to the repository root. */
+export const DATA_KEY_GENERATOR = 'functions/deploy/generate-data-key.ts';
+
+export class DataKey extends Construct implements BoundDataKey {
   readonly spec: DataKeySpec;
   /** Base64 KMS ciphertext of the key (a token: the resource's `Ref`). */
   readonly ciphertext: string;
@@ -58,7 +61,7 @@ export class DataKey extends Construct {
     this.spec = DATA_KEYS[props.purpose];
     this.cipherKey = props.cipherKey;
     this.generator = new ServiceFunction(this, 'Generator', {
-      entry: join(props.projectRoot, 'functions/deploy/generate-data-key.ts'),
+      entry: join(props.projectRoot, DATA_KEY_GENERATOR),
       projectRoot: props.projectRoot,
       description: dataKeyGeneratorDescription(props.purpose),
       timeout: Duration.seconds(30),

@@ -7,12 +7,11 @@ import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aw
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '#shared/config';
-import { DATA_KEYS } from '#shared/data-key/index';
+import { DATA_KEYS, type DataKeySpec } from '#shared/data-key/index';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import type { CipherAccess, FunctionBundling, TableAccess } from '../service';
 import { APP_METRICS_ENV, APP_METRICS_NAMESPACE, appServiceName } from './app-metrics';
 import { type CipherKey, purposeCondition } from './cipher-key';
-import type { DataKey } from './data-key';
 import type { DataTable } from './data-table';
 import type { EmailSenderSettings } from './email-sender';
 import type { WorkQueue } from './queue';
@@ -27,6 +26,13 @@ const ESM_REQUIRE_BANNER =
 /** The SDK's default credential chain, and the module every bundle takes instead (environment credentials). */
 export const CREDENTIAL_CHAIN_PACKAGE = '@aws-sdk/credential-provider-node';
 export const LAMBDA_CREDENTIALS_MODULE = 'functions/shared/lambda-credentials.ts';
+
+/** A data key as a function binds it (`DataKey` is one): its spec, its ciphertext and the key that opens it. */
+export interface BoundDataKey {
+  readonly spec: DataKeySpec;
+  readonly ciphertext: string;
+  readonly cipherKey: CipherKey;
+}
 
 export interface ServiceFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
@@ -69,7 +75,7 @@ export interface ServiceFunctionProps {
    * holding a key carries the KMS client that decrypts it.
    * @default - no data key
    */
-  readonly dataKeys?: readonly DataKey[];
+  readonly dataKeys?: readonly BoundDataKey[];
   /**
    * Constants defined in the bundle beside the data keys' (esbuild `define`), each derived
    * from the function's row, so that code behind a false one is left out of the bundle.
@@ -221,7 +227,7 @@ export class ServiceFunction extends NodejsFunction {
    * which the function uses once per warm container. Without it, nothing: the function
    * holds neither the ciphertext nor the grant.
    */
-  private bindDataKey(dataKey: DataKey): void {
+  private bindDataKey(dataKey: BoundDataKey): void {
     this.addToRolePolicy(
       new PolicyStatement({
         actions: ['kms:Decrypt'],

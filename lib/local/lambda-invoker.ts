@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { REPO_ROOT } from '../repo-root';
 import { API_FUNCTION_TIMEOUT_SECONDS, type ConsumerDefinition, type RouteDefinition } from '../service';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './aws-account';
-import { REPO_ROOT } from './repo-root';
 
 /**
  * Runs handler modules in-process the way the Lambda Node.js runtime would: the module is

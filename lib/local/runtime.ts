@@ -4,6 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ENV } from '#shared/config';
 import { setDependencies } from '#shared/dependencies';
 import { loadScreeningList, SANDBOX_LISTS } from '../../functions/screening/load-lists';
+import { REPO_ROOT } from '../repo-root';
 import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '../service';
 import { LOCAL_REGION } from './aws-account';
 import type { BackgroundWorker } from './background-worker';
@@ -22,7 +23,6 @@ import type { LocalOutbox } from './pipeline/local-outbox';
 import { createLocalPipeline, type PipelineTimings } from './pipeline/local-pipeline';
 import type { LocalQueues } from './pipeline/local-queues';
 import type { StreamFailure } from './pipeline/stream-poller';
-import { REPO_ROOT } from './repo-root';
 import { stateDir } from './state-dir';
 import { ensureTable } from './table';
 

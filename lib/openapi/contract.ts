@@ -5,9 +5,9 @@ import type { HttpHandler } from '#shared/http/handler';
 import type { InputSchemas } from '#shared/http/middlewares';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
 import { controlErrorResponse, errorResponse } from '#shared/responses';
-import { GATEWAY_ERRORS, type GatewayError } from '../local/gateway/apigw-response';
-import { REPO_ROOT } from '../local/repo-root';
+import { REPO_ROOT } from '../repo-root';
 import type { RouteDefinition } from '../service';
+import { GATEWAY_ERRORS, type GatewayError } from '../service/gateway-errors';
 import { type CodeList, ERROR_CODES, type ErrorCode, inputErrorCodes } from './error-codes';
 import type { Example } from './examples';
 import { OPERATIONS, type OperationSpec } from './operations';
@@ -61,7 +61,7 @@ export async function requestSchemasOf(route: RouteDefinition): Promise<Readonly
 
 export async function routeContract(route: RouteDefinition): Promise<RouteContract> {
   const operation = OPERATIONS[route.id];
-  if (!operation) throw new Error(`route ${route.id} has no entry in lib/openapi/operations.ts`);
+  if (!operation) throw new Error(`route ${route.id} has no entry in lib/openapi/operations/<area>.ts`);
   const request = await requestSchemasOf(route);
   return { route, operation, request, responses: responsesOf(route, operation, request) };
 }

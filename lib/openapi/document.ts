@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type * as z from 'zod/mini';
 import { SERVICE_VERSION } from '#shared/http/middlewares';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
-import { GATEWAY_ERRORS } from '../local/gateway/apigw-response';
 import { ROUTES, type RouteDefinition } from '../service';
+import { GATEWAY_ERRORS } from '../service/gateway-errors';
 import {
   HEADER_COMPONENTS,
   HEADER_REFS,
@@ -20,7 +20,7 @@ import type { Tag } from './operations';
 /**
  * The OpenAPI 3.1 document of the service, generated from the route table (lib/service),
  * the schemas each handler validates with (`handler.request`), the response schemas
- * (functions/<area>/responses.ts) and the operations table (operations.ts), so it cannot
+ * (functions/<area>/responses.ts) and the operations table (operations/), so it cannot
  * drift from the code: `npm run openapi` prints it, the local runtime serves it at
  * `GET /openapi.json`, and the tests hold it to the handlers and to real responses.
  */

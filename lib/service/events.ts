@@ -1,5 +1,5 @@
 import { ENTITY } from '#shared/db/entities';
-import { EVENT_LOG_SCOPES } from '../../functions/events/event-types';
+import { EVENT_LOG_SCOPES } from '../../functions/event-catalogue/kinds';
 import type { ServiceArea } from './types';
 
 /**

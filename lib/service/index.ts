@@ -3,6 +3,7 @@ import { HTTP_STACK_TABLE_ACCESS, IDEMPOTENT_METHODS, LIST_POSITION_TABLE_ACCESS
 import type { QueueId } from '#shared/queue/message-queue';
 import { EVENTS } from './events';
 import { PERSONS } from './persons';
+import { SCREENING } from './screening';
 import type {
   ConsumerDefinition,
   QueueSettings,
@@ -23,7 +24,7 @@ export type * from './types';
  * endpoint by adding a handler file and a row to its area; add an area by adding a file
  * and an entry to AREAS.
  */
-export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, PERSONS, EVENTS, WEBHOOKS];
+export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, PERSONS, SCREENING, EVENTS, WEBHOOKS];
 
 /** Every API function's timeout: below API Gateway's 30 s limit; the local runtime enforces the same. */
 export const API_FUNCTION_TIMEOUT_SECONDS = 10;

@@ -7,7 +7,7 @@ import type { ServiceArea } from './types';
  */
 const CHANGE_PERSON = { actions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } as const;
 
-/** The payment-delivery persons API, identification, and screening against the sanctions and alert lists. */
+/** The payment-delivery persons API and their identification (screening: screening.ts). */
 export const PERSONS: ServiceArea = {
   routes: [
     {
@@ -80,16 +80,6 @@ export const PERSONS: ServiceArea = {
       handler: 'functions/persons/close.ts',
       table: { actions: ['GetItem', 'UpdateItem'] },
     },
-    {
-      id: 'AddSanctionsEntry',
-      method: 'POST',
-      path: '/local/sanctions/entries',
-      scopes: ['write:persons'],
-      handler: 'functions/screening/add-sanctions-entry.ts',
-      // Puts the entry, then re-screens its name at once: the entries and persons of that name.
-      table: { actions: ['PutItem', 'Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
-      localOnly: true,
-    },
   ],
   consumers: [
     {
@@ -101,32 +91,14 @@ export const PERSONS: ServiceArea = {
       cipher: { decrypt: ['ssn'] },
       timeoutSeconds: 30,
     },
-    {
-      id: 'ScreeningWorker',
-      handler: 'functions/screening/screening-worker.ts',
-      source: { kind: 'queue', queue: 'screening', batchSize: 10 },
-      // The sanctions entries of a name, the persons of that name (screening index), each person and its restriction.
-      table: { actions: ['Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
-      timeoutSeconds: 60,
-    },
-    {
-      id: 'DailyRescreen',
-      handler: 'functions/screening/daily-rescreen.ts',
-      source: { kind: 'schedule', cron: { minute: '30', hour: '4' }, localEveryMs: 600_000 },
-      // Walks the sanctions list's names page by page.
-      table: { actions: [], indexes: ['byTenant'] },
-      sendsTo: ['screening'],
-      timeoutSeconds: 300,
-    },
   ],
   queues: {
     identification: { name: 'Identification', visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },
-    screening: { name: 'Screening', visibilityTimeoutSeconds: 360, maxReceiveCount: 5 },
   },
-  // A person change is an event and maybe an identification; a sanctions entry re-screens its name.
+  // A person change is an event and maybe an identification.
   streamRules: {
-    filters: [{ eventName: ['INSERT', 'MODIFY'], entity: [ENTITY.person, ENTITY.screeningEntry] }],
+    filters: [{ eventName: ['INSERT', 'MODIFY'], entity: [ENTITY.person] }],
     table: { actions: ['PutItem'] },
-    sendsTo: ['identification', 'screening'],
+    sendsTo: ['identification'],
   },
 };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { silentLog } from '../../lib/local/log';
-import { REPO_ROOT } from '../../lib/local/repo-root';
+import { REPO_ROOT } from '../../lib/repo-root';
 import { measureBundles } from './bundles';
 import type { BenchContext } from './context';
 import { measureCost } from './cost';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
 import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
-import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-records';
 import {
   CONSUMERS,
   dataKeysOf,
@@ -120,7 +120,7 @@ describe('asset bundling', () => {
   });
 
   it('GET routes bundle no idempotency store: only a route whose method takes an Idempotency-Key carries the middleware and its records', () => {
-    const stackFiles = ['functions/shared/http/idempotency.ts', 'functions/shared/db/idempotency.ts'];
+    const stackFiles = ['functions/shared/http/idempotency.ts', 'functions/shared/db/idempotency/repository.ts'];
     const routes = deployedRoutes([...ROUTES, WITH_FILES]);
     expect(routes.some((route) => route.method === 'GET')).toBe(true);
     for (const route of routes) {

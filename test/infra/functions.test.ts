@@ -4,7 +4,7 @@ import { DATA_KEYS, type DataKeyPurpose } from '#shared/data-key/index';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import { consumerDescription } from '../../lib/constructs/consumer-function';
 import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
-import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-records';
 import { MINIMUM_NODE } from '../../lib/local/preflight';
 import {
   API_FUNCTION_TIMEOUT_SECONDS,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Entity } from '#shared/db/entities';
 import { eventKeys } from '#shared/db/events/keys';
 import { keys } from '#shared/db/keys';
-import { positionKeys } from '#shared/db/list-positions';
+import { positionKeys } from '#shared/db/list-positions/index';
 import { personKeys } from '#shared/db/persons/keys';
 import { screeningKeys } from '#shared/db/screening/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';

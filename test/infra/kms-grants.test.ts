@@ -111,7 +111,7 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
 /** Every role that runs code of the stack, by the name EXPECTED_KMS_GRANTS uses. */
 const roles = new Map<string, IRole>([
   ...[...stack.functions, ...stack.pipeline.consumers].map(([id, fn]) => [id, fn.role] as const),
-  ['TenantRecordsProvider', stack.tenantAliases.role!],
+  ['TenantRecordsProvider', stack.tenantRecords.role!],
   ['DigestKeyGenerator', stack.digestKey.generator.role],
   ['FieldKeyGenerator', stack.fieldKey.generator.role],
 ]);

@@ -36,7 +36,7 @@ const IDEMPOTENT_ROUTE = {
   'dynamodb:UpdateItem': ['table (IDEM#*)'],
 };
 
-/** And on a list: its positions (cursors and bookmarks) read and written, functions/shared/db/list-positions.ts. */
+/** And on a list: its positions (cursors and bookmarks) read and written, functions/shared/db/list-positions/. */
 const LIST_ROUTE = {
   'dynamodb:GetItem': ['table (PAGE#*)'],
   'dynamodb:PutItem': ['table (PAGE#*)'],

@@ -1,4 +1,5 @@
-import type { EmailMessage, Notifier } from '#shared/notify/notifier';
+import type { EmailMessage } from '#domain/notifications';
+import type { Notifier } from '#shared/notify/notifier';
 import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-queue';
 import type { WebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
 

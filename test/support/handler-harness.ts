@@ -16,7 +16,7 @@ import type { BucketPolicy, Take } from '#domain/token-bucket';
 import type { Cipher } from '#shared/cipher/cipher';
 import { ENTITY } from '#shared/db/entities';
 import { KEY_PREFIX, keys } from '#shared/db/keys';
-import type { RateLimitRepository } from '#shared/db/rate-limits';
+import type { RateLimitRepository } from '#shared/db/rate-limits/index';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';

@@ -1,6 +1,7 @@
 import { KMSClient } from '@aws-sdk/client-kms';
 import { ENV, optionalEnv, requireEnv } from '#shared/config';
 import { port } from '#shared/dependencies';
+import type { Cipher } from './cipher';
 import { KmsCipher } from './kms-cipher';
 import { LocalCipher } from './local-cipher';
 
@@ -10,3 +11,9 @@ export const cipher = /* @__PURE__ */ port('cipher', () => {
   if (localKey) return new LocalCipher(localKey);
   return new KmsCipher(new KMSClient({}), requireEnv(ENV.cipherKeyArn));
 });
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    cipher: Cipher;
+  }
+}

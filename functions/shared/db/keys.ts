@@ -18,7 +18,7 @@ export const KEY_PREFIX = {
   rateBucket: 'RATE#',
   tenantAlias: 'CLIENT#',
   tenantSettings: 'TENANT#',
-  /** Where served list pages ended: cursors and bookmarks (./list-positions.ts). */
+  /** Where served list pages ended: cursors and bookmarks (./list-positions/). */
   listPosition: 'PAGE#',
 } as const;
 

@@ -42,3 +42,9 @@ export const digestOf =
   (kind: DigestKind) =>
   (value: string): string =>
     digest(kind, value);
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    digestKey: DigestKey;
+  }
+}

@@ -43,3 +43,9 @@ export const sealFields = <T>(value: T, owner: FieldOwner, root: string): T =>
 /** A stored document with its account numbers opened (`FieldCipher.openWithin`). */
 export const openFields = <T>(value: T, owner: FieldOwner, root: string): T =>
   holdsSealedValue(value) ? fieldCipher().openWithin(value, owner, root) : value;
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    fieldCipher: FieldCipher;
+  }
+}

@@ -1,4 +1,4 @@
-import { idempotencyRecords } from '#shared/db/idempotency';
+import { idempotencyRecords } from '#shared/db/idempotency/index';
 import { now } from '#shared/dependencies';
 import { digest } from '#shared/digest/index';
 import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
 import type { BucketPolicy } from '#domain/token-bucket';
 import { scopePrefix, tenantsFromClientIds } from '#shared/config';
-import { rateLimits } from '#shared/db/rate-limits';
-import { tenants } from '#shared/db/tenants';
+import { rateLimits } from '#shared/db/rate-limits/index';
+import { tenants } from '#shared/db/tenants/index';
 import { now } from '#shared/dependencies';
 import { AppError, RateLimitError, ValidationError } from '#shared/errors';
 import { ExpiringCache } from '#shared/expiring-cache';

@@ -1,5 +1,5 @@
 import { pageWindow } from '#domain/pagination';
-import type { PageRequest } from '#shared/db/list-positions';
+import type { PageRequest } from '#shared/db/list-positions/index';
 
 /** The page parameters every list query has once parsed (`listQuery`). */
 export interface PageQuery {

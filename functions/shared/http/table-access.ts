@@ -34,7 +34,7 @@ export const HTTP_STACK_TABLE_ACCESS = {
 
 /**
  * What a list route asks of the table beyond its row: reading and writing list positions
- * (cursors and bookmarks, functions/shared/db/list-positions.ts), confined to their keys.
+ * (cursors and bookmarks, functions/shared/db/list-positions/), confined to their keys.
  */
 export const LIST_POSITION_TABLE_ACCESS = {
   actions: ['GetItem', 'PutItem'],

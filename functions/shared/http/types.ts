@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { IdempotencyScope } from '#shared/db/idempotency';
+import type { IdempotencyScope } from '#shared/db/idempotency/index';
 import type { Logger } from '#shared/logger';
 import type { Scope } from '#shared/scopes';
 

@@ -1,10 +1,6 @@
-/** Emails to account holders. SES in AWS when a sender is configured; an outbox locally. */
-export interface EmailMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
+import type { EmailMessage } from '#domain/notifications';
 
+/** Emails to account holders. SES in AWS when a sender is configured; an outbox locally. */
 export interface Notifier {
   send(message: EmailMessage): Promise<void>;
 }

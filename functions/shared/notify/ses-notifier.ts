@@ -1,5 +1,6 @@
 import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import type { EmailMessage, Notifier } from './notifier';
+import type { EmailMessage } from '#domain/notifications';
+import type { Notifier } from './notifier';
 
 export class SesNotifier implements Notifier {
   constructor(

@@ -1,5 +1,6 @@
 import { ENV, optionalEnv } from '#shared/config';
 import { port } from '#shared/dependencies';
+import type { WebhookUrlPolicy } from './webhook-url-policy';
 import { DnsWebhookUrlPolicy } from './webhook-url-policy';
 
 export type { WebhookUrlPolicy, WebhookUrlVerdict } from './webhook-url-policy';
@@ -13,3 +14,9 @@ export const webhookUrlPolicy = /* @__PURE__ */ port(
   'webhookUrlPolicy',
   () => new DnsWebhookUrlPolicy({ allowLoopbackHttp: optionalEnv(ENV.allowLoopbackWebhooks) === 'true' }),
 );
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    webhookUrlPolicy: WebhookUrlPolicy;
+  }
+}

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EmailMessage, Notifier } from '#shared/notify/notifier';
+import type { EmailMessage } from '#domain/notifications';
+import type { Notifier } from '#shared/notify/notifier';
 import type { RuntimeLog } from '../log';
 
 /**

@@ -1,32 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID } from '../aws-account';
-import type { QueueChange, QueueJournal } from './queue-journal';
-
-/**
- * An in-process stand-in for an SQS standard queue, with SQS's rules for what a consumer
- * sees: a received message is hidden for the visibility timeout and comes back unless it
- * is deleted; a message received maxReceiveCount times is moved to the dead-letter queue
- * at its next receive. With a journal (DATA_DIR) every change is on disk before it takes
- * effect, so a restart finds each message as it was: its receive count, its visibility
- * (epoch ms, so a delay or visibility timeout runs on while the runtime is down, as in
- * SQS) and the dead-letter queues' messages.
- */
-export interface QueuedMessage {
-  readonly messageId: string;
-  readonly body: string;
-  readonly md5OfBody: string;
-  /** Epoch ms. */
-  readonly sentAt: number;
-  /** How often it was received (SQS's ApproximateReceiveCount). */
-  readonly receiveCount: number;
-  readonly firstReceivedAt?: number;
-  /** Hidden (delayed, or received and not yet deleted) until then; epoch ms. */
-  readonly visibleAt: number;
-  /** Of the latest receive; deleting needs it. */
-  readonly receiptHandle?: string;
-  /** Set when the message was moved to this (dead-letter) queue. */
-  readonly deadLetterQueueSourceArn?: string;
-}
+import type { QueueChange, QueuedMessage, QueueJournal } from './queue-journal';
 
 /** A message as `receive` hands it out: received at least once, with the handle to delete it by. */
 export interface ReceivedMessage extends QueuedMessage {
@@ -50,6 +24,15 @@ export interface LocalQueueOptions {
 
 const NONE_HELD: ReadonlySet<string> = new Set();
 
+/**
+ * An in-process stand-in for an SQS standard queue, with SQS's rules for what a consumer
+ * sees: a received message is hidden for the visibility timeout and comes back unless it
+ * is deleted; a message received maxReceiveCount times is moved to the dead-letter queue
+ * at its next receive. With a journal (DATA_DIR) every change is on disk before it takes
+ * effect, so a restart finds each message as it was: its receive count, its visibility
+ * (epoch ms, so a delay or visibility timeout runs on while the runtime is down, as in
+ * SQS) and the dead-letter queues' messages.
+ */
 export class LocalQueue {
   readonly arn: string;
   private messages: QueuedMessage[] = [];

@@ -1,7 +1,24 @@
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RuntimeLog } from '../log';
-import type { QueuedMessage } from './local-queue';
+
+/** A message as a queue holds it, and as the journal writes it down. */
+export interface QueuedMessage {
+  readonly messageId: string;
+  readonly body: string;
+  readonly md5OfBody: string;
+  /** Epoch ms. */
+  readonly sentAt: number;
+  /** How often it was received (SQS's ApproximateReceiveCount). */
+  readonly receiveCount: number;
+  readonly firstReceivedAt?: number;
+  /** Hidden (delayed, or received and not yet deleted) until then; epoch ms. */
+  readonly visibleAt: number;
+  /** Of the latest receive; deleting needs it. */
+  readonly receiptHandle?: string;
+  /** Set when the message was moved to this (dead-letter) queue. */
+  readonly deadLetterQueueSourceArn?: string;
+}
 
 /**
  * The local queues on disk, when DATA_DIR keeps the database: SQS outlives a crashed

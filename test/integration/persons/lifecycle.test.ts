@@ -3,7 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { personKeys } from '#shared/db/persons/keys';
-import { tenants } from '#shared/db/tenants';
+import { tenants } from '#shared/db/tenants/index';
 import { documentClient } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
 import { identifyPerson } from '../../../functions/persons/identify-person';

@@ -1,9 +1,9 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EmailMessage } from '#domain/notifications';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
-import type { EmailMessage } from '#shared/notify/notifier';
 import { DisabledNotifier } from '#shared/notify/notifier';
 import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryRequest } from '../../../functions/webhooks/deliver';
+import type { DeliveryMessage } from '../../../functions/webhooks/delivery-message';
 import { deliveriesOf } from '../../../functions/webhooks/fan-out';
 import { api } from '../harness';
 import { configurationBody, useTestDns, useWebhooksRuntime } from './support';
@@ -197,7 +197,7 @@ describe('the configurations the sender delivers to', () => {
 
     const ids = async (event_type: string, tenant = 'tenant-dave') =>
       (await deliveriesOf({ tenant, event_id: randomUUID(), event_type }))
-        .map(({ message }) => (message.body as DeliveryRequest).configuration_id)
+        .map(({ message }) => (message.body as DeliveryMessage).configuration_id)
         .sort();
     expect(await ids('person_verified')).toEqual([exact, all, persons].sort());
     expect(await ids('person_closed')).toEqual([all, persons].sort());

@@ -11,7 +11,7 @@ import {
   webhookEventTypes,
 } from '#domain/webhook-delivery';
 
-// The catalogue as functions/events/event-types.ts joins it today.
+// The catalogue as functions/event-catalogue/kinds.ts joins it today.
 const CATALOGUE = [
   'person_created',
   'person_verified',

@@ -4,7 +4,10 @@ import type { MetadataValue } from '#domain/person';
 import { AppError } from '#shared/errors';
 import { pageRequestOf } from '#shared/http/pages';
 import { type InputSource, parseInput } from '#shared/validation';
+import type { createPerson, patchPerson, replacePerson } from '../../../functions/persons/change-person';
 import { personIdParams } from '../../../functions/persons/params';
+import type { presentPerson } from '../../../functions/persons/present';
+import type { person as personObject } from '../../../functions/persons/responses';
 import {
   type CreatePersonBody,
   createPersonBody,
@@ -455,5 +458,12 @@ describe('output types tell the use case what was sent', () => {
     expectTypeOf<ListPersonsQuery['status']>().toEqualTypeOf<
       ('created' | 'verified' | 'rejected' | 'restricted' | 'closed')[] | undefined
     >();
+  });
+
+  it('the use cases take exactly the body types, and the presenter builds exactly the response schema', () => {
+    expectTypeOf<Parameters<typeof createPerson>[1]>().toEqualTypeOf<CreatePersonBody>();
+    expectTypeOf<Parameters<typeof replacePerson>[2]>().toEqualTypeOf<CreatePersonBody>();
+    expectTypeOf<Parameters<typeof patchPerson>[2]>().toEqualTypeOf<PatchPersonBody>();
+    expectTypeOf<ReturnType<typeof presentPerson>>().toEqualTypeOf<z.output<typeof personObject>>();
   });
 });

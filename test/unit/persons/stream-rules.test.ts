@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { eventId } from '#domain/events';
+import { identificationMessage } from '../../../functions/persons/identification-message';
 import { personStreamRule } from '../../../functions/persons/stream-rules';
 
 const ID = '7d7c1c5e-2b4a-4c6e-9f3e-1a2b3c4d5e6f';
@@ -99,5 +101,15 @@ describe('person stream rules', () => {
       person({ status: 'rejected', identification_attempts: 2, version: 3 }),
     );
     expect(actions).toEqual([]);
+  });
+
+  it('queues only messages the identification worker accepts, first run and retry alike', () => {
+    process.env.IDENTIFICATION_RETRY_DELAY_SECONDS = '120';
+    const queued = [
+      ...change('INSERT', undefined, person()),
+      ...change('MODIFY', person(), person({ status: 'rejected', identification_attempts: 1, version: 2 })),
+    ].flatMap((action) => (action.kind === 'enqueue' ? [action.message.body] : []));
+    expect(queued).toHaveLength(2);
+    for (const body of queued) expect(z.parse(identificationMessage, body)).toEqual(body);
   });
 });

@@ -54,7 +54,7 @@ function givenIndexed(items: Record<string, unknown>[], pageSize = 1000) {
   });
 }
 
-/** The page walk's queries: not the counts of recent entries a bookmark keeps (functions/shared/db/list-positions.ts). */
+/** The page walk's queries: not the counts of recent entries a bookmark keeps (functions/shared/db/list-positions/bookmarks.ts). */
 const walkQueries = () => ddb.commandCalls(QueryCommand).filter((call) => call.args[0].input.Select !== 'COUNT');
 
 const queryInput = () => {

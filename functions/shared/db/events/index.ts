@@ -16,3 +16,10 @@ export const redeliveryLimits = /* @__PURE__ */ port(
   'redeliveryLimits',
   () => new RedeliveryLimits(documentClient(), tableName()),
 );
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    events: EventRepository;
+    redeliveryLimits: RedeliveryLimits;
+  }
+}

@@ -41,3 +41,12 @@ export function personItem(person: Person): Record<string, unknown> {
     ...person,
   };
 }
+
+/** The item that holds a customer reference id for one person of the tenant (unique per tenant). */
+export const referenceItem = (tenant: string, customerReferenceId: string, personId: string) => ({
+  ...personKeys.reference(tenant, customerReferenceId),
+  entity: ENTITY.personReference,
+  version: 1,
+  tenant,
+  person_id: personId,
+});

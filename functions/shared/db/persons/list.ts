@@ -1,6 +1,6 @@
 import { PERSON_STATUSES, type PersonStatus } from '#domain/person';
-import type { PageSource } from '../list-positions';
-import type { IndexQuery } from '../paging';
+import type { PageSource } from '../list-positions/index';
+import type { IndexQuery } from '../paging/index-query';
 import { allShards, listShardCount } from '../shards';
 import { nameFilterKey } from './item';
 import { personKeys } from './keys';

@@ -3,8 +3,8 @@ import type { Person, StatusReason } from '#domain/person';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
-import { type ListPage, ListPositions, type PageRequest } from '../list-positions';
-import { queryPartition } from '../paging';
+import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
+import { queryPartition } from '../paging/partitions';
 import {
   changedFields,
   concurrentUpdate,
@@ -12,7 +12,7 @@ import {
   type VersionedChange,
   versionedUpdateInput,
 } from '../versioned-update';
-import { nameAttributes, personItem, personListPartition, toPerson } from './item';
+import { nameAttributes, personItem, personListPartition, referenceItem, toPerson } from './item';
 import { personKeys } from './keys';
 import { matchesPersonFilter, type PersonListFilter, personListSource } from './list';
 
@@ -239,17 +239,9 @@ export class PersonRepository {
     return updated;
   }
 
+  /** The reference item's Put: it fails when another person of the tenant holds the reference. */
   private referenceItem(tenant: string, customerReferenceId: string, personId: string) {
-    return {
-      TableName: this.tableName,
-      Item: {
-        ...personKeys.reference(tenant, customerReferenceId),
-        entity: ENTITY.personReference,
-        version: 1,
-        tenant,
-        person_id: personId,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    };
+    const Item = referenceItem(tenant, customerReferenceId, personId);
+    return { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' };
   }
 }

@@ -9,3 +9,9 @@ export const screeningLists = /* @__PURE__ */ port(
   'screeningLists',
   () => new ScreeningListRepository(documentClient(), tableName()),
 );
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    screeningLists: ScreeningListRepository;
+  }
+}

@@ -10,3 +10,9 @@ export const verifyAccounts = /* @__PURE__ */ port(
   'verifyAccounts',
   () => new VerifyAccountRepository(documentClient(), tableName()),
 );
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    verifyAccounts: VerifyAccountRepository;
+  }
+}

@@ -6,8 +6,8 @@ import {
   type VerificationStatus,
   type VerifyAccount,
 } from '#domain/verify-account';
-import type { PageSource } from '../list-positions';
-import type { IndexQuery } from '../paging';
+import type { PageSource } from '../list-positions/index';
+import type { IndexQuery } from '../paging/index-query';
 import { allShards, listShardCount } from '../shards';
 import { accountKeys } from './keys';
 

@@ -10,3 +10,9 @@ export const webhookSecrets = /* @__PURE__ */ port(
   'webhookSecrets',
   () => new WebhookSecretRepository(documentClient(), tableName(), cipher),
 );
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    webhookSecrets: WebhookSecretRepository;
+  }
+}

@@ -7,3 +7,9 @@ export { WebhookRepository } from './repository';
 
 /** Webhook configurations on the service's table; tests may replace them. The signing secret is `../webhook-secrets`. */
 export const webhooks = /* @__PURE__ */ port('webhooks', () => new WebhookRepository(documentClient(), tableName()));
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    webhooks: WebhookRepository;
+  }
+}

@@ -3,7 +3,7 @@ import { MAX_WEBHOOK_CONFIGURATIONS, type WebhookConfiguration } from '#domain/w
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
-import { tablePartition } from '../paging';
+import { tablePartition } from '../paging/partitions';
 import { configurationItem, toConfiguration } from './item';
 import { webhookKeys } from './keys';
 

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '#shared/db/idempotency';
-import { TenantRepository } from '#shared/db/tenants';
+import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '#shared/db/idempotency/index';
+import { TenantRepository } from '#shared/db/tenants/index';
 import { documentClient } from '#shared/dependencies';
 import { createTestTable } from '../../harness';
 

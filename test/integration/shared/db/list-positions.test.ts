@@ -2,8 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTITY } from '#shared/db/entities';
-import { type ListPages, ListPositions, WATERMARK_MARGIN_MS } from '#shared/db/list-positions';
-import { type IndexQuery, readPage } from '#shared/db/paging';
+import { type ListPages, ListPositions, WATERMARK_MARGIN_MS } from '#shared/db/list-positions/index';
+import type { IndexQuery } from '#shared/db/paging/index-query';
+import { readPage } from '#shared/db/paging/index-walk';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { createTestTable } from '../../harness';
 

@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_MS, type Take } from '#domain/token-bucket';
 import { keys } from '#shared/db/keys';
-import { RateLimitRepository } from '#shared/db/rate-limits';
+import { RateLimitRepository } from '#shared/db/rate-limits/index';
 import { documentClient } from '#shared/dependencies';
 import { createTestTable } from '../../harness';
 

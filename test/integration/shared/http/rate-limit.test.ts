@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenants } from '#shared/db/tenants';
+import { tenants } from '#shared/db/tenants/index';
 import type { LocalRuntime } from '../../../../lib/local/runtime';
 import { api, startTestRuntime } from '../../harness';
 

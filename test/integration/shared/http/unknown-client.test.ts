@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '#shared/config';
-import { tenants } from '#shared/db/tenants';
+import { tenants } from '#shared/db/tenants/index';
 import type { LocalRuntime } from '../../../../lib/local/runtime';
 import { api, startTestRuntime } from '../../harness';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PERSON_ALL, SUBSCRIBE_ALL } from '#domain/webhook-configuration';
-import { EVENT_TYPES } from '../../../../functions/events/event-types';
+import { EVENT_TYPES } from '../../../../functions/event-catalogue/kinds';
 import { CONSOLE_PATH, consoleEndpoints } from '../../../../lib/local/console/console-endpoints';
 
 /**

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambd
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '#shared/scopes';
 import { MAX_REQUEST_BODY_BYTES, requestBodyBytes } from '../../../../functions/shared/http/body-limit';
-import { REPO_ROOT } from '../../../../lib/local/repo-root';
+import { REPO_ROOT } from '../../../../lib/repo-root';
 import { ROUTES, type RouteDefinition, routeKey } from '../../../../lib/service';
 import { ddb, ERROR_BODY_KEYS, useHandlerHarness } from '../../../support/handler-harness';
 import { httpEvent, invoke } from '../../../support/http-events';

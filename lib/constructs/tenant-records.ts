@@ -7,7 +7,7 @@ import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import { ENTITY, KEY_PREFIX, keys } from '#shared/db/keys';
-import type { RequestLimit } from './api-limits-context';
+import type { RequestLimit } from '../context/api-limits';
 import { keyConfinement } from './data-table';
 import type { StorageKey } from './storage-key';
 
@@ -35,7 +35,7 @@ export interface TenantSettings {
   readonly rateLimit?: RequestLimit;
 }
 
-export interface TenantAliasesProps {
+export interface TenantRecordsProps {
   /** The service's single table (`DataTable.table`). */
   readonly table: ITable;
   /** The key the table is encrypted with (`DataTable.key`): DynamoDB needs it to write. */
@@ -92,7 +92,7 @@ export const TENANT_RECORD_KEY_PATTERNS = [`${KEY_PREFIX.tenantAlias}*`, `${KEY_
  * those would then run with this role too. With no alias and no setting, nothing is
  * created.
  */
-export class TenantAliases extends Construct {
+export class TenantRecords extends Construct {
   /** The alias resources, by construct id. */
   readonly resources: ReadonlyMap<string, AwsCustomResource>;
   /** The settings resources, by tenant. */
@@ -104,7 +104,7 @@ export class TenantAliases extends Construct {
   /** The stack's singleton `AwsCustomResource` provider function (when there is any record). */
   readonly provider?: LambdaFunction;
 
-  constructor(scope: Construct, id: string, props: TenantAliasesProps) {
+  constructor(scope: Construct, id: string, props: TenantRecordsProps) {
     super(scope, id);
     const resources = new Map<string, AwsCustomResource>();
     const settingsResources = new Map<string, AwsCustomResource>();
@@ -188,7 +188,7 @@ export class TenantAliases extends Construct {
     this.provider = Stack.of(this).node.tryFindChild(providerId) as LambdaFunction | undefined;
     if (this.provider?.role !== this.role) {
       throw new Error(
-        'TenantAliases must be created before any other AwsCustomResource of the stack: their singleton provider function already exists with another role',
+        'TenantRecords must be created before any other AwsCustomResource of the stack: their singleton provider function already exists with another role',
       );
     }
   }

@@ -1,3 +1,22 @@
+// The event catalogue: every event kind, the record each carries and the scope it is read
+// with, joined here from the areas that emit them, as functions/pipeline/stream-rules.ts
+// joins the stream rules. An emitting area declares its kinds beside its events
+// (persons/events.ts, verify-accounts/events.ts) and its record's shape in its
+// responses.ts; this folder is the one place that imports them (payloads.ts the shapes,
+// kept apart so that handlers reading kinds bundle no response schemas).
+//
+// Which folder of functions/ may import which (test/unit/event-catalogue/layering.test.ts):
+//   domain           → nothing outside itself
+//   shared           → domain
+//   persons, verify-accounts, screening (emitting areas) → domain, shared
+//   event-catalogue  → the emitting areas, domain, shared
+//   webhooks         → event-catalogue, domain, shared
+//   events           → webhooks (a redelivery fans out), event-catalogue, domain, shared
+//   pipeline         → every area (it joins their stream rules)
+//   deploy           → shared
+// so events/ and webhooks/ never reach into the areas that emit events, and no two
+// folders import each other.
+
 import type { Scope } from '#shared/scopes';
 import { PERSON_EVENT_TYPES } from '../persons/events';
 import { VERIFY_ACCOUNT_EVENT_TYPES } from '../verify-accounts/events';
@@ -36,7 +55,7 @@ export const ORUM_EVENT_TYPES = [...EVENT_TYPES, ...TEST_ONLY_EVENT_TYPES] as co
 export type OrumEventType = (typeof ORUM_EVENT_TYPES)[number];
 
 /** The records events carry, each as `event_data.<record>` (a verify account's is `account`). */
-export const EVENT_RECORDS = [
+const EVENT_RECORDS = [
   'person',
   'account',
   'business',

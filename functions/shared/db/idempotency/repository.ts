@@ -1,10 +1,8 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#shared/config';
-import { documentClient, port } from '#shared/dependencies';
 import { type FieldOwner, openFields, sealFields } from '#shared/field-cipher/index';
-import { isConditionFailure } from './conditions';
-import { ENTITY, keys } from './keys';
-import { TABLE_SCHEMA } from './schema';
+import { isConditionFailure } from '../conditions';
+import { ENTITY, keys } from '../keys';
+import { TABLE_SCHEMA } from '../schema';
 
 /** A response as API Gateway takes it, kept to replay it. */
 export interface StoredResponse {
@@ -163,9 +161,3 @@ function unmarshallLoose(item: Record<string, unknown>): Record<string, unknown>
     }),
   );
 }
-
-/** The idempotency records on the service's table; tests may replace them. */
-export const idempotencyRecords = /* @__PURE__ */ port(
-  'idempotency',
-  () => new IdempotencyRepository(documentClient(), tableName()),
-);

@@ -1,9 +1,97 @@
+import type { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import type { KycMode } from '#domain/person';
 import { MAX_LIST_SHARDS } from '#shared/db/shards';
 import { SCOPES, type Scope } from '#shared/scopes';
-import { burst, type RequestLimit, rate } from './api-limits-context';
-import { parseKycMode } from './identification-context';
-import type { IdentityProps, PartnerConfig } from './identity';
+import { burst, type RequestLimit, rate } from './api-limits';
+import { parseKycMode } from './identification';
+
+/**
+ * A partner, i.e. a tenant. In Cognito mode it gets its own client-credentials app client;
+ * either way, each of its client ids gets an alias record that maps the id to `name`.
+ */
+export interface PartnerConfig {
+  /** Tenant name; also the app client's name. Letters, digits, `-` and `_`. */
+  readonly name: string;
+  /**
+   * The scopes this partner bought (Cognito mode).
+   * @default - every scope in SCOPES
+   */
+  readonly scopes?: readonly Scope[];
+  /**
+   * Cognito mode: further client ids of this tenant besides its app client's, e.g. an app
+   * client of the same pool created outside the stack while credentials are rotated.
+   * They also join the authorizer's audience.
+   * @default - none
+   */
+  readonly aliases?: readonly string[];
+  /**
+   * External-issuer mode: the client ids (`client_id` claims) of this tenant at that
+   * issuer. Cognito mode refuses them, since Cognito assigns app client ids.
+   * @default - none; the partner then has no alias record
+   */
+  readonly clientIds?: readonly string[];
+  /**
+   * Who identifies this tenant's persons, fixed at onboarding: `byo` (the partner does, the
+   * service only screens) or `service` (the service also asks its identity vendor). Written
+   * as the tenant's settings record (`TENANT#<name>` / `SETTINGS`) by `TenantRecords`, in
+   * either mode.
+   * @default - no settings record: the deployment's default (context `kycMode`) applies
+   */
+  readonly kycMode?: KycMode;
+  /**
+   * This tenant's own request rate and burst (its token bucket, docs/api.md#rate-limits),
+   * written into its settings record like `kycMode`.
+   * @default - the deployment's (context `tenantRatePerSecond`, `tenantBurst`)
+   */
+  readonly rateLimit?: RequestLimit;
+  /**
+   * Shards of this tenant's list partitions (1–32), for a tenant that writes more than
+   * one partition's 1,000 writes a second allow (docs/data-model.md#write-sharding). Only
+   * ever raise it: lowering it hides the records in the shards dropped.
+   * @default 1
+   */
+  readonly listShards?: number;
+}
+
+/** An OAuth issuer that already exists (Okta, Auth0, another Cognito pool, ...). */
+export interface ExternalIssuerConfig {
+  /** Issuer URL exactly as in the tokens' `iss` claim (https). */
+  readonly issuer: string;
+  /** Accepted `aud` values (or `client_id` values when tokens carry no `aud`). */
+  readonly audience: readonly string[];
+  /**
+   * Prepended verbatim to every route scope, separator included (e.g. `verify-service/`).
+   * @default '' - tokens carry the bare scope names
+   */
+  readonly scopePrefix?: string;
+}
+
+export interface IdentityProps {
+  /**
+   * Partners: Cognito mode creates an app client for each; in external-issuer mode only
+   * their `clientIds` (and `aliases`) are used, for alias records. In either mode the stack
+   * writes a settings record for each partner with a `kycMode`.
+   * @default - none; Cognito mode then fails synthesis, since an authorizer needs an audience
+   */
+  readonly partners?: readonly PartnerConfig[];
+  /**
+   * Trust an existing issuer instead of creating a Cognito user pool.
+   * @default - a Cognito user pool is created
+   */
+  readonly externalIssuer?: ExternalIssuerConfig;
+  /**
+   * Prefix of the Cognito domain (`<prefix>.auth.<region>.amazoncognito.com`), which must
+   * be unique within the region across all AWS accounts.
+   * @default - `<stack name>-<account id>`, lower-cased
+   */
+  readonly domainPrefix?: string;
+  /**
+   * Lifetime of the access tokens partners obtain.
+   * @default Duration.hours(1)
+   */
+  readonly accessTokenValidity?: Duration;
+}
 
 /**
  * The CDK context keys that configure who may call the API (docs/deploy.md#context-keys). Values

@@ -1,11 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type BucketPolicy, type Take, TokenLeases, take } from '#domain/token-bucket';
-import { tableName } from '#shared/config';
-import { documentClient, port } from '#shared/dependencies';
-import { isConditionFailure } from './conditions';
-import { ENTITY } from './entities';
-import { keys } from './keys';
-import { TABLE_SCHEMA } from './schema';
+import { isConditionFailure } from '../conditions';
+import { ENTITY } from '../entities';
+import { keys } from '../keys';
+import { TABLE_SCHEMA } from '../schema';
 
 /** Refills lost to the tenant's other requests before a request is refused as over the limit. */
 const REFILL_RACES = 3;
@@ -109,9 +107,3 @@ export class RateLimitRepository {
     }
   }
 }
-
-/** The tenants' token buckets on the service's table; tests may replace them. */
-export const rateLimits = /* @__PURE__ */ port(
-  'rateLimits',
-  () => new RateLimitRepository(documentClient(), tableName()),
-);

@@ -1,9 +1,8 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { KYC_MODES, type KycMode } from '#domain/person';
 import { type BucketPolicy, isBucketPolicy } from '#domain/token-bucket';
-import { ENV, optionalEnv, tableName } from '#shared/config';
-import { documentClient, port } from '#shared/dependencies';
-import { ENTITY, keys } from './keys';
+import { ENV, optionalEnv } from '#shared/config';
+import { ENTITY, keys } from '../keys';
 
 /**
  * A tenant may own several OAuth client ids (credential rotation): an alias record maps a
@@ -71,6 +70,3 @@ export class TenantRepository {
 
 const asKycMode = (value: unknown): KycMode | undefined =>
   (KYC_MODES as readonly unknown[]).includes(value) ? (value as KycMode) : undefined;
-
-/** The tenant aliases and settings on the service's table; tests may replace them. */
-export const tenants = /* @__PURE__ */ port('tenants', () => new TenantRepository(documentClient(), tableName()));

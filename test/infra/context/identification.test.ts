@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENV as CONFIG_ENV } from '#shared/config';
-import { consumerDescription } from '../../lib/constructs/consumer-function';
-import { CONSUMERS, STREAM_ROUTER } from '../../lib/service';
-import { type BuildOptions, buildApp, resourcesOf, synthTemplate } from './harness';
+import { consumerDescription } from '../../../lib/constructs/consumer-function';
+import { CONSUMERS, STREAM_ROUTER } from '../../../lib/service';
+import { type BuildOptions, buildApp, resourcesOf, synthTemplate } from '../harness';
 
 const identificationWorker = CONSUMERS.find((c) => c.id === 'IdentificationWorker')!;
 
@@ -54,7 +54,7 @@ describe('context partners[].kycMode', () => {
       { name: 'globex', kycMode: 'service' },
     ];
     const { stack } = buildApp({ context: { partners: JSON.stringify(partners) } });
-    expect([...stack.tenantAliases.settingsResources.keys()]).toEqual(['acme', 'globex']);
+    expect([...stack.tenantRecords.settingsResources.keys()]).toEqual(['acme', 'globex']);
   });
 
   it.each([['BYO'], ['none'], [null], [0]])('refuses %j, naming the entry and the key', (kycMode) => {

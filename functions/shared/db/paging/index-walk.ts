@@ -1,55 +1,15 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  type DynamoDBDocumentClient,
-  QueryCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageWindow } from '#domain/pagination';
-import { InternalError } from '#shared/errors';
-import { type ItemKey, keyOf } from './items';
-import { type IndexName, TABLE_SCHEMA } from './schema';
-
-/**
- * Lists as every entity pages them: walk a slim index (keys and filter attributes only)
- * in sort-key order, pass over `skip` matches, keep the page's keys, then read just those
- * items by key. Index sort keys are `<created_at>#<id>`, so time bounds are key
- * conditions and the order is newest first when read backwards. A list may span several
- * partitions (one per status a filter names, times the tenant's shards): each is read
- * as far as the merge needs, never further, so a page reads in proportion to the page,
- * not to the tenant.
- */
-export interface IndexQuery {
-  index: IndexName;
-  /** The index partitions holding the list, merged in sort-key order. */
-  partitions: readonly string[];
-  /** Inclusive lower bound of the sort key's time (RFC 3339, UTC, ms). */
-  from?: string;
-  /** Exclusive upper bound of the sort key's time. */
-  before?: string;
-  /** Attribute → accepted values; applied to the projected attributes while walking. */
-  anyOf?: Readonly<Record<string, readonly string[] | undefined>>;
-  /** Default true: sort key descending. */
-  newestFirst?: boolean;
-  /**
-   * Exclusive bounds on the sort key itself, a served entry's (`<created_at>#<id>`): a
-   * walk resumes below a page's last entry, or reads what came in above it
-   * (functions/shared/db/list-positions.ts).
-   */
-  belowKey?: string;
-  aboveKey?: string;
-}
+import { type ItemKey, keyOf } from '../items';
+import { TABLE_SCHEMA } from '../schema';
+import { BATCH_GET_LIMIT, batchGetInOrder } from './batch-get';
+import { type IndexQuery, queryInput } from './index-query';
 
 /**
  * Index items one Query evaluates at most (a filter doubles a partition's reads, the
  * page number adds to them): about what DynamoDB's 1 MB page holds of these slim items.
  */
 const INDEX_PAGE_LIMIT = 4_000;
-
-/** BatchGetItem takes at most 100 keys per call. */
-const BATCH_GET_LIMIT = 100;
-/** Rounds of retrying unprocessed keys before giving up (backoff 50 ms … 1 s). */
-const BATCH_GET_ROUNDS = 8;
 
 /** One partition's place in a merged walk. */
 interface Cursor {
@@ -66,7 +26,7 @@ interface Cursor {
 /**
  * An entry of a list's index: the item's key and the entry's sort key (`<created_at>#<id>`),
  * which says where in the list it stands without reading the item
- * (functions/shared/db/list-positions.ts writes a page's end from it).
+ * (functions/shared/db/list-positions/repository.ts writes a page's end from it).
  */
 export interface IndexEntry {
   key: ItemKey;
@@ -228,36 +188,6 @@ function headOf(cursors: Cursor[], sortKey: string, newestFirst: boolean): Curso
 }
 
 /**
- * The items of `itemKeys`, in that order (BatchGet answers in any order); keys whose item
- * is gone drop out. Unprocessed keys are retried with backoff a bounded number of times.
- */
-export async function batchGetInOrder(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  itemKeys: readonly ItemKey[],
-): Promise<Record<string, unknown>[]> {
-  const byKey = new Map<string, Record<string, unknown>>();
-  const id = (key: ItemKey) => `${key.pk}|${key.sk}`;
-  for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) {
-    let request: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + BATCH_GET_LIMIT).map((k) => ({ ...k }));
-    for (let round = 0; request && request.length > 0; round++) {
-      if (round === BATCH_GET_ROUNDS) throw new InternalError('table kept throttling the page read');
-      if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
-      const out: BatchGetCommandOutput = await db.send(
-        // Eventually consistent, like the index the keys came from: half the read units.
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: request } } }),
-      );
-      for (const item of out.Responses?.[tableName] ?? []) byKey.set(id(keyOf(item)), item);
-      request = out.UnprocessedKeys?.[tableName]?.Keys;
-    }
-  }
-  return itemKeys.flatMap((key): Record<string, unknown>[] => {
-    const item = byKey.get(id(key));
-    return item ? [item] : [];
-  });
-}
-
-/**
  * One page of an index's matches, read by key. `matches`, when given, is a filter the
  * index cannot evaluate (attributes it does not project): keys are then read in batches
  * and the items tested, until the page is full or the partitions end.
@@ -289,105 +219,4 @@ export async function readPage(
   }
   if (batch.length > 0) await take();
   return found;
-}
-
-/** The Query of one partition of a walk: key conditions from its bounds, the filter on projected attributes. */
-export function queryInput(query: IndexQuery, partition: string) {
-  const index = TABLE_SCHEMA.indexes[query.index];
-  const names: Record<string, string> = { '#pk': index.partitionKey };
-  const values: Record<string, unknown> = { ':pk': partition };
-  let keyCondition = '#pk = :pk';
-  const lower = latest(query.from, query.aboveKey);
-  const upper = earliest(query.before, query.belowKey);
-  if (lower || upper) names['#sk'] = index.sortKey;
-  // Sort keys are `<created_at>#<id>`: `>= from` includes created_at == from, `< before` excludes created_at == before.
-  if (lower && upper) {
-    keyCondition += ' AND #sk BETWEEN :from AND :before';
-    Object.assign(values, { ':from': lower, ':before': upper });
-  } else if (lower) {
-    keyCondition += ' AND #sk >= :from';
-    values[':from'] = lower;
-  } else if (upper) {
-    keyCondition += ' AND #sk < :before';
-    values[':before'] = upper;
-  }
-  const conditions: string[] = [];
-  for (const [attribute, wanted] of Object.entries(query.anyOf ?? {})) {
-    if (!wanted?.length) continue;
-    names[`#${attribute}`] = attribute;
-    const placeholders = wanted.map((value, i) => {
-      values[`:${attribute}${i}`] = value;
-      return `:${attribute}${i}`;
-    });
-    conditions.push(`#${attribute} IN (${placeholders.join(', ')})`);
-  }
-  return {
-    IndexName: index.name,
-    KeyConditionExpression: keyCondition,
-    FilterExpression: conditions.length ? conditions.join(' AND ') : undefined,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ScanIndexForward: query.newestFirst === false,
-  };
-}
-
-const latest = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a > b ? a : b);
-const earliest = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a < b ? a : b);
-
-/**
- * Every item of one index partition (or a sort-key range of it), all pages: for the
- * pipeline's sweeps over partitions that stay small (the persons of one name, the
- * statement codes due today), never for a tenant's list.
- */
-export async function queryPartition(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  query: { index: IndexName; partition: string; before?: string },
-): Promise<Record<string, unknown>[]> {
-  const index = TABLE_SCHEMA.indexes[query.index];
-  const names: Record<string, string> = { '#pk': index.partitionKey };
-  const values: Record<string, unknown> = { ':pk': query.partition };
-  let keyCondition = '#pk = :pk';
-  if (query.before !== undefined) {
-    names['#sk'] = index.sortKey;
-    values[':before'] = query.before;
-    keyCondition += ' AND #sk < :before';
-  }
-  return everyPage(db, {
-    TableName: tableName,
-    IndexName: index.name,
-    KeyConditionExpression: keyCondition,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  });
-}
-
-/**
- * Every item of one table partition, all pages, strongly consistent: for partitions that
- * stay small by design (an event and its delivery attempts, a tenant's ≤ 10 webhook
- * configurations).
- */
-export async function tablePartition(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  pk: string,
-): Promise<Record<string, unknown>[]> {
-  return everyPage(db, {
-    TableName: tableName,
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': pk },
-    ConsistentRead: true,
-  });
-}
-
-/** Every item a Query matches, following `LastEvaluatedKey` page after page. */
-async function everyPage(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 }

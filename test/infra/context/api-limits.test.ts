@@ -1,9 +1,9 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV as CONFIG_ENV } from '#shared/config';
-import { consumerDescription } from '../../lib/constructs/consumer-function';
-import { CONSUMERS, deployedRoutes, ROUTES, routeKey } from '../../lib/service';
-import { type BuildOptions, buildApp, functionByDescription, resourcesOf, synthTemplate } from './harness';
+import { consumerDescription } from '../../../lib/constructs/consumer-function';
+import { CONSUMERS, deployedRoutes, ROUTES, routeKey } from '../../../lib/service';
+import { type BuildOptions, buildApp, functionByDescription, resourcesOf, synthTemplate } from '../harness';
 
 const stageThrottle = (template: Template) => {
   const stages = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Stage'));

@@ -7,8 +7,8 @@ import {
   ORUM_EVENT_TYPES,
   readableEventTypes,
   TEST_ONLY_EVENT_TYPES,
-} from '../../../functions/events/event-types';
-import { eventData } from '../../../functions/events/responses';
+} from '../../../functions/event-catalogue/kinds';
+import { eventData } from '../../../functions/event-catalogue/payloads';
 import { sampleEventData } from '../../../functions/webhooks/samples';
 import { ROUTES } from '../../../lib/service';
 

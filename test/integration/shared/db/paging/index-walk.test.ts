@@ -1,25 +1,16 @@
-import {
-  BatchWriteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  type QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, type QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { batchGetInOrder, pageKeys, readPage } from '#shared/db/paging';
-import { updateVersioned } from '#shared/db/versioned-update';
+import { pageKeys, readPage } from '#shared/db/paging/index-walk';
 import { documentClient } from '#shared/dependencies';
-import { ConflictError } from '#shared/errors';
-import { createTestTable } from '../../harness';
+import { createTestTable } from '../../../harness';
 
-/** The data helpers every repository shares, on the real engine. */
+/** The merged index walk every list pages with, on the real engine. */
 let tableName: string;
 beforeAll(async () => {
   ({ tableName } = await createTestTable());
 });
 
 const db = () => documentClient();
-const T0 = new Date('2026-03-02T10:00:00.000Z');
 
 /** The test table's client, counting Query rounds (calls sent while none was in flight) and index items read. */
 function countingClient() {
@@ -40,28 +31,6 @@ function countingClient() {
   } as unknown as DynamoDBDocumentClient;
   return { client, reads };
 }
-
-describe('updateVersioned', () => {
-  const key = { pk: 'T#t1#THING#1', sk: 'THING' };
-  beforeAll(async () => {
-    await db().send(
-      new PutCommand({ TableName: tableName, Item: { ...key, version: 1, colour: 'red', size: 3, note: 'x' } }),
-    );
-  });
-
-  it('sets, removes exactly what remove names, stamps updated_at and bumps the version in one write', async () => {
-    const item = await updateVersioned(db(), tableName, key, 1, { set: { colour: 'blue' }, remove: ['note'] }, T0);
-    expect(item).toEqual({ ...key, version: 2, colour: 'blue', size: 3, updated_at: T0.toISOString() });
-  });
-
-  it('refuses a write based on a stale version: 409 concurrent_update, nothing changed', async () => {
-    const error = await updateVersioned(db(), tableName, key, 1, { set: { colour: 'green' } }, T0).catch((e) => e);
-    expect(error).toBeInstanceOf(ConflictError);
-    expect(error.code).toBe('concurrent_update');
-    const stored = await db().send(new GetCommand({ TableName: tableName, Key: key }));
-    expect(stored.Item).toMatchObject({ colour: 'blue', version: 2 });
-  });
-});
 
 describe('index paging', () => {
   const partition = 'T#t1#THING';
@@ -237,10 +206,5 @@ describe('index paging', () => {
       expect(reads.rounds).toBeLessThanOrEqual(2);
       expect(reads.scanned).toBeLessThanOrEqual(3 * 100);
     });
-  });
-
-  it('reads items by key in the order asked, dropping keys whose item is gone', async () => {
-    const keys = ['id-07', 'missing', 'id-01', 'id-13'].map((id) => ({ pk: `T#t1#THING#${id}`, sk: 'THING' }));
-    expect(ids(await batchGetInOrder(db(), tableName, keys))).toEqual(['id-07', 'id-01', 'id-13']);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENTITY, keys } from '#shared/db/keys';
-import { TENANT_ALIAS_RESOURCE_TYPE, TENANT_SETTINGS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
+import { TENANT_ALIAS_RESOURCE_TYPE, TENANT_SETTINGS_RESOURCE_TYPE } from '../../../lib/constructs/tenant-records';
 import {
   actionsOf,
   buildApp,
@@ -15,7 +15,7 @@ import {
   statementsOfRole,
   synthTemplate,
   viaService,
-} from './harness';
+} from '../harness';
 
 type Template = ReturnType<typeof synthTemplate>;
 

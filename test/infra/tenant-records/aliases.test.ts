@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENTITY, keys } from '#shared/db/keys';
-import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-aliases';
-import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '../../../lib/constructs/tenant-records';
+import { CONSUMERS, deployedRoutes, ROUTES } from '../../../lib/service';
 import {
   actionsOf,
   buildApp,
@@ -16,7 +16,7 @@ import {
   statementsOfRole,
   synthTemplate,
   viaService,
-} from './harness';
+} from '../harness';
 
 type Template = ReturnType<typeof synthTemplate>;
 

@@ -1,0 +1,50 @@
+import { ENTITY } from '#shared/db/entities';
+import type { ServiceArea } from './types';
+
+/**
+ * Screening against the sanctions and alert lists: a new sanctions entry re-screens the
+ * persons of its name, and every night each name on the list is screened again. (A person's own
+ * screening is part of its identification: persons.ts.)
+ */
+export const SCREENING: ServiceArea = {
+  routes: [
+    {
+      id: 'AddSanctionsEntry',
+      method: 'POST',
+      path: '/local/sanctions/entries',
+      scopes: ['write:persons'],
+      handler: 'functions/screening/add-sanctions-entry.ts',
+      // Puts the entry, then re-screens its name at once: the entries and persons of that name.
+      table: { actions: ['PutItem', 'Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
+      localOnly: true,
+    },
+  ],
+  consumers: [
+    {
+      id: 'ScreeningWorker',
+      handler: 'functions/screening/screening-worker.ts',
+      source: { kind: 'queue', queue: 'screening', batchSize: 10 },
+      // The sanctions entries of a name, the persons of that name (screening index), each person and its restriction.
+      table: { actions: ['Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
+      timeoutSeconds: 60,
+    },
+    {
+      id: 'DailyRescreen',
+      handler: 'functions/screening/daily-rescreen.ts',
+      source: { kind: 'schedule', cron: { minute: '30', hour: '4' }, localEveryMs: 600_000 },
+      // Walks the sanctions list's names page by page.
+      table: { actions: [], indexes: ['byTenant'] },
+      sendsTo: ['screening'],
+      timeoutSeconds: 300,
+    },
+  ],
+  queues: {
+    screening: { name: 'Screening', visibilityTimeoutSeconds: 360, maxReceiveCount: 5 },
+  },
+  // A new or changed sanctions entry re-screens its name (functions/screening/stream-rules.ts).
+  streamRules: {
+    filters: [{ eventName: ['INSERT', 'MODIFY'], entity: [ENTITY.screeningEntry] }],
+    table: { actions: [] },
+    sendsTo: ['screening'],
+  },
+};

@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../lib/repo-root';
+import {
+  cyclesOf,
+  groupGraph,
+  importGraph,
+  type SourcePath,
+  sourceFiles,
+  specifiersOf,
+} from '../../support/import-graph';
+
+// The layering docs/architecture.md states ("How the code is layered"), held by the import
+// graph of the source itself, type-only imports counted: a newcomer can read any file
+// knowing only what lies below it.
+
+const graph = importGraph(REPO_ROOT, ['functions', 'lib', 'bin', 'test']);
+
+/** A file's layer: a layer imports only its own and those below it. */
+const LAYERS: readonly { readonly folder: string; readonly rank: number }[] = [
+  { folder: 'functions/domain/', rank: 0 },
+  { folder: 'functions/shared/', rank: 1 },
+  { folder: 'functions/', rank: 2 }, // the areas, and the folders that join them
+  { folder: 'lib/', rank: 3 },
+  { folder: 'bin/', rank: 4 },
+  { folder: 'test/', rank: 5 },
+];
+const rankOf = (file: SourcePath): number => {
+  const layer = LAYERS.find(({ folder }) => file.startsWith(folder));
+  if (!layer) throw new Error(`${file} is in no layer`);
+  return layer.rank;
+};
+
+/** The folders of functions/ and what each may import besides itself (domain and shared are layers below all). */
+const AREAS_MAY_IMPORT: Record<string, readonly string[]> = {
+  domain: [],
+  shared: ['domain'],
+  // The areas that own entities and emit events know nothing of who reads their events.
+  'verify-accounts': ['domain', 'shared'],
+  persons: ['domain', 'shared'],
+  screening: ['domain', 'shared'],
+  deploy: ['domain', 'shared'],
+  // The event catalogue joins the emitting areas' kinds and record shapes.
+  'event-catalogue': ['verify-accounts', 'persons', 'domain', 'shared'],
+  // Webhooks and the event log read events through the catalogue only; a redelivery fans out.
+  webhooks: ['event-catalogue', 'domain', 'shared'],
+  events: ['webhooks', 'event-catalogue', 'domain', 'shared'],
+  // The stream router joins every area's stream rules.
+  pipeline: ['verify-accounts', 'persons', 'screening', 'event-catalogue', 'webhooks', 'events', 'domain', 'shared'],
+};
+
+/** The unit two of which must not import each other both ways: a folder of functions/ or lib/. */
+const unitOf = (file: SourcePath): string => {
+  const parts = file.split('/');
+  if (parts[0] === 'functions' || parts[0] === 'lib') return parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
+  return parts[0];
+};
+
+describe('the import graph', () => {
+  it('resolves every relative and # import to a source file', () => {
+    expect(graph.unresolved).toEqual([]);
+  });
+
+  it('has no cycle between files (type-only imports count)', () => {
+    expect(cyclesOf(graph.edges)).toEqual([]);
+  });
+
+  it('has no cycle between the folders of functions/ and of lib/', () => {
+    const units = groupGraph(graph, unitOf);
+    const edges = new Map([...units].map(([unit, out]) => [unit, new Set(out.keys())]));
+    const cycles = cyclesOf(edges).map((cycle) =>
+      cycle.flatMap((unit) => cycle.flatMap((other) => units.get(unit)?.get(other)?.slice(0, 2) ?? [])),
+    );
+    expect(cycles).toEqual([]);
+  });
+
+  it('never runs back up a layer: domain ← shared ← areas ← lib ← bin ← test', () => {
+    const upward = [...graph.edges].flatMap(([from, targets]) =>
+      [...targets].filter((target) => rankOf(target) > rankOf(from)).map((target) => `${from} → ${target}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('joins areas only where the table above allows, and knows every folder of functions/', () => {
+    const folderOf = (file: SourcePath) => file.split('/')[1] as string;
+    const strays = [...graph.edges]
+      .filter(([from]) => from.startsWith('functions/'))
+      .flatMap(([from, targets]) => {
+        const allowed = AREAS_MAY_IMPORT[folderOf(from)];
+        if (!allowed) return [`${from}: functions/${folderOf(from)}/ is not in AREAS_MAY_IMPORT`];
+        return [...targets]
+          .filter((target) => folderOf(target) !== folderOf(from) && !allowed.includes(folderOf(target)))
+          .map((target) => `${from} → ${target}`);
+      });
+    expect(strays).toEqual([]);
+  });
+
+  it('keeps the registry of ports free of the service: dependencies.ts imports only SDK packages', () => {
+    expect([...(graph.edges.get('functions/shared/dependencies.ts') ?? [])]).toEqual([]);
+  });
+});
+
+describe('source files', () => {
+  const LIMIT = 250;
+  it(`in functions/ are at most ${LIMIT} lines, or say in their header why they are longer`, () => {
+    const long = sourceFiles(REPO_ROOT, ['functions']).flatMap((file) => {
+      const lines = readFileSync(join(REPO_ROOT, file), 'utf8').trimEnd().split('\n');
+      if (lines.length <= LIMIT) return [];
+      const firstDeclaration = lines.findIndex((line) =>
+        /^(export |const |let |function |class |interface |type |async )/.test(line),
+      );
+      const header = lines.slice(0, firstDeclaration).join('\n');
+      return /over 250 lines/i.test(header) ? [] : [`${file}: ${lines.length} lines`];
+    });
+    expect(long).toEqual([]);
+  });
+});
+
+describe('the import reader', () => {
+  it('sees static, type-only, re-exported, side-effect and dynamic imports and mocks, and skips comments', () => {
+    const sample = readFileSync(join(REPO_ROOT, 'test/fixtures/architecture/imports-sample.txt'), 'utf8');
+    expect(specifiersOf(sample).sort()).toEqual(['#shared/b', './a', './d', './e', './f', '../c'].sort());
+  });
+
+  it('finds a cycle of three and a self-import, and nothing in a chain', () => {
+    const edges = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+      ['d', new Set(['d'])],
+      ['e', new Set(['f'])],
+      ['f', new Set<string>()],
+    ]);
+    expect(cyclesOf(edges)).toEqual([['a', 'b', 'c'], ['d']]);
+  });
+});
