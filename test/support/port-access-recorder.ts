@@ -1,6 +1,6 @@
+import type { EmailMessage } from '#domain/notifications';
 import type { CipherContext } from '#shared/cipher/cipher';
 import type { Dependencies } from '#shared/dependencies';
-import type { EmailMessage } from '#shared/notify/notifier';
 import type { QueueId, QueueMessage } from '#shared/queue/message-queue';
 import { currentFunction, type FunctionUnderTest, usedGrants } from './table-access-recorder';
 
