@@ -1,6 +1,6 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { VerifyServiceStack } from '../lib/stack';
+import { VerifyServiceStack } from '#lib/stack';
 
 /**
  * CDK app entry (cdk.json runs it with tsx). Context `stackName` (default

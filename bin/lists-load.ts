@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { loadScreeningList } from '../functions/screening/load-lists';
-import { ENV } from '../functions/shared/config';
+import { loadScreeningList } from '#functions/screening/load-lists';
+import { ENV } from '#shared/config';
 
 /**
  * `npm run lists:load -- --table <name> [--sanctions <sdn.csv>] [--alerts <alerts.csv>]`:

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { nodeVersionProblem, startFailure } from '../lib/local/preflight';
+import { nodeVersionProblem, startFailure } from '#lib/local/preflight';
 
 // Before anything else loads: an old Node.js gets one sentence and the fix, not a stack trace.
 const nodeProblem = nodeVersionProblem(process.versions.node);
@@ -8,11 +8,11 @@ if (nodeProblem) {
   process.exit(1);
 }
 const { setLogSink } = await import('#shared/logger');
-const { LOCAL_AUDIENCE, LOCAL_ISSUER } = await import('../lib/local/gateway/jwt-issuer');
-const { terminalLine } = await import('../lib/local/handler-log');
-const { CONSOLE_PATH } = await import('../lib/local/console/console-endpoints');
-const { OPENAPI_PATH } = await import('../lib/local/openapi-endpoint');
-const { DEFAULT_PORT, startLocalRuntime } = await import('../lib/local/runtime');
+const { LOCAL_AUDIENCE, LOCAL_ISSUER } = await import('#lib/local/gateway/jwt-issuer');
+const { terminalLine } = await import('#lib/local/handler-log');
+const { CONSOLE_PATH } = await import('#lib/local/console/console-endpoints');
+const { OPENAPI_PATH } = await import('#lib/local/openapi-endpoint');
+const { DEFAULT_PORT, startLocalRuntime } = await import('#lib/local/runtime');
 
 /**
  * `npm start [-- --tenant <name>]`: the whole service on http://127.0.0.1:${PORT:-3000},

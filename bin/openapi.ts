@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { openApiDocument } from '../lib/openapi/document';
+import { openApiDocument } from '#lib/openapi/document';
 
 /**
  * `npm run --silent openapi [-- --out <file>]`: the service's OpenAPI 3.1 document, generated

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_TOKEN_TTL_SECONDS, LocalIssuer } from '#lib/local/gateway/jwt-issuer';
+import { stateDir } from '#lib/local/state-dir';
 import { SCOPES } from '#shared/scopes';
-import { DEFAULT_TOKEN_TTL_SECONDS, LocalIssuer } from '../lib/local/gateway/jwt-issuer';
-import { stateDir } from '../lib/local/state-dir';
 
 /**
  * `npm run --silent token [-- --tenant <name>] [--scope "a b"] [--ttl seconds]`

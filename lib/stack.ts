@@ -2,24 +2,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { ENV } from '#shared/config';
-import type { QueueId } from '#shared/queue/message-queue';
-import { AlarmTopic } from './constructs/alarms';
-import { ApiFunction } from './constructs/api-function';
-import { CipherKey } from './constructs/cipher-key';
-import { DataKey } from './constructs/data-key';
-import { DataTable } from './constructs/data-table';
-import { type EmailSenderSettings, emailSenderFromContext } from './constructs/email-sender';
-import { EventPipeline } from './constructs/event-pipeline';
-import { HttpApi, type HttpApiProps } from './constructs/http-api';
-import { Identity } from './constructs/identity';
-import { type MonitoredFunction, ServiceAlarms } from './constructs/service-alarms';
-import { ServiceDashboard } from './constructs/service-dashboard';
-import { StorageKey } from './constructs/storage-key';
-import { TenantRecords } from './constructs/tenant-records';
-import { apiLimitsFromContext, type RequestLimit } from './context/api-limits';
-import { type IdentificationSettings, identificationSettingsFromContext } from './context/identification';
-import { type IdentityProps, identityPropsFromContext } from './context/identity';
+import { AlarmTopic } from '#lib/constructs/alarms';
+import { ApiFunction } from '#lib/constructs/api-function';
+import { CipherKey } from '#lib/constructs/cipher-key';
+import { DataKey } from '#lib/constructs/data-key';
+import { DataTable } from '#lib/constructs/data-table';
+import { type EmailSenderSettings, emailSenderFromContext } from '#lib/constructs/email-sender';
+import { EventPipeline } from '#lib/constructs/event-pipeline';
+import { HttpApi, type HttpApiProps } from '#lib/constructs/http-api';
+import { Identity } from '#lib/constructs/identity';
+import { type MonitoredFunction, ServiceAlarms } from '#lib/constructs/service-alarms';
+import { ServiceDashboard } from '#lib/constructs/service-dashboard';
+import { StorageKey } from '#lib/constructs/storage-key';
+import { TenantRecords } from '#lib/constructs/tenant-records';
+import { apiLimitsFromContext, type RequestLimit } from '#lib/context/api-limits';
+import { type IdentificationSettings, identificationSettingsFromContext } from '#lib/context/identification';
+import { type IdentityProps, identityPropsFromContext } from '#lib/context/identity';
 import {
   type ConsumerDefinition,
   dataKeysOf,
@@ -31,7 +29,9 @@ import {
   STREAM_ROUTER,
   tableAccessOfRoute,
   takesIdempotencyKey,
-} from './service';
+} from '#lib/service/index';
+import { ENV } from '#shared/config';
+import type { QueueId } from '#shared/queue/message-queue';
 
 /** The consumer whose code reads the tenant's KYC mode (`kycModeOf`), hence `DEFAULT_KYC_MODE`. */
 const KYC_MODE_READER = 'IdentificationWorker';

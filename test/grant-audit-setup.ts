@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GRANT_USES_DIR_ENV } from './support/grant-audit';
+import { GRANT_USES_DIR_ENV } from '#test/support/grant-audit';
 
 /**
  * One directory per test run for the permissions each test file's functions used

@@ -17,9 +17,9 @@
 // so events/ and webhooks/ never reach into the areas that emit events, and no two
 // folders import each other.
 
+import { PERSON_EVENT_TYPES } from '#functions/persons/events';
+import { VERIFY_ACCOUNT_EVENT_TYPES } from '#functions/verify-accounts/events';
 import type { Scope } from '#shared/scopes';
-import { PERSON_EVENT_TYPES } from '../persons/events';
-import { VERIFY_ACCOUNT_EVENT_TYPES } from '../verify-accounts/events';
 
 /** Every event kind partners can subscribe to, joined from the areas that emit them. */
 export const EVENT_TYPES = [...PERSON_EVENT_TYPES, ...VERIFY_ACCOUNT_EVENT_TYPES] as const;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { person } from '../persons/responses';
-import { verifyAccount } from '../verify-accounts/responses';
+import { person } from '#functions/persons/responses';
+import { verifyAccount } from '#functions/verify-accounts/responses';
 
 // The shapes of the records events carry (`event_data`), joined from the emitting areas'
 // response schemas: the catalogue's half that only the OpenAPI document and tests read

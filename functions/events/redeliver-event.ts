@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { fanOut } from '#functions/webhooks/fan-out';
 import { redeliveryLimits } from '#shared/db/events/index';
 import { now } from '#shared/dependencies';
 import { RateLimitError } from '#shared/errors';
-import { fanOut } from '../webhooks/fan-out';
-import { unknownEvent } from './event-log';
+import { unknownEvent } from './read-events';
 
 /**
  * Fans an event out again, as the stream router did when it was stored: every

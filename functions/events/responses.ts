@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { MAX_STORED_ATTEMPTS } from '#domain/attempt-slots';
+import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
+import { eventData } from '#functions/event-catalogue/payloads';
 import { id, timestamp } from '#shared/responses';
-import { ORUM_EVENT_TYPES } from '../event-catalogue/kinds';
-import { eventData } from '../event-catalogue/payloads';
 
 /**
  * What the event log answers (docs/api.md#events): the envelope exactly as webhooks carry

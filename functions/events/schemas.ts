@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { dateTime, endAfterStart, listQuery, many } from '#shared/input-schemas';
-import { ORUM_EVENT_TYPES } from '../event-catalogue/kinds';
 
 /** Request schemas of the event log (docs/api.md#event-log). */
 

@@ -1,7 +1,7 @@
 import type { Person } from '#domain/person';
 import { transition } from '#domain/person-lifecycle';
 import { now } from '#shared/dependencies';
-import { changePerson } from './versioned-change';
+import { changePerson } from './change-person';
 
 /**
  * DELETE: the person is closed for good (closing a closed person answers it unchanged). A

@@ -1,9 +1,9 @@
+import { eventStreamRule } from '#functions/events/stream-rules';
+import { personStreamRule } from '#functions/persons/stream-rules';
+import { screeningEntryStreamRule } from '#functions/screening/stream-rules';
+import { verifyAccountStreamRule } from '#functions/verify-accounts/stream-rules';
 import { ENTITY } from '#shared/db/entities';
 import type { Image, StreamAction, StreamRule } from '#shared/stream/rules';
-import { eventStreamRule } from '../events/stream-rules';
-import { personStreamRule } from '../persons/stream-rules';
-import { screeningEntryStreamRule } from '../screening/stream-rules';
-import { verifyAccountStreamRule } from '../verify-accounts/stream-rules';
 
 /** Each entity's stream rules, declared by its area; an entity without rules asks for nothing. */
 export const STREAM_RULES: Readonly<Record<string, StreamRule>> = {

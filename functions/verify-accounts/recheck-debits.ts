@@ -2,7 +2,7 @@ import type { VerifyAccount } from '#domain/verify-account';
 import { retryOnConflict } from '#shared/db/retry';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
-import { getVerifyAccount } from './accounts';
+import { getVerifyAccount } from './read-verify-accounts';
 
 /**
  * `POST /verify/accounts/{id}/debits` (docs/api.md#debits): the bank is asked again

@@ -5,7 +5,7 @@ import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
 import { digestOf } from '#shared/digest/index';
 import { RateLimitError, ValidationError } from '#shared/errors';
-import { getVerifyAccount } from './accounts';
+import { getVerifyAccount } from './read-verify-accounts';
 
 /**
  * A statement-code submission (docs/api.md#control). The account may change under it

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type EventRecord, eventRecord, type OrumEventType } from '../event-catalogue/kinds';
+import { type EventRecord, eventRecord, type OrumEventType } from '#functions/event-catalogue/kinds';
 
 /**
  * The sample record a test event carries when `POST /webhooks/invoke` gives no `data`,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { PERSON_ALL, SUBSCRIBE_ALL } from '#domain/webhook-configuration';
+import { EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { documented, string } from '#shared/input-schemas';
-import { EVENT_TYPES } from '../event-catalogue/kinds';
 
 /**
  * Request schemas of the webhook routes (docs/api.md#webhooks). Messages state the rule

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '#lib/service/index';
 import { IDEMPOTENCY_BUNDLE_CONSTANT } from '#shared/http/table-access';
-import { API_FUNCTION_TIMEOUT_SECONDS } from '../service';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 export interface ApiFunctionProps extends Omit<ServiceFunctionProps, 'timeout'> {

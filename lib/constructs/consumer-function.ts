@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { type ConsumerDefinition, type ConsumerSource, dataKeysOf } from '#lib/service/index';
 import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { QueueId } from '#shared/queue/message-queue';
-import { type ConsumerDefinition, type ConsumerSource, dataKeysOf } from '../service';
 import type { CipherKey } from './cipher-key';
 import type { DataKey } from './data-key';
 import type { DataTable } from './data-table';

@@ -33,7 +33,7 @@ export interface DataKeyProps {
  * physical id (`ciphertext`), which a `ServiceFunction` given the key puts in its
  * environment; each such function decrypts it once per warm container.
  *
- * Each key has its own generator (functions/deploy/generate-data-key.ts), allowed to
+ * Each key has its own generator (functions/deploy/handlers/generate-data-key.ts), allowed to
  * generate only under its own purpose, which it reads from the resource's type. The
  * generator is the resource's service token and answers CloudFormation itself: not an
  * `AwsCustomResource`, whose handler turns a binary response field into text with a UTF-8
@@ -44,7 +44,7 @@ export interface DataKeyProps {
  * digest or sealed field would be orphaned (test/infra pins the resources' logical ids).
  */
 /** The generator's entry point, relative to the repository root. */
-export const DATA_KEY_GENERATOR = 'functions/deploy/generate-data-key.ts';
+export const DATA_KEY_GENERATOR = 'functions/deploy/handlers/generate-data-key.ts';
 
 export class DataKey extends Construct implements BoundDataKey {
   readonly spec: DataKeySpec;

@@ -9,8 +9,8 @@ import {
 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import type { TableAccess } from '#lib/service/index';
 import { type IndexName, TABLE_ACTIONS, TABLE_SCHEMA } from '#shared/db/schema';
-import type { TableAccess } from '../service';
 import type { StorageKey } from './storage-key';
 
 export interface DataTableProps {

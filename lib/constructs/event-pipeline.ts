@@ -3,8 +3,6 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, type IEventSourceDlq, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { DataKeyPurpose } from '#shared/data-key/index';
-import type { QueueId } from '#shared/queue/message-queue';
 import {
   CONSUMERS,
   type ConsumerDefinition,
@@ -12,7 +10,9 @@ import {
   QUEUE_SETTINGS,
   type QueueSettings,
   streamFilterPattern,
-} from '../service';
+} from '#lib/service/index';
+import type { DataKeyPurpose } from '#shared/data-key/index';
+import type { QueueId } from '#shared/queue/message-queue';
 import type { AlarmTopic } from './alarms';
 import type { CipherKey } from './cipher-key';
 import { ConsumerFunction } from './consumer-function';

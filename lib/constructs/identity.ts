@@ -10,8 +10,8 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import type { IdentityProps } from '#lib/context/identity';
 import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '#shared/scopes';
-import type { IdentityProps } from '../context/identity';
 import type { TenantAlias } from './tenant-records';
 
 /** What the HTTP API's JWT authorizer needs to know about the issuer. */

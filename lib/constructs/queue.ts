@@ -3,7 +3,7 @@ import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueSettings } from '../service';
+import type { QueueSettings } from '#lib/service/index';
 import type { AlarmTopic } from './alarms';
 import type { StorageKey } from './storage-key';
 

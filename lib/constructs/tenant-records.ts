@@ -6,8 +6,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
+import type { RequestLimit } from '#lib/context/api-limits';
 import { ENTITY, KEY_PREFIX, keys } from '#shared/db/keys';
-import type { RequestLimit } from '../context/api-limits';
 import { keyConfinement } from './data-table';
 import type { StorageKey } from './storage-key';
 

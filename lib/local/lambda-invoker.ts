@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
-import { REPO_ROOT } from '../repo-root';
-import { API_FUNCTION_TIMEOUT_SECONDS, type ConsumerDefinition, type RouteDefinition } from '../service';
+import { REPO_ROOT } from '#lib/repo-root';
+import { API_FUNCTION_TIMEOUT_SECONDS, type ConsumerDefinition, type RouteDefinition } from '#lib/service/index';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './aws-account';
 
 /**

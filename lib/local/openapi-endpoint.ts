@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from '../openapi/document';
+import type { OpenApiDocument } from '#lib/openapi/document';
 import type { HttpResponse } from './gateway/apigw-response';
 import type { LocalEndpoint } from './gateway/local-endpoints';
 
@@ -18,7 +18,7 @@ export function openApiEndpoint(): LocalEndpoint {
     path: OPENAPI_PATH,
     id: 'OpenApiDocument',
     async serve({ baseUrl }): Promise<HttpResponse> {
-      document ??= import('../openapi/document')
+      document ??= import('#lib/openapi/document')
         .then(({ openApiDocument }) => openApiDocument())
         .catch((error: unknown) => {
           document = undefined;

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { loadScreeningList, SANDBOX_LISTS } from '#functions/screening/load-lists';
+import { REPO_ROOT } from '#lib/repo-root';
+import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '#lib/service/index';
 import { ENV } from '#shared/config';
 import { setDependencies } from '#shared/dependencies';
-import { loadScreeningList, SANDBOX_LISTS } from '../../functions/screening/load-lists';
-import { REPO_ROOT } from '../repo-root';
-import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '../service';
 import { LOCAL_REGION } from './aws-account';
 import type { BackgroundWorker } from './background-worker';
 import { consoleEndpoints } from './console/console-endpoints';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { REPO_ROOT } from '../repo-root';
+import { REPO_ROOT } from '#lib/repo-root';
 
 /**
  * Where local state lives when `DATA_DIR` is not set: only the JWT signing key, so that

@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
+import { EVENT_COMPONENTS } from '#functions/events/responses';
+import { PERSON_COMPONENTS } from '#functions/persons/responses';
+import { SCREENING_COMPONENTS } from '#functions/screening/responses';
+import { VERIFY_ACCOUNT_COMPONENTS } from '#functions/verify-accounts/responses';
+import { WEBHOOK_COMPONENTS } from '#functions/webhooks/responses';
 import { MAX_KEY_LENGTH } from '#shared/http/idempotency';
 import { SERVICE_VERSION } from '#shared/http/middlewares';
 import { SHARED_COMPONENTS } from '#shared/responses';
 import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
-import { EVENT_COMPONENTS } from '../../functions/events/responses';
-import { PERSON_COMPONENTS } from '../../functions/persons/responses';
-import { SCREENING_COMPONENTS } from '../../functions/screening/responses';
-import { VERIFY_ACCOUNT_COMPONENTS } from '../../functions/verify-accounts/responses';
-import { WEBHOOK_COMPONENTS } from '../../functions/webhooks/responses';
 import type { HeaderName } from './contract';
 import type { JsonSchema } from './json-schema';
 

@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
+import { REPO_ROOT } from '#lib/repo-root';
+import { GATEWAY_ERRORS, type GatewayError } from '#lib/service/gateway-errors';
+import type { RouteDefinition } from '#lib/service/index';
 import type { HttpHandler } from '#shared/http/handler';
 import type { InputSchemas } from '#shared/http/middlewares';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
 import { controlErrorResponse, errorResponse } from '#shared/responses';
-import { REPO_ROOT } from '../repo-root';
-import type { RouteDefinition } from '../service';
-import { GATEWAY_ERRORS, type GatewayError } from '../service/gateway-errors';
 import { type CodeList, ERROR_CODES, type ErrorCode, inputErrorCodes } from './error-codes';
 import type { Example } from './examples';
 import { OPERATIONS, type OperationSpec } from './operations';

@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type * as z from 'zod/mini';
+import { GATEWAY_ERRORS } from '#lib/service/gateway-errors';
+import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { SERVICE_VERSION } from '#shared/http/middlewares';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
-import { ROUTES, type RouteDefinition } from '../service';
-import { GATEWAY_ERRORS } from '../service/gateway-errors';
 import {
   HEADER_COMPONENTS,
   HEADER_REFS,

@@ -1,5 +1,5 @@
+import { EVENT_LOG_SCOPES } from '#functions/event-catalogue/kinds';
 import { ENTITY } from '#shared/db/entities';
-import { EVENT_LOG_SCOPES } from '../../functions/event-catalogue/kinds';
 import type { ServiceArea } from './types';
 
 /**
@@ -18,7 +18,7 @@ export const EVENTS: ServiceArea = {
       // or invoke:webhook for test events of kinds no area emits; the handler answers only
       // the kinds the token's scopes read.
       scopes: EVENT_LOG_SCOPES,
-      handler: 'functions/events/list.ts',
+      handler: 'functions/events/handlers/list.ts',
       listPositions: true,
       table: { actions: ['BatchGetItem'], indexes: ['byTenant'] },
       // Events that carry an account are answered with its number opened.
@@ -29,7 +29,7 @@ export const EVENTS: ServiceArea = {
       method: 'GET',
       path: '/events/{id}',
       scopes: EVENT_LOG_SCOPES,
-      handler: 'functions/events/get.ts',
+      handler: 'functions/events/handlers/get.ts',
       // The event and its delivery attempts (one Query of the event's partition).
       table: { actions: ['Query'] },
       fieldKey: true,
@@ -39,7 +39,7 @@ export const EVENTS: ServiceArea = {
       method: 'POST',
       path: '/events/{id}/redeliver',
       scopes: ['invoke:webhook'],
-      handler: 'functions/events/redeliver.ts',
+      handler: 'functions/events/handlers/redeliver.ts',
       // The event (404, its type and its redelivery pace) and the tenant's pace item
       // (REDELIVER#<tenant>), each paced by a conditional UpdateItem; then the tenant's
       // configurations, fanned out as the stream router does.
@@ -51,7 +51,7 @@ export const EVENTS: ServiceArea = {
       method: 'POST',
       path: '/webhooks/invoke',
       scopes: ['invoke:webhook'],
-      handler: 'functions/webhooks/invoke.ts',
+      handler: 'functions/webhooks/handlers/invoke.ts',
       // The test event is stored; the stream publishes it like any other.
       table: { actions: ['PutItem'] },
       // Account numbers in the test event's data are stored sealed.
@@ -61,7 +61,7 @@ export const EVENTS: ServiceArea = {
   consumers: [
     {
       id: 'WebhookDeliveryWorker',
-      handler: 'functions/webhooks/delivery-worker.ts',
+      handler: 'functions/webhooks/handlers/delivery-worker.ts',
       // Up to 10 deliveries per invocation, sent side by side (`parallel` in the handler): a
       // slow endpoint delays no other delivery, only its batch's end; under load a batch
       // costs one invocation and one receive and delete instead of ten.

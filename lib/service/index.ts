@@ -42,13 +42,13 @@ export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>): strin
 export const QUEUE_SETTINGS = Object.assign({}, ...AREAS.map((area) => area.queues)) as Record<QueueId, QueueSettings>;
 
 /**
- * The stream router (functions/pipeline/stream-router.ts): one function on the table
+ * The stream router (functions/pipeline/handlers/stream-router.ts): one function on the table
  * stream that hands each change to its area's stream rules. Its filters, table access,
  * queues and field key are the union of what every area's rules declare.
  */
 export const STREAM_ROUTER: ConsumerDefinition = {
   id: 'StreamRouter',
-  handler: 'functions/pipeline/stream-router.ts',
+  handler: 'functions/pipeline/handlers/stream-router.ts',
   source: {
     kind: 'table-stream',
     filters: mergeFilters(AREAS.flatMap((area) => area.streamRules?.filters ?? [])),

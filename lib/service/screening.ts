@@ -13,7 +13,7 @@ export const SCREENING: ServiceArea = {
       method: 'POST',
       path: '/local/sanctions/entries',
       scopes: ['write:persons'],
-      handler: 'functions/screening/add-sanctions-entry.ts',
+      handler: 'functions/screening/handlers/add-sanctions-entry.ts',
       // Puts the entry, then re-screens its name at once: the entries and persons of that name.
       table: { actions: ['PutItem', 'Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
       localOnly: true,
@@ -22,7 +22,7 @@ export const SCREENING: ServiceArea = {
   consumers: [
     {
       id: 'ScreeningWorker',
-      handler: 'functions/screening/screening-worker.ts',
+      handler: 'functions/screening/handlers/screening-worker.ts',
       source: { kind: 'queue', queue: 'screening', batchSize: 10 },
       // The sanctions entries of a name, the persons of that name (screening index), each person and its restriction.
       table: { actions: ['Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
@@ -30,7 +30,7 @@ export const SCREENING: ServiceArea = {
     },
     {
       id: 'DailyRescreen',
-      handler: 'functions/screening/daily-rescreen.ts',
+      handler: 'functions/screening/handlers/daily-rescreen.ts',
       source: { kind: 'schedule', cron: { minute: '30', hour: '4' }, localEveryMs: 600_000 },
       // Walks the sanctions list's names page by page.
       table: { actions: [], indexes: ['byTenant'] },

@@ -9,7 +9,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       method: 'POST',
       path: '/verify/accounts',
       scopes: ['write:verify-accounts'],
-      handler: 'functions/verify-accounts/create.ts',
+      handler: 'functions/verify-accounts/handlers/create.ts',
       // Query of the verification slots, a conditional put claiming one, then the account's
       // put; a failed account write deletes the claim again (docs/data-model.md, pattern 4).
       table: { actions: ['Query', 'PutItem', 'DeleteItem'] },
@@ -25,7 +25,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       method: 'GET',
       path: '/verify/accounts',
       scopes: ['read:verify-accounts'],
-      handler: 'functions/verify-accounts/list.ts',
+      handler: 'functions/verify-accounts/handlers/list.ts',
       listPositions: true,
       // The slim indexes, then the page's items by key (or one GetItem for an `id` filter).
       table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant', 'byLookup'] },
@@ -39,7 +39,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       method: 'GET',
       path: '/verify/accounts/{id}',
       scopes: ['read:verify-accounts'],
-      handler: 'functions/verify-accounts/get.ts',
+      handler: 'functions/verify-accounts/handlers/get.ts',
       table: { actions: ['GetItem'] },
       fieldKey: true,
     },
@@ -48,7 +48,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       method: 'POST',
       path: '/verify/accounts/{id}/control',
       scopes: ['write:verify-accounts'],
-      handler: 'functions/verify-accounts/control.ts',
+      handler: 'functions/verify-accounts/handlers/control.ts',
       table: { actions: ['GetItem', 'UpdateItem'] },
       // The submitted code is compared by its keyed digest.
       digestKey: true,
@@ -60,7 +60,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       method: 'POST',
       path: '/verify/accounts/{id}/debits',
       scopes: ['write:verify-accounts'],
-      handler: 'functions/verify-accounts/debits.ts',
+      handler: 'functions/verify-accounts/handlers/debits.ts',
       // The account, the verification slots, a put claiming one, then the versioned update
       // resetting the debit status; a conflict deletes the claim again.
       table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
@@ -73,7 +73,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
   consumers: [
     {
       id: 'VerificationWorker',
-      handler: 'functions/verify-accounts/verification-worker.ts',
+      handler: 'functions/verify-accounts/handlers/verification-worker.ts',
       source: { kind: 'queue', queue: 'verification', batchSize: 10 },
       table: { actions: ['GetItem', 'UpdateItem'] },
       cipher: { decrypt: ['ownership'] },
@@ -86,7 +86,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
     {
       // Its own function so that no other carries the SES client (61 KB of every cold start).
       id: 'StatementCodeEmailWorker',
-      handler: 'functions/verify-accounts/statement-code-email-worker.ts',
+      handler: 'functions/verify-accounts/handlers/statement-code-email-worker.ts',
       source: { kind: 'queue', queue: 'statementCodeEmails', batchSize: 10 },
       table: { actions: ['GetItem', 'UpdateItem'] },
       // The email names the account number's last four digits.
@@ -96,7 +96,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
     },
     {
       id: 'StatementCodeExpiry',
-      handler: 'functions/verify-accounts/statement-code-expiry.ts',
+      handler: 'functions/verify-accounts/handlers/statement-code-expiry.ts',
       source: { kind: 'schedule', cron: { minute: '15', hour: '3' }, localEveryMs: 60_000 },
       table: { actions: ['GetItem', 'UpdateItem'], indexes: ['byDueTime'] },
       // Reads each due account through the repository, which opens its account number.

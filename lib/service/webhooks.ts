@@ -11,7 +11,7 @@ export const WEBHOOKS: ServiceArea = {
       method: 'POST',
       path: '/webhooks/configurations',
       scopes: ['write:webhook-configurations'],
-      handler: 'functions/webhooks/create-configuration.ts',
+      handler: 'functions/webhooks/handlers/create-configuration.ts',
       // One transaction: the configuration and the tenant's configuration count (the cap of 10).
       table: { actions: ['PutItem', 'UpdateItem'] },
     },
@@ -20,7 +20,7 @@ export const WEBHOOKS: ServiceArea = {
       method: 'GET',
       path: '/webhooks/configurations',
       scopes: ['read:webhook-configurations'],
-      handler: 'functions/webhooks/list-configurations.ts',
+      handler: 'functions/webhooks/handlers/list-configurations.ts',
       // The tenant's configuration partition (table keys).
       table: { actions: ['Query'] },
     },
@@ -29,7 +29,7 @@ export const WEBHOOKS: ServiceArea = {
       method: 'PUT',
       path: '/webhooks/configurations/{id}',
       scopes: ['write:webhook-configurations'],
-      handler: 'functions/webhooks/replace-configuration.ts',
+      handler: 'functions/webhooks/handlers/replace-configuration.ts',
       // One conditional update: it exists, or the answer is 404.
       table: { actions: ['UpdateItem'] },
     },
@@ -38,7 +38,7 @@ export const WEBHOOKS: ServiceArea = {
       method: 'DELETE',
       path: '/webhooks/configurations/{id}',
       scopes: ['write:webhook-configurations'],
-      handler: 'functions/webhooks/delete-configuration.ts',
+      handler: 'functions/webhooks/handlers/delete-configuration.ts',
       // One transaction: the configuration and the tenant's configuration count.
       table: { actions: ['DeleteItem', 'UpdateItem'] },
     },
@@ -47,7 +47,7 @@ export const WEBHOOKS: ServiceArea = {
       method: 'POST',
       path: '/webhooks/secret',
       scopes: ['write:webhook-secret'],
-      handler: 'functions/webhooks/create-secret.ts',
+      handler: 'functions/webhooks/handlers/create-secret.ts',
       // Reads the secret item and writes it back with the new secret (the old one moved, still encrypted).
       table: { actions: ['GetItem', 'PutItem'] },
       cipher: { encrypt: ['webhook_signing_secret'] },
@@ -57,7 +57,7 @@ export const WEBHOOKS: ServiceArea = {
       method: 'GET',
       path: '/webhooks/secret',
       scopes: ['read:webhook-secret'],
-      handler: 'functions/webhooks/get-secret.ts',
+      handler: 'functions/webhooks/handlers/get-secret.ts',
       table: { actions: ['GetItem'] },
       cipher: { decrypt: ['webhook_signing_secret'] },
     },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RECORDING_PROJECTS, readGrantUses } from '../support/grant-audit';
-import { grantedPortUses } from '../support/port-access-recorder';
-import { allRowFunctions, grantedUses } from '../support/table-access-recorder';
+import { RECORDING_PROJECTS, readGrantUses } from '#test/support/grant-audit';
+import { grantedPortUses } from '#test/support/port-access-recorder';
+import { allRowFunctions, grantedUses } from '#test/support/table-access-recorder';
 
 /**
  * Permissions no test can reach, each with why. A key reads `<row id>: <action> [on <leading

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '#lib/local/aws-account';
+import { buildEvent, newRequestId } from '#lib/local/gateway/apigw-event';
+import type { RouteDefinition } from '#lib/service/index';
 import { scopePrefix } from '#shared/config';
 import { SERVICE_VERSION } from '#shared/http/middlewares';
-import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../lib/local/aws-account';
-import { buildEvent, newRequestId } from '../../lib/local/gateway/apigw-event';
-import type { RouteDefinition } from '../../lib/service';
 
 /** What a benchmark sends to a route: path parameters, query string, JSON body. */
 export interface ApiRequest {

@@ -1,6 +1,11 @@
 import { pathToFileURL } from 'node:url';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#lib/local/aws-account';
+import { configureHandlerEnvironment, localCipherKey } from '#lib/local/handler-environment';
+import { tableDefinition } from '#lib/local/table';
+import { REPO_ROOT } from '#lib/repo-root';
+import type { RouteDefinition } from '#lib/service/index';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { IdempotencyRepository } from '#shared/db/idempotency/index';
 import { RateLimitRepository } from '#shared/db/rate-limits/index';
@@ -9,11 +14,6 @@ import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { setMetricsSink } from '#shared/metrics';
 import { DnsWebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/local/aws-account';
-import { configureHandlerEnvironment, localCipherKey } from '../../lib/local/handler-environment';
-import { tableDefinition } from '../../lib/local/table';
-import { REPO_ROOT } from '../../lib/repo-root';
-import type { RouteDefinition } from '../../lib/service';
 import { type ApiRequest, apiEvent, lambdaContext } from './api-event';
 import { CallRecorder } from './call-recorder';
 

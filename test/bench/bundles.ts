@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { startDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { bundleComposition, compositionOverFloor } from './bundles/composition';
 import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './bundles/environment';
 import { measureInitTimes } from './bundles/init-time';

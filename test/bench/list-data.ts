@@ -3,6 +3,9 @@ import { BatchWriteItemCommand, type DynamoDBClient, GetItemCommand } from '@aws
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { type Person, personSecretContext } from '#domain/person';
 import type { VerifyAccount } from '#domain/verify-account';
+import { identifyPerson } from '#functions/persons/identify-person';
+import { completeVerification } from '#functions/verify-accounts/complete-verification';
+import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import type { LocalCipher } from '#shared/cipher/local-cipher';
 import { keyDigest } from '#shared/db/digest';
 import { personItem, toPerson } from '#shared/db/persons/item';
@@ -11,9 +14,6 @@ import { TABLE_SCHEMA } from '#shared/db/schema';
 import { accountItem, toAccount } from '#shared/db/verify-accounts/item';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { createLogger } from '#shared/logger';
-import { identifyPerson } from '../../functions/persons/identify-person';
-import { completeVerification } from '../../functions/verify-accounts/complete-verification';
-import { ROUTES, type RouteDefinition } from '../../lib/service';
 import type { BenchService } from './bench-service';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { LocalCipher } from '#shared/cipher/local-cipher';
-import { ROUTES, type RouteDefinition } from '../../lib/service';
 import { apiEvent, lambdaContext } from './api-event';
 import { type BenchService, startBenchService } from './bench-service';
 import { dynamoCalls } from './call-recorder';

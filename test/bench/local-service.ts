@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { LocalIssuer } from '#lib/local/gateway/jwt-issuer';
+import type { LambdaInvoker } from '#lib/local/lambda-invoker';
+import { describeError, type RuntimeLog } from '#lib/local/log';
+import type { PipelineTimings } from '#lib/local/pipeline/local-pipeline';
+import { type LocalRuntime, startLocalRuntime } from '#lib/local/runtime';
 import { setLogSink } from '#shared/logger';
 import { setMetricsSink } from '#shared/metrics';
-import { LocalIssuer } from '../../lib/local/gateway/jwt-issuer';
-import type { LambdaInvoker } from '../../lib/local/lambda-invoker';
-import { describeError, type RuntimeLog } from '../../lib/local/log';
-import type { PipelineTimings } from '../../lib/local/pipeline/local-pipeline';
-import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime';
 import type { BenchContext } from './context';
 import { type Receiver, startReceiver } from './receiver';
 

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
+import { type FunctionDefinition, LambdaInvoker } from '#lib/local/lambda-invoker';
 import type { Cipher } from '#shared/cipher/cipher';
 import type { Notifier } from '#shared/notify/notifier';
 import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-queue';
-import { type FunctionDefinition, LambdaInvoker } from '../../lib/local/lambda-invoker';
 
 /**
  * Counts what each handler invocation of the local runtime asks of AWS: DynamoDB calls

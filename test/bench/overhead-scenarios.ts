@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { completeVerification } from '#functions/verify-accounts/complete-verification';
+import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { tableName } from '#shared/config';
 import { events } from '#shared/db/events/index';
 import { eventKeys } from '#shared/db/events/keys';
 import { documentClient } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
-import { completeVerification } from '../../functions/verify-accounts/complete-verification';
-import { ROUTES, type RouteDefinition } from '../../lib/service';
 import type { ApiRequest } from './api-event';
 import type { BenchService, HttpAnswer } from './bench-service';
 

@@ -8,8 +8,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { LocalCipher } from '#shared/cipher/local-cipher';
-import { ROUTES, type RouteDefinition } from '../../lib/service';
 import { apiEvent, lambdaContext } from './api-event';
 import { type BareSide, bareReplay, mirrorTo } from './bare-replay';
 import { discardingQueue, publicUrlPolicy, startBenchService } from './bench-service';

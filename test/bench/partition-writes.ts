@@ -1,10 +1,10 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#lib/local/aws-account';
+import { silentLog } from '#lib/local/log';
+import { StreamCheckpoints } from '#lib/local/pipeline/stream-checkpoints';
+import { StreamShards } from '#lib/local/pipeline/stream-shards';
 import { TABLE_SCHEMA } from '#shared/db/schema';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/local/aws-account';
-import { silentLog } from '../../lib/local/log';
-import { StreamCheckpoints } from '../../lib/local/pipeline/stream-checkpoints';
-import { StreamShards } from '../../lib/local/pipeline/stream-shards';
 import type { DynamoCall } from './metering';
 
 /**

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
-import type { FunctionDefinition, LambdaInvoker } from '../../lib/local/lambda-invoker';
+import type { FunctionDefinition, LambdaInvoker } from '#lib/local/lambda-invoker';
 import type { Arrival } from './receiver';
 import { percentile, round } from './stats';
 

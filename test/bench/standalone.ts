@@ -1,8 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
-import { REPO_ROOT } from '../../lib/repo-root';
+import { startDynamoDbLocal } from '#lib/local/dynamodb-local';
+import { REPO_ROOT } from '#lib/repo-root';
 import type { BenchContext, BenchPart } from './context';
 import { useBenchListShards } from './list-shards';
 

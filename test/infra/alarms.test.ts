@@ -1,7 +1,7 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
+import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
 import { buildApp, propsOf, refId, resourcesOf } from './harness';
 
 const { stack } = buildApp();

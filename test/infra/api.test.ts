@@ -1,7 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { deployedRoutes, ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
 import { RESOURCE_SERVER_ID } from '#shared/scopes';
-import { deployedRoutes, ROUTES, type RouteDefinition, routeKey } from '../../lib/service';
 import { buildApp, propsOf, refId, resourcesOf, synthTemplate } from './harness';
 
 const template = synthTemplate();
@@ -25,7 +25,7 @@ describe('HTTP API routes', () => {
       method: 'POST',
       path: '/sandbox/probe',
       scopes: ['write:verify-accounts'],
-      handler: 'functions/verify-accounts/get.ts',
+      handler: 'functions/verify-accounts/handlers/get.ts',
       table: { actions: ['GetItem'] },
       localOnly: true,
     };

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { consumerDescription } from '../../lib/constructs/consumer-function';
-import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
-import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-records';
+import { consumerDescription } from '#lib/constructs/consumer-function';
+import { dataKeyGeneratorDescription } from '#lib/constructs/data-key';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '#lib/constructs/tenant-records';
 import {
   CONSUMERS,
   dataKeysOf,
@@ -12,7 +12,7 @@ import {
   type RouteDefinition,
   routeKey,
   takesIdempotencyKey,
-} from '../../lib/service';
+} from '#lib/service/index';
 import { buildApp } from './harness';
 
 interface LambdaResource {
@@ -32,7 +32,7 @@ const WITH_FILES: RouteDefinition = {
   method: 'GET',
   path: '/bundling-probe',
   scopes: ['read:verify-accounts'],
-  handler: 'functions/verify-accounts/get.ts',
+  handler: 'functions/verify-accounts/handlers/get.ts',
   table: { actions: ['GetItem'] },
   bundling: { files: [FIXTURE_FILE, 'package.json'] },
 };

@@ -1,8 +1,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { APP_METRICS } from '../../lib/constructs/app-metrics';
-import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
+import { APP_METRICS } from '#lib/constructs/app-metrics';
+import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
 import { buildApp, propsOf, refId, resourcesOf } from './harness';
 
 const { stack } = buildApp();

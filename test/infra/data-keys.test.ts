@@ -1,9 +1,9 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { dataKeyGeneratorDescription } from '#lib/constructs/data-key';
+import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
 import { DATA_KEYS, type DataKeyPurpose } from '#shared/data-key/index';
-import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
-import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
 import { buildApp, functionByDescription, kmsKeyIds, resourcesOf } from './harness';
 
 /**

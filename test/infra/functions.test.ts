@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ENV as CONFIG_ENV } from '#shared/config';
-import { DATA_KEYS, type DataKeyPurpose } from '#shared/data-key/index';
-import { TABLE_SCHEMA } from '#shared/db/schema';
-import { consumerDescription } from '../../lib/constructs/consumer-function';
-import { dataKeyGeneratorDescription } from '../../lib/constructs/data-key';
-import { TENANT_ALIAS_RESOURCE_TYPE } from '../../lib/constructs/tenant-records';
-import { MINIMUM_NODE } from '../../lib/local/preflight';
+import { consumerDescription } from '#lib/constructs/consumer-function';
+import { dataKeyGeneratorDescription } from '#lib/constructs/data-key';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '#lib/constructs/tenant-records';
+import { MINIMUM_NODE } from '#lib/local/preflight';
 import {
   API_FUNCTION_TIMEOUT_SECONDS,
   type CipherAccess,
@@ -17,7 +14,10 @@ import {
   routeKey,
   type TableAccess,
   tableAccessOfRoute,
-} from '../../lib/service';
+} from '#lib/service/index';
+import { ENV as CONFIG_ENV } from '#shared/config';
+import { DATA_KEYS, type DataKeyPurpose } from '#shared/data-key/index';
+import { TABLE_SCHEMA } from '#shared/db/schema';
 import {
   actionsOf,
   functionByDescription,

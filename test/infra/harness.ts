@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { VerifyServiceStack, type VerifyServiceStackProps } from '../../lib/stack';
+import { VerifyServiceStack, type VerifyServiceStackProps } from '#lib/stack';
 
 /**
  * Builds the app the way `cdk synth` does (cdk.json's context, feature flags included),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { deployedRoutes, ROUTES, routeKey } from '#lib/service/index';
 import { ENV as CONFIG_ENV } from '#shared/config';
 import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
-import { deployedRoutes, ROUTES, routeKey } from '../../lib/service';
 import { buildApp, ENV, refId, resourcesOf, synthTemplate } from './harness';
 
 const authorizerOf = (template: ReturnType<typeof synthTemplate>) =>

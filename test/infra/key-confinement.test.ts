@@ -2,6 +2,8 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
+import type { ServiceFunction } from '#lib/constructs/service-function';
+import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
 import type { Entity } from '#shared/db/entities';
 import { eventKeys } from '#shared/db/events/keys';
 import { keys } from '#shared/db/keys';
@@ -12,8 +14,6 @@ import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';
-import type { ServiceFunction } from '../../lib/constructs/service-function';
-import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
 import { buildApp, resourcesOf, statementsOfRole } from './harness';
 
 /**

@@ -2,7 +2,7 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
-import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
+import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
 import {
   actionsOf,
   buildApp,

@@ -2,10 +2,8 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { ENV as CONFIG_ENV } from '#shared/config';
-import { QUEUES, type QueueId } from '#shared/queue/message-queue';
-import { consumerDescription } from '../../lib/constructs/consumer-function';
-import { VISIBILITY_TIMEOUT_FACTOR } from '../../lib/constructs/event-pipeline';
+import { consumerDescription } from '#lib/constructs/consumer-function';
+import { VISIBILITY_TIMEOUT_FACTOR } from '#lib/constructs/event-pipeline';
 import {
   CONSUMERS,
   type ConsumerDefinition,
@@ -14,7 +12,9 @@ import {
   ROUTES,
   routeKey,
   streamFilterPattern,
-} from '../../lib/service';
+} from '#lib/service/index';
+import { ENV as CONFIG_ENV } from '#shared/config';
+import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import {
   actionsOf,
   type BuildOptions,
@@ -455,7 +455,7 @@ describe('consumer permissions follow the row', () => {
   it('a new consumer row is wired with no stack change: its function, source and grants', () => {
     const extra: ConsumerDefinition = {
       id: 'WebhookDeliveryProbe',
-      handler: 'functions/verify-accounts/verification-worker.ts',
+      handler: 'functions/verify-accounts/handlers/verification-worker.ts',
       source: { kind: 'queue', queue: 'webhookDeliveries', batchSize: 5 },
       table: { actions: ['GetItem'] },
       timeoutSeconds: 15,

@@ -1,8 +1,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import type { ServiceFunction } from '../../lib/constructs/service-function';
-import { CONSUMERS, deployedRoutes, ROUTES } from '../../lib/service';
+import type { ServiceFunction } from '#lib/constructs/service-function';
+import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
 import { actionsOf, buildApp, propsOf, resourcesOf, type Statement, statementsOfRole } from './harness';
 
 const { stack } = buildApp();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../lib/local/runtime';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { type ApiResponse, api, startTestRuntime } from './harness';
 
 /**

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { startDynamoDbLocal } from '#lib/local/dynamodb-local';
 
 declare module 'vitest' {
   export interface ProvidedContext {

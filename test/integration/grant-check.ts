@@ -1,7 +1,7 @@
 import { afterAll, afterEach } from 'vitest';
-import { writeGrantUses } from '../support/grant-audit';
-import { checkPortUses } from '../support/port-access-recorder';
-import { checkRecorded, recordEveryDocumentClient, usedGrants } from '../support/table-access-recorder';
+import { writeGrantUses } from '#test/support/grant-audit';
+import { checkPortUses } from '#test/support/port-access-recorder';
+import { checkRecorded, recordEveryDocumentClient, usedGrants } from '#test/support/table-access-recorder';
 
 // Every integration test file: each DynamoDB command a function of the local runtime sends
 // (routes, the stream router, queue workers, schedules, and the HTTP stack's rate limiter

@@ -5,20 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
+import { LocalIssuer } from '#lib/local/gateway/jwt-issuer';
+import { configureHandlerEnvironment } from '#lib/local/handler-environment';
+import { LambdaInvoker } from '#lib/local/lambda-invoker';
+import { consoleLog } from '#lib/local/log';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '#lib/local/runtime';
+import { ensureTable } from '#lib/local/table';
 import { cipher } from '#shared/cipher/index';
 import { notifier } from '#shared/notify/index';
 import { messageQueue } from '#shared/queue/index';
-import { LocalIssuer } from '../../lib/local/gateway/jwt-issuer';
-import { configureHandlerEnvironment } from '../../lib/local/handler-environment';
-import { LambdaInvoker } from '../../lib/local/lambda-invoker';
-import { consoleLog } from '../../lib/local/log';
-import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../lib/local/runtime';
-import { ensureTable } from '../../lib/local/table';
-import { checkAnswer } from '../support/contract';
-import { observePorts } from '../support/port-access-recorder';
-import { runAsRow } from '../support/table-access-recorder';
+import { checkAnswer } from '#test/support/contract';
+import { observePorts } from '#test/support/port-access-recorder';
+import { runAsRow } from '#test/support/table-access-recorder';
 
-export { functionUnderTest } from '../support/table-access-recorder';
+export { functionUnderTest } from '#test/support/table-access-recorder';
 
 import { FAST_TIMINGS } from './fixtures/pipeline-consumers';
 

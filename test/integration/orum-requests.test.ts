@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { setDependencies } from '#shared/dependencies';
-import type { LocalRuntime } from '../../lib/local/runtime';
-import { approvingUrlPolicy } from '../support/fakes';
-import { type OrumOperation, orumBody, orumOperations } from '../support/orum-requests';
+import { approvingUrlPolicy } from '#test/support/fakes';
+import { type OrumOperation, orumBody, orumOperations } from '#test/support/orum-requests';
 import { api, startTestRuntime } from './harness';
 
 /**

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { RouteTable } from '../../lib/local/gateway/route-table';
-import { bodySchemaOf, gatewayErrorBody, type RouteContract, routeContract } from '../../lib/openapi/contract';
-import { ROUTES, type RouteDefinition } from '../../lib/service';
-import { GATEWAY_ERRORS } from '../../lib/service/gateway-errors';
+import { RouteTable } from '#lib/local/gateway/route-table';
+import { bodySchemaOf, gatewayErrorBody, type RouteContract, routeContract } from '#lib/openapi/contract';
+import { GATEWAY_ERRORS } from '#lib/service/gateway-errors';
+import { ROUTES, type RouteDefinition } from '#lib/service/index';
 
 /**
  * Holds a real answer to the OpenAPI document's contract (lib/openapi/contract.ts): the

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type IndexName, TABLE_SCHEMA } from '../../functions/shared/db/schema';
-import type { ConsumerDefinition, RouteDefinition, TableAccess } from '../../lib/service/index';
-import { CONSUMERS, ROUTES, routeKey, tableAccessOfRoute } from '../../lib/service/index';
+import type { ConsumerDefinition, RouteDefinition, TableAccess } from '#lib/service/index';
+import { CONSUMERS, ROUTES, routeKey, tableAccessOfRoute } from '#lib/service/index';
+import { type IndexName, TABLE_SCHEMA } from '#shared/db/schema';
 
 // The drift test of the table grants (issue 22): every DynamoDB command a handler sends
 // in a unit test is noted with the function it ran in, and checked against what that

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { JWTPayload } from 'jose';
-import { type RouteDefinition, routeKey } from '../../service';
+import { type RouteDefinition, routeKey } from '#lib/service/index';
 import { LOCAL_ACCOUNT_ID } from '../aws-account';
 
 /**

@@ -1,4 +1,4 @@
-import { GATEWAY_ERRORS, type GatewayError } from '../../service/gateway-errors';
+import { GATEWAY_ERRORS, type GatewayError } from '#lib/service/gateway-errors';
 
 /**
  * Turns what a handler returned into the HTTP response an HTTP API (payload format 2.0)

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RouteDefinition } from '../../service';
+import type { RouteDefinition } from '#lib/service/index';
 import { type LambdaInvoker, routeFunction } from '../lambda-invoker';
 import type { RuntimeLog } from '../log';
 import { buildEvent, newRequestId, splitTarget } from './apigw-event';

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../../service';
+import type { RouteDefinition } from '#lib/service/index';
 
 /**
  * Route selection as an HTTP API does it: the method must be equal (no HEAD or OPTIONS

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { PARTNER_NAME } from '#lib/context/identity';
 import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
-import { PARTNER_NAME } from '../../context/identity';
 import type { HttpResponse } from './apigw-response';
 import { DEFAULT_TOKEN_TTL_SECONDS, type LocalIssuer } from './jwt-issuer';
 import type { LocalEndpoint, LocalRequest } from './local-endpoints';

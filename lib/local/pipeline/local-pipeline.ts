@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ConsumerDefinition } from '../../service';
+import type { ConsumerDefinition } from '#lib/service/index';
 import type { RuntimeLog } from '../log';
 import { LocalOutbox } from './local-outbox';
 import { LocalQueues } from './local-queues';

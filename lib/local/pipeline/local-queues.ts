@@ -1,5 +1,5 @@
+import { QUEUE_SETTINGS } from '#lib/service/index';
 import { type MessageQueue, QUEUES, type QueueId, type QueueMessage } from '#shared/queue/message-queue';
-import { QUEUE_SETTINGS } from '../../service';
 import { type RuntimeLog, silentLog } from '../log';
 import { LocalQueue } from './local-queue';
 import { QueueJournal } from './queue-journal';

@@ -1,5 +1,5 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import type { ConsumerDefinition, ConsumerSource } from '../../service';
+import type { ConsumerDefinition, ConsumerSource } from '#lib/service/index';
 import { LOCAL_ACCOUNT_ID } from '../aws-account';
 import type { WorkerContext } from '../background-worker';
 import { consumerFunction } from '../lambda-invoker';

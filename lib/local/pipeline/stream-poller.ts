@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TableDescription } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { type ConsumerDefinition, type ConsumerSource, streamFilterPattern } from '../../service';
+import { type ConsumerDefinition, type ConsumerSource, streamFilterPattern } from '#lib/service/index';
 import type { WorkerContext } from '../background-worker';
 import { consumerFunction } from '../lambda-invoker';
 import { describeError } from '../log';

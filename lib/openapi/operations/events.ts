@@ -1,4 +1,4 @@
-import { eventResponse, eventsResponse } from '../../../functions/events/responses';
+import { eventResponse, eventsResponse } from '#functions/events/responses';
 import * as examples from '../examples';
 import { ARRAY, LIST } from './parameters';
 import type { OperationSpec } from './types';

@@ -1,8 +1,4 @@
-import {
-  configurationResponse,
-  configurationsResponse,
-  webhookSecretResponse,
-} from '../../../functions/webhooks/responses';
+import { configurationResponse, configurationsResponse, webhookSecretResponse } from '#functions/webhooks/responses';
 import * as examples from '../examples';
 import type { OperationSpec } from './types';
 

@@ -1,6 +1,6 @@
+import { LOCAL_AWS_ENV, LOCAL_REGION } from '#lib/local/aws-account';
 import { ENV } from '#shared/config';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
-import { LOCAL_AWS_ENV, LOCAL_REGION } from '../../../lib/local/aws-account';
 import type { QueueRecorder } from './queue-recorder';
 import type { SynthesizedFunction } from './synth';
 

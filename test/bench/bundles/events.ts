@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { DynamoDBRecord, DynamoDBStreamEvent, ScheduledEvent, SQSEvent } from 'aws-lambda';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '#lib/local/aws-account';
+import { buildEvent, newRequestId } from '#lib/local/gateway/apigw-event';
+import { scheduledEvent as scheduledEventOf } from '#lib/local/pipeline/schedule-runner';
+import { QUEUE_SETTINGS, type RouteDefinition } from '#lib/service/index';
 import { SERVICE_VERSION } from '#shared/http/middlewares';
 import type { QueueId } from '#shared/queue/message-queue';
-import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../../lib/local/aws-account';
-import { buildEvent, newRequestId } from '../../../lib/local/gateway/apigw-event';
-import { scheduledEvent as scheduledEventOf } from '../../../lib/local/pipeline/schedule-runner';
-import { QUEUE_SETTINGS, type RouteDefinition } from '../../../lib/service';
 
 /**
  * The events Lambda hands each kind of function, built the way the local runtime builds

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { LOCAL_ACCOUNT_ID } from '#lib/local/aws-account';
 import type { QueueId } from '#shared/queue/message-queue';
-import { LOCAL_ACCOUNT_ID } from '../../../lib/local/aws-account';
 
 /**
  * SQS as far as the service's functions use it (`SendMessageBatch`, AWS JSON 1.0), on a

@@ -1,8 +1,8 @@
 import { cp, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { consumerDescription } from '../../../lib/constructs/consumer-function';
-import { CONSUMERS, deployedRoutes, ROUTES, type RouteDefinition, routeKey } from '../../../lib/service';
-import { buildApp } from '../../infra/harness';
+import { consumerDescription } from '#lib/constructs/consumer-function';
+import { CONSUMERS, deployedRoutes, ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
+import { buildApp } from '#test/infra/harness';
 
 /**
  * Every function of the stack bundled exactly as `cdk synth` bundles it: the real app,

@@ -5,10 +5,10 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/local/aws-account';
-import { type FilterPattern, passesFilters } from '../../../lib/local/pipeline/stream-filter';
-import { toLambdaRecord } from '../../../lib/local/pipeline/stream-records';
-import { STREAM_ROUTER, streamFilterPattern } from '../../../lib/service';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#lib/local/aws-account';
+import { type FilterPattern, passesFilters } from '#lib/local/pipeline/stream-filter';
+import { toLambdaRecord } from '#lib/local/pipeline/stream-records';
+import { STREAM_ROUTER, streamFilterPattern } from '#lib/service/index';
 
 /**
  * Every change written to the table so far, as the stream router's event source mapping

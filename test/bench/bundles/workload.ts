@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ROUTES, type RouteDefinition } from '../../../lib/service';
+import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import type { QueueRecorder } from './queue-recorder';
 import type { WebhookReceiver } from './webhook-receiver';
 

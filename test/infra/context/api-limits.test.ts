@@ -1,8 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { consumerDescription } from '#lib/constructs/consumer-function';
+import { CONSUMERS, deployedRoutes, ROUTES, routeKey } from '#lib/service/index';
 import { ENV as CONFIG_ENV } from '#shared/config';
-import { consumerDescription } from '../../../lib/constructs/consumer-function';
-import { CONSUMERS, deployedRoutes, ROUTES, routeKey } from '../../../lib/service';
 import { type BuildOptions, buildApp, functionByDescription, resourcesOf, synthTemplate } from '../harness';
 
 const stageThrottle = (template: Template) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { consumerDescription } from '#lib/constructs/consumer-function';
+import { CONSUMERS, STREAM_ROUTER } from '#lib/service/index';
 import { ENV as CONFIG_ENV } from '#shared/config';
-import { consumerDescription } from '../../../lib/constructs/consumer-function';
-import { CONSUMERS, STREAM_ROUTER } from '../../../lib/service';
 import { type BuildOptions, buildApp, resourcesOf, synthTemplate } from '../harness';
 
 const identificationWorker = CONSUMERS.find((c) => c.id === 'IdentificationWorker')!;

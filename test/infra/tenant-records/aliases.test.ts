@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TENANT_ALIAS_RESOURCE_TYPE } from '#lib/constructs/tenant-records';
+import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
 import { ENTITY, keys } from '#shared/db/keys';
-import { TENANT_ALIAS_RESOURCE_TYPE } from '../../../lib/constructs/tenant-records';
-import { CONSUMERS, deployedRoutes, ROUTES } from '../../../lib/service';
 import {
   actionsOf,
   buildApp,

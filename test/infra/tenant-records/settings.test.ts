@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TENANT_ALIAS_RESOURCE_TYPE, TENANT_SETTINGS_RESOURCE_TYPE } from '#lib/constructs/tenant-records';
 import { ENTITY, keys } from '#shared/db/keys';
-import { TENANT_ALIAS_RESOURCE_TYPE, TENANT_SETTINGS_RESOURCE_TYPE } from '../../../lib/constructs/tenant-records';
 import {
   actionsOf,
   buildApp,

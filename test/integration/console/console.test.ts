@@ -1,8 +1,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { setLogSink } from '#shared/logger';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { chromiumPath, launchChromium, NO_CHROMIUM } from '../../support/chromium';
+import { chromiumPath, launchChromium, NO_CHROMIUM } from '#test/support/chromium';
 import { api, startTestRuntime } from '../harness';
 import { startReceiver } from '../webhooks/receiver';
 

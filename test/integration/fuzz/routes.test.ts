@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { ROUTES, type RouteDefinition, routeKey } from '../../../lib/service';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
 import { api, type RawResponse, rawRequest, SERVICE_VERSION, startTestRuntime } from '../harness';
 import { personBody } from '../persons/support';
 import { accountBody } from '../verify-accounts/support';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_HEADER_BYTES } from '../../../lib/local/gateway/http-gateway';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { headerSectionBytes, padTo, type RawHttpRequest, sendRawHttp } from '../../support/raw-http';
+import { MAX_HEADER_BYTES } from '#lib/local/gateway/http-gateway';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { headerSectionBytes, padTo, type RawHttpRequest, sendRawHttp } from '#test/support/raw-http';
 import { FIXTURE_ROUTES } from '../fixtures/routes';
 import { api, startTestRuntime } from '../harness';
 

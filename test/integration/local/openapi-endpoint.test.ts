@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { openApiDocument } from '../../../lib/openapi/document';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { openApiDocument } from '#lib/openapi/document';
 import { startTestRuntime } from '../harness';
 
 /** `GET /openapi.json` on the local runtime: the generator's document, no token needed. */

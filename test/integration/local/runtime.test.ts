@@ -2,10 +2,10 @@ import { request as httpRequest } from 'node:http';
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalIssuer } from '#lib/local/gateway/jwt-issuer';
+import type { LogLevel } from '#lib/local/log';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { TABLE_SCHEMA } from '#shared/db/schema';
-import { LocalIssuer } from '../../../lib/local/gateway/jwt-issuer';
-import type { LogLevel } from '../../../lib/local/log';
-import type { LocalRuntime } from '../../../lib/local/runtime';
 import { FIXTURE_ROUTES } from '../fixtures/routes';
 import { api, startTestRuntime } from '../harness';
 

@@ -1,9 +1,9 @@
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '#lib/local/gateway/jwt-issuer';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
 import { SCOPES } from '#shared/scopes';
-import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../../../lib/local/gateway/jwt-issuer';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { ROUTES, type RouteDefinition, routeKey } from '../../../lib/service';
 import { rawRequest, SERVICE_VERSION, startTestRuntime } from '../harness';
 
 /**

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identifyPerson } from '#functions/persons/identify-person';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { personKeys } from '#shared/db/persons/keys';
 import { documentClient } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
-import { identifyPerson } from '../../../functions/persons/identify-person';
-import type { LocalRuntime } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 import { personBody } from './support';
 

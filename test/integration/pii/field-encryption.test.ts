@@ -7,9 +7,9 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#lib/local/aws-account';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { ENTITY } from '#shared/db/entities';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/local/aws-account';
-import type { LocalRuntime } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 import { accountBody } from '../verify-accounts/support';
 import { type RecordedWebhook, recordWebhooks } from '../webhooks/support';

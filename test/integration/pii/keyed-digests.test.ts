@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { ENTITY } from '#shared/db/entities';
 import { canonical } from '#shared/http/idempotency';
-import type { LocalRuntime } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 import { personBody } from '../persons/support';
 import { accountBody } from '../verify-accounts/support';

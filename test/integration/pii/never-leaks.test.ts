@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { CONSUMERS, ROUTES, routeKey } from '../../../lib/service';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { CONSUMERS, ROUTES, routeKey } from '#lib/service/index';
 import { startTestRuntime } from '../harness';
 import { startReceiver } from '../webhooks/receiver';
 import { useTestDns } from '../webhooks/support';

@@ -1,9 +1,9 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
+import type { LogLevel } from '#lib/local/log';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { documentClient } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
-import type { LogLevel } from '../../../lib/local/log';
-import type { LocalRuntime } from '../../../lib/local/runtime';
 import { type ApiResponse, api, type RequestOptions } from '../harness';
 
 /**

@@ -1,10 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { CONSUMERS, QUEUE_SETTINGS } from '#lib/service/index';
 import { documentClient } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { CONSUMERS, QUEUE_SETTINGS } from '../../../lib/service';
 import { api, startTestRuntime } from '../harness';
 import { freshReference, personBody } from '../persons/support';
 import { accountBody, freshAccountNumber } from '../verify-accounts/support';

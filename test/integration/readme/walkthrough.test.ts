@@ -4,9 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalIssuer } from '../../../lib/local/gateway/jwt-issuer';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { REPO_ROOT } from '../../../lib/repo-root';
+import { LocalIssuer } from '#lib/local/gateway/jwt-issuer';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { REPO_ROOT } from '#lib/repo-root';
 import { startTestRuntime } from '../harness';
 
 /**

@@ -1,15 +1,15 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EmailMessage } from '#domain/notifications';
+import { createVerifyAccount } from '#functions/verify-accounts/create-verify-account';
+import { handler as emailWorkerHandler } from '#functions/verify-accounts/handlers/statement-code-email-worker';
+import { handler as verificationWorkerHandler } from '#functions/verify-accounts/handlers/verification-worker';
+import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { DisabledNotifier } from '#shared/notify/notifier';
-import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
-import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
-import { handler as emailWorkerHandler } from '../../../functions/verify-accounts/statement-code-email-worker';
-import { handler as verificationWorkerHandler } from '../../../functions/verify-accounts/verification-worker';
-import { FakeNotifier } from '../../support/fakes';
+import { FakeNotifier } from '#test/support/fakes';
 import { createTestTable, functionUnderTest } from '../harness';
 
 const emailWorker = functionUnderTest('StatementCodeEmailWorker', emailWorkerHandler);

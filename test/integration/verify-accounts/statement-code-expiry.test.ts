@@ -1,12 +1,12 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createVerifyAccount } from '#functions/verify-accounts/create-verify-account';
+import { handler as expireHandler } from '#functions/verify-accounts/handlers/statement-code-expiry';
+import { handler as workerHandler } from '#functions/verify-accounts/handlers/verification-worker';
+import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
+import { submitStatementCode } from '#functions/verify-accounts/submit-statement-code';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
-import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
-import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
-import { handler as expireHandler } from '../../../functions/verify-accounts/statement-code-expiry';
-import { submitStatementCode } from '../../../functions/verify-accounts/submit-statement-code';
-import { handler as workerHandler } from '../../../functions/verify-accounts/verification-worker';
 import { createTestTable, functionUnderTest } from '../harness';
 
 const expire = functionUnderTest('StatementCodeExpiry', expireHandler);

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
+import type { LocalRuntime, LocalRuntimeOptions } from '#lib/local/runtime';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { documentClient } from '#shared/dependencies';
-import type { LocalRuntime, LocalRuntimeOptions } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 
 /** A valid create body; account numbers must differ between accounts of a test (5-per-24h limit). */

@@ -1,12 +1,12 @@
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createVerifyAccount } from '#functions/verify-accounts/create-verify-account';
+import { handler as workerHandler } from '#functions/verify-accounts/handlers/verification-worker';
+import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
-import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
-import { createVerifyAccount } from '../../../functions/verify-accounts/start-verification';
-import { handler as workerHandler } from '../../../functions/verify-accounts/verification-worker';
-import { FakeNotifier } from '../../support/fakes';
+import { FakeNotifier } from '#test/support/fakes';
 import { createTestTable, functionUnderTest } from '../harness';
 
 const worker = functionUnderTest('VerificationWorker', workerHandler);

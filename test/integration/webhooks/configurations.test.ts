@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryMessage } from '../../../functions/webhooks/delivery-message';
-import { deliveriesOf } from '../../../functions/webhooks/fan-out';
+import type { DeliveryMessage } from '#functions/webhooks/delivery-message';
+import { deliveriesOf } from '#functions/webhooks/fan-out';
 import { api } from '../harness';
 import { configurationBody, useTestDns, useWebhooksRuntime } from './support';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { setDependencies } from '#shared/dependencies';
 import { DnsWebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
-import type { LocalRuntime } from '../../../lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 import { startReceiver } from './receiver';
 

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../lib/local/runtime';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { api, startTestRuntime } from '../harness';
 import { personBody } from '../persons/support';
 import { accountBody, freshAccountNumber } from '../verify-accounts/support';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { setDependencies } from '#shared/dependencies';
 import { DnsWebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
-import type { LocalRuntime } from '../../../lib/local/runtime';
-import { approvingUrlPolicy } from '../../support/fakes';
+import { approvingUrlPolicy } from '#test/support/fakes';
 import { api, startTestRuntime } from '../harness';
 
 /** A runtime for the whole test file (no pipeline) with clients for two tenants. */

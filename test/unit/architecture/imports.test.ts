@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../../lib/repo-root';
+import { REPO_ROOT } from '#lib/repo-root';
 import {
   cyclesOf,
   groupGraph,
@@ -9,7 +9,7 @@ import {
   type SourcePath,
   sourceFiles,
   specifiersOf,
-} from '../../support/import-graph';
+} from '#test/support/import-graph';
 
 // The layering docs/architecture.md states ("How the code is layered"), held by the import
 // graph of the source itself, type-only imports counted: a newcomer can read any file

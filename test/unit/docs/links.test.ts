@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../../lib/repo-root';
+import { REPO_ROOT } from '#lib/repo-root';
 
 /**
  * The README and docs/ are what a newcomer follows on a fresh clone: every link between

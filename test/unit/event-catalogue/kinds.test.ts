@@ -7,10 +7,10 @@ import {
   ORUM_EVENT_TYPES,
   readableEventTypes,
   TEST_ONLY_EVENT_TYPES,
-} from '../../../functions/event-catalogue/kinds';
-import { eventData } from '../../../functions/event-catalogue/payloads';
-import { sampleEventData } from '../../../functions/webhooks/samples';
-import { ROUTES } from '../../../lib/service';
+} from '#functions/event-catalogue/kinds';
+import { eventData } from '#functions/event-catalogue/payloads';
+import { sampleEventData } from '#functions/webhooks/samples';
+import { ROUTES } from '#lib/service/index';
 
 /** The record an event carries, and the route that reads that record. */
 const READ_ROUTE_OF = { person: 'GET /persons/{id}', account: 'GET /verify/accounts/{id}' } as const;

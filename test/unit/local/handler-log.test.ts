@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terminalLine } from '../../../lib/local/handler-log';
+import { terminalLine } from '#lib/local/handler-log';
 
 const powertoolsLine = (fields: Record<string, unknown>) =>
   JSON.stringify({

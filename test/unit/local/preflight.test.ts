@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MINIMUM_NODE, nodeVersionProblem, startFailure } from '../../../lib/local/preflight';
+import { MINIMUM_NODE, nodeVersionProblem, startFailure } from '#lib/local/preflight';
 
 describe('npm start preflight', () => {
   it('refuses a Node.js older than the 24 that Lambda runs, with one sentence and the fix', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { tableDefinition } from '#lib/local/table';
 import { TABLE_SCHEMA } from '#shared/db/schema';
-import { tableDefinition } from '../../../lib/local/table';
 
 describe('local table definition', () => {
   const definition = tableDefinition('t');

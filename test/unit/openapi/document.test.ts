@@ -2,11 +2,11 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { MAX_PAGE_OFFSET } from '#domain/pagination';
-import { bodySchemaOf, type RouteContract, routeContracts } from '../../../lib/openapi/contract';
-import { type OpenApiDocument, openApiDocument } from '../../../lib/openapi/document';
-import { type JsonSchema, jsonSchemaOptions } from '../../../lib/openapi/json-schema';
-import { OPERATIONS } from '../../../lib/openapi/operations';
-import { ROUTES, routeKey } from '../../../lib/service';
+import { bodySchemaOf, type RouteContract, routeContracts } from '#lib/openapi/contract';
+import { type OpenApiDocument, openApiDocument } from '#lib/openapi/document';
+import { type JsonSchema, jsonSchemaOptions } from '#lib/openapi/json-schema';
+import { OPERATIONS } from '#lib/openapi/operations/index';
+import { ROUTES, routeKey } from '#lib/service/index';
 
 /**
  * The OpenAPI document against the code it is generated from: every route documented

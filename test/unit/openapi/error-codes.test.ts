@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type RouteContract, routeContracts } from '../../../lib/openapi/contract';
-import { ERROR_CODES, inputErrorCodes } from '../../../lib/openapi/error-codes';
-import { ROUTES, routeKey } from '../../../lib/service';
+import { type RouteContract, routeContracts } from '#lib/openapi/contract';
+import { ERROR_CODES, inputErrorCodes } from '#lib/openapi/error-codes';
+import { ROUTES, routeKey } from '#lib/service/index';
 
 /**
  * The error codes of the OpenAPI document against the code: every code the source can

@@ -1,13 +1,9 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { MetadataValue } from '#domain/person';
-import { AppError } from '#shared/errors';
-import { pageRequestOf } from '#shared/http/pages';
-import { type InputSource, parseInput } from '#shared/validation';
-import type { createPerson, patchPerson, replacePerson } from '../../../functions/persons/change-person';
-import { personIdParams } from '../../../functions/persons/params';
-import type { presentPerson } from '../../../functions/persons/present';
-import type { person as personObject } from '../../../functions/persons/responses';
+import { personIdParams } from '#functions/persons/params';
+import type { presentPerson } from '#functions/persons/present';
+import type { person as personObject } from '#functions/persons/responses';
 import {
   type CreatePersonBody,
   createPersonBody,
@@ -15,8 +11,12 @@ import {
   listPersonsQuery,
   type PatchPersonBody,
   patchPersonBody,
-} from '../../../functions/persons/schemas';
-import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
+} from '#functions/persons/schemas';
+import type { createPerson, patchPerson, replacePerson } from '#functions/persons/write-person';
+import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
+import { AppError } from '#shared/errors';
+import { pageRequestOf } from '#shared/http/pages';
+import { type InputSource, parseInput } from '#shared/validation';
 
 /** The error an HTTP caller would get for this input, or `undefined` when it is accepted. */
 function errorOf(schema: z.core.$ZodType, input: unknown, source: InputSource = 'body'): AppError | undefined {

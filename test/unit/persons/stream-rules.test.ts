@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { eventId } from '#domain/events';
-import { identificationMessage } from '../../../functions/persons/identification-message';
-import { personStreamRule } from '../../../functions/persons/stream-rules';
+import { identificationMessage } from '#functions/persons/identification-message';
+import { personStreamRule } from '#functions/persons/stream-rules';
 
 const ID = '7d7c1c5e-2b4a-4c6e-9f3e-1a2b3c4d5e6f';
 const person = (over: Record<string, unknown> = {}) => ({

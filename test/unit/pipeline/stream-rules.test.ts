@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { actionsFor, STREAM_RULES } from '#functions/pipeline/stream-rules';
 import type { StreamChange } from '#shared/stream/rules';
-import { actionsFor, STREAM_RULES } from '../../../functions/pipeline/stream-rules';
 
 describe('stream rules by entity', () => {
   const seen: StreamChange[] = [];

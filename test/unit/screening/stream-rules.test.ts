@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionsFor } from '../../../functions/pipeline/stream-rules';
+import { actionsFor } from '#functions/pipeline/stream-rules';
 
 describe('screening entry stream rules', () => {
   const entry = (list: string) => ({

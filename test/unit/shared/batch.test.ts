@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { processQueueBatch, queueWorker } from '#shared/batch';
 import { metrics } from '#shared/metrics';
-import { lambdaContext } from '../../support/http-events';
-import { captureLogs } from '../../support/logs';
-import { captureMetrics, countOf } from '../../support/metrics';
-import { sqsBatch, sqsRecord } from '../../support/records';
+import { lambdaContext } from '#test/support/http-events';
+import { captureLogs } from '#test/support/logs';
+import { captureMetrics, countOf } from '#test/support/metrics';
+import { sqsBatch, sqsRecord } from '#test/support/records';
 
 const emf = captureMetrics();
 const logs = captureLogs();

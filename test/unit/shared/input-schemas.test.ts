@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { routeContracts } from '#lib/openapi/contract';
+import { toJsonSchema } from '#lib/openapi/json-schema';
+import { ROUTES } from '#lib/service/index';
 import { AppError } from '#shared/errors';
 import { parseInput } from '#shared/validation';
-import { routeContracts } from '../../../lib/openapi/contract';
-import { toJsonSchema } from '../../../lib/openapi/json-schema';
-import { ROUTES } from '../../../lib/service';
 
 /**
  * The page parameters every list shares (docs/api.md#lists): one cold page number may

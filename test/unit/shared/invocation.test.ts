@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { invocation } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
-import { lambdaContext } from '../../support/http-events';
-import { captureLogs } from '../../support/logs';
-import { captureMetrics, countOf } from '../../support/metrics';
+import { lambdaContext } from '#test/support/http-events';
+import { captureLogs } from '#test/support/logs';
+import { captureMetrics, countOf } from '#test/support/metrics';
 
 const emf = captureMetrics();
 const logs = captureLogs();

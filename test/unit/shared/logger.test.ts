@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '#shared/errors';
 import { createLogger, REDACTED, redact, setLogSink } from '#shared/logger';
-import { lambdaContext } from '../../support/http-events';
+import { lambdaContext } from '#test/support/http-events';
 
 afterEach(() => {
   setLogSink(undefined);

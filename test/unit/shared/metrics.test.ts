@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { countOf, type EmfLine, lineWith } from '../../support/metrics';
+import { countOf, type EmfLine, lineWith } from '#test/support/metrics';
 
 /**
  * The metrics module against Powertools itself: what one EMF line holds, and where lines

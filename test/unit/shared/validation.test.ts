@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
 import { AppError, NotFoundError, ValidationError } from '#shared/errors';
 import { parseInput, withFieldCodes } from '#shared/validation';
-import { createVerifyAccountBody } from '../../../functions/verify-accounts/schemas';
 
 /** The error `parseInput` throws, or a failure when it accepts the input. */
 function rejection(schema: z.core.$ZodType, input: unknown, source: 'body' | 'query' | 'path' = 'body'): AppError {

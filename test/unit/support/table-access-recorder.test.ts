@@ -18,7 +18,7 @@ import {
   runAsRow,
   ungranted,
   usesOf,
-} from '../../support/table-access-recorder';
+} from '#test/support/table-access-recorder';
 
 // The drift test's own rules (test/support/table-access-recorder.ts): which IAM action each
 // document-client command needs, and when a grant covers it.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventId } from '#domain/events';
 import { verifyAccountStatusChanged } from '#domain/verify-account';
+import { accountUpdated } from '#functions/verify-accounts/events';
+import { verifyAccountStreamRule } from '#functions/verify-accounts/stream-rules';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
-import { accountUpdated } from '../../../functions/verify-accounts/events';
-import { verifyAccountStreamRule } from '../../../functions/verify-accounts/stream-rules';
-import { storedAccountItem, TEST_FIELD_CIPHER } from '../../support/records';
+import { storedAccountItem, TEST_FIELD_CIPHER } from '#test/support/records';
 
 const ID = '0b9f3f7e-35a4-4d8e-8d7b-2f1e9c1a0c11';
 const account = (over: Record<string, unknown> = {}) =>

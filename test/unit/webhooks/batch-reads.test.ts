@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OncePerTenant } from '../../../functions/webhooks/batch-reads';
+import { OncePerTenant } from '#functions/webhooks/batch-reads';
 
 describe('a read made once per tenant for a batch', () => {
   it('is shared by every record that asks for the same tenant, even while it is in flight', async () => {

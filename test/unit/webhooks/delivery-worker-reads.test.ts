@@ -1,16 +1,16 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { webhookHeaders } from '#domain/webhook-signing';
+import { handler as deliveryWorker } from '#functions/webhooks/handlers/delivery-worker';
 import { ENTITY } from '#shared/db/entities';
 import { eventKeys } from '#shared/db/events/keys';
 import { configurationItem } from '#shared/db/webhooks/item';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
-import { handler as deliveryWorker } from '../../../functions/webhooks/delivery-worker';
-import { approvingUrlPolicy, FakeQueue } from '../../support/fakes';
-import { ddb, functionUnderTest, TENANT, useHandlerHarness } from '../../support/handler-harness';
-import { sqsBatch, sqsRecord } from '../../support/records';
+import { approvingUrlPolicy, FakeQueue } from '#test/support/fakes';
+import { ddb, functionUnderTest, TENANT, useHandlerHarness } from '#test/support/handler-harness';
+import { sqsBatch, sqsRecord } from '#test/support/records';
 
 /**
  * The table calls a batch of deliveries sends, on the real repositories: what every

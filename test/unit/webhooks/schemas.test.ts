@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
+import { configurationIdParams } from '#functions/webhooks/params';
+import { configurationBody } from '#functions/webhooks/schemas';
 import { AppError } from '#shared/errors';
 import { type InputSource, parseInput } from '#shared/validation';
-import { configurationIdParams } from '../../../functions/webhooks/params';
-import { configurationBody } from '../../../functions/webhooks/schemas';
 
 const codeOf = (schema: z.core.$ZodType, input: unknown, source: InputSource = 'body'): string => {
   try {

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import type { VettedUrl } from '#domain/webhook-url';
+import { handler as deliveryWorker } from '#functions/webhooks/handlers/delivery-worker';
 import type { Cipher, CipherContext } from '#shared/cipher/cipher';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { ENTITY } from '#shared/db/entities';
@@ -13,10 +14,9 @@ import type { WebhookRepository } from '#shared/db/webhooks/index';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
-import { handler as deliveryWorker } from '../../../functions/webhooks/delivery-worker';
-import { approvingUrlPolicy, FakeQueue } from '../../support/fakes';
-import { ddb, FRIDAY, functionUnderTest, TENANT, useHandlerHarness } from '../../support/handler-harness';
-import { sqsBatch, sqsRecord } from '../../support/records';
+import { approvingUrlPolicy, FakeQueue } from '#test/support/fakes';
+import { ddb, FRIDAY, functionUnderTest, TENANT, useHandlerHarness } from '#test/support/handler-harness';
+import { sqsBatch, sqsRecord } from '#test/support/records';
 
 /**
  * The delivery worker signs with the tenant's secrets as the real repository reads them

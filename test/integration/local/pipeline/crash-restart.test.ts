@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { LocalIssuer } from '../../../../lib/local/gateway/jwt-issuer';
-import { stateDir } from '../../../../lib/local/state-dir';
-import { REPO_ROOT } from '../../../../lib/repo-root';
-import { api } from '../../harness';
-import { letters, personBody } from '../../persons/support';
-import { startReceiver } from '../../webhooks/receiver';
+import { LocalIssuer } from '#lib/local/gateway/jwt-issuer';
+import { stateDir } from '#lib/local/state-dir';
+import { REPO_ROOT } from '#lib/repo-root';
+import { api } from '#test/integration/harness';
+import { letters, personBody } from '#test/integration/persons/support';
+import { startReceiver } from '#test/integration/webhooks/receiver';
 
 /**
  * docs/local.md#what-survives-a-crash: `npm start` with DATA_DIR, killed with SIGKILL while

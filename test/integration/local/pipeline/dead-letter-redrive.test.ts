@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FunctionDefinition, LambdaInvoker } from '../../../../lib/local/lambda-invoker';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { captureLogs } from '../../../support/logs';
-import { api, startTestRuntime } from '../../harness';
+import { type FunctionDefinition, LambdaInvoker } from '#lib/local/lambda-invoker';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { api, startTestRuntime } from '#test/integration/harness';
+import { captureLogs } from '#test/support/logs';
 
 /**
  * docs/operations.md#dead-letters: once the cause of a dead-lettered message is fixed,

@@ -2,14 +2,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LogLevel } from '#lib/local/log';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { QUEUE_SETTINGS } from '#lib/service/index';
 import { notifier } from '#shared/notify/index';
 import { messageQueue } from '#shared/queue/index';
-import type { LogLevel } from '../../../../lib/local/log';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { QUEUE_SETTINGS } from '../../../../lib/service';
-import { FAST_TIMINGS, QUEUE_FIXTURES } from '../../fixtures/pipeline-consumers';
-import { fixtureStore } from '../../fixtures/pipeline-store';
-import { startTestRuntime } from '../../harness';
+import { FAST_TIMINGS, QUEUE_FIXTURES } from '#test/integration/fixtures/pipeline-consumers';
+import { fixtureStore } from '#test/integration/fixtures/pipeline-store';
+import { startTestRuntime } from '#test/integration/harness';
 
 /** In-process queues, schedules and the outbox, with fixture consumers. */
 const logged: { level: LogLevel; message: string }[] = [];

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { api, startTestRuntime } from '../../harness';
-import { accountBody, freshAccountNumber } from '../../verify-accounts/support';
-import { recordWebhooks } from '../../webhooks/support';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { api, startTestRuntime } from '#test/integration/harness';
+import { accountBody, freshAccountNumber } from '#test/integration/verify-accounts/support';
+import { recordWebhooks } from '#test/integration/webhooks/support';
 
 /**
  * The service's own pipeline (lib/service CONSUMERS, the default) in the local runtime,

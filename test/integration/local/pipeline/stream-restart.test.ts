@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { documentClient } from '#shared/dependencies';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { FAST_TIMINGS, STREAM_FIXTURES } from '../../fixtures/pipeline-consumers';
-import { fixtureStore } from '../../fixtures/pipeline-store';
-import { startTestRuntime } from '../../harness';
+import { FAST_TIMINGS, STREAM_FIXTURES } from '#test/integration/fixtures/pipeline-consumers';
+import { fixtureStore } from '#test/integration/fixtures/pipeline-store';
+import { startTestRuntime } from '#test/integration/harness';
 
 /**
  * Where a stream consumer starts reading: the oldest record for a stream it never read

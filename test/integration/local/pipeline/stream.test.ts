@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogLevel } from '#lib/local/log';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { documentClient } from '#shared/dependencies';
-import type { LogLevel } from '../../../../lib/local/log';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { FAST_TIMINGS, STREAM_FIXTURES } from '../../fixtures/pipeline-consumers';
-import { fixtureStore } from '../../fixtures/pipeline-store';
-import { startTestRuntime } from '../../harness';
+import { FAST_TIMINGS, STREAM_FIXTURES } from '#test/integration/fixtures/pipeline-consumers';
+import { fixtureStore } from '#test/integration/fixtures/pipeline-store';
+import { startTestRuntime } from '#test/integration/harness';
 
 /**
  * The stream poller against DynamoDB Local's real stream, with fixture consumers: the event

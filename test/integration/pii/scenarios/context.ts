@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { personBody } from '../../persons/support';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { personBody } from '#test/integration/persons/support';
 import { type RecordingApi, STATEMENT_CODES } from '../support';
 
 /** What every scenario receives, and the helpers they share. */

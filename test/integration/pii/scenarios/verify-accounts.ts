@@ -1,4 +1,4 @@
-import { accountBody } from '../../verify-accounts/support';
+import { accountBody } from '#test/integration/verify-accounts/support';
 import { ACCOUNT_NUMBERS as ACCOUNT, EIN, SSNS, STRAY_EIN } from '../support';
 import { code, dashed, digits, ok, refused, type Scenario } from './context';
 

@@ -6,7 +6,7 @@ import { type ListPages, ListPositions, WATERMARK_MARGIN_MS } from '#shared/db/l
 import type { IndexQuery } from '#shared/db/paging/index-query';
 import { readPage } from '#shared/db/paging/index-walk';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
-import { createTestTable } from '../../harness';
+import { createTestTable } from '#test/integration/harness';
 
 /**
  * Deep pages on DynamoDB Local: page N+1 by number is served from where page N ended (a

@@ -4,7 +4,7 @@ import { LEASE_MS, type Take } from '#domain/token-bucket';
 import { keys } from '#shared/db/keys';
 import { RateLimitRepository } from '#shared/db/rate-limits/index';
 import { documentClient } from '#shared/dependencies';
-import { createTestTable } from '../../harness';
+import { createTestTable } from '#test/integration/harness';
 
 /** The token bucket and a container's leases of it, on the real engine. */
 let tableName: string;

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { updateVersioned } from '#shared/db/versioned-update';
 import { documentClient } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
-import { createTestTable } from '../../harness';
+import { createTestTable } from '#test/integration/harness';
 
 /** The versioned write every repository's change goes through, on the real engine. */
 let tableName: string;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_REQUEST_BODY_BYTES } from '../../../../functions/shared/http/body-limit';
-import { MAX_BODY_BYTES } from '../../../../lib/local/gateway/http-gateway';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { ROUTES, routeKey } from '../../../../lib/service';
-import { api, rawRequest, SERVICE_VERSION, startTestRuntime } from '../../harness';
+import { MAX_BODY_BYTES } from '#lib/local/gateway/http-gateway';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { ROUTES, routeKey } from '#lib/service/index';
+import { MAX_REQUEST_BODY_BYTES } from '#shared/http/body-limit';
+import { api, rawRequest, SERVICE_VERSION, startTestRuntime } from '#test/integration/harness';
 
 /**
  * The body limits through the local gateway, on the service's own routes: the service

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENT_METHODS } from '../../../../functions/shared/http/table-access';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { ROUTES, routeKey } from '../../../../lib/service';
-import { type ApiResponse, api, startTestRuntime } from '../../harness';
-import { freshReference, personBody } from '../../persons/support';
-import { accountBody, freshAccountNumber } from '../../verify-accounts/support';
-import { useTestDns } from '../../webhooks/support';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { ROUTES, routeKey } from '#lib/service/index';
+import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
+import { type ApiResponse, api, startTestRuntime } from '#test/integration/harness';
+import { freshReference, personBody } from '#test/integration/persons/support';
+import { accountBody, freshAccountNumber } from '#test/integration/verify-accounts/support';
+import { useTestDns } from '#test/integration/webhooks/support';
 
 /**
  * Two requests with one Idempotency-Key at once, on every route whose method takes the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { api, startTestRuntime } from '../../harness';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { api, startTestRuntime } from '#test/integration/harness';
 
 /**
  * docs/api.md#lists: a cold page number may start at most 10,000 entries into a list

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { tenants } from '#shared/db/tenants/index';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { api, startTestRuntime } from '../../harness';
+import { api, startTestRuntime } from '#test/integration/harness';
 
 /** The token bucket on DynamoDB Local, over HTTP: one tenant's burst never touches another's. */
 let runtime: LocalRuntime;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
 import { ENV } from '#shared/config';
 import { tenants } from '#shared/db/tenants/index';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { api, startTestRuntime } from '../../harness';
+import { api, startTestRuntime } from '#test/integration/harness';
 
 /**
  * A deployed stack's tenant resolution on DynamoDB Local, over HTTP: the local runtime's

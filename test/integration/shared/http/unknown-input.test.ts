@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '../../../../lib/local/runtime';
-import { ROUTES, routeKey } from '../../../../lib/service';
-import { api, startTestRuntime } from '../../harness';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { ROUTES, routeKey } from '#lib/service/index';
+import { api, startTestRuntime } from '#test/integration/harness';
 
 /**
  * docs/decisions.md: unknown query parameters answer `400 unknown_parameter` and unknown

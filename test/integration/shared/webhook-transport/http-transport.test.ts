@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransport } from '#shared/webhook-transport/http-transport';
-import { startReceiver } from '../../webhooks/receiver';
+import { startReceiver } from '#test/integration/webhooks/receiver';
 
 /**
  * The webhook transport against real receivers on loopback. Host names are never looked up

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PERSON_ALL, SUBSCRIBE_ALL } from '#domain/webhook-configuration';
-import { EVENT_TYPES } from '../../../../functions/event-catalogue/kinds';
-import { CONSOLE_PATH, consoleEndpoints } from '../../../../lib/local/console/console-endpoints';
+import { EVENT_TYPES } from '#functions/event-catalogue/kinds';
+import { CONSOLE_PATH, consoleEndpoints } from '#lib/local/console/console-endpoints';
 
 /**
  * The console's files as the local gateway serves them, and static guards on what they

@@ -8,7 +8,7 @@ import {
   isTextContentType,
   newRequestId,
   parseQueryString,
-} from '../../../../lib/local/gateway/apigw-event';
+} from '#lib/local/gateway/apigw-event';
 
 const request = (overrides: Partial<GatewayRequest> = {}): GatewayRequest => ({
   method: 'POST',

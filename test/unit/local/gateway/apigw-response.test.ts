@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayError, MalformedResultError, toHttpResponse } from '../../../../lib/local/gateway/apigw-response';
+import { gatewayError, MalformedResultError, toHttpResponse } from '#lib/local/gateway/apigw-response';
 
 describe('handler result to HTTP (payload format 2.0)', () => {
   it('copies status, headers (lower-cased, printed) and body', () => {

@@ -7,14 +7,14 @@ import {
   MAX_BODY_BYTES,
   MAX_HEADER_BYTES,
   startHttpGateway,
-} from '../../../../lib/local/gateway/http-gateway';
-import { createJwtAuthorizer, type JwtAuthorizer } from '../../../../lib/local/gateway/jwt-authorizer';
-import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '../../../../lib/local/gateway/jwt-issuer';
-import type { LocalEndpoint } from '../../../../lib/local/gateway/local-endpoints';
-import type { FunctionDefinition } from '../../../../lib/local/lambda-invoker';
-import { silentLog } from '../../../../lib/local/log';
-import { deployedRoutes, type RouteDefinition } from '../../../../lib/service';
-import { headerSectionBytes, padTo, type RawHttpRequest, sendRawHttp } from '../../../support/raw-http';
+} from '#lib/local/gateway/http-gateway';
+import { createJwtAuthorizer, type JwtAuthorizer } from '#lib/local/gateway/jwt-authorizer';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '#lib/local/gateway/jwt-issuer';
+import type { LocalEndpoint } from '#lib/local/gateway/local-endpoints';
+import type { FunctionDefinition } from '#lib/local/lambda-invoker';
+import { silentLog } from '#lib/local/log';
+import { deployedRoutes, type RouteDefinition } from '#lib/service/index';
+import { headerSectionBytes, padTo, type RawHttpRequest, sendRawHttp } from '#test/support/raw-http';
 
 /** A sandbox administration route: served locally, never deployed. */
 const SANDBOX_RESET: RouteDefinition = {

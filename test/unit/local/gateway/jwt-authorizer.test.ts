@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createJwtAuthorizer, type JwtAuthorizer } from '../../../../lib/local/gateway/jwt-authorizer';
-import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '../../../../lib/local/gateway/jwt-issuer';
+import { createJwtAuthorizer, type JwtAuthorizer } from '#lib/local/gateway/jwt-authorizer';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '#lib/local/gateway/jwt-issuer';
 
 let issuer: LocalIssuer;
 let authorize: JwtAuthorizer;

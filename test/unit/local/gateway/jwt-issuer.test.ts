@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '#lib/local/gateway/jwt-issuer';
 import { SCOPES } from '#shared/scopes';
-import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '../../../../lib/local/gateway/jwt-issuer';
 
 let issuer: LocalIssuer;
 const decode = (jwt: string) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RouteTable } from '../../../../lib/local/gateway/route-table';
-import { ROUTES, type RouteDefinition } from '../../../../lib/service';
+import { RouteTable } from '#lib/local/gateway/route-table';
+import { ROUTES, type RouteDefinition } from '#lib/service/index';
 
 const route = (method: RouteDefinition['method'], path: string): RouteDefinition => ({
   id: `${method} ${path}`,

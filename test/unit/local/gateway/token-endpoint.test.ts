@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createJwtAuthorizer, type JwtAuthorizer } from '#lib/local/gateway/jwt-authorizer';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '#lib/local/gateway/jwt-issuer';
+import { TOKEN_PATH, tokenEndpoint } from '#lib/local/gateway/token-endpoint';
 import { SCOPES } from '#shared/scopes';
-import { createJwtAuthorizer, type JwtAuthorizer } from '../../../../lib/local/gateway/jwt-authorizer';
-import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from '../../../../lib/local/gateway/jwt-issuer';
-import { TOKEN_PATH, tokenEndpoint } from '../../../../lib/local/gateway/token-endpoint';
 
 const BASE_URL = 'http://127.0.0.1:3000';
 const FORM = 'application/x-www-form-urlencoded';

@@ -1,6 +1,6 @@
-import type { WorkerContext } from '../../../../lib/local/background-worker';
-import type { LambdaInvoker } from '../../../../lib/local/lambda-invoker';
-import { silentLog } from '../../../../lib/local/log';
+import type { WorkerContext } from '#lib/local/background-worker';
+import type { LambdaInvoker } from '#lib/local/lambda-invoker';
+import { silentLog } from '#lib/local/log';
 
 /** A worker context whose invoker calls `handler` directly, whatever the function. */
 export const fakeWorkerContext = (handler: (event: any) => unknown): WorkerContext => ({

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalOutbox } from '../../../../lib/local/pipeline/local-outbox';
+import { LocalOutbox } from '#lib/local/pipeline/local-outbox';
 
 describe('local outbox', () => {
   let dir: string | undefined;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { settle } from '../../../../lib/local/pipeline/local-pipeline';
-import { Activity, type PipelineWorker } from '../../../../lib/local/pipeline/pipeline-worker';
+import { settle } from '#lib/local/pipeline/local-pipeline';
+import { Activity, type PipelineWorker } from '#lib/local/pipeline/pipeline-worker';
 
 describe('settle', () => {
   /** A worker that is busy until `free` is called. */

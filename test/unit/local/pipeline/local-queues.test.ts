@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LocalQueue } from '../../../../lib/local/pipeline/local-queue';
-import { LocalQueues } from '../../../../lib/local/pipeline/local-queues';
-import { QUEUE_SETTINGS } from '../../../../lib/service';
+import { LocalQueue } from '#lib/local/pipeline/local-queue';
+import { LocalQueues } from '#lib/local/pipeline/local-queues';
+import { QUEUE_SETTINGS } from '#lib/service/index';
 
 /** A clock the test moves by hand. */
 function fakeClock(start = 1_000_000) {

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { settle } from '../../../../lib/local/pipeline/local-pipeline';
-import { LocalQueues } from '../../../../lib/local/pipeline/local-queues';
-import { Activity, type PipelineWorker } from '../../../../lib/local/pipeline/pipeline-worker';
+import { settle } from '#lib/local/pipeline/local-pipeline';
+import { LocalQueues } from '#lib/local/pipeline/local-queues';
+import { Activity, type PipelineWorker } from '#lib/local/pipeline/pipeline-worker';
 import {
   LOCAL_QUEUE_CONCURRENCY,
   QueueConsumer,
   type QueueConsumerDefinition,
-} from '../../../../lib/local/pipeline/queue-consumer';
+} from '#lib/local/pipeline/queue-consumer';
 import { fakeWorkerContext } from './fake-worker-context';
 
 const stopLater: PipelineWorker[] = [];

@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalQueue } from '../../../../lib/local/pipeline/local-queue';
-import { QueueJournal } from '../../../../lib/local/pipeline/queue-journal';
+import { LocalQueue } from '#lib/local/pipeline/local-queue';
+import { QueueJournal } from '#lib/local/pipeline/queue-journal';
 
 /**
  * The local queues with DATA_DIR: what a queue held when the process died (no close, no

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Activity, type PipelineWorker } from '../../../../lib/local/pipeline/pipeline-worker';
-import { ScheduleRunner } from '../../../../lib/local/pipeline/schedule-runner';
+import { Activity, type PipelineWorker } from '#lib/local/pipeline/pipeline-worker';
+import { ScheduleRunner } from '#lib/local/pipeline/schedule-runner';
 import { fakeWorkerContext } from './fake-worker-context';
 
 const stopLater: PipelineWorker[] = [];

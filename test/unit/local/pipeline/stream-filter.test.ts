@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FilterPatternError, matchesPattern, passesFilters } from '../../../../lib/local/pipeline/stream-filter';
-import { CONSUMERS, type StreamFilter, streamFilterPattern } from '../../../../lib/service';
+import { FilterPatternError, matchesPattern, passesFilters } from '#lib/local/pipeline/stream-filter';
+import { CONSUMERS, type StreamFilter, streamFilterPattern } from '#lib/service/index';
 
 /** A stream record in Lambda's format, reduced to what filters look at. */
 const record = (eventName: string, newImage?: Record<string, unknown>, oldImage?: Record<string, unknown>) => ({

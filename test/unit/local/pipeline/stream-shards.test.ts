@@ -1,8 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { silentLog } from '../../../../lib/local/log';
-import { StreamCheckpoints } from '../../../../lib/local/pipeline/stream-checkpoints';
-import { type ShardState, StreamShards } from '../../../../lib/local/pipeline/stream-shards';
+import { silentLog } from '#lib/local/log';
+import { StreamCheckpoints } from '#lib/local/pipeline/stream-checkpoints';
+import { type ShardState, StreamShards } from '#lib/local/pipeline/stream-shards';
 
 /**
  * The checkpoint of a shard read in lanes (ParallelizationFactor): it moves only past

@@ -2,12 +2,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '#lib/repo-root';
+import { ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
+import { MAX_REQUEST_BODY_BYTES, requestBodyBytes } from '#shared/http/body-limit';
 import { SCOPES } from '#shared/scopes';
-import { MAX_REQUEST_BODY_BYTES, requestBodyBytes } from '../../../../functions/shared/http/body-limit';
-import { REPO_ROOT } from '../../../../lib/repo-root';
-import { ROUTES, type RouteDefinition, routeKey } from '../../../../lib/service';
-import { ddb, ERROR_BODY_KEYS, useHandlerHarness } from '../../../support/handler-harness';
-import { httpEvent, invoke } from '../../../support/http-events';
+import { ddb, ERROR_BODY_KEYS, useHandlerHarness } from '#test/support/handler-harness';
+import { httpEvent, invoke } from '#test/support/http-events';
 
 const harness = useHandlerHarness();
 

@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { handler as control } from '../../../../functions/verify-accounts/control';
-import { handler as create } from '../../../../functions/verify-accounts/create';
-import { handler as getVerifyAccount } from '../../../../functions/verify-accounts/get';
-import { handler as list } from '../../../../functions/verify-accounts/list';
+import { handler as control } from '#functions/verify-accounts/handlers/control';
+import { handler as create } from '#functions/verify-accounts/handlers/create';
+import { handler as getVerifyAccount } from '#functions/verify-accounts/handlers/get';
+import { handler as list } from '#functions/verify-accounts/handlers/list';
 import {
   ACCOUNT_ID,
   accountGets,
@@ -19,14 +19,8 @@ import {
   storedAccount,
   useHandlerHarness,
   validCreateBody,
-} from '../../../support/handler-harness';
-import {
-  type EventOptions,
-  type HttpAnswer,
-  type httpEvent,
-  invoke,
-  lambdaContext,
-} from '../../../support/http-events';
+} from '#test/support/handler-harness';
+import { type EventOptions, type HttpAnswer, type httpEvent, invoke, lambdaContext } from '#test/support/http-events';
 
 const harness = useHandlerHarness();
 const get = functionUnderTest('GetVerifyAccount', getVerifyAccount);

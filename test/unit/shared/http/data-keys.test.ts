@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { handler as get } from '#functions/verify-accounts/handlers/get';
 import { ENV } from '#shared/config';
 import { setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';
-import { handler as get } from '../../../../functions/verify-accounts/get';
-import { ACCOUNT_ID, ERROR_BODY_KEYS, getEvent, useHandlerHarness } from '../../../support/handler-harness';
-import { invoke } from '../../../support/http-events';
+import { ACCOUNT_ID, ERROR_BODY_KEYS, getEvent, useHandlerHarness } from '#test/support/handler-harness';
+import { invoke } from '#test/support/http-events';
 
 /**
  * An HTTP function loads its data keys (digest key, field key) inside the middleware stack,

@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { handler as control } from '#functions/verify-accounts/handlers/control';
+import { handler as create } from '#functions/verify-accounts/handlers/create';
+import { handler as get } from '#functions/verify-accounts/handlers/get';
 import { keys } from '#shared/db/keys';
-import { handler as control } from '../../../../functions/verify-accounts/control';
-import { handler as create } from '../../../../functions/verify-accounts/create';
-import { handler as get } from '../../../../functions/verify-accounts/get';
 import {
   ACCOUNT_ID,
   accountWriteFails,
@@ -20,9 +20,9 @@ import {
   useHandlerHarness,
   validCreateBody,
   verificationWrites,
-} from '../../../support/handler-harness';
-import { invoke } from '../../../support/http-events';
-import { countOf } from '../../../support/metrics';
+} from '#test/support/handler-harness';
+import { invoke } from '#test/support/http-events';
+import { countOf } from '#test/support/metrics';
 
 const harness = useHandlerHarness();
 

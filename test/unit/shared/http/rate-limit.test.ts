@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { handler as create } from '../../../../functions/verify-accounts/create';
-import { handler as get } from '../../../../functions/verify-accounts/get';
+import { handler as create } from '#functions/verify-accounts/handlers/create';
+import { handler as get } from '#functions/verify-accounts/handlers/get';
 import {
   ACCOUNT_ID,
   createEvent,
@@ -10,8 +10,8 @@ import {
   useHandlerHarness,
   validCreateBody,
   verificationWrites,
-} from '../../../support/handler-harness';
-import { invoke } from '../../../support/http-events';
+} from '#test/support/handler-harness';
+import { invoke } from '#test/support/http-events';
 
 const harness = useHandlerHarness();
 

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { handler as get } from '#functions/verify-accounts/handlers/get';
 import { ENV } from '#shared/config';
 import { keys } from '#shared/db/keys';
-import { handler as get } from '../../../../functions/verify-accounts/get';
 import {
   ACCOUNT_ID,
   accountGets,
@@ -12,8 +12,8 @@ import {
   givenStored,
   storedAccount,
   useHandlerHarness,
-} from '../../../support/handler-harness';
-import { invoke } from '../../../support/http-events';
+} from '#test/support/handler-harness';
+import { invoke } from '#test/support/http-events';
 
 /**
  * The tenant middleware (functions/shared/http/middlewares.ts): a token's `client_id` acts

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STORED_ATTEMPTS } from '#domain/attempt-slots';
 import { type DeliveryAttempt, events } from '#shared/db/events/index';
-import { createTestTable } from '../../../harness';
+import { createTestTable } from '#test/integration/harness';
 
 /** The delivery attempts kept beside an event, on DynamoDB Local (docs/data-model.md, pattern 18). */
 const TENANT = 'tenant-attempt-slots';

@@ -2,7 +2,7 @@ import { BatchWriteCommand, type DynamoDBDocumentClient, type QueryCommand } fro
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pageKeys, readPage } from '#shared/db/paging/index-walk';
 import { documentClient } from '#shared/dependencies';
-import { createTestTable } from '../../../harness';
+import { createTestTable } from '#test/integration/harness';
 
 /** The merged index walk every list pages with, on the real engine. */
 let tableName: string;

@@ -1,10 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyAccount } from '#domain/verify-account';
+import { accountUpdated } from '#functions/verify-accounts/events';
 import { EventRepository } from '#shared/db/events/repository';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
-import { accountUpdated } from '../../../../../functions/verify-accounts/events';
-import { TEST_FIELD_CIPHER } from '../../../../support/records';
+import { TEST_FIELD_CIPHER } from '#test/support/records';
 
 // The event stores the account number sealed (docs/data-model.md#field-encryption): its size counts.
 beforeAll(() => setDependencies({ fieldCipher: TEST_FIELD_CIPHER }));

@@ -1,0 +1,10 @@
+import { httpHandler } from '#shared/http/handler';
+import { presentPerson } from '../present';
+import { createPersonBody } from '../schemas';
+import { createPerson } from '../write-person';
+
+/** POST /persons — a new person, `created`; identification starts on its own when it has identity data. */
+export const handler = httpHandler({ body: createPersonBody }, async ({ tenant, body }) => {
+  const person = await createPerson(tenant, body);
+  return { body: { person: presentPerson(person) } };
+});

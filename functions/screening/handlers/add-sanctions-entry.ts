@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
+import { fullNameKey } from '#domain/screening';
+import { screeningLists } from '#shared/db/screening/index';
+import { now } from '#shared/dependencies';
+import { httpHandler } from '#shared/http/handler';
+import { createLogger } from '#shared/logger';
+import { rescreenName } from '../rescreen';
+
+const body = z.strictObject({
+  name: z
+    .string({ error: 'must be a string' })
+    .check(z.minLength(1, 'must be 1 to 255 characters'), z.maxLength(255, 'must be 1 to 255 characters')),
+  date_of_birth: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD'))),
+});
+
+/**
+ * POST /local/sanctions/entries — local runtime only, never deployed (docs/sandbox.md#persons):
+ * adds a sanctions-list entry (`First Last` or `LAST, First`) and re-screens at once, so a
+ * verified person of that name is `restricted` when this answers 201. `restricted` counts the
+ * persons matching the entry who are restricted now (the pipeline's own list-change
+ * re-screen may have restricted them first).
+ */
+export const handler = httpHandler({ body }, async ({ body, tenant }) => {
+  const entry = {
+    list: 'sanctions' as const,
+    entryId: `local-${randomUUID()}`,
+    name: body.name,
+    nameKey: fullNameKey(body.name),
+    dateOfBirth: body.date_of_birth,
+  };
+  await screeningLists().put(entry, now());
+  const { matching } = await rescreenName(entry.nameKey, createLogger({ tenant, route: 'local-sanctions' }));
+  return {
+    statusCode: 201,
+    body: { entry: { id: entry.entryId, name: entry.name, date_of_birth: entry.dateOfBirth }, restricted: matching },
+  };
+});

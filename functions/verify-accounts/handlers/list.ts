@@ -1,0 +1,28 @@
+import { httpHandler } from '#shared/http/handler';
+import { nextLink, pageRequestOf } from '#shared/http/pages';
+import { presentAccount } from '../present';
+import { listVerifyAccounts } from '../read-verify-accounts';
+import { listVerifyAccountsQuery } from '../schemas';
+
+/** GET /verify/accounts — newest first; `index` is the page number, `size` the page length; a
+ * full page links the next by cursor. */
+export const handler = httpHandler({ query: listVerifyAccountsQuery }, async ({ tenant, query }) => {
+  const page = await listVerifyAccounts(
+    tenant,
+    {
+      id: query.id,
+      startTime: query.start_time,
+      endTime: query.end_time,
+      accountNumber: query.account_number,
+      verificationStatus: query.verification_status,
+      ownershipStatus: query.ownership_status,
+      controlStatus: query.control_status,
+      debitStatus: query.debit_status,
+    },
+    pageRequestOf(query),
+  );
+  return {
+    body: { accounts: page.items.map(presentAccount) },
+    headers: nextLink('/verify/accounts', query, page.next),
+  };
+});

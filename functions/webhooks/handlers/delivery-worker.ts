@@ -1,0 +1,22 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { processQueueBatch } from '#shared/batch';
+import { invocation } from '#shared/invocation';
+import { deliver, deliveryReads } from '../deliver';
+import { deliveryMessage } from '../delivery-message';
+
+const options = { worker: 'webhook-delivery', body: deliveryMessage, parallel: true };
+
+/**
+ * Delivers webhooks from the webhook-deliveries queue, one attempt per message, the
+ * batch's messages side by side. What they share is read once per tenant per batch: a
+ * `queueWorker` whose work also gets the batch's reads.
+ */
+export const handler = invocation<SQSEvent, SQSBatchResponse>((event, context) => {
+  const reads = deliveryReads();
+  return processQueueBatch(
+    event,
+    options,
+    (message, logger) => deliver(message, logger.child({ tenant: message.tenant }), reads),
+    context,
+  );
+});

@@ -1,0 +1,14 @@
+import { httpHandler } from '#shared/http/handler';
+import { replaceConfiguration } from '../configurations';
+import { configurationIdParams } from '../params';
+import { presentConfiguration } from '../present';
+import { configurationBody } from '../schemas';
+
+/** PUT /webhooks/configurations/{id} — the configuration becomes exactly the body. */
+export const handler = httpHandler(
+  { params: configurationIdParams, body: configurationBody },
+  async ({ tenant, clientId, params, body }) => {
+    const configuration = await replaceConfiguration(tenant, clientId, params.id, body);
+    return { body: { webhook_configuration: presentConfiguration(configuration) } };
+  },
+);

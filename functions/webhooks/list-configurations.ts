@@ -1,9 +1,0 @@
-import { httpHandler } from '#shared/http/handler';
-import { listConfigurations } from './configurations';
-import { presentConfiguration } from './present';
-
-/** GET /webhooks/configurations — all of the tenant's (at most 10), newest first; no paging, as Orum. */
-export const handler = httpHandler({}, async ({ tenant }) => {
-  const configurations = await listConfigurations(tenant);
-  return { body: { webhook_configurations: configurations.map(presentConfiguration) } };
-});

@@ -1,0 +1,255 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { WebhookConfiguration } from '#domain/webhook-configuration';
+import { MAX_ATTEMPTS } from '#domain/webhook-delivery';
+import type { VettedUrl } from '#domain/webhook-url';
+import { handler as deliveryWorker } from '#functions/webhooks/handlers/delivery-worker';
+import type { DeliveryAttempt, EventRepository } from '#shared/db/events/index';
+import type { WebhookSecretRepository } from '#shared/db/webhook-secrets/index';
+import type { WebhookRepository } from '#shared/db/webhooks/index';
+import { setDependencies } from '#shared/dependencies';
+import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
+import { DnsWebhookUrlPolicy, type WebhookUrlVerdict } from '#shared/webhook-url/webhook-url-policy';
+import { FakeQueue } from '#test/support/fakes';
+import { functionUnderTest, TENANT, useHandlerHarness } from '#test/support/handler-harness';
+import { countOf, valuesOf } from '#test/support/metrics';
+import { sqsBatch, sqsRecord } from '#test/support/records';
+
+/**
+ * The delivery worker: it drops an attempt it has already recorded (a message handled
+ * twice, a replayed fan-out) without losing the delivery's retries; and its metrics, one
+ * attempt per message: its outcome
+ * (WebhookDeliverySucceeded / WebhookDeliveryFailed), its latency when a request went out,
+ * and WebhookDeliveryExhausted when the last attempt failed. (Delivery itself — signing,
+ * retries, the receiver's view — is tested end to end in test/integration/webhooks.)
+ */
+const harness = useHandlerHarness();
+const worker = functionUnderTest('WebhookDeliveryWorker', deliveryWorker);
+
+const EVENT_ID = '4d3c2b1a-0f9e-4d8c-8b7a-6f5e4d3c2b1a';
+const CONFIGURATION_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+
+/** The event log of one event: the attempts it records are read back, as the Query of its partition does. */
+class FakeEvents {
+  readonly attempts: DeliveryAttempt[] = [];
+  async withAttempts() {
+    const envelope = {
+      event_id: EVENT_ID,
+      event_type: 'person_verified',
+      created_at: '2026-01-16T15:00:00.000Z',
+      event_data: {},
+    };
+    return { stored: { tenant: TENANT, envelope }, attempts: [...this.attempts] };
+  }
+  async recordAttempt(_tenant: string, _eventId: string, attempt: DeliveryAttempt) {
+    this.attempts.push(attempt);
+  }
+}
+
+/** Both webhook ports: the configuration (`webhooks`) and the signing secrets (`webhookSecrets`). */
+class FakeWebhooks {
+  enabled = true;
+  url = 'https://partner.example/hooks';
+  async configurations(): Promise<Partial<WebhookConfiguration>[]> {
+    return [{ id: CONFIGURATION_ID, tenant: TENANT, url: this.url, enabled: this.enabled }];
+  }
+  async signingSecretsOf() {
+    return { at: async () => [SECRET] };
+  }
+}
+
+class FakeTransport implements WebhookTransport {
+  answer: TransportResult = { status: 200, latencyMs: 142 };
+  readonly targets: VettedUrl[] = [];
+  get posts() {
+    return this.targets.length;
+  }
+  async post(target: VettedUrl): Promise<TransportResult> {
+    this.targets.push(target);
+    return this.answer;
+  }
+}
+
+let events: FakeEvents;
+let webhooks: FakeWebhooks;
+let transport: FakeTransport;
+let verdict: WebhookUrlVerdict;
+let queue: FakeQueue;
+beforeEach(() => {
+  events = new FakeEvents();
+  webhooks = new FakeWebhooks();
+  transport = new FakeTransport();
+  verdict = { ok: true, url: new URL(webhooks.url), addresses: ['93.184.215.14'] };
+  queue = new FakeQueue();
+  setDependencies({
+    events: events as unknown as EventRepository,
+    webhooks: webhooks as unknown as WebhookRepository,
+    webhookSecrets: webhooks as unknown as WebhookSecretRepository,
+    webhookTransport: transport,
+    webhookUrlPolicy: { check: async () => verdict },
+    queue,
+  });
+});
+
+const delivery = (attempt = 1, extra: Record<string, unknown> = {}) =>
+  sqsBatch(
+    sqsRecord(`m-${attempt}`, {
+      tenant: TENANT,
+      event_id: EVENT_ID,
+      configuration_id: CONFIGURATION_ID,
+      attempt,
+      ...extra,
+    }),
+  );
+
+const counts = () => ({
+  succeeded: countOf(harness.metrics, 'WebhookDeliverySucceeded'),
+  failed: countOf(harness.metrics, 'WebhookDeliveryFailed'),
+  exhausted: countOf(harness.metrics, 'WebhookDeliveryExhausted'),
+});
+
+describe('webhook delivery worker: metrics', () => {
+  it('counts a 2xx answer as WebhookDeliverySucceeded with the attempt’s latency', async () => {
+    await worker(delivery());
+
+    expect(transport.posts).toBe(1);
+    expect(counts()).toEqual({ succeeded: 1, failed: 0, exhausted: 0 });
+    expect(valuesOf(harness.metrics, 'WebhookDeliveryLatency')).toEqual([142]);
+  });
+
+  it('counts one WebhookDeliveryFailed per failed attempt, with its latency, and no end while retries remain', async () => {
+    transport.answer = { status: 500, latencyMs: 87 };
+
+    await worker(delivery(1));
+    transport.answer = { error: 'timed out after 10000 ms', latencyMs: 10_000 };
+    await worker(delivery(2));
+
+    expect(queue.sent).toHaveLength(2);
+    expect(counts()).toEqual({ succeeded: 0, failed: 2, exhausted: 0 });
+    expect(valuesOf(harness.metrics, 'WebhookDeliveryLatency')).toEqual([87, 10_000]);
+  });
+
+  it('counts an attempt refused before sending as failed, with no latency to measure', async () => {
+    verdict = { ok: false, reason: 'the host resolves to a private address' };
+
+    await worker(delivery());
+
+    expect(transport.posts).toBe(0);
+    expect(counts()).toEqual({ succeeded: 0, failed: 1, exhausted: 0 });
+    expect(valuesOf(harness.metrics, 'WebhookDeliveryLatency')).toEqual([]);
+  });
+
+  it('counts WebhookDeliveryExhausted once when the last attempt fails, not again as the message is dead-lettered', async () => {
+    transport.answer = { status: 503, latencyMs: 30 };
+
+    await worker(delivery(MAX_ATTEMPTS));
+    expect(events.attempts[0].final).toBe(true);
+    expect(queue.sent[0].message.body).toMatchObject({ exhausted: true });
+    const deadLettered = await worker(delivery(MAX_ATTEMPTS, { exhausted: true }));
+
+    expect(deadLettered.batchItemFailures).toEqual([{ itemIdentifier: `m-${MAX_ATTEMPTS}` }]);
+    expect(counts()).toEqual({ succeeded: 0, failed: 1, exhausted: 1 });
+  });
+
+  it('counts nothing for a delivery dropped because its configuration was disabled', async () => {
+    webhooks.enabled = false;
+
+    await worker(delivery());
+
+    expect(transport.posts).toBe(0);
+    expect(harness.metrics).toEqual([]);
+  });
+});
+
+describe('webhook delivery worker: an attempt already recorded is not sent again', () => {
+  const failedAttempt = (attempt: number, over: Partial<DeliveryAttempt> = {}): DeliveryAttempt => ({
+    at: `2026-01-16T15:0${attempt}:00.000Z`,
+    url: 'https://partner.example/hooks',
+    configuration_id: CONFIGURATION_ID,
+    attempt,
+    status_code: 500,
+    latency_ms: 40,
+    ...over,
+  });
+
+  it('POSTs a delivery message handled twice once, records one attempt and counts one', async () => {
+    await worker(delivery());
+    const again = await worker(delivery());
+
+    expect(again.batchItemFailures).toEqual([]);
+    expect(transport.posts).toBe(1);
+    expect(events.attempts).toHaveLength(1);
+    expect(counts()).toEqual({ succeeded: 1, failed: 0, exhausted: 0 });
+    const lines = harness.logs.map((line) => JSON.parse(line));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'INFO', message: 'delivery attempt already recorded: not sent again' }),
+    );
+  });
+
+  it('still queues the retry of a recorded failure when none is recorded (the first run died before queueing it)', async () => {
+    events.attempts.push(failedAttempt(1));
+
+    await worker(delivery(1));
+
+    expect(transport.posts).toBe(0);
+    expect(queue.sent.map((s) => s.message.body)).toEqual([expect.objectContaining({ attempt: 2 })]);
+    expect(harness.metrics).toEqual([]);
+  });
+
+  it('queues nothing for a recorded failure whose retry is already recorded, nor for a recorded success or final attempt', async () => {
+    events.attempts.push(failedAttempt(1), failedAttempt(2, { status_code: 204 }));
+    await worker(delivery(1));
+    await worker(delivery(2));
+    events.attempts.push(failedAttempt(MAX_ATTEMPTS, { final: true }));
+    await worker(delivery(MAX_ATTEMPTS));
+
+    expect(transport.posts).toBe(0);
+    expect(queue.sent).toEqual([]);
+  });
+
+  it('sends a redelivery even though the first delivery’s attempt 1 is recorded', async () => {
+    const redelivery = '0f1e2d3c-4b5a-4968-8776-655443322110';
+
+    await worker(delivery(1));
+    await worker(delivery(1, { redelivery }));
+    await worker(delivery(1, { redelivery }));
+
+    expect(transport.posts).toBe(2);
+    expect(events.attempts.map((attempt) => attempt.redelivery)).toEqual([undefined, redelivery]);
+  });
+});
+
+describe('webhook delivery worker: the URL is checked again before each attempt', () => {
+  const awsPolicy = () => new DnsWebhookUrlPolicy({ allowLoopbackHttp: false, resolve: async () => ['93.184.215.14'] });
+
+  it('sends to the addresses this attempt’s check approved, not to the URL’s name alone', async () => {
+    webhooks.url = 'https://partner.example/hooks?x=1';
+    const answers = [['93.184.215.14'], ['2606:2800:21f:cb07:6820:80da:af6b:8b2c']];
+    setDependencies({
+      webhookUrlPolicy: new DnsWebhookUrlPolicy({
+        allowLoopbackHttp: false,
+        resolve: async () => answers.shift() ?? ['10.0.0.1'],
+      }),
+    });
+
+    await worker(delivery(1));
+    await worker(delivery(2));
+
+    expect(transport.targets).toEqual([
+      { ok: true, url: new URL(webhooks.url), addresses: ['93.184.215.14'] },
+      { ok: true, url: new URL(webhooks.url), addresses: ['2606:2800:21f:cb07:6820:80da:af6b:8b2c'] },
+    ]);
+  });
+
+  it('refuses a stored URL whose port is not 443 before sending, and records why', async () => {
+    webhooks.url = 'https://partner.example:8443/hooks';
+    setDependencies({ webhookUrlPolicy: awsPolicy() });
+
+    await worker(delivery());
+
+    expect(transport.posts).toBe(0);
+    expect(events.attempts).toEqual([
+      expect.objectContaining({ latency_ms: 0, error: 'URL refused: The URL’s port must be 443 (https’s own).' }),
+    ]);
+  });
+});
