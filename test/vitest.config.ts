@@ -9,7 +9,9 @@ export default defineConfig({
   // The repository root: test paths below are relative to it.
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    globalSetup: ['test/node-version.ts'],
+    // grant-audit-setup: one directory per run where each test file notes the grants its
+    // functions used, for the `audit` project's reverse check.
+    globalSetup: ['test/node-version.ts', 'test/grant-audit-setup.ts'],
     projects: [
       {
         test: {
@@ -24,6 +26,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/integration/global-setup.ts'],
+          setupFiles: ['test/integration/grant-check.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -37,6 +40,16 @@ export default defineConfig({
           // Bundling every function for real runs in a beforeAll.
           hookTimeout: 120_000,
           env: { CDK_VALIDATION: 'false' },
+        },
+      },
+      {
+        test: {
+          // Reads what the unit and integration files noted, so it runs after every other
+          // project (a later group); in a run without both it skips (test/audit/grants-used.test.ts).
+          name: 'audit',
+          include: ['test/audit/**/*.test.ts'],
+          environment: 'node',
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -7,10 +7,19 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { LocalIssuer } from '#lib/local/gateway/jwt-issuer';
 import { configureHandlerEnvironment } from '#lib/local/handler-environment';
+import { LambdaInvoker } from '#lib/local/lambda-invoker';
 import { consoleLog } from '#lib/local/log';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '#lib/local/runtime';
 import { ensureTable } from '#lib/local/table';
+import { cipher } from '#shared/cipher/index';
+import { notifier } from '#shared/notify/index';
+import { messageQueue } from '#shared/queue/index';
 import { checkAnswer } from '#test/support/contract';
+import { observePorts } from '#test/support/port-access-recorder';
+import { runAsRow } from '#test/support/table-access-recorder';
+
+export { functionUnderTest } from '#test/support/table-access-recorder';
+
 import { FAST_TIMINGS } from './fixtures/pipeline-consumers';
 
 /**
@@ -32,7 +41,9 @@ const testIssuer = (): Promise<LocalIssuer> => (issuer ??= LocalIssuer.generate(
  * The local runtime on a random port and a fresh table, with the whole pipeline (stream,
  * queues, schedules) on fast timings and emails in a throw-away outbox. Pass `routes` or
  * `consumers` to mount fixtures (`consumers: []` for no pipeline). Handler failures are
- * logged (warn and above) so a failing test shows why.
+ * logged (warn and above) so a failing test shows why. Every function runs as its row of
+ * lib/service, so each DynamoDB command it sends, and each queue, cipher purpose and email
+ * it uses, is checked against that row (test/integration/grant-check.ts).
  */
 export async function startTestRuntime(options: Partial<LocalRuntimeOptions> = {}): Promise<LocalRuntime> {
   // Tests send hundreds of requests a second from one tenant (fuzzing, concurrency): the
@@ -49,9 +60,18 @@ export async function startTestRuntime(options: Partial<LocalRuntimeOptions> = {
     pipelineTimings: FAST_TIMINGS,
     outboxDir: mkdtempSync(join(tmpdir(), 'verify-outbox-')),
     ...options,
+    invoker: invokingAsRows(options.invoker ?? new LambdaInvoker(options.functionTimeoutMs)),
   });
+  observePorts({ queue: messageQueue(), cipher: cipher(), notifier: notifier() });
   if (!options.routes) SERVICE_RUNTIMES.add(runtime);
   return runtime;
+}
+
+/** The invoker, running each function as its row (a fixture as none), so its commands are checked against it. */
+function invokingAsRows(invoker: LambdaInvoker): LambdaInvoker {
+  const invoke = invoker.invoke.bind(invoker);
+  invoker.invoke = (fn, event) => runAsRow(fn.name, () => invoke(fn, event));
+  return invoker;
 }
 
 /**

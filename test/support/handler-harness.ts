@@ -10,7 +10,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { hashStatementCode } from '#domain/statement-code';
 import type { BucketPolicy, Take } from '#domain/token-bucket';
 import type { Cipher } from '#shared/cipher/cipher';
@@ -22,10 +22,11 @@ import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';
 import { digestOf } from '#shared/digest/index';
 import { setLogSink } from '#shared/logger';
+import { writeGrantUses } from './grant-audit';
 import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './http-events';
 import { captureMetrics, type EmfLine } from './metrics';
 import { sealedAccountNumber, TEST_FIELD_CIPHER } from './records';
-import { assertWithinGrants, recordingClient, takeRecorded } from './table-access-recorder';
+import { checkRecorded, recordingClient, takeRecorded, usedGrants } from './table-access-recorder';
 
 export { TEST_FIELD_CIPHER } from './records';
 export { functionUnderTest } from './table-access-recorder';
@@ -129,8 +130,9 @@ export function useHandlerHarness(): Harness {
   afterEach(() => {
     resetDependencies();
     setLogSink(undefined);
-    assertWithinGrants(takeRecorded());
+    checkRecorded();
   });
+  afterAll(() => writeGrantUses('unit', usedGrants));
   return harness;
 }
 

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TableAccess } from '#lib/service/index';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ConsumerDefinition, RouteDefinition, TableAccess } from '#lib/service/index';
 import { CONSUMERS, ROUTES, routeKey, tableAccessOfRoute } from '#lib/service/index';
 import { type IndexName, TABLE_SCHEMA } from '#shared/db/schema';
 
@@ -20,9 +20,13 @@ export interface TableRequest {
 }
 
 /** A function under test: the row whose grant its commands must stay within. */
-interface FunctionUnderTest {
+export interface FunctionUnderTest {
   readonly id: string;
   readonly grant: readonly TableAccess[];
+  /** The row's own access (`table`); the rest of `grant` is shared with other rows. */
+  readonly own: TableAccess;
+  /** The row itself, for what else it grants (queues, cipher purposes, email). */
+  readonly row: RouteDefinition | ConsumerDefinition;
 }
 
 export interface RecordedCommand {
@@ -40,11 +44,12 @@ const INDEX_BY_PHYSICAL_NAME = new Map<string, IndexName>(
 );
 
 type Input = Record<string, any>;
+type Command = { constructor: { name: string }; input: Input };
 const pkOf = (record: Input | undefined): string | undefined =>
   record?.pk === undefined ? undefined : String(record.pk);
 
 /** The IAM actions a document-client command needs, as IAM names them (a transaction: each item's). */
-export function requestsOf(command: { constructor: { name: string }; input: Input }): TableRequest[] {
+export function requestsOf(command: Command): TableRequest[] {
   const input = command.input;
   switch (command.constructor.name) {
     case 'GetCommand':
@@ -108,18 +113,65 @@ export const ungranted = (grant: readonly TableAccess[], requests: readonly Tabl
   requests.filter((request) => !grant.some((access) => grants(access, request)));
 
 /**
+ * Who answers for one access of a function's grant: the function's own row (its id), or,
+ * for an access many rows share (the HTTP stack's, the list positions'), the code that
+ * sends it for all of them, so the reverse check asks that some test of any of them uses it.
+ */
+const ownerOf = (fn: FunctionUnderTest, access: TableAccess): string => (access === fn.own ? fn.id : 'shared');
+
+/** One granted permission as the reverse check names it: owner, action or index, leading keys. */
+const useKey = (owner: string, what: string, access: TableAccess): string =>
+  `${owner}: ${what}${access.leadingKeys ? ` on ${access.leadingKeys.join(' | ')}` : ''}`;
+
+/** Every permission a function's grant gives, as `useKey` names them. */
+export const grantedUses = (fn: FunctionUnderTest): string[] =>
+  fn.grant.flatMap((access) => [
+    ...access.actions.map((action) => useKey(ownerOf(fn, access), action, access)),
+    ...(access.indexes ?? []).map((index) => useKey(ownerOf(fn, access), `Query on index ${index}`, access)),
+  ]);
+
+/** The permissions of a function's grant that one request uses (every access that grants it). */
+export const usesOf = (fn: FunctionUnderTest, request: TableRequest): string[] =>
+  fn.grant
+    .filter((access) => grants(access, request))
+    .map((access) =>
+      useKey(ownerOf(fn, access), request.index ? `Query on index ${request.index}` : request.action, access),
+    );
+
+/**
  * The document client every handler test runs on: each command is noted, with the function
  * it was sent from, before the mock answers it.
  */
 export function recordingClient(client: DynamoDBDocumentClient): DynamoDBDocumentClient {
   Object.assign(client, {
-    send: (command: { constructor: { name: string }; input: Input }, ...rest: unknown[]) => {
+    send: (command: Command, ...rest: unknown[]) => {
       recorded.push({ sender: running.getStore(), command: command.constructor.name, requests: requestsOf(command) });
       // The prototype's send at call time: the mock replaces it on `ddb.reset()`.
       return Object.getPrototypeOf(client).send.call(client, command, ...rest);
     },
   });
   return client;
+}
+
+/** The row of lib/service with this id (a route's or a consumer's), as a function under test. */
+export function rowFunction(id: string): FunctionUnderTest | undefined {
+  const route = ROUTES.find((candidate) => candidate.id === id);
+  if (route) return { id, grant: tableAccessOfRoute(route), own: route.table, row: route };
+  const consumer = CONSUMERS.find((candidate) => candidate.id === id);
+  return consumer && { id, grant: [consumer.table], own: consumer.table, row: consumer };
+}
+
+/** Every function of the service: each route and consumer row. */
+export const allRowFunctions = (): FunctionUnderTest[] =>
+  [...ROUTES, ...CONSUMERS].map(({ id }) => rowFunction(id) as FunctionUnderTest);
+
+/** The function the current code runs in (`runAsRow`), if any. */
+export const currentFunction = (): FunctionUnderTest | undefined => running.getStore();
+
+/** Runs `invocation` as the row with this id; as no function when lib/service has none (a fixture). */
+export function runAsRow<T>(id: string, invocation: () => T): T {
+  const fn = rowFunction(id);
+  return fn ? running.run(fn, invocation) : invocation();
 }
 
 /**
@@ -129,7 +181,7 @@ export function recordingClient(client: DynamoDBDocumentClient): DynamoDBDocumen
  */
 export function asRoute<T>(eventRouteKey: string, invocation: () => Promise<T>): Promise<T> {
   const route = ROUTES.find((candidate) => routeKey(candidate) === eventRouteKey);
-  return route ? running.run({ id: route.id, grant: tableAccessOfRoute(route) }, invocation) : invocation();
+  return route ? runAsRow(route.id, invocation) : invocation();
 }
 
 /**
@@ -141,11 +193,42 @@ export function functionUnderTest<A extends unknown[], R>(
   id: string,
   handler: (...args: A) => Promise<R>,
 ): (...args: A) => Promise<R> {
-  const route = ROUTES.find((candidate) => candidate.id === id);
-  const consumer = CONSUMERS.find((candidate) => candidate.id === id);
-  const grant = route ? tableAccessOfRoute(route) : consumer ? [consumer.table] : undefined;
-  if (!grant) throw new Error(`no route or consumer ${id} in lib/service`);
-  return (...args) => running.run({ id, grant }, () => handler(...args));
+  if (!rowFunction(id)) throw new Error(`no route or consumer ${id} in lib/service`);
+  return (...args) => runAsRow(id, () => handler(...args));
+}
+
+/**
+ * Notes, from now on in this process, every command any document client sends while a
+ * row's function runs (`runAsRow`): the integration tests' hook, where the local runtime
+ * runs each handler through `RecordingInvoker`. Commands outside a function (a test's own
+ * arrange and assert code, the runtime loading screening lists) are not the service's and
+ * are not noted.
+ */
+export function recordEveryDocumentClient(): void {
+  const prototype = DynamoDBDocumentClient.prototype as unknown as { send: (...args: any[]) => any };
+  if (Object.hasOwn(prototype, 'send')) return;
+  const inherited = prototype.send;
+  prototype.send = function send(this: unknown, command: Command, ...rest: unknown[]) {
+    const sender = running.getStore();
+    if (sender) recorded.push({ sender, command: command.constructor.name, requests: requestsOf(command) });
+    return inherited.call(this, command, ...rest);
+  };
+}
+
+/** The permissions the commands checked so far in this process used (`checkRecorded`), as `usesOf` names them. */
+export const usedGrants = new Set<string>();
+
+/**
+ * Checks the commands noted since the last call (`assertWithinGrants`), after noting the
+ * permissions they used for the reverse check (test/support/grant-audit.ts).
+ */
+export function checkRecorded(): void {
+  const commands = takeRecorded();
+  for (const { sender, requests } of commands) {
+    if (!sender) continue;
+    for (const request of requests) for (const use of usesOf(sender, request)) usedGrants.add(use);
+  }
+  assertWithinGrants(commands);
 }
 
 /** The commands noted since the last call, cleared. */

@@ -3,14 +3,16 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { identifyPerson } from '#functions/persons/identify-person';
-import { handler as streamRouter } from '#functions/pipeline/handlers/stream-router';
+import { handler as streamRouterHandler } from '#functions/pipeline/handlers/stream-router';
 import { personKeys } from '#shared/db/persons/keys';
 import { tenants } from '#shared/db/tenants/index';
 import { documentClient } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
-import { api } from '../harness';
+import { api, functionUnderTest } from '../harness';
 import { type RecordedWebhook, recordWebhooks } from '../webhooks/support';
 import { personBody, personEvents, usePersonsRuntime } from './support';
+
+const streamRouter = functionUnderTest('StreamRouter', streamRouterHandler);
 
 /** Every status of the person lifecycle, reached over HTTP as a partner would with curl. */
 const env = usePersonsRuntime();

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handler as streamRouter } from '#functions/pipeline/handlers/stream-router';
+import { handler as streamRouterHandler } from '#functions/pipeline/handlers/stream-router';
 import type { LocalRuntime } from '#lib/local/runtime';
 import type { BankProvider } from '#shared/bank/bank-provider';
 import { SandboxBank } from '#shared/bank/sandbox-bank';
@@ -10,9 +10,11 @@ import { EventRepository } from '#shared/db/events/index';
 import { eventKeys } from '#shared/db/events/keys';
 import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
-import { api, startTestRuntime } from '../harness';
+import { api, functionUnderTest, startTestRuntime } from '../harness';
 import { accountBody, freshAccountNumber, storedItem } from '../verify-accounts/support';
 import { recordWebhooks } from '../webhooks/support';
+
+const streamRouter = functionUnderTest('StreamRouter', streamRouterHandler);
 
 /**
  * Whole flows through the local runtime: HTTP → table → stream → router → verification

@@ -2,15 +2,18 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EmailMessage } from '#domain/notifications';
 import { createVerifyAccount } from '#functions/verify-accounts/create-verify-account';
-import { handler as emailWorker } from '#functions/verify-accounts/handlers/statement-code-email-worker';
-import { handler as verificationWorker } from '#functions/verify-accounts/handlers/verification-worker';
+import { handler as emailWorkerHandler } from '#functions/verify-accounts/handlers/statement-code-email-worker';
+import { handler as verificationWorkerHandler } from '#functions/verify-accounts/handlers/verification-worker';
 import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { DisabledNotifier } from '#shared/notify/notifier';
 import { FakeNotifier } from '#test/support/fakes';
-import { createTestTable } from '../harness';
+import { createTestTable, functionUnderTest } from '../harness';
+
+const emailWorker = functionUnderTest('StatementCodeEmailWorker', emailWorkerHandler);
+const verificationWorker = functionUnderTest('VerificationWorker', verificationWorkerHandler);
 
 /**
  * The statement-code email worker against DynamoDB Local: the holder's email once the code

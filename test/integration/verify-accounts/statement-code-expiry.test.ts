@@ -1,13 +1,16 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifyAccount } from '#functions/verify-accounts/create-verify-account';
-import { handler as expire } from '#functions/verify-accounts/handlers/statement-code-expiry';
-import { handler as worker } from '#functions/verify-accounts/handlers/verification-worker';
+import { handler as expireHandler } from '#functions/verify-accounts/handlers/statement-code-expiry';
+import { handler as workerHandler } from '#functions/verify-accounts/handlers/verification-worker';
 import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
 import { submitStatementCode } from '#functions/verify-accounts/submit-statement-code';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
-import { createTestTable } from '../harness';
+import { createTestTable, functionUnderTest } from '../harness';
+
+const expire = functionUnderTest('StatementCodeExpiry', expireHandler);
+const worker = functionUnderTest('VerificationWorker', workerHandler);
 
 const DAY = 24 * 60 * 60 * 1000;
 let tableName: string;

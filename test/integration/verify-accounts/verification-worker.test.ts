@@ -1,13 +1,15 @@
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createVerifyAccount } from '#functions/verify-accounts/create-verify-account';
-import { handler as worker } from '#functions/verify-accounts/handlers/verification-worker';
+import { handler as workerHandler } from '#functions/verify-accounts/handlers/verification-worker';
 import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { documentClient, setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { FakeNotifier } from '#test/support/fakes';
-import { createTestTable } from '../harness';
+import { createTestTable, functionUnderTest } from '../harness';
+
+const worker = functionUnderTest('VerificationWorker', workerHandler);
 
 /**
  * The verification worker against DynamoDB Local: every sandbox outcome, ownership, the
