@@ -70,7 +70,7 @@ export const TENANT_SETTINGS_RESOURCE_TYPE = 'Custom::TenantSettings';
 export const TENANT_RECORD_KEY_PATTERNS = [`${KEY_PREFIX.tenantAlias}*`, `${KEY_PREFIX.tenantSettings}*`] as const;
 
 /**
- * Keeps the tenant records the stack owns (see `functions/shared/db/tenants.ts`) in the
+ * Keeps the tenant records the stack owns (see `functions/shared/db/tenants/repository.ts`) in the
  * table in step with it:
  * - alias records, `CLIENT#<client id>` / `ALIAS` → tenant: one `Custom::TenantAlias`
  *   resource per client id. If a client id changes (a partner's app client is replaced)

@@ -85,7 +85,7 @@ const notEmptyAlarmsOf = (queueId: string) =>
 
 const FOURTEEN_DAYS = 14 * 24 * 3600;
 
-describe('the consumers in lib/service.ts', () => {
+describe('the consumers in lib/service/', () => {
   it('cover every source kind, so no test below is vacuous', () => {
     expect(streamConsumers.map(([id]) => id)).toContain('StreamRouter');
     expect(queueConsumers.map(([id]) => id)).toContain('VerificationWorker');
