@@ -7,12 +7,8 @@ import { tablePartition } from '../paging/partitions';
 import { configurationItem, toConfiguration } from './item';
 import { webhookKeys } from './keys';
 
-/** What a replacement sets: the request's fields and who sent it. */
-export interface ConfigurationFields {
-  url: string;
-  event_types: string[];
-  enabled: boolean;
-}
+/** What a replacement sets: the configuration's own fields, as the domain shapes them. */
+export type ConfigurationFields = Pick<WebhookConfiguration, 'url' | 'event_types' | 'enabled'>;
 
 export const tooManyConfigurations = () =>
   new ConflictError(
