@@ -2,7 +2,14 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
-import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
+import {
+  CONSUMERS,
+  type ConsumerDefinition,
+  deployedRoutes,
+  ROUTES,
+  type RouteDefinition,
+  takesIdempotencyKey,
+} from '#lib/service/index';
 import {
   actionsOf,
   buildApp,
@@ -20,58 +27,87 @@ const template = Template.fromStack(stack);
 const keys = kmsKeyIds(template);
 
 /**
- * Every role of the stack that may use a KMS key, and exactly which actions on which key,
- * written out by hand so that any change of a grant fails here and is reviewed. Names:
- * `cipher for <purposes>` the cipher key (fields: SSNs, tax ids, webhook secrets, and the
- * data keys: digest key, field key; called directly by the code), only under those purposes of the encryption
- * context; `storage` the storage key (table and queues at rest), with the service that must
- * make the call: `via dynamodb` (reading or writing the table: DynamoDB decrypts the table
- * key with the caller's permission), `via sqs` (receiving: Decrypt; sending: also
- * GenerateDataKey for a new data key), and plain `storage` for reading the table stream.
+ * Every role of the stack that may use a KMS key, and exactly which actions on which key.
+ * A function's grants are derived here from its row (what it reads, digests, opens,
+ * encrypts and sends), with what each kind of function adds, so adding a route needs no
+ * line here; the derivation is this file's own (it never calls the stack's grant helpers),
+ * so a wrong wiring of the stack still fails. The roles that have no row, and a few worked
+ * examples, are written out by hand. Names: `cipher for <purposes>` the cipher key (fields:
+ * SSNs, tax ids, webhook secrets, and the data keys: digest key, field key; called directly
+ * by the code), only under those purposes of the encryption context; `storage` the storage
+ * key (table and queues at rest), with the service that must make the call: `via dynamodb`
+ * (reading or writing the table: DynamoDB decrypts the table key with the caller's
+ * permission), `via sqs` (receiving: Decrypt; sending: also GenerateDataKey for a new data
+ * key), and plain `storage` for reading the table stream.
  */
 const TABLE = { 'kms:Decrypt': ['storage via dynamodb'] };
 /** The digest key, decrypted once per container (docs/data-model.md#digests). */
 const DIGEST = 'cipher for digest-key';
 /** The field key, decrypted once per container (docs/data-model.md#field-encryption). */
 const FIELD = 'cipher for field-key';
-const TABLE_AND_DIGEST = { 'kms:Decrypt': [DIGEST, 'storage via dynamodb'] };
-const TABLE_AND_FIELD = { 'kms:Decrypt': [FIELD, 'storage via dynamodb'] };
-const TABLE_DIGEST_AND_FIELD = { 'kms:Decrypt': [DIGEST, FIELD, 'storage via dynamodb'] };
-const encrypting = (purpose: string) => ({ ...TABLE_AND_DIGEST, 'kms:Encrypt': [`cipher for ${purpose}`] });
-const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
-  // Routes: every one reads the table (tenant alias, rate-limit bucket); those taking an
-  // Idempotency-Key (POST, PATCH, DELETE) or digesting an account number, a reference or a
-  // statement code decrypt the digest key; those storing or reading an account number the
-  // field key; some encrypt or decrypt a field.
+/** Receiving from a queue: its messages decrypted through SQS. */
+const QUEUE_RECEIVE = { 'kms:Decrypt': ['storage via sqs'] };
+/** Sending to a queue (a row's `sendsTo`, a stream consumer's on-failure store): a new data key too. */
+const QUEUE_SEND = { 'kms:Decrypt': ['storage via sqs'], 'kms:GenerateDataKey': ['storage via sqs'] };
+/** Reading the table stream, which the storage key encrypts (not through DynamoDB's own call). */
+const STREAM_READ = { 'kms:Decrypt': ['storage'] };
+
+/** What a function's role must allow on the keys, from its row. */
+function expectedKmsGrantsOf(row: RouteDefinition | ConsumerDefinition): Record<string, string[]> {
+  const isRoute = 'method' in row;
+  const { encrypt = [], decrypt = [] } = row.cipher ?? {};
+  const forPurposes = (purposes: readonly string[]) => `cipher for ${[...new Set(purposes)].sort().join(', ')}`;
+  return together(
+    // Every route reads the tenant alias and its bucket; a consumer only with a table access.
+    isRoute || row.table.actions.length + (row.table.indexes?.length ?? 0) > 0 ? TABLE : {},
+    // The HTTP stack keys and fingerprints the idempotency record with keyed digests.
+    row.digestKey || (isRoute && takesIdempotencyKey(row)) ? { 'kms:Decrypt': [DIGEST] } : {},
+    row.fieldKey ? { 'kms:Decrypt': [FIELD] } : {},
+    encrypt.length > 0 ? { 'kms:Encrypt': [forPurposes(encrypt)] } : {},
+    decrypt.length > 0 ? { 'kms:Decrypt': [forPurposes(decrypt)] } : {},
+    (row.sendsTo ?? []).length > 0 ? QUEUE_SEND : {},
+    !isRoute && row.source.kind === 'queue' ? QUEUE_RECEIVE : {},
+    !isRoute && row.source.kind === 'table-stream' ? together(STREAM_READ, QUEUE_SEND) : {},
+  );
+}
+
+/** Several grants as one role's: each action with every grant any of them names, once, sorted. */
+function together(...parts: Record<string, string[]>[]): Record<string, string[]> {
+  const merged: Record<string, Set<string>> = {};
+  for (const part of parts) {
+    for (const [action, grants] of Object.entries(part))
+      merged[action] = new Set([...(merged[action] ?? []), ...grants]);
+  }
+  return Object.fromEntries(Object.entries(merged).map(([action, grants]) => [action, [...grants].sort()]));
+}
+
+/** Every deployed function's row by id. */
+const rowsById = new Map<string, RouteDefinition | ConsumerDefinition>(
+  [...deployedRoutes(ROUTES), ...CONSUMERS].map((row) => [row.id, row]),
+);
+
+/** The roles that run code of the stack without a row of the service. */
+const ROLES_WITHOUT_A_ROW: Record<string, Record<string, string[]>> = {
+  // The custom-resource provider that writes the tenant aliases and settings.
+  TenantRecordsProvider: TABLE,
+  // Has KMS generate the digest key at the first deploy, and sees only its ciphertext.
+  DigestKeyGenerator: { 'kms:GenerateDataKeyWithoutPlaintext': [DIGEST] },
+  // The same for the field key, under its own purpose only.
+  FieldKeyGenerator: { 'kms:GenerateDataKeyWithoutPlaintext': [FIELD] },
+};
+
+/**
+ * Worked examples of the derivation, written out in full: if the derivation and the stack
+ * ever agree on something wrong, these still tell. Not one per route.
+ */
+const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
+  // A POST (digest key for its idempotency record) that stores an account number (field
+  // key) and encrypts the owner's SSN or tax id.
   CreateVerifyAccount: {
     'kms:Decrypt': [DIGEST, FIELD, 'storage via dynamodb'],
     'kms:Encrypt': ['cipher for ownership'],
   },
-  ListVerifyAccounts: TABLE_DIGEST_AND_FIELD,
-  GetVerifyAccount: TABLE_AND_FIELD,
-  VerifyAccountControl: TABLE_DIGEST_AND_FIELD,
-  VerifyAccountDebits: TABLE_DIGEST_AND_FIELD,
-  CreatePerson: encrypting('ssn'),
-  ListPersons: TABLE_AND_DIGEST,
-  GetPerson: TABLE,
-  UpdatePerson: encrypting('ssn'),
-  ReplacePerson: encrypting('ssn'),
-  UpsertPerson: encrypting('ssn'),
-  ClosePerson: TABLE_AND_DIGEST,
-  ListEvents: TABLE_AND_FIELD,
-  GetEvent: TABLE_AND_FIELD,
-  // Fans the event out again: one message per configuration to the webhook-deliveries queue.
-  RedeliverEvent: {
-    'kms:Decrypt': [DIGEST, 'storage via dynamodb', 'storage via sqs'],
-    'kms:GenerateDataKey': ['storage via sqs'],
-  },
-  InvokeWebhook: TABLE_DIGEST_AND_FIELD,
-  CreateWebhookConfiguration: TABLE_AND_DIGEST,
-  ListWebhookConfigurations: TABLE,
-  ReplaceWebhookConfiguration: TABLE,
-  DeleteWebhookConfiguration: TABLE_AND_DIGEST,
-  // Rotation encrypts the new secret and moves the old ciphertext as it is.
-  CreateWebhookSecret: encrypting('webhook_signing_secret'),
+  // A GET that decrypts webhook signing secrets and nothing else: no digest key, no field key.
   GetWebhookSecret: { 'kms:Decrypt': ['cipher for webhook_signing_secret', 'storage via dynamodb'] },
   // Reads the stream, the table, and sends to five queues plus its on-failure store; opens
   // an account's number from its image and seals it in the event it records.
@@ -84,31 +120,14 @@ const EXPECTED_KMS_GRANTS: Record<string, Record<string, string[]>> = {
   VerificationWorker: {
     'kms:Decrypt': [DIGEST, FIELD, 'cipher for ownership', 'storage via dynamodb', 'storage via sqs'],
   },
-  // Receives from its queue; opens the account number whose last four digits the email names.
-  StatementCodeEmailWorker: { 'kms:Decrypt': [FIELD, 'storage via dynamodb', 'storage via sqs'] },
-  StatementCodeExpiry: TABLE_AND_FIELD,
-  IdentificationWorker: { 'kms:Decrypt': ['cipher for ssn', 'storage via dynamodb', 'storage via sqs'] },
-  ScreeningWorker: { 'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'] },
   // Sends each name of the list to the screening queue.
   DailyRescreen: {
     'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
-  // Receives a delivery, decrypts the signing secrets, opens the event's account numbers,
-  // sends its own retry.
-  WebhookDeliveryWorker: {
-    'kms:Decrypt': [FIELD, 'cipher for webhook_signing_secret', 'storage via dynamodb', 'storage via sqs'],
-    'kms:GenerateDataKey': ['storage via sqs'],
-  },
-  // The custom-resource provider that writes the tenant aliases and settings.
-  TenantRecordsProvider: TABLE,
-  // Has KMS generate the digest key at the first deploy, and sees only its ciphertext.
-  DigestKeyGenerator: { 'kms:GenerateDataKeyWithoutPlaintext': [DIGEST] },
-  // The same for the field key, under its own purpose only.
-  FieldKeyGenerator: { 'kms:GenerateDataKeyWithoutPlaintext': [FIELD] },
 };
 
-/** Every role that runs code of the stack, by the name EXPECTED_KMS_GRANTS uses. */
+/** Every role that runs code of the stack, by its row's id or its name in ROLES_WITHOUT_A_ROW. */
 const roles = new Map<string, IRole>([
   ...[...stack.functions, ...stack.pipeline.consumers].map(([id, fn]) => [id, fn.role] as const),
   ['TenantRecordsProvider', stack.tenantRecords.role!],
@@ -117,7 +136,7 @@ const roles = new Map<string, IRole>([
 ]);
 const roleId = (role: IRole) => stack.getLogicalId(role.node.defaultChild as CfnElement);
 
-/** A KMS statement's key and condition as EXPECTED_KMS_GRANTS names them; anything unforeseen stays visible as JSON. */
+/** A KMS statement's key and condition as the expectations name them; anything unforeseen stays visible as JSON. */
 function grantName(statement: Statement & { Condition?: unknown }): string {
   const key =
     Object.entries(keys).find(([, id]) => refId(statement.Resource) === id)?.[0] ?? JSON.stringify(statement.Resource);
@@ -153,20 +172,34 @@ function kmsGrantsOf(statements: Statement[]): Record<string, string[]> {
 }
 
 describe('KMS grants, role by role', () => {
-  it('pin every role that runs code: each deployed route, each consumer, the tenant-records provider and the data-key generators', () => {
-    const ids = [...deployedRoutes(ROUTES), ...CONSUMERS].map((row) => row.id);
-    expect([...roles.keys()].sort()).toEqual(
-      [...ids, 'TenantRecordsProvider', 'DigestKeyGenerator', 'FieldKeyGenerator'].sort(),
-    );
-    expect(Object.keys(EXPECTED_KMS_GRANTS).sort()).toEqual([...roles.keys()].sort());
+  it('every role that runs code is a deployed route, a consumer or one of the roles without a row', () => {
+    expect([...roles.keys()].sort()).toEqual([...rowsById.keys(), ...Object.keys(ROLES_WITHOUT_A_ROW)].sort());
   });
 
-  it.each(Object.entries(EXPECTED_KMS_GRANTS))(
-    '%s may use exactly these KMS actions on exactly these keys',
+  it.each([...rowsById.keys()])('%s may use exactly the KMS actions its row declares, on exactly those keys', (id) => {
+    const role = roles.get(id);
+    if (!role) throw new Error(`the stack has no role for ${id}`);
+    expect(kmsGrantsOf(statementsOfRole(template, roleId(role)))).toEqual(
+      expectedKmsGrantsOf(rowsById.get(id) as RouteDefinition | ConsumerDefinition),
+    );
+  });
+
+  it.each(Object.entries(ROLES_WITHOUT_A_ROW))(
+    '%s (no row) may use exactly these KMS actions on exactly these keys',
     (id, expected) => {
       const role = roles.get(id);
       if (!role) throw new Error(`the stack has no role for ${id}`);
       expect(kmsGrantsOf(statementsOfRole(template, roleId(role)))).toEqual(expected);
+    },
+  );
+
+  it.each(Object.entries(WORKED_EXAMPLES))(
+    '%s, written out: the derivation and the stack both give it',
+    (id, grants) => {
+      const role = roles.get(id);
+      if (!role) throw new Error(`the stack has no role for ${id}`);
+      expect(expectedKmsGrantsOf(rowsById.get(id) as RouteDefinition | ConsumerDefinition)).toEqual(grants);
+      expect(kmsGrantsOf(statementsOfRole(template, roleId(role)))).toEqual(grants);
     },
   );
 });

@@ -2,7 +2,16 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import type { ServiceFunction } from '#lib/constructs/service-function';
-import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
+import {
+  CONSUMERS,
+  type ConsumerDefinition,
+  deployedRoutes,
+  ROUTES,
+  type RouteDefinition,
+  type TableAccess,
+  takesIdempotencyKey,
+} from '#lib/service/index';
+import { TABLE_SCHEMA } from '#shared/db/schema';
 import { actionsOf, buildApp, propsOf, resourcesOf, type Statement, statementsOfRole } from './harness';
 
 const { stack } = buildApp();
@@ -11,11 +20,15 @@ const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
 
 /**
  * Every function of the stack and exactly what it may do with DynamoDB: each action with
- * the resources it is allowed on. Written out by hand, not derived from the rows, so that
- * a changed row (or a changed middleware need) fails here and is reviewed as a change of
- * permissions. `table` is the table's ARN, `table/index/<name>` an index's, `stream` the
- * table stream's; `table (P …)` the table under a `dynamodb:LeadingKeys` condition: only
- * items whose partition key matches one of the patterns P.
+ * the resources it is allowed on, derived here from the function's row and the shares the
+ * HTTP stack and the stream add. The rows themselves are held against what the code sends
+ * by the drift test (test/support/table-access-recorder.ts), so a route's grant needs no
+ * hand-written line here; what stays hand-written is each share below, so a changed share
+ * fails here and is reviewed as a change of permissions. The derivation is this file's own
+ * (it never calls the stack's grant helpers), so a bug in the stack's wiring still fails.
+ * `table` is the table's ARN, `table/index/<name>` an index's, `stream` the table stream's;
+ * `table (P …)` the table under a `dynamodb:LeadingKeys` condition: only items whose
+ * partition key matches one of the patterns P.
  */
 
 /**
@@ -29,96 +42,79 @@ const EVERY_ROUTE = {
   'dynamodb:PutItem': ['table (RATE#*)'],
   'dynamodb:UpdateItem': ['table (RATE#*)'],
 };
-/** And on POST, PATCH and DELETE: the idempotency record claimed, completed or released. */
+/** And where the method takes an `Idempotency-Key` (`takesIdempotencyKey`): the idempotency record claimed, completed or released. */
 const IDEMPOTENT_ROUTE = {
   'dynamodb:DeleteItem': ['table (IDEM#*)'],
   'dynamodb:PutItem': ['table (IDEM#*)'],
   'dynamodb:UpdateItem': ['table (IDEM#*)'],
 };
 
-/** And on a list: its positions (cursors and bookmarks) read and written, functions/shared/db/list-positions/. */
+/** And on a list (`listPositions`): its positions (cursors and bookmarks) read and written, functions/shared/db/list-positions/. */
 const LIST_ROUTE = {
   'dynamodb:GetItem': ['table (PAGE#*)'],
   'dynamodb:PutItem': ['table (PAGE#*)'],
 };
 
-const EXPECTED_GRANTS: Record<string, Record<string, string[]>> = {
-  // A Query of the verification slots, a put claiming one (deleted again if the account's
-  // put fails) and the account's put.
-  CreateVerifyAccount: together(onTable('DeleteItem', 'PutItem', 'Query'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  // The slim list indexes only (never the table's own keys), then the page's items by key.
+/** What a table-stream consumer's event source mapping reads with the function's role (ListStreams has no resource-level permissions). */
+const STREAM_CONSUMER = {
+  'dynamodb:DescribeStream': ['stream'],
+  'dynamodb:GetRecords': ['stream'],
+  'dynamodb:GetShardIterator': ['stream'],
+  'dynamodb:ListStreams': ['*'],
+};
+
+/** A row's own table access as grants: its actions on the table, `Query` on each index by physical name, both under its key confinement. */
+function grantsOfAccess({ actions, indexes = [], leadingKeys }: TableAccess): Record<string, string[]> {
+  const confined = leadingKeys ? ` (${leadingKeys.join(' ')})` : '';
+  return together(
+    Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, [`table${confined}`]])),
+    indexes.length > 0
+      ? { 'dynamodb:Query': indexes.map((index) => `table/index/${TABLE_SCHEMA.indexes[index].name}${confined}`) }
+      : {},
+  );
+}
+
+/** What a function's role must allow: its row's access, and the shares its kind of function adds. */
+function expectedGrantsOf(row: RouteDefinition | ConsumerDefinition): Record<string, string[]> {
+  if ('method' in row) {
+    return together(
+      grantsOfAccess(row.table),
+      EVERY_ROUTE,
+      takesIdempotencyKey(row) ? IDEMPOTENT_ROUTE : {},
+      row.listPositions ? LIST_ROUTE : {},
+    );
+  }
+  return together(grantsOfAccess(row.table), row.source.kind === 'table-stream' ? STREAM_CONSUMER : {});
+}
+
+/** Every deployed function's row by id: the deployed routes' and the consumers'. */
+const rowsById = new Map<string, RouteDefinition | ConsumerDefinition>(
+  [...deployedRoutes(ROUTES), ...CONSUMERS].map((row) => [row.id, row]),
+);
+
+/**
+ * Worked examples of the derivation, written out in full: if the derivation above and the
+ * stack ever agree on something wrong, these still tell. Not one per route: adding a route
+ * needs no line here.
+ */
+const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
+  // A list: the slim list indexes only (never the table's own keys), then the page's items by key.
   ListVerifyAccounts: together(
     onTable('BatchGetItem', 'GetItem'),
     { 'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'] },
     EVERY_ROUTE,
     LIST_ROUTE,
   ),
-  GetVerifyAccount: together(onTable('GetItem'), EVERY_ROUTE),
-  VerifyAccountControl: together(onTable('GetItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  // The account, a Query of the verification slots, a put claiming one, the versioned
-  // update (a conflict deletes the claim again).
-  VerifyAccountDebits: together(
-    onTable('DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'),
-    EVERY_ROUTE,
-    IDEMPOTENT_ROUTE,
-  ),
-  // Events stored from status changes; a stored event fanned out with a Query of the
-  // tenant's configurations (its type comes from the stream image: no read of the event).
-  StreamRouter: {
-    ...onTable('PutItem', 'Query'),
-    // What its event source mapping reads with the function's role.
-    'dynamodb:DescribeStream': ['stream'],
-    'dynamodb:GetRecords': ['stream'],
-    'dynamodb:GetShardIterator': ['stream'],
-    'dynamodb:ListStreams': ['*'],
-  },
-  VerificationWorker: onTable('GetItem', 'UpdateItem'),
-  // Reads the account, then records that its holder was emailed.
-  StatementCodeEmailWorker: onTable('GetItem', 'UpdateItem'),
-  // One transaction: the person and its reference uniqueness item.
-  CreatePerson: together(onTable('PutItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  ListPersons: together(
-    onTable('BatchGetItem', 'GetItem'),
-    { 'dynamodb:Query': ['table/index/gsi1'] },
-    EVERY_ROUTE,
-    LIST_ROUTE,
-  ),
-  GetPerson: together(onTable('GetItem'), EVERY_ROUTE),
-  // A versioned write; a new reference id puts its uniqueness item and deletes the old one.
-  UpdatePerson: together(onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  // PUT takes no Idempotency-Key: it is idempotent by itself.
-  ReplacePerson: together(onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'), EVERY_ROUTE),
-  UpsertPerson: together(onTable('DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'), EVERY_ROUTE),
-  ClosePerson: together(onTable('GetItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  // The person, the tenant's KYC setting, the screening entries of its name (table keys),
-  // a review case, the outcome.
-  IdentificationWorker: onTable('GetItem', 'PutItem', 'Query', 'UpdateItem'),
-  ScreeningWorker: { ...onTable('GetItem', 'Query', 'UpdateItem'), 'dynamodb:Query': ['table', 'table/index/gsi2'] },
-  DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
-  ListEvents: together(onTable('BatchGetItem'), { 'dynamodb:Query': ['table/index/gsi1'] }, EVERY_ROUTE, LIST_ROUTE),
-  // The event and its delivery attempts (one Query of the event's own partition).
-  GetEvent: together(onTable('Query'), EVERY_ROUTE),
-  // The event and the tenant's redelivery pace (read, then each paced by a conditional
-  // UpdateItem), then the tenant's configurations (one table partition) to fan it out.
-  RedeliverEvent: together(onTable('GetItem', 'Query', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  // The test event is stored; the stream publishes it.
-  InvokeWebhook: together(onTable('PutItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  // The event and its attempts (one Query of the event's partition, to drop an attempt already
-  // recorded), its configuration and secrets; each attempt recorded beside the event.
-  WebhookDeliveryWorker: onTable('GetItem', 'PutItem', 'Query'),
-  // One transaction: the configuration and the tenant's count.
-  CreateWebhookConfiguration: together(onTable('PutItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  // The configuration partition on the table's own keys; no index.
-  ListWebhookConfigurations: together(onTable('Query'), EVERY_ROUTE),
+  // A POST: a Query of the verification slots, a put claiming one (deleted again if the
+  // account's put fails) and the account's put; the idempotency record besides.
+  CreateVerifyAccount: together(onTable('DeleteItem', 'PutItem', 'Query'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
+  // A PUT takes no Idempotency-Key: it is idempotent by itself.
   ReplaceWebhookConfiguration: together(onTable('UpdateItem'), EVERY_ROUTE),
-  DeleteWebhookConfiguration: together(onTable('DeleteItem', 'UpdateItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  // The secret item read and put back.
-  CreateWebhookSecret: together(onTable('GetItem', 'PutItem'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
-  GetWebhookSecret: together(onTable('GetItem'), EVERY_ROUTE),
-  StatementCodeExpiry: {
-    ...onTable('GetItem', 'UpdateItem'),
-    'dynamodb:Query': ['table/index/gsi3'],
-  },
+  // The stream consumer: events stored from status changes, a stored event fanned out with
+  // a Query of the tenant's configurations, and the stream itself read.
+  StreamRouter: { ...onTable('PutItem', 'Query'), ...STREAM_CONSUMER },
+  // A schedule that only walks an index: nothing on the table itself.
+  DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
 };
 
 function onTable(...actions: string[]): Record<string, string[]> {
@@ -137,7 +133,7 @@ function together(...parts: Record<string, string[]>[]): Record<string, string[]
 /** Every function of the stack by id: the deployed routes' and the consumers'. */
 const functionsById = new Map<string, ServiceFunction>([...stack.functions, ...stack.pipeline.consumers]);
 
-/** A resource as EXPECTED_GRANTS names it, with the statement's key confinement; anything unforeseen stays visible as JSON. */
+/** A resource as the expectations name it, with the statement's key confinement; anything unforeseen stays visible as JSON. */
 function grantName(resource: unknown, condition: Record<string, Record<string, unknown>> | undefined): string {
   if (condition === undefined) return resourceName(resource);
   const { 'ForAllValues:StringLike': like, Null: present, ...other } = condition;
@@ -152,7 +148,7 @@ function grantName(resource: unknown, condition: Record<string, Record<string, u
     : `${resourceName(resource)} ${JSON.stringify(condition)}`;
 }
 
-/** A resource as EXPECTED_GRANTS names it; anything unforeseen stays visible as JSON. */
+/** A resource as the expectations name it; anything unforeseen stays visible as JSON. */
 function resourceName(resource: unknown): string {
   const text = JSON.stringify(resource);
   const tableArn = JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] });
@@ -196,18 +192,26 @@ function everyIamStatement(t: Template): Statement[] {
 }
 
 describe('DynamoDB grants, function by function', () => {
-  it('pin every function of the stack: each deployed route and each consumer, and no other', () => {
-    const ids = [...deployedRoutes(ROUTES), ...CONSUMERS].map((row) => row.id).sort();
-    expect([...functionsById.keys()].sort()).toEqual(ids);
-    expect(Object.keys(EXPECTED_GRANTS).sort()).toEqual(ids);
+  it('every function of the stack has a row: each deployed route and each consumer, and no other', () => {
+    expect([...functionsById.keys()].sort()).toEqual([...rowsById.keys()].sort());
   });
 
-  it.each(Object.entries(EXPECTED_GRANTS))(
-    '%s may use exactly these DynamoDB actions on exactly these resources',
-    (id, expected) => {
+  it.each([...rowsById.keys()])(
+    '%s may use exactly the DynamoDB actions its row and its shares declare, on exactly those resources',
+    (id) => {
       const fn = functionsById.get(id);
       if (!fn) throw new Error(`the stack has no function ${id}`);
-      expect(dynamodbGrantsOf(fn)).toEqual(expected);
+      expect(dynamodbGrantsOf(fn)).toEqual(expectedGrantsOf(rowsById.get(id) as RouteDefinition | ConsumerDefinition));
+    },
+  );
+
+  it.each(Object.entries(WORKED_EXAMPLES))(
+    '%s, written out: the derivation and the stack both give it',
+    (id, grants) => {
+      const fn = functionsById.get(id);
+      if (!fn) throw new Error(`the stack has no function ${id}`);
+      expect(expectedGrantsOf(rowsById.get(id) as RouteDefinition | ConsumerDefinition)).toEqual(grants);
+      expect(dynamodbGrantsOf(fn)).toEqual(grants);
     },
   );
 });
