@@ -21,7 +21,7 @@ const used = readGrantUses();
 const partialRun = RECORDING_PROJECTS.some((project) => !used.has(project));
 
 describe.skipIf(partialRun)('grants in use (the reverse drift check)', () => {
-  it('every table permission, queue, cipher purpose and email a row grants is used by some test of a function holding it', () => {
+  it('every table permission, queue, cipher purpose, data key and email a row grants is used by some test of a function holding it', () => {
     const usedAnywhere = new Set([...used.values()].flatMap((uses) => [...uses]));
     const granted = new Set(allRowFunctions().flatMap((fn) => [...grantedUses(fn), ...grantedPortUses(fn)]));
     const unused = [...granted].filter((use) => !usedAnywhere.has(use) && !(use in UNREACHED)).sort();

@@ -1,4 +1,5 @@
 import type { EmailMessage } from '#domain/notifications';
+import { dataKeysOf } from '#lib/service/index';
 import type { CipherContext } from '#shared/cipher/cipher';
 import type { Dependencies } from '#shared/dependencies';
 import type { QueueId, QueueMessage } from '#shared/queue/message-queue';
@@ -8,9 +9,11 @@ import { currentFunction, type FunctionUnderTest, usedGrants } from './table-acc
 // it encrypts or decrypts under the cipher key, and whether it sends email, noted from the
 // ports themselves and checked against what its row declares (`sendsTo`, `cipher`,
 // `sendsEmail`), from which the CDK stack grants sqs:SendMessage, kms:Encrypt/Decrypt under
-// a purpose condition, and ses:SendEmail.
+// a purpose condition, and ses:SendEmail; and which data key it uses (`digestKey`,
+// `fieldKey`, a route's with the HTTP stack's need: `dataKeysOf`), whose ciphertext and
+// kms:Decrypt grant a function has only when its row holds the key.
 
-type Ports = Pick<Dependencies, 'queue' | 'cipher' | 'notifier'>;
+type Ports = Pick<Dependencies, 'queue' | 'cipher' | 'notifier' | 'digestKey' | 'fieldCipher'>;
 
 const noted: { fn: FunctionUnderTest; use: string }[] = [];
 
@@ -27,6 +30,7 @@ export function grantedPortUses(fn: FunctionUnderTest): string[] {
     ...(row.cipher?.encrypt ?? []).map((purpose) => `encrypts ${purpose}`),
     ...(row.cipher?.decrypt ?? []).map((purpose) => `decrypts ${purpose}`),
     ...('sendsEmail' in row && row.sendsEmail ? ['sends email'] : []),
+    ...dataKeysOf(row).map((purpose) => `uses the ${purpose}`),
   ].map((use) => `${fn.id}: ${use}`);
 }
 
@@ -35,7 +39,7 @@ export function grantedPortUses(fn: FunctionUnderTest): string[] {
  * acts. The ports are changed in place, so whoever holds them (the runtime, its tests) still
  * holds the same objects.
  */
-export function observePorts({ queue, cipher, notifier }: Ports): void {
+export function observePorts({ queue, cipher, notifier, digestKey, fieldCipher }: Ports): void {
   const send = queue.send.bind(queue);
   queue.send = (id: QueueId, messages: QueueMessage[]) => {
     note(`sends to queue ${id}`);
@@ -56,6 +60,16 @@ export function observePorts({ queue, cipher, notifier }: Ports): void {
     note('sends email');
     return email(message);
   };
+  // A data key's bytes, whatever it digests, seals or opens with them: in AWS a function
+  // whose row does not hold the key has neither its ciphertext nor the grant to decrypt it.
+  for (const dataKey of [digestKey, fieldCipher]) {
+    const held = dataKey as unknown as { key: () => Buffer };
+    const key = held.key.bind(dataKey);
+    held.key = () => {
+      note(`uses the ${dataKey.spec.purpose}`);
+      return key();
+    };
+  }
 }
 
 /**
@@ -70,5 +84,7 @@ export function checkPortUses(): void {
     else problems.add(`${fn.id} ${use}: its row in lib/service does not declare it`);
   }
   if (problems.size > 0)
-    throw new Error(`Queue, cipher or email uses beyond the row (IAM would deny them):\n${[...problems].join('\n')}`);
+    throw new Error(
+      `Queue, cipher, data-key or email uses beyond the row (IAM would deny them):\n${[...problems].join('\n')}`,
+    );
 }
