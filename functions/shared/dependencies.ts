@@ -29,6 +29,22 @@ const cache: Partial<Dependencies> = {};
  * of the service is: declaring does nothing until the getter is called, and the annotation
  * lets esbuild drop a port that a function never calls, with everything its factory
  * imports (esbuild cannot tell on its own that the call has no side effects).
+ *
+ * @example
+ * // functions/shared/queue/index.ts: the port, and its entry in `Dependencies`
+ * export const messageQueue = /* @__PURE__ *\/ port('queue', () => new SqsMessageQueue(new SQSClient({})));
+ *
+ * declare module '#shared/dependencies' {
+ *   interface Dependencies {
+ *     queue: MessageQueue;
+ *   }
+ * }
+ *
+ * // functions/screening/handlers/daily-rescreen.ts: a use asks the getter, never a constructor
+ * await messageQueue().send(
+ *   'screening',
+ *   page.nameKeys.map((nameKey, n) => ({ id: String(n), body: { name_key: nameKey } satisfies ScreeningMessage })),
+ * );
  */
 export function port<K extends Name>(name: K, factory: () => Dependencies[K]): () => Dependencies[K] {
   return () => {
