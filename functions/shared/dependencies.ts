@@ -1,19 +1,19 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-/**
- * The one place handlers get their AWS clients and ports from. Which implementation is
- * used follows from configuration alone (e.g. `AWS_ENDPOINT_URL_DYNAMODB` points the SDK
- * at DynamoDB Local), so handlers never know which mode they run in. Tests and the local
- * runtime replace any of them with `setDependencies`.
- *
- * Each port is declared next to its implementations (`cipher/index.ts`, `queue/index.ts`,
- * `db/verify-accounts/index.ts`, …) with `port(name, factory)`, so a function bundles only
- * the clients it uses. Repositories are ports too: a use case asks `verifyAccounts()` for
- * its repository and never constructs one. Each port also adds its entry to this interface
- * there (`declare module '#shared/dependencies'`), so this file imports none of the modules
- * that import it: no import cycle runs through it.
- */
+// The one place handlers get their AWS clients and ports from. Which implementation is
+// used follows from configuration alone (e.g. `AWS_ENDPOINT_URL_DYNAMODB` points the SDK
+// at DynamoDB Local), so handlers never know which mode they run in. Tests and the local
+// runtime replace any of them with `setDependencies`.
+//
+// Each port is declared next to its implementations (`cipher/index.ts`, `queue/index.ts`,
+// `db/verify-accounts/index.ts`, …) with `port(name, factory)`, so a function bundles only
+// the clients it uses. Repositories are ports too: a use case asks `verifyAccounts()` for
+// its repository and never constructs one. Each port also adds its entry to this interface
+// there (`declare module '#shared/dependencies'`), so this file imports none of the modules
+// that import it: no import cycle runs through it.
+
+/** Every dependency by name: its port's value type (each port adds its own entry). */
 export interface Dependencies {
   documentClient: DynamoDBDocumentClient;
   now: () => Date;
