@@ -2,11 +2,10 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { VerifyServiceStack } from '#lib/stack';
 
-/**
- * CDK app entry (cdk.json runs it with tsx). Context `stackName` (default
- * `VerifyService`) names the stack, so a second stage in the same account is
- * `npx cdk deploy -c stackName=VerifyService-staging`.
- */
+// CDK app entry (cdk.json runs it with tsx). Context `stackName` (default
+// `VerifyService`) names the stack, so a second stage in the same account is
+// `npx cdk deploy -c stackName=VerifyService-staging`.
+
 const app = new App();
 
 // cdk-nag 3 is a validation plugin: its findings end up in the cloud assembly's

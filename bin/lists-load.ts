@@ -3,12 +3,11 @@ import { parseArgs } from 'node:util';
 import { loadScreeningList } from '#functions/screening/load-lists';
 import { ENV } from '#shared/config';
 
-/**
- * `npm run lists:load -- --table <name> [--sanctions <sdn.csv>] [--alerts <alerts.csv>]`:
- * writes screening lists into a deployed table (AWS credentials and region from the usual
- * AWS environment), which re-screens the verified persons of every name it adds. The
- * table name is the stack's `TableName` output; `TABLE_NAME` works too.
- */
+// `npm run lists:load -- --table <name> [--sanctions <sdn.csv>] [--alerts <alerts.csv>]`:
+// writes screening lists into a deployed table (AWS credentials and region from the usual
+// AWS environment), which re-screens the verified persons of every name it adds. The
+// table name is the stack's `TableName` output; `TABLE_NAME` works too.
+
 const { values } = parseArgs({
   options: { table: { type: 'string' }, sanctions: { type: 'string' }, alerts: { type: 'string' } },
 });

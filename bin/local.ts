@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
 import { nodeVersionProblem, startFailure } from '#lib/local/preflight';
 
+// `npm start [-- --tenant <name>]`: the whole service on http://127.0.0.1:${PORT:-3000},
+// with its asynchronous pipeline, in memory unless DATA_DIR is set. Prints a ready token,
+// a curl example and where the emails go.
+
 // Before anything else loads: an old Node.js gets one sentence and the fix, not a stack trace.
 const nodeProblem = nodeVersionProblem(process.versions.node);
 if (nodeProblem) {
@@ -14,11 +18,6 @@ const { CONSOLE_PATH } = await import('#lib/local/console/console-endpoints');
 const { OPENAPI_PATH } = await import('#lib/local/openapi-endpoint');
 const { DEFAULT_PORT, startLocalRuntime } = await import('#lib/local/runtime');
 
-/**
- * `npm start [-- --tenant <name>]`: the whole service on http://127.0.0.1:${PORT:-3000},
- * with its asynchronous pipeline, in memory unless DATA_DIR is set. Prints a ready token,
- * a curl example and where the emails go.
- */
 const { values } = parseArgs({ options: { tenant: { type: 'string', default: 'dev' } } });
 const port = process.env.PORT ? Number(process.env.PORT) : DEFAULT_PORT;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {

@@ -2,10 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { openApiDocument } from '#lib/openapi/document';
 
-/**
- * `npm run --silent openapi [-- --out <file>]`: the service's OpenAPI 3.1 document, generated
- * from the code (lib/openapi). Only the document goes to stdout, so it can be piped.
- */
+// `npm run --silent openapi [-- --out <file>]`: the service's OpenAPI 3.1 document, generated
+// from the code (lib/openapi). Only the document goes to stdout, so it can be piped.
+
 // A reader that stops early (`| head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;

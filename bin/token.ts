@@ -3,12 +3,11 @@ import { DEFAULT_TOKEN_TTL_SECONDS, LocalIssuer } from '#lib/local/gateway/jwt-i
 import { stateDir } from '#lib/local/state-dir';
 import { SCOPES } from '#shared/scopes';
 
-/**
- * `npm run --silent token [-- --tenant <name>] [--scope "a b"] [--ttl seconds]`
- * Prints only the JWT, so `TOKEN=$(npm run --silent token)` works. The tenant is `dev`
- * unless given, the tenant `npm start` prints a token for. It
- * signs with the key the running server trusts (in DATA_DIR, or .local/).
- */
+// `npm run --silent token [-- --tenant <name>] [--scope "a b"] [--ttl seconds]`
+// Prints only the JWT, so `TOKEN=$(npm run --silent token)` works. The tenant is `dev`
+// unless given, the tenant `npm start` prints a token for. It
+// signs with the key the running server trusts (in DATA_DIR, or .local/).
+
 const USAGE =
   'usage: npm run --silent token [-- --tenant <name>] [--scope "<space separated scopes>"] [--ttl <seconds>]';
 

@@ -1,13 +1,12 @@
 import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
-/**
- * `WEBHOOK_SECRET=whsec_… npm run receiver`: a webhook receiver to try deliveries with,
- * on http://127.0.0.1:${RECEIVER_PORT:-4000}/webhooks. It verifies every delivery's
- * signature with the `standardwebhooks` package, as a partner's receiver would, prints one
- * line per delivery, and answers 204 (401 when the signature does not verify, so the
- * service retries it and the attempt shows the failure).
- */
+// `WEBHOOK_SECRET=whsec_… npm run receiver`: a webhook receiver to try deliveries with,
+// on http://127.0.0.1:${RECEIVER_PORT:-4000}/webhooks. It verifies every delivery's
+// signature with the `standardwebhooks` package, as a partner's receiver would, prints one
+// line per delivery, and answers 204 (401 when the signature does not verify, so the
+// service retries it and the attempt shows the failure).
+
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret?.startsWith('whsec_')) {
   console.error('Set WEBHOOK_SECRET to the signing secret (whsec_…) from POST /webhooks/secret.');

@@ -1,8 +1,6 @@
-/**
- * What kind of IP address a webhook's host resolves to (functions/domain/webhook-url.ts
- * refuses every kind but public): the private, loopback, link-local, carrier-grade NAT,
- * metadata, multicast and reserved ranges of IPv4 and IPv6, IPv4 embedded in IPv6 included.
- */
+// What kind of IP address a webhook's host resolves to (functions/domain/webhook-url.ts
+// refuses every kind but public): the private, loopback, link-local, carrier-grade NAT,
+// metadata, multicast and reserved ranges of IPv4 and IPv6, IPv4 embedded in IPv6 included.
 
 export type AddressClass =
   | 'public'

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
 
-/**
- * Where an event's delivery attempts are kept (docs/api.md#event-log): at most
- * MAX_STORED_ATTEMPTS, the newest, each in one of that many slots of the event's partition.
- * A new attempt takes a free slot, else the slot of an old one; taking it is a conditional
- * write on what the writer saw there, so concurrent writers can never store more than the
- * cap. Pure: the repository does the writes.
- */
+// Where an event's delivery attempts are kept (docs/api.md#event-log): at most
+// MAX_STORED_ATTEMPTS, the newest, each in one of that many slots of the event's partition.
+// A new attempt takes a free slot, else the slot of an old one; taking it is a conditional
+// write on what the writer saw there, so concurrent writers can never store more than the
+// cap. Pure: the repository does the writes.
 
 /** Delivery attempts kept per event: with redelivery paced, ~14 deliveries to one endpoint or 2 rounds to ten. */
 export const MAX_STORED_ATTEMPTS = 100;

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
 
-/**
- * Events partners are told about (docs/api.md#events): the envelope every kind shares and
- * its id. Each area declares its own kinds beside its presenter
- * (functions/verify-accounts/events.ts, …); functions/event-catalogue/kinds.ts joins them.
- * The id is derived from the record and its version, so a stream record processed twice
- * yields the same event, which is then stored once.
- */
+// Events partners are told about (docs/api.md#events): the envelope every kind shares and
+// its id. Each area declares its own kinds beside its presenter
+// (functions/verify-accounts/events.ts, …); functions/event-catalogue/kinds.ts joins them.
+// The id is derived from the record and its version, so a stream record processed twice
+// yields the same event, which is then stored once.
 
 /** Events are kept this long (TTL), for the event log and redelivery. */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;

@@ -1,11 +1,9 @@
 import { foldName } from './name-folding';
 import { type IdentityData, REASON_CODES, type ReasonCode } from './person';
 
-/**
- * The data checks of identification (docs/api.md#identification): what can be judged from
- * the identity data alone, before screening and before any identity vendor. Every failed
- * check adds a reason; any reason rejects the person.
- */
+// The data checks of identification (docs/api.md#identification): what can be judged from
+// the identity data alone, before screening and before any identity vendor. Every failed
+// check adds a reason; any reason rejects the person.
 
 // ---------------------------------------------------------------- SSN
 

@@ -1,10 +1,8 @@
 import { foldName, words } from './name-folding';
 import type { MatchResult, OwnershipStatus } from './verify-account';
 
-/**
- * Ownership matching: each supplied field is compared with what the bank holds, and the
- * per-field results are aggregated (docs/api.md#what-each-check-does).
- */
+// Ownership matching: each supplied field is compared with what the bank holds, and the
+// per-field results are aggregated (docs/api.md#what-each-check-does).
 
 export const matchFirstName = (given: string, holder: string): MatchResult =>
   foldName(given) === foldName(holder) || foldName(given) === words(holder)[0] ? 'match' : 'not_a_match';

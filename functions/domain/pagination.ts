@@ -1,7 +1,6 @@
-/**
- * Lists are paged by page number (docs/api.md#lists): page `index` of length `size` holds the
- * items `index*size … index*size+size-1` of the filtered, ordered set.
- */
+// Lists are paged by page number (docs/api.md#lists): page `index` of length `size` holds the
+// items `index*size … index*size+size-1` of the filtered, ordered set.
+
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 500;
 

@@ -1,9 +1,8 @@
 import type { Person, PersonStatus } from './person';
 
-/**
- * The person's status machine (SPEC §3.2, docs/api.md#person-lifecycle) as one table, so
- * every (status, trigger) pair has a written answer and a test.
- */
+// The person's status machine (SPEC §3.2, docs/api.md#person-lifecycle) as one table, so
+// every (status, trigger) pair has a written answer and a test.
+
 export const PERSON_TRIGGERS = [
   /** Identification passed (first run, or the automatic retry of a rejection). */
   'identified',

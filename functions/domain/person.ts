@@ -1,7 +1,6 @@
-/**
- * The person (payment-delivery API) as the domain sees it: enums and reason codes of the
- * contract (docs/api.md#persons), the stored shape, and what identification looks at.
- */
+// The person (payment-delivery API) as the domain sees it: enums and reason codes of the
+// contract (docs/api.md#persons), the stored shape, and what identification looks at.
+
 export const PERSON_STATUSES = ['created', 'verified', 'rejected', 'restricted', 'closed'] as const;
 export type PersonStatus = (typeof PERSON_STATUSES)[number];
 

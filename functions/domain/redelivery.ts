@@ -1,16 +1,15 @@
-/**
- * Bounds on `POST /events/{id}/redeliver` (docs/api.md#redelivery-limits). Each redelivery
- * makes the shared delivery pool POST the event to every subscribed configuration (up to
- * 10, each with up to 7 attempts) and records those attempts beside the event, so both the
- * event and the tenant are paced.
- *
- * Each bound is a generic cell rate algorithm (GCRA): one stored number, the theoretical
- * arrival time `tat` (epoch ms). A request at `now` is admitted when `tat` is at most
- * `(burst - 1) × interval` ahead of `now`, and moves `tat` one interval on. So `burst`
- * requests may come at once, then one per `interval`, never more in any window. Unlike a
- * token bucket, admitting is one atomic `SET tat = tat + interval` on condition that `tat`
- * is in range: concurrent requests never refuse each other while the bound has room.
- */
+// Bounds on `POST /events/{id}/redeliver` (docs/api.md#redelivery-limits). Each redelivery
+// makes the shared delivery pool POST the event to every subscribed configuration (up to
+// 10, each with up to 7 attempts) and records those attempts beside the event, so both the
+// event and the tenant are paced.
+//
+// Each bound is a generic cell rate algorithm (GCRA): one stored number, the theoretical
+// arrival time `tat` (epoch ms). A request at `now` is admitted when `tat` is at most
+// `(burst - 1) × interval` ahead of `now`, and moves `tat` one interval on. So `burst`
+// requests may come at once, then one per `interval`, never more in any window. Unlike a
+// token bucket, admitting is one atomic `SET tat = tat + interval` on condition that `tat`
+// is in range: concurrent requests never refuse each other while the bound has room.
+
 export interface PacedLimit {
   /** Requests admitted at once. */
   readonly burst: number;

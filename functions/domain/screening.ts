@@ -2,11 +2,9 @@ import { parseCalendarDate } from './identification';
 import { words } from './name-folding';
 import { REASON_CODES, type ReasonCode } from './person';
 
-/**
- * Screening against the sanctions list (OFAC's SDN file) and the alert list of known
- * fraudulent users (docs/api.md#screening): a person matches an entry when the names are
- * equal after folding, and the dates of birth are equal when both sides have one.
- */
+// Screening against the sanctions list (OFAC's SDN file) and the alert list of known
+// fraudulent users (docs/api.md#screening): a person matches an entry when the names are
+// equal after folding, and the dates of birth are equal when both sides have one.
 
 export type ScreeningList = 'sanctions' | 'alerts';
 

@@ -1,9 +1,8 @@
-/**
- * Per-tenant fairness (docs/api.md#rate-limits): a token bucket of `burst` tokens that
- * refills at `ratePerSecond`; every request uses one, which a busy container may have
- * leased with others in one write (`TokenLeases`). Pure, so the arithmetic is tested
- * without a table; the bucket's state is stored per tenant.
- */
+// Per-tenant fairness (docs/api.md#rate-limits): a token bucket of `burst` tokens that
+// refills at `ratePerSecond`; every request uses one, which a busy container may have
+// leased with others in one write (`TokenLeases`). Pure, so the arithmetic is tested
+// without a table; the bucket's state is stored per tenant.
+
 export interface BucketPolicy {
   ratePerSecond: number;
   burst: number;

@@ -1,7 +1,6 @@
-/**
- * The verify account as the domain sees it: enums of the contract (docs/api.md#enums), what
- * each verification type checks, and the rules that do not depend on storage.
- */
+// The verify account as the domain sees it: enums of the contract (docs/api.md#enums), what
+// each verification type checks, and the rules that do not depend on storage.
+
 export const VERIFICATION_TYPES = ['status', 'control', 'status_ownership', 'control_ownership'] as const;
 export type VerificationType = (typeof VERIFICATION_TYPES)[number];
 

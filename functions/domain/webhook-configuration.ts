@@ -1,7 +1,5 @@
-/**
- * Webhook configurations (docs/api.md#webhook-configurations): where a tenant's events
- * go, and which kinds. Pure rules only; storage is in functions/shared/db/webhooks/.
- */
+// Webhook configurations (docs/api.md#webhook-configurations): where a tenant's events
+// go, and which kinds. Pure rules only; storage is in functions/shared/db/webhooks/.
 
 export { SUBSCRIBE_ALL, subscribes } from './webhook-delivery';
 

@@ -1,8 +1,6 @@
-/**
- * When a webhook counts as delivered, when it is tried again, and which configurations
- * receive which events (docs/api.md#webhooks). Pure rules: the sender, the queue and the
- * configuration handlers apply them.
- */
+// When a webhook counts as delivered, when it is tried again, and which configurations
+// receive which events (docs/api.md#webhooks). Pure rules: the sender, the queue and the
+// configuration handlers apply them.
 
 /**
  * Waits before attempts 2…7: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, so a receiver that is

@@ -1,10 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-/**
- * Webhook signatures as the Standard Webhooks specification defines them (docs/api.md#delivery),
- * so partners verify with the `standardwebhooks` package instead of code of their own:
- * `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes.
- */
+// Webhook signatures as the Standard Webhooks specification defines them (docs/api.md#delivery),
+// so partners verify with the `standardwebhooks` package instead of code of their own:
+// `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes.
 
 /** Standard Webhooks marks a symmetric secret with this prefix; the key is the base64 after it. */
 export const SECRET_PREFIX = 'whsec_';

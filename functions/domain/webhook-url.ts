@@ -1,15 +1,13 @@
-/**
- * Which webhook URLs the service will call (docs/api.md#webhook-configurations). A partner
- * chooses the URL and the service calls it from inside AWS, so an unchecked URL would let a
- * partner reach the metadata service, the Lambda runtime API or anything else private to the
- * deployment (server-side request forgery). Checked when a configuration is saved and again
- * before each delivery, because DNS answers change after the first check; each delivery
- * then connects to the addresses its own check approved, never to a later DNS answer
- * (functions/shared/webhook-transport), so a DNS server that answers the check with a
- * public address and the connection with a private one (DNS rebinding) reaches nothing.
- */
-
 import { type AddressClass, classifyAddress, parseIPv4 } from './address-class';
+
+// Which webhook URLs the service will call (docs/api.md#webhook-configurations). A partner
+// chooses the URL and the service calls it from inside AWS, so an unchecked URL would let a
+// partner reach the metadata service, the Lambda runtime API or anything else private to the
+// deployment (server-side request forgery). Checked when a configuration is saved and again
+// before each delivery, because DNS answers change after the first check; each delivery
+// then connects to the addresses its own check approved, never to a later DNS answer
+// (functions/shared/webhook-transport), so a DNS server that answers the check with a
+// public address and the connection with a private one (DNS rebinding) reaches nothing.
 
 /**
  * The only port webhooks go to: https's own. A partner's receiver needs no other, and any

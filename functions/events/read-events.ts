@@ -10,11 +10,10 @@ import type { ListPage, PageRequest } from '#shared/db/list-positions/index';
 import { ForbiddenError, NotFoundError } from '#shared/errors';
 import type { Scope } from '#shared/scopes';
 
-/**
- * The event log's reads: list, and one event with its delivery attempts, each limited to
- * the kinds the token's scopes read (docs/api.md#event-log). Redelivery, which sends to a
- * queue, is in redeliver-event.ts, so the read routes bundle no SQS client.
- */
+// The event log's reads: list, and one event with its delivery attempts, each limited to
+// the kinds the token's scopes read (docs/api.md#event-log). Redelivery, which sends to a
+// queue, is in redeliver-event.ts, so the read routes bundle no SQS client.
+
 export function listEvents(
   tenant: string,
   scopes: readonly Scope[],

@@ -4,10 +4,8 @@ import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { eventData } from '#functions/event-catalogue/payloads';
 import { id, timestamp } from '#shared/responses';
 
-/**
- * What the event log answers (docs/api.md#events): the envelope exactly as webhooks carry
- * it. Not imported by handlers: see #shared/responses.
- */
+// What the event log answers (docs/api.md#events): the envelope exactly as webhooks carry
+// it. Not imported by handlers: see #shared/responses.
 
 export const eventType = z
   .enum(ORUM_EVENT_TYPES)

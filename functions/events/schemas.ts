@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { dateTime, endAfterStart, listQuery, many } from '#shared/input-schemas';
 
-/** Request schemas of the event log (docs/api.md#event-log). */
+// Request schemas of the event log (docs/api.md#event-log).
 
 export const listEventsQuery = listQuery({
   event_type: z.optional(many(ORUM_EVENT_TYPES)),

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 
 /**
- * The identification queue's message, one definition for both ends: the stream rule
- * (stream-rules.ts) builds an `IdentificationMessage`, the worker parses with this schema.
+ * The identification queue's message, one definition for both ends: a sender builds an
+ * `IdentificationMessage`, the worker parses with this schema.
  * Which person, for which identity revision; `retry` for the automatic retry.
  */
 export const identificationMessage = z.object({

@@ -4,11 +4,9 @@ import { parseInput } from '#shared/validation';
 import type { AddressChange, ContactChange } from './person-fields';
 import { completePersonLists } from './schemas';
 
-/**
- * Turning request bodies into person data: new address and contact objects get their own
- * id and timestamps, changed ones keep their id and creation time. Shared by create,
- * replace and partial update, so each applies the same rules.
- */
+// Turning request bodies into person data: new address and contact objects get their own
+// id and timestamps, changed ones keep their id and creation time. Shared by create,
+// replace and partial update, so each applies the same rules.
 
 /** The fields of a person that identification looks at; a change of any re-identifies. */
 const IDENTITY_FIELDS = ['first_name', 'middle_name', 'last_name', 'date_of_birth', 'addresses'] as const;

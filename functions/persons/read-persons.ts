@@ -3,7 +3,8 @@ import type { ListPage, PageRequest } from '#shared/db/list-positions/index';
 import { type PersonListFilter, persons } from '#shared/db/persons/index';
 import { NotFoundError } from '#shared/errors';
 
-/** Reading persons: what the get and list handlers call (another tenant's id is unknown). */
+// Reading persons: one by id, or a page of a filtered list (another tenant's id is unknown).
+
 export async function getPerson(tenant: string, id: string): Promise<Person> {
   const person = await persons().get(tenant, id);
   if (!person) throw unknownPerson();

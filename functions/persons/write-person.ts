@@ -9,11 +9,9 @@ import { changePerson } from './change-person';
 import { addressesFrom, contactsFrom, identityChanged } from './person-data';
 import type { CreatePersonBody, PatchPersonBody } from './schemas';
 
-/**
- * Creating and changing persons (docs/api.md#persons), each change through
- * `changePerson` (versioned-change.ts). Closing is in close-person.ts: it encrypts nothing,
- * so the close route bundles no KMS client.
- */
+// Creating and changing persons (docs/api.md#persons), each change through
+// `changePerson` (change-person.ts). Closing is in close-person.ts: it encrypts nothing,
+// so the close route bundles no KMS client.
 
 export async function createPerson(tenant: string, fields: CreatePersonBody): Promise<Person> {
   const at = now().toISOString();

@@ -8,8 +8,8 @@ const CONCURRENCY = 16;
 /**
  * Writes a screening list file into the table: the sanctions list in OFAC's SDN CSV format
  * (`sdn.csv`, loaded unchanged), the alert list in the service's CSV (docs/sandbox.md#persons).
- * Each entry's stream record re-screens the verified persons of its name. Used by
- * `npm run lists:load` in AWS and by the local runtime at start (the shipped sandbox lists).
+ * Each entry's stream record re-screens the verified persons of its name. One way in for
+ * a deployed table and a local one alike.
  */
 export async function loadScreeningList(list: ScreeningEntry['list'], csv: string): Promise<number> {
   const entries = list === 'sanctions' ? parseSdnCsv(csv) : parseAlertCsv(csv);

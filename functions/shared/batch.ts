@@ -24,7 +24,21 @@ export type QueueWork<S extends z.core.$ZodType> = (
   record: SQSRecord,
 ) => Promise<void>;
 
-/** An SQS worker's Lambda handler: each message of the batch goes to `work`. */
+/**
+ * An SQS worker's Lambda handler: each message of the batch goes to `work`, its body
+ * parsed with `body`, and the messages that fail are reported (see `processQueueBatch`).
+ *
+ * @example
+ * // functions/persons/handlers/identification-worker.ts
+ * import { queueWorker } from '#shared/batch';
+ * import { identificationMessage } from '../identification-message';
+ * import { identifyPerson } from '../identify-person';
+ *
+ * export const handler = queueWorker(
+ *   { worker: 'identification-worker', body: identificationMessage },
+ *   (message, logger) => identifyPerson(message, logger.child({ tenant: message.tenant, person_id: message.id })),
+ * );
+ */
 export function queueWorker<S extends z.core.$ZodType>(
   options: QueueWorkerOptions<S>,
   work: QueueWork<S>,

@@ -1,8 +1,7 @@
-/**
- * Every environment variable a function reads, read in one place. A value is read on
- * first use and a missing one throws at once, so a misconfigured function fails on its
- * first request with a clear message instead of half-working.
- */
+// Every environment variable a function reads, read in one place. A value is read on
+// first use and a missing one throws at once, so a misconfigured function fails on its
+// first request with a clear message instead of half-working.
+
 export const ENV = {
   /** Name of the single DynamoDB table. */
   tableName: 'TABLE_NAME',

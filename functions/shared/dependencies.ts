@@ -1,19 +1,19 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-/**
- * The one place handlers get their AWS clients and ports from. Which implementation is
- * used follows from configuration alone (e.g. `AWS_ENDPOINT_URL_DYNAMODB` points the SDK
- * at DynamoDB Local), so handlers never know which mode they run in. Tests and the local
- * runtime replace any of them with `setDependencies`.
- *
- * Each port is declared next to its implementations (`cipher/index.ts`, `queue/index.ts`,
- * `db/verify-accounts/index.ts`, …) with `port(name, factory)`, so a function bundles only
- * the clients it uses. Repositories are ports too: a use case asks `verifyAccounts()` for
- * its repository and never constructs one. Each port also adds its entry to this interface
- * there (`declare module '#shared/dependencies'`), so this file imports none of the modules
- * that import it: no import cycle runs through it.
- */
+// The one place handlers get their AWS clients and ports from. Which implementation is
+// used follows from configuration alone (e.g. `AWS_ENDPOINT_URL_DYNAMODB` points the SDK
+// at DynamoDB Local), so handlers never know which mode they run in. Tests and the local
+// runtime replace any of them with `setDependencies`.
+//
+// Each port is declared next to its implementations (`cipher/index.ts`, `queue/index.ts`,
+// `db/verify-accounts/index.ts`, …) with `port(name, factory)`, so a function bundles only
+// the clients it uses. Repositories are ports too: a use case asks `verifyAccounts()` for
+// its repository and never constructs one. Each port also adds its entry to this interface
+// there (`declare module '#shared/dependencies'`), so this file imports none of the modules
+// that import it: no import cycle runs through it.
+
+/** Every dependency by name: its port's value type (each port adds its own entry). */
 export interface Dependencies {
   documentClient: DynamoDBDocumentClient;
   now: () => Date;
@@ -29,6 +29,22 @@ const cache: Partial<Dependencies> = {};
  * of the service is: declaring does nothing until the getter is called, and the annotation
  * lets esbuild drop a port that a function never calls, with everything its factory
  * imports (esbuild cannot tell on its own that the call has no side effects).
+ *
+ * @example
+ * // functions/shared/queue/index.ts: the port, and its entry in `Dependencies`
+ * export const messageQueue = /* @__PURE__ *\/ port('queue', () => new SqsMessageQueue(new SQSClient({})));
+ *
+ * declare module '#shared/dependencies' {
+ *   interface Dependencies {
+ *     queue: MessageQueue;
+ *   }
+ * }
+ *
+ * // functions/screening/handlers/daily-rescreen.ts: a use asks the getter, never a constructor
+ * await messageQueue().send(
+ *   'screening',
+ *   page.nameKeys.map((nameKey, n) => ({ id: String(n), body: { name_key: nameKey } satisfies ScreeningMessage })),
+ * );
  */
 export function port<K extends Name>(name: K, factory: () => Dependencies[K]): () => Dependencies[K] {
   return () => {

@@ -7,11 +7,9 @@ import {
   PAGE_CEILING_MESSAGE,
 } from '#domain/pagination';
 
-/**
- * Building blocks every area's request schemas share (zod/mini): strings measured in
- * characters, the name rule, and the list query's parameters. Messages state the rule and
- * never echo the value (it may be an SSN or an account number).
- */
+// Building blocks every area's request schemas share (zod/mini): strings measured in
+// characters, the name rule, and the list query's parameters. Messages state the rule and
+// never echo the value (it may be an SSN or an account number).
 
 export const string = () => z.string({ error: 'must be a string' });
 

@@ -16,6 +16,28 @@ import { flushMetrics } from './metrics';
  * The HTTP stack loads the keys itself (`loadsDataKeys: false` here, `dataKeys()` in its
  * middleware), behind its error mapper, so a key that cannot be loaded answers the
  * contract's 500 rather than API Gateway's bare one.
+ *
+ * A schedule or the stream router is built on it directly; HTTP routes and queue workers
+ * through `httpHandler` and `queueWorker`.
+ *
+ * @example
+ * // functions/screening/handlers/daily-rescreen.ts: a schedule
+ * export const handler = invocation<void, { names: number }>(async () => {
+ *   const logger = createLogger({ worker: 'daily-rescreen' });
+ *   let names = 0;
+ *   let startKey: Record<string, unknown> | undefined;
+ *   do {
+ *     const page = await screeningLists().namesPage('sanctions', startKey);
+ *     await messageQueue().send(
+ *       'screening',
+ *       page.nameKeys.map((nameKey, n) => ({ id: String(n), body: { name_key: nameKey } satisfies ScreeningMessage })),
+ *     );
+ *     names += page.nameKeys.length;
+ *     startKey = page.next;
+ *   } while (startKey);
+ *   logger.info('sanctions names queued for re-screening', { names });
+ *   return { names };
+ * });
  */
 export function invocation<E, R>(
   fn: (event: E, context?: Context) => Promise<R>,

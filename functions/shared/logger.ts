@@ -4,17 +4,16 @@ import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import { ENV, optionalEnv, serviceName } from './config';
 
-/**
- * Structured JSON logs, one line per entry, written by Powertools for AWS Lambda's Logger
- * (level, message, timestamp, service, and — once an invocation's Lambda context is known —
- * its request id `function_request_id` and `cold_start`). Call sites see only the small
- * `Logger` below, so the implementation can change without touching them.
- *
- * Values under sensitive keys are replaced while the line is serialized (Powertools'
- * `jsonReplacerFn`), wherever they are nested — in fields, in an Error's own properties, in
- * arrays — so a careless `logger.info` cannot leak an SSN, a tax id, an account number, a
- * statement code or a secret.
- */
+// Structured JSON logs, one line per entry, written by Powertools for AWS Lambda's Logger
+// (level, message, timestamp, service, and — once an invocation's Lambda context is known —
+// its request id `function_request_id` and `cold_start`). Call sites see only the small
+// `Logger` below, so the implementation can change without touching them.
+//
+// Values under sensitive keys are replaced while the line is serialized (Powertools'
+// `jsonReplacerFn`), wherever they are nested — in fields, in an Error's own properties, in
+// arrays — so a careless `logger.info` cannot leak an SSN, a tax id, an account number, a
+// statement code or a secret.
+
 export const SENSITIVE_KEY =
   /ssn|social_security|tax_id|account_number|statement_code|secret|password|authorization|token|ciphertext/i;
 export const REDACTED = '[redacted]';

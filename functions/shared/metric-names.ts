@@ -1,7 +1,5 @@
-/**
- * The names of the service's metrics, dependency-free so the CDK stack's alarms and
- * dashboard (lib/constructs/app-metrics.ts) and the functions (./metrics.ts) share them.
- */
+// The names of the service's metrics, dependency-free so the CDK stack's alarms and
+// dashboard (lib/constructs/app-metrics.ts) and the functions (./metrics.ts) share them.
 
 /**
  * The service's CloudWatch metrics, written as Embedded Metric Format lines by Powertools

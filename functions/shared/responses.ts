@@ -2,14 +2,12 @@ import * as z from 'zod/mini';
 import { SCOPES } from './scopes';
 import type { IssueDetail } from './validation';
 
-/**
- * Building blocks of the response schemas (functions/<area>/responses.ts): what the
- * service answers, as zod schemas, so the OpenAPI document is generated from them
- * (lib/openapi) and the integration tests parse every real response with them. Handlers
- * never import these (bundle size): the presenters build the bodies, and the tests hold
- * the two together. Objects are strict: a field a presenter adds without documenting it
- * fails the tests.
- */
+// Building blocks of the response schemas (functions/<area>/responses.ts): what the
+// service answers, as zod schemas, so the OpenAPI document is generated from them
+// (lib/openapi) and the integration tests parse every real response with them. Handlers
+// never import these (bundle size): the presenters build the bodies, and the tests hold
+// the two together. Objects are strict: a field a presenter adds without documenting it
+// fails the tests.
 
 /** RFC 3339 in UTC with milliseconds, as every response timestamp (docs/api.md#timestamps). */
 export const timestamp = () =>

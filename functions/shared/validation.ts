@@ -1,18 +1,17 @@
 import * as z from 'zod/mini';
 import { type AppError, NotFoundError, ValidationError } from './errors';
 
-/**
- * Turns zod issues into the contract's validation error: the code names the first
- * failing field (`missing_<field>`, `invalid_<field>`; nested fields report their
- * top-level parent, e.g. `invalid_addresses`), unknown fields win over everything
- * (`unknown_field` in bodies, `unknown_parameter` in query strings), and every issue
- * is listed in `details.issues`. Messages describe the rule, never the rejected value.
- *
- * Two ways to name another code, both because Orum's clients expect its codes:
- * - a refinement may name its own code with `params: { error_code }`, and answer 404
- *   instead of 400 with `params: { error_code, status: 404 }`;
- * - a schema may give nested fields codes of their own with {@link withFieldCodes}.
- */
+// Turns zod issues into the contract's validation error: the code names the first
+// failing field (`missing_<field>`, `invalid_<field>`; nested fields report their
+// top-level parent, e.g. `invalid_addresses`), unknown fields win over everything
+// (`unknown_field` in bodies, `unknown_parameter` in query strings), and every issue
+// is listed in `details.issues`. Messages describe the rule, never the rejected value.
+//
+// Two ways to name another code, both because Orum's clients expect its codes:
+// - a refinement may name its own code with `params: { error_code }`, and answer 404
+//   instead of 400 with `params: { error_code, status: 404 }`;
+// - a schema may give nested fields codes of their own with {@link withFieldCodes}.
+
 export type InputSource = 'body' | 'query' | 'path';
 
 export interface IssueDetail {

@@ -3,7 +3,8 @@ import type { PageRequest } from '#shared/db/list-positions/index';
 import { type AccountListFilter, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { NotFoundError } from '#shared/errors';
 
-/** Reading accounts: what the get and list handlers call (another tenant's id is unknown). */
+// Reading accounts: one by id, or a page of a filtered list (another tenant's id is unknown).
+
 export async function getVerifyAccount(tenant: string, id: string): Promise<VerifyAccount> {
   const account = await verifyAccounts().get(tenant, id);
   if (!account) throw new NotFoundError('unknown_id', 'no verify account has this id');

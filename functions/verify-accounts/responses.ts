@@ -11,11 +11,9 @@ import {
 } from '#domain/verify-account';
 import { id, oneOf, timestamp } from '#shared/responses';
 
-/**
- * What the Verify routes answer (docs/api.md#account-object), as Orum's
- * `VerifyAccountResponseBase` names it; the presenter (present.ts) builds it. Not imported by
- * handlers: see #shared/responses.
- */
+// What the Verify routes answer (docs/api.md#account-object), as Orum's
+// `VerifyAccountResponseBase` names it; the presenter (present.ts) builds it. Not imported by
+// handlers: see #shared/responses.
 
 /** As the request schemas take them (schemas.ts): the account echoes what was validated. */
 const phoneNumber = () => z.string().check(z.regex(/^\+[1-9]\d{1,14}$/));

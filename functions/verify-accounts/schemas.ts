@@ -23,14 +23,12 @@ import {
 } from '#shared/input-schemas';
 import { withFieldCodes } from '#shared/validation';
 
-/**
- * Request schemas of the Verify endpoints (docs/api.md#request-rules, #lists, #validation-codes). Messages state
- * the rule and never echo the value (it may be an SSN or an account number).
- *
- * Written with `zod/mini`, zod's tree-shakable build: the same schemas and issues as
- * classic zod, at a fraction of the bundle (classic zod alone was ~445 KB of every
- * handler), which shortens every cold start.
- */
+// Request schemas of the Verify endpoints (docs/api.md#request-rules, #lists, #validation-codes). Messages state
+// the rule and never echo the value (it may be an SSN or an account number).
+//
+// Written with `zod/mini`, zod's tree-shakable build: the same schemas and issues as
+// classic zod, at a fraction of the bundle (classic zod alone was ~445 KB of every
+// handler), which shortens every cold start.
 
 const name = () => nameText(1);
 

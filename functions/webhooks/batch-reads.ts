@@ -2,9 +2,8 @@ import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { webhooks } from '#shared/db/webhooks/index';
 
 /**
- * A read that a batch makes once per tenant, however many of its records need it: the
- * tenant's webhook configurations for the stream router's fan-out and the delivery
- * worker, the tenant's signing secrets for the worker. Before, each record read its own,
+ * A read that a batch makes once per tenant, however many of its records need it (a
+ * tenant's webhook configurations, its signing secrets). Before, each record read its own,
  * and under load those repeats were most of the pipeline's table calls (issue 21).
  *
  * One is made per invocation and dropped with it, never kept in the container: a

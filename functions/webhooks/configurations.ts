@@ -6,7 +6,7 @@ import { NotFoundError, ValidationError } from '#shared/errors';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
 import type { ConfigurationBody } from './schemas';
 
-/** The webhook configuration routes (docs/api.md#webhook-configurations); another tenant's id is unknown. */
+// The webhook configuration routes (docs/api.md#webhook-configurations); another tenant's id is unknown.
 
 export async function createConfiguration(
   tenant: string,

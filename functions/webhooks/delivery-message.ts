@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 
 /**
- * The webhook-deliveries queue's message, one definition for both ends: fan-out and the
- * worker's own retries build a `DeliveryMessage`, the worker parses with this schema. One
+ * The webhook-deliveries queue's message, one definition for both ends: a sender (a
+ * fan-out, a retry) builds a `DeliveryMessage`, the worker parses with this schema. One
  * event to one configuration, on its `attempt`th try.
  */
 export const deliveryMessage = z.object({

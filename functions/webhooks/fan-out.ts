@@ -30,9 +30,9 @@ interface FanOutOptions {
  * dead endpoint never delays another. Sending the same event twice (a replayed stream batch) is safe: the
  * delivery worker drops an attempt it has already recorded, and receivers deduplicate on
  * `webhook-id` (the event id). A redelivery names itself (`redelivery`), so its attempts
- * are new ones. Both ways out use it: the stream router for a newly stored event, holding
- * the messages to send them with the rest of its batch (one send then carries many events'
- * deliveries, hence ids that name the event as well as the configuration), and `fanOut`.
+ * are new ones. The messages are returned, not sent, so a caller may hold them and send
+ * them with others (one send then carries many events' deliveries, hence ids that name the
+ * event as well as the configuration); `fanOut` sends them at once.
  */
 export async function deliveriesOf(
   event: PublishedEvent,

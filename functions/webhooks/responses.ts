@@ -4,11 +4,9 @@ import { SECRET_PREFIX } from '#domain/webhook-signing';
 import { id, timestamp } from '#shared/responses';
 import { EVENT_TYPE_SELECTORS } from './schemas';
 
-/**
- * What the webhook routes answer (docs/api.md#webhooks), as Orum's `WebhookConfiguration`
- * names it; the presenter (present.ts) builds it. Not imported by handlers: see
- * #shared/responses.
- */
+// What the webhook routes answer (docs/api.md#webhooks), as Orum's `WebhookConfiguration`
+// names it; the presenter (present.ts) builds it. Not imported by handlers: see
+// #shared/responses.
 
 export const eventTypeSelector = z
   .enum(EVENT_TYPE_SELECTORS as [string, ...string[]])

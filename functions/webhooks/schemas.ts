@@ -3,10 +3,8 @@ import { PERSON_ALL, SUBSCRIBE_ALL } from '#domain/webhook-configuration';
 import { EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { documented, string } from '#shared/input-schemas';
 
-/**
- * Request schemas of the webhook routes (docs/api.md#webhooks). Messages state the rule
- * and never echo the value (a URL may carry a token in its query string).
- */
+// Request schemas of the webhook routes (docs/api.md#webhooks). Messages state the rule
+// and never echo the value (a URL may carry a token in its query string).
 
 /** What `event_types` may hold: every kind the service emits, and the two groups. */
 export const EVENT_TYPE_SELECTORS: readonly string[] = [SUBSCRIBE_ALL, PERSON_ALL, ...EVENT_TYPES];

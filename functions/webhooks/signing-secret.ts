@@ -3,7 +3,7 @@ import { webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { now } from '#shared/dependencies';
 import { NotFoundError } from '#shared/errors';
 
-/** The tenant's webhook signing secret (docs/api.md#signing-secret). */
+// The tenant's webhook signing secret (docs/api.md#signing-secret).
 
 /** Standard Webhooks' form: `whsec_` and the base64 key; 24 random bytes is 192 bits, above its 128-bit floor. */
 const SECRET_BYTES = 24;

@@ -11,13 +11,12 @@ import {
   METRICS_DIMENSION,
 } from '#shared/metric-names';
 
-/**
- * The contract between the functions' EMF metrics (Powertools Metrics,
- * functions/shared/metrics.ts) and the alarms and dashboard built on them: the names are
- * those of functions/shared/metric-names.ts. Every function gets both variables
- * (`ServiceFunction`), so each metric lands in the `VerifyService` namespace with one
- * dimension, `service` = the stack name: two stages in one account never mix their numbers.
- */
+// The contract between the functions' EMF metrics (Powertools Metrics,
+// functions/shared/metrics.ts) and the alarms and dashboard built on them: the names are
+// those of functions/shared/metric-names.ts. Every function gets both variables
+// (`ServiceFunction`), so each metric lands in the `VerifyService` namespace with one
+// dimension, `service` = the stack name: two stages in one account never mix their numbers.
+
 export const APP_METRICS_ENV = { serviceName: ENV.serviceName, namespace: ENV.metricsNamespace } as const;
 
 /** The CloudWatch namespace of the application's own metrics. */

@@ -25,6 +25,9 @@ export interface DataKeyProps {
   readonly logRetention?: RetentionDays;
 }
 
+/** The generator's entry point, relative to the repository root. */
+export const DATA_KEY_GENERATOR = 'functions/deploy/handlers/generate-data-key.ts';
+
 /**
  * One of the service's data keys (functions/shared/data-key/: the digest key of
  * docs/data-model.md#digests, the field key of docs/data-model.md#field-encryption): 32
@@ -43,9 +46,6 @@ export interface DataKeyProps {
  * the resource is retained: the key must outlive every stack change, or every stored
  * digest or sealed field would be orphaned (test/infra pins the resources' logical ids).
  */
-/** The generator's entry point, relative to the repository root. */
-export const DATA_KEY_GENERATOR = 'functions/deploy/handlers/generate-data-key.ts';
-
 export class DataKey extends Construct implements BoundDataKey {
   readonly spec: DataKeySpec;
   /** Base64 KMS ciphertext of the key (a token: the resource's `Ref`). */

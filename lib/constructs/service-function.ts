@@ -85,8 +85,8 @@ export interface ServiceFunctionProps {
 }
 
 /**
- * A `NodejsFunction` with the house defaults, shared by the API functions (`ApiFunction`)
- * and the pipeline's consumers (`ConsumerFunction`): Node.js 24 on ARM64, X-Ray tracing,
+ * A `NodejsFunction` with the house defaults, the base of every function of the service
+ * (an API route's, a consumer's): Node.js 24 on ARM64, X-Ray tracing,
  * the Powertools service name (the stack's name) and metrics namespace of
  * `app-metrics.ts`, an explicit log group with retention, a minified ESM bundle with
  * source maps (positions only) that includes the AWS SDK (so the code runs against the SDK

@@ -1,8 +1,7 @@
-/**
- * The AWS account and region the local runtime plays: what ARNs, event sources and
- * Lambda contexts name, and the credentials its SDK clients sign with. DynamoDB Local
- * accepts any credentials; the SDK only needs some to sign with.
- */
+// The AWS account and region the local runtime plays: what ARNs, event sources and
+// Lambda contexts name, and the credentials its SDK clients sign with. DynamoDB Local
+// accepts any credentials; the SDK only needs some to sign with.
+
 export const LOCAL_ACCOUNT_ID = '123456789012';
 export const LOCAL_REGION = 'us-east-1';
 

@@ -2,12 +2,11 @@ import type { TableDescription } from '@aws-sdk/client-dynamodb';
 import type { LambdaInvoker } from './lambda-invoker';
 import type { RuntimeLog } from './log';
 
-/**
- * Extension point for everything that runs beside the HTTP gateway: the table-stream
- * poller, in-process SQS queues, schedules. The runtime starts workers in order once the
- * table exists and the handler environment is set, before it opens the HTTP port, and
- * stops them in reverse order after the port is closed.
- */
+// Extension point for everything that runs beside the HTTP gateway: the table-stream
+// poller, in-process SQS queues, schedules. The runtime starts workers in order once the
+// table exists and the handler environment is set, before it opens the HTTP port, and
+// stops them in reverse order after the port is closed.
+
 export interface WorkerContext {
   readonly tableName: string;
   /** Holds `LatestStreamArn`, which a stream poller reads from. */

@@ -1,10 +1,8 @@
-/**
- * How `npm start` shows the handlers' JSON log lines in a terminal: one short line each,
- * without the fields Powertools adds for CloudWatch (function ARN, memory size, sampling
- * rate, …), and without the handlers' "request completed" line, which the gateway's own
- * access line (method, path, status, latency, route, tenant) already says.
- * `LOG_FORMAT=json` keeps the lines exactly as Lambda would write them.
- */
+// How `npm start` shows the handlers' JSON log lines in a terminal: one short line each,
+// without the fields Powertools adds for CloudWatch (function ARN, memory size, sampling
+// rate, …), and without the handlers' "request completed" line, which the gateway's own
+// access line (method, path, status, latency, route, tenant) already says.
+// `LOG_FORMAT=json` keeps the lines exactly as Lambda would write them.
 
 /** Fields that matter in CloudWatch, not in a terminal. */
 const CLOUDWATCH_FIELDS = new Set([

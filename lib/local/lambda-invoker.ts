@@ -6,12 +6,11 @@ import { REPO_ROOT } from '#lib/repo-root';
 import { API_FUNCTION_TIMEOUT_SECONDS, type ConsumerDefinition, type RouteDefinition } from '#lib/service/index';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './aws-account';
 
-/**
- * Runs handler modules in-process the way the Lambda Node.js runtime would: the module is
- * imported on the first invocation (a cold start, after the runtime has set the
- * environment), `handler(event, context)` is awaited, and an invocation that outlives the
- * function timeout fails as Lambda's "Task timed out" does.
- */
+// Runs handler modules in-process the way the Lambda Node.js runtime would: the module is
+// imported on the first invocation (a cold start, after the runtime has set the
+// environment), `handler(event, context)` is awaited, and an invocation that outlives the
+// function timeout fails as Lambda's "Task timed out" does.
+
 export interface FunctionDefinition {
   /** Function name, as `context.functionName` (the route id). */
   readonly name: string;

@@ -1,8 +1,7 @@
-/**
- * The local runtime's own log (start-up, access log, handler failures). Handlers log
- * through their own logger; this one only has to be readable in a terminal and easy to
- * silence or capture in tests.
- */
+// The local runtime's own log (start-up, access log, handler failures). Handlers log
+// through their own logger; this one only has to be readable in a terminal and easy to
+// silence or capture in tests.
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export type RuntimeLog = (level: LogLevel, message: string, details?: Record<string, unknown>) => void;

@@ -2,13 +2,12 @@ import type { OpenApiDocument } from '#lib/openapi/document';
 import type { HttpResponse } from './gateway/apigw-response';
 import type { LocalEndpoint } from './gateway/local-endpoints';
 
-/**
- * `GET /openapi.json` on `npm start`: the OpenAPI document `npm run openapi` prints, with
- * this runtime as its server, so a client or a viewer can be pointed at it. No token: the
- * document describes the API, it holds no data. Generated on the first request, then kept
- * (loaded then too: it imports every handler module, which `npm start` otherwise loads on
- * a route's first request).
- */
+// `GET /openapi.json` on `npm start`: the OpenAPI document `npm run openapi` prints, with
+// this runtime as its server, so a client or a viewer can be pointed at it. No token: the
+// document describes the API, it holds no data. Generated on the first request, then kept
+// (loaded then too: it imports every handler module, which `npm start` otherwise loads on
+// a route's first request).
+
 export const OPENAPI_PATH = '/openapi.json';
 
 export function openApiEndpoint(): LocalEndpoint {

@@ -1,8 +1,6 @@
-/**
- * What `npm start` checks before loading anything else, so that a machine that cannot run
- * the service gets one sentence and the fix rather than a stack trace. Dependency-free:
- * it must run on the Node.js it may refuse.
- */
+// What `npm start` checks before loading anything else, so that a machine that cannot run
+// the service gets one sentence and the fix rather than a stack trace. Dependency-free:
+// it must run on the Node.js it may refuse.
 
 /**
  * The Node.js the service runs on: Lambda's (`nodejs24.x`). `npm ci` installs it from the

@@ -11,11 +11,9 @@ import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
 import type { HeaderName } from './contract';
 import type { JsonSchema } from './json-schema';
 
-/**
- * The named parts of the OpenAPI document (`components`) that operations refer to: the
- * response schemas, the headers and parameters every route shares, the security scheme,
- * and the answers every route gives word for word.
- */
+// The named parts of the OpenAPI document (`components`) that operations refer to: the
+// response schemas, the headers and parameters every route shares, the security scheme,
+// and the answers every route gives word for word.
 
 export const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string) => ({
   $ref: `#/components/${kind}/${name}`,

@@ -12,12 +12,10 @@ import { type CodeList, ERROR_CODES, type ErrorCode, inputErrorCodes } from './e
 import type { Example } from './examples';
 import { OPERATIONS, type OperationSpec } from './operations';
 
-/**
- * The contract of one route: its handler's request schemas and every answer it can get,
- * each with the zod schema that parses its body. The OpenAPI document (document.ts) is
- * written from this, and the integration tests parse every real response with it
- * (test/integration/harness.ts), so what is documented is what is answered.
- */
+// The contract of one route: its handler's request schemas and every answer it can get,
+// each with the zod schema that parses its body. The OpenAPI document (document.ts) is
+// written from this, and the integration tests parse every real response with it
+// (test/integration/harness.ts), so what is documented is what is answered.
 
 /** What one answer's body can be: a schema of the service, its error body, or API Gateway's own. */
 export type BodyVariant =

@@ -1,9 +1,7 @@
-/**
- * Examples of the OpenAPI document, with the sandbox's values (docs/sandbox.md), so that
- * sending one provokes the outcome it names. Every example is parsed by the schema it
- * illustrates (the handler's request schema, or the response schema) in the unit tests,
- * so an example cannot drift from the contract either. Fictional values only.
- */
+// Examples of the OpenAPI document, with the sandbox's values (docs/sandbox.md), so that
+// sending one provokes the outcome it names. Every example is parsed by the schema it
+// illustrates (the handler's request schema, or the response schema) in the unit tests,
+// so an example cannot drift from the contract either. Fictional values only.
 
 export interface Example {
   readonly summary: string;

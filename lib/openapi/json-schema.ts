@@ -1,12 +1,11 @@
 import * as z from 'zod/mini';
 
-/**
- * zod schemas as JSON Schema (2020-12, OpenAPI 3.1's dialect), with zod's own
- * `z.toJSONSchema`. Requests are described as they are sent (`io: 'input'`), except query
- * parameters, which are described as the handler reads them (`io: 'output'`: an integer
- * with its default rather than the digits it arrives as, as Orum documents them);
- * responses as the presenters build them (`output`).
- */
+// zod schemas as JSON Schema (2020-12, OpenAPI 3.1's dialect), with zod's own
+// `z.toJSONSchema`. Requests are described as they are sent (`io: 'input'`), except query
+// parameters, which are described as the handler reads them (`io: 'output'`: an integer
+// with its default rather than the digits it arrives as, as Orum documents them);
+// responses as the presenters build them (`output`).
+
 export type Io = 'input' | 'output';
 
 export type JsonSchema = Record<string, unknown>;

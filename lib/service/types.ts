@@ -4,12 +4,10 @@ import type { IndexName, TableAction } from '#shared/db/schema';
 import type { QueueId } from '#shared/queue/message-queue';
 import type { Scope } from '#shared/scopes';
 
-/**
- * The vocabulary of the service description: a route, a consumer, a queue, and what each
- * function may do with the table. `lib/service/<area>.ts` files describe one area each
- * in these terms; `lib/service/index.ts` joins them. The CDK stack and the local runtime
- * are both built from the joined description.
- */
+// The vocabulary of the service description: a route, a consumer, a queue, and what each
+// function may do with the table. `lib/service/<area>.ts` files describe one area each
+// in these terms; `lib/service/index.ts` joins them. The CDK stack and the local runtime
+// are both built from the joined description.
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
-/**
- * A real headless Chromium for browser tests, driven by playwright-core. Playwright's own
- * browser download does not work here (offline CI), so the tests use the distribution's
- * Chromium: `.ci/run` installs Debian's `chromium` package.
- */
+// A real headless Chromium for browser tests, driven by playwright-core. Playwright's own
+// browser download does not work here (offline CI), so the tests use the distribution's
+// Chromium: `.ci/run` installs Debian's `chromium` package.
+
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
 /** CHROMIUM_PATH when set (a wrong one fails at launch, loudly), else the first candidate installed. */

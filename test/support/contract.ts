@@ -4,15 +4,13 @@ import { bodySchemaOf, gatewayErrorBody, type RouteContract, routeContract } fro
 import { GATEWAY_ERRORS } from '#lib/service/gateway-errors';
 import { ROUTES, type RouteDefinition } from '#lib/service/index';
 
-/**
- * Holds a real answer to the OpenAPI document's contract (lib/openapi/contract.ts): the
- * status must be documented for the route the request matched, the body must parse with
- * the documented schema (strict: an undocumented field fails), and the headers the document
- * says are always there must be. A request that matches no route may only get API
- * Gateway's own answers (404 before routing; 413 and 431 before anything), or an answer of
- * a local endpoint of `npm start` (`/openapi.json`, …), which is outside the API.
- * test/integration/harness.ts runs every `api()` response through it.
- */
+// Holds a real answer to the OpenAPI document's contract (lib/openapi/contract.ts): the
+// status must be documented for the route the request matched, the body must parse with
+// the documented schema (strict: an undocumented field fails), and the headers the document
+// says are always there must be. A request that matches no route may only get API
+// Gateway's own answers (404 before routing; 413 and 431 before anything), or an answer of
+// a local endpoint of `npm start` (`/openapi.json`, …), which is outside the API.
+// test/integration/harness.ts runs every `api()` response through it.
 
 export interface Answer {
   readonly status: number;

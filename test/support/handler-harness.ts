@@ -31,13 +31,11 @@ import { checkRecorded, recordingClient, takeRecorded, usedGrants } from './tabl
 export { TEST_FIELD_CIPHER } from './records';
 export { functionUnderTest } from './table-access-recorder';
 
-/**
- * What every handler test shares: DynamoDB mocked at the document client (every instance),
- * a fake cipher, a fixed digest key and field key, a fixed clock, captured log lines and captured metrics (EMF lines). Call `useHandlerHarness()` once at
- * the top of a test file. Every DynamoDB command a handler sends is checked against its
- * function's grant (test/support/table-access-recorder.ts): routes run as the route their
- * event names (`invoke`), any other call through `functionUnderTest`.
- */
+// What every handler test shares: DynamoDB mocked at the document client (every instance),
+// a fake cipher, a fixed digest key and field key, a fixed clock, captured log lines and captured metrics (EMF lines). Call `useHandlerHarness()` once at
+// the top of a test file. Every DynamoDB command a handler sends is checked against its
+// function's grant (test/support/table-access-recorder.ts): routes run as the route their
+// event names (`invoke`), any other call through `functionUnderTest`.
 
 // Handlers read TABLE_NAME on first use, not at import, so setting it here is early enough.
 export const TABLE = 'test-table';

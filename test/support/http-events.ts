@@ -1,10 +1,8 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { asRoute } from './table-access-recorder';
 
-/**
- * API Gateway HTTP API (v2) events as the JWT authorizer delivers them, a minimal Lambda
- * context, and a way to call a handler and read its JSON answer.
- */
+// API Gateway HTTP API (v2) events as the JWT authorizer delivers them, a minimal Lambda
+// context, and a way to call a handler and read its JSON answer.
 
 export const SERVICE_VERSION = 'v2022-09-21';
 export const DEFAULT_CLIENT_ID = 'partner-a';

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 // The source's import graph, read from the files themselves (type-only imports count: a
-// cycle of types is still two modules that cannot be understood apart). Used by the
-// architecture test to hold the layering that docs/architecture.md states.
+// cycle of types is still two modules that cannot be understood apart): what the layering
+// docs/architecture.md states is held on.
 
 /** A source file, by its path from the repository root (`functions/shared/errors.ts`). */
 export type SourcePath = string;

@@ -4,26 +4,24 @@ import { join } from 'node:path';
 import { parseYaml } from '@redocly/openapi-core';
 import * as z from 'zod';
 
-/**
- * One valid request per operation of Orum's published OpenAPI documents
- * (test/fixtures/orum/, unchanged), built from the operation's own schemas, so a request a
- * client written for Orum sends can be sent here. The rules, applied to every operation:
- *
- * - a value is the schema's `example` when it has one that the schema accepts (Orum's
- *   examples are not all valid: `account_number`'s is a YAML number), else the first
- *   `enum` value, else one made from the type: an object holds its required properties
- *   and the optional ones Orum gives an example for (`person`, `business`, `sender_name`),
- *   a list one item (or `minItems`), a number its `minimum` (or 0), a boolean `true`, a
- *   string its `format` (uuid, date-time, email), a string matching its `pattern`, or
- *   `a` repeated `minLength` times; a `oneOf` takes its first alternative;
- * - a pattern is followed literally: the first alternative, each repetition at its
- *   minimum (at least once), every optional piece present (so `^(?:\d-?){3,16}\d$`
- *   gives `0-0-0-0`), a class's first lower-case letter, else upper-case, else digit;
- * - `$ref`s are resolved within their document and `allOf` parts merged;
- * - the request, with what the caller sets on top (ids, values the schema cannot know),
- *   is checked against Orum's schema before it is sent (zod's JSON Schema reader, in
- *   OpenAPI 3.0 mode): a request Orum's schema refuses fails the test, not the service.
- */
+// One valid request per operation of Orum's published OpenAPI documents
+// (test/fixtures/orum/, unchanged), built from the operation's own schemas, so a request a
+// client written for Orum sends can be sent here. The rules, applied to every operation:
+//
+// - a value is the schema's `example` when it has one that the schema accepts (Orum's
+//   examples are not all valid: `account_number`'s is a YAML number), else the first
+//   `enum` value, else one made from the type: an object holds its required properties
+//   and the optional ones Orum gives an example for (`person`, `business`, `sender_name`),
+//   a list one item (or `minItems`), a number its `minimum` (or 0), a boolean `true`, a
+//   string its `format` (uuid, date-time, email), a string matching its `pattern`, or
+//   `a` repeated `minLength` times; a `oneOf` takes its first alternative;
+// - a pattern is followed literally: the first alternative, each repetition at its
+//   minimum (at least once), every optional piece present (so `^(?:\d-?){3,16}\d$`
+//   gives `0-0-0-0`), a class's first lower-case letter, else upper-case, else digit;
+// - `$ref`s are resolved within their document and `allOf` parts merged;
+// - the request, with what the caller sets on top (ids, values the schema cannot know),
+//   is checked against Orum's schema before it is sent (zod's JSON Schema reader, in
+//   OpenAPI 3.0 mode): a request Orum's schema refuses fails the test, not the service.
 
 export type JsonSchema = { [key: string]: any };
 

@@ -1,10 +1,9 @@
 import { connect } from 'node:net';
 
-/**
- * HTTP/1.1 written byte for byte over a socket, for requests no client library sends as
- * given: a header section of an exact size. The request closes the connection, so the
- * response is whatever arrives until the server closes it.
- */
+// HTTP/1.1 written byte for byte over a socket, for requests no client library sends as
+// given: a header section of an exact size. The request closes the connection, so the
+// response is whatever arrives until the server closes it.
+
 export interface RawHttpRequest {
   readonly method: string;
   readonly path: string;

@@ -6,10 +6,9 @@ import type {
   VerificationStatus,
 } from '#domain/verify-account';
 
-/**
- * The bank side of a verification. The sandbox bank is the only implementation today;
- * a real provider implements the same port.
- */
+// The bank side of a verification. The sandbox bank is the only implementation today;
+// a real provider implements the same port.
+
 export interface BankAccountRef {
   routing_number: string;
   account_number: string;

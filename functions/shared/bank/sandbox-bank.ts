@@ -9,11 +9,10 @@ import type {
   StatementCredit,
 } from './bank-provider';
 
-/**
- * The documented sandbox bank (docs/sandbox.md): outcomes are chosen by
- * the account number's last four digits, or by a magic account holder name, as in Orum's
- * sandbox. Partners rely on this table: change it only with the docs.
- */
+// The documented sandbox bank (docs/sandbox.md): outcomes are chosen by
+// the account number's last four digits, or by a magic account holder name, as in Orum's
+// sandbox. Partners rely on this table: change it only with the docs.
+
 const BY_SUFFIX: Record<string, AccountCheck> = {
   '1111': {
     verification_status: 'invalid',

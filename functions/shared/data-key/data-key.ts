@@ -1,15 +1,14 @@
 import { ENV } from '#shared/config';
 
-/**
- * The service's data keys: 32 random bytes each, generated once by KMS under the cipher key
- * at the first deploy (lib/constructs/data-key.ts) and decrypted once per warm container,
- * so that using them costs no KMS call per request. The purpose names the key in the
- * encryption context of its ciphertext (`kms:EncryptionContext:purpose`), and a function
- * can decrypt only the keys its row in lib/service/ names.
- * - `digest-key`: the HMAC key of every digest of a secret or of PII (functions/shared/digest/);
- * - `field-key`: the AES-256-GCM key that seals account numbers in stored items
- *   (functions/shared/field-cipher/).
- */
+// The service's data keys: 32 random bytes each, generated once by KMS under the cipher key
+// at the first deploy (lib/constructs/data-key.ts) and decrypted once per warm container,
+// so that using them costs no KMS call per request. The purpose names the key in the
+// encryption context of its ciphertext (`kms:EncryptionContext:purpose`), and a function
+// can decrypt only the keys its row in lib/service/ names.
+// - `digest-key`: the HMAC key of every digest of a secret or of PII (functions/shared/digest/);
+// - `field-key`: the AES-256-GCM key that seals account numbers in stored items
+//   (functions/shared/field-cipher/).
+
 export type DataKeyPurpose = 'digest-key' | 'field-key';
 
 /** Where each data key lives, the same in the CDK app (lib/) and in the functions. */

@@ -1,10 +1,9 @@
-/**
- * Keys of the records every area shares: idempotency records, rate buckets, tenant aliases
- * and settings. Each entity's own keys live beside its repository
- * (`./verify-accounts/keys.ts`, …); the access patterns they serve are listed in
- * docs/data-model.md.
- */
 import { keyDigest } from './digest';
+
+// Keys of the records every area shares: idempotency records, rate buckets, tenant aliases
+// and settings. Each entity's own keys live beside its repository
+// (`./verify-accounts/keys.ts`, …); the access patterns they serve are listed in
+// docs/data-model.md.
 
 export { ENTITY } from './entities';
 

@@ -1,13 +1,12 @@
-/**
- * The single table's physical shape: key names, indexes and what each index projects.
- * The CDK stack and the local runtime both build the table from this, so they cannot
- * drift apart. Every access pattern, and which key or index serves it, is in
- * docs/data-model.md; the key builders are beside each entity's repository.
- *
- * A GSI's key schema and projection cannot be changed in place, so the three indexes are
- * generic and project the union of what every planned pattern filters on (verify
- * accounts, persons, events); adding an entity adds key values, not indexes.
- */
+// The single table's physical shape: key names, indexes and what each index projects.
+// The CDK stack and the local runtime both build the table from this, so they cannot
+// drift apart. Every access pattern, and which key or index serves it, is in
+// docs/data-model.md; the key builders are beside each entity's repository.
+//
+// A GSI's key schema and projection cannot be changed in place, so the three indexes are
+// generic and project the union of what every planned pattern filters on (verify
+// accounts, persons, events); adding an entity adds key values, not indexes.
+
 /**
  * The status attributes list filters evaluate on the index: a verify account's
  * `verification_status` and a person's `status` are list partition keys instead, so a

@@ -1,13 +1,11 @@
 import { tenantListShards } from '#shared/config';
 
-/**
- * Write sharding of the partitions one tenant writes on every verification (the list
- * indexes' partitions, docs/data-model.md#write-sharding): an item's shard is a hash of its id,
- * so writes spread evenly, and a list reads every shard and merges them in sort-key
- * order. A tenant's shard count may only grow: shard 0 keeps its key at every count,
- * and an item stays where it was written until its next index-key change, so a reader
- * of shards 0…n-1 finds every item written while the count was ≤ n.
- */
+// Write sharding of the partitions one tenant writes on every verification (the list
+// indexes' partitions, docs/data-model.md#write-sharding): an item's shard is a hash of its id,
+// so writes spread evenly, and a list reads every shard and merges them in sort-key
+// order. A tenant's shard count may only grow: shard 0 keeps its key at every count,
+// and an item stays where it was written until its next index-key change, so a reader
+// of shards 0…n-1 finds every item written while the count was ≤ n.
 
 /** Most shards a tenant's list may have: a list page reads every one. */
 export const MAX_LIST_SHARDS = 32;

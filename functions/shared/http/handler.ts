@@ -47,6 +47,18 @@ export type HttpHandler = ((event: HttpEvent, context: Context) => Promise<HttpR
  * typed input and returns a body; one access-log line is written per request. The
  * invocation wrapper puts the Lambda context on the log lines and writes the request's
  * metrics when it ends.
+ *
+ * @example
+ * // functions/persons/handlers/get.ts: GET /persons/{id}
+ * import { httpHandler } from '#shared/http/handler';
+ * import { personIdParams } from '../params';
+ * import { presentPerson } from '../present';
+ * import { getPerson } from '../read-persons';
+ *
+ * export const handler = httpHandler({ params: personIdParams }, async ({ tenant, params }) => {
+ *   const person = await getPerson(tenant, params.id);
+ *   return { body: { person: presentPerson(person) } };
+ * });
  */
 export function httpHandler<
   BS extends z.core.$ZodType | undefined = undefined,

@@ -4,9 +4,9 @@
  * live beside the consumers in lib/service/.
  */
 export const QUEUES = {
-  /** New verify accounts waiting for the bank (consumed by the verification worker). */
+  /** New verify accounts waiting for the bank. */
   verification: { envVar: 'VERIFICATION_QUEUE_URL' },
-  /** Accounts whose statement code was just sent: the holder's email (consumed by the statement-code email worker). */
+  /** Accounts whose statement code was just sent: the holder is to be emailed. */
   statementCodeEmails: { envVar: 'STATEMENT_CODE_EMAILS_QUEUE_URL' },
   /** Persons to identify, and rejected persons waiting for their automatic retry (delayed). */
   identification: { envVar: 'IDENTIFICATION_QUEUE_URL' },

@@ -1,12 +1,11 @@
 import { lookup } from 'node:dns/promises';
 import { checkWebhookUrl, type WebhookUrlCheck } from '#domain/webhook-url';
 
-/**
- * Decides whether the service may send webhooks to a URL (server-side request forgery:
- * a partner must not point deliveries at the service's own network). The URL's syntax is
- * already checked by the request schema. An approval carries the addresses checked: a
- * delivery connects to those and to no other answer DNS gives later.
- */
+// Decides whether the service may send webhooks to a URL (server-side request forgery:
+// a partner must not point deliveries at the service's own network). The URL's syntax is
+// already checked by the request schema. An approval carries the addresses checked: a
+// delivery connects to those and to no other answer DNS gives later.
+
 export type WebhookUrlVerdict = WebhookUrlCheck;
 
 export interface WebhookUrlPolicy {

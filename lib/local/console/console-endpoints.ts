@@ -2,11 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { HttpResponse } from '../gateway/apigw-response';
 import type { LocalEndpoint } from '../gateway/local-endpoints';
 
-/**
- * The sandbox console (docs/console.md): static files beside this module, served by
- * `npm start` at CONSOLE_PATH. No build step and nothing from elsewhere: the page's script
- * uses the public API with a token from the local token endpoint, like a partner's code.
- */
+// The sandbox console (docs/console.md): static files beside this module, served by
+// `npm start` at CONSOLE_PATH. No build step and nothing from elsewhere: the page's script
+// uses the public API with a token from the local token endpoint, like a partner's code.
+
 export const CONSOLE_PATH = '/console';
 
 /** Each path the page loads, and its file here. Exact paths: nothing else under /console is served. */

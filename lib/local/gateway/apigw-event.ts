@@ -4,12 +4,11 @@ import type { JWTPayload } from 'jose';
 import { type RouteDefinition, routeKey } from '#lib/service/index';
 import { LOCAL_ACCOUNT_ID } from '../aws-account';
 
-/**
- * Builds the payload-format-2.0 event an HTTP API hands to a Lambda integration, with the
- * quirks handlers can observe: headers lower-cased and repeated ones joined with `,`,
- * cookies moved to `cookies`, repeated query parameters joined with `,`, absent (not
- * empty) optional fields, claims flattened to strings, bodies of non-text types base64.
- */
+// Builds the payload-format-2.0 event an HTTP API hands to a Lambda integration, with the
+// quirks handlers can observe: headers lower-cased and repeated ones joined with `,`,
+// cookies moved to `cookies`, repeated query parameters joined with `,`, absent (not
+// empty) optional fields, claims flattened to strings, bodies of non-text types base64.
+
 export const LOCAL_API_ID = 'local';
 
 /** What the gateway keeps of an HTTP request (Node's `rawHeaders` keeps repeats and order). */

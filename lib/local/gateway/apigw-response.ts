@@ -1,11 +1,10 @@
 import { GATEWAY_ERRORS, type GatewayError } from '#lib/service/gateway-errors';
 
-/**
- * Turns what a handler returned into the HTTP response an HTTP API (payload format 2.0)
- * would send, and writes API Gateway's own error responses (their table is
- * lib/service/gateway-errors.ts): clients see exactly these bytes in AWS; local must not
- * differ.
- */
+// Turns what a handler returned into the HTTP response an HTTP API (payload format 2.0)
+// would send, and writes API Gateway's own error responses (their table is
+// lib/service/gateway-errors.ts): clients see exactly these bytes in AWS; local must not
+// differ.
+
 export interface HttpResponse {
   readonly statusCode: number;
   readonly headers: Record<string, string | string[]>;

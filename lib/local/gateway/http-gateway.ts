@@ -9,12 +9,11 @@ import type { JwtAuthorizer } from './jwt-authorizer';
 import { findLocalEndpoint, type LocalEndpoint } from './local-endpoints';
 import { RouteTable } from './route-table';
 
-/**
- * Plays an API Gateway HTTP API with one JWT authorizer in front of every route, in the
- * order AWS applies its checks: the quotas on request line and headers (431) and payload
- * (413), route selection (404 before any auth), authorizer (401, then 403 on scopes),
- * Lambda integration (500 when it fails, 503 when it outlasts the integration timeout).
- */
+// Plays an API Gateway HTTP API with one JWT authorizer in front of every route, in the
+// order AWS applies its checks: the quotas on request line and headers (431) and payload
+// (413), route selection (404 before any auth), authorizer (401, then 403 on scopes),
+// Lambda integration (500 when it fails, 503 when it outlasts the integration timeout).
+
 export interface HttpGatewayOptions {
   /** Every route is served, local-only ones included: this gateway is local by definition. */
   readonly routes: readonly RouteDefinition[];

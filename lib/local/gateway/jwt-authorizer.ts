@@ -1,16 +1,15 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 
-/**
- * The HTTP API JWT authorizer's rules, as AWS documents them:
- * - the identity source (Authorization header) holds the token, optionally after `Bearer `;
- * - RSA signature by a key of the issuer's JWKS, chosen by `kid`;
- * - `iss` equals the configured issuer;
- * - `aud` matches one configured audience, or, only when the token has no `aud`,
- *   `client_id` does (Cognito access tokens carry no `aud`);
- * - `exp` after now, `nbf` and `iat` before now;
- * - the token holds at least ONE of the route's scopes (`scope` or `scp`).
- * Anything but the scope check fails with 401; the scope check with 403.
- */
+// The HTTP API JWT authorizer's rules, as AWS documents them:
+// - the identity source (Authorization header) holds the token, optionally after `Bearer `;
+// - RSA signature by a key of the issuer's JWKS, chosen by `kid`;
+// - `iss` equals the configured issuer;
+// - `aud` matches one configured audience, or, only when the token has no `aud`,
+//   `client_id` does (Cognito access tokens carry no `aud`);
+// - `exp` after now, `nbf` and `iat` before now;
+// - the token holds at least ONE of the route's scopes (`scope` or `scp`).
+// Anything but the scope check fails with 401; the scope check with 403.
+
 export interface JwtAuthorizerConfig {
   readonly issuer: string;
   readonly audience: readonly string[];

@@ -13,13 +13,12 @@ import {
 import { SCOPES } from '#shared/scopes';
 import { readOrCreateFile } from '../state-dir';
 
-/**
- * The local stand-in for the Cognito user pool. Its tokens look like Cognito
- * client-credentials access tokens (`sub` = `client_id` = tenant, space-separated
- * `scope`, `token_use: access`) plus an `aud`, because locally anyone may mint a token for
- * any tenant name, so the authorizer cannot list client ids as its audience the way the
- * AWS one does.
- */
+// The local stand-in for the Cognito user pool. Its tokens look like Cognito
+// client-credentials access tokens (`sub` = `client_id` = tenant, space-separated
+// `scope`, `token_use: access`) plus an `aud`, because locally anyone may mint a token for
+// any tenant name, so the authorizer cannot list client ids as its audience the way the
+// AWS one does.
+
 export const LOCAL_ISSUER = 'https://local-issuer.verify-service.invalid';
 export const LOCAL_AUDIENCE = 'verify-service-local';
 /** Cognito's default access-token lifetime is 1 h; locally a working day is friendlier. */

@@ -1,12 +1,11 @@
 import type { HttpResponse } from './apigw-response';
 
-/**
- * What the local runtime serves beside the service's routes, outside API Gateway's model:
- * developer conveniences (the OpenAPI document, the sandbox console, a token endpoint)
- * that exist only in `npm start`. They are matched before the routes, on the exact path,
- * and never pass the JWT authorizer: each decides for itself what it needs. Nothing here
- * is deployed.
- */
+// What the local runtime serves beside the service's routes, outside API Gateway's model:
+// developer conveniences (the OpenAPI document, the sandbox console, a token endpoint)
+// that exist only in `npm start`. They are matched before the routes, on the exact path,
+// and never pass the JWT authorizer: each decides for itself what it needs. Nothing here
+// is deployed.
+
 export interface LocalEndpoint {
   readonly method: 'GET' | 'POST';
   /** Exact path, no parameters (e.g. `/openapi.json`). */

@@ -1,12 +1,11 @@
 import type { RouteDefinition } from '#lib/service/index';
 
-/**
- * Route selection as an HTTP API does it: the method must be equal (no HEAD or OPTIONS
- * fallback without a route for them), the path is compared segment by segment, `{name}`
- * takes exactly one non-empty segment and `{name+}` the rest of the path. When several
- * routes match, the most specific wins: at the first segment where they differ, a literal
- * beats a parameter, which beats a greedy parameter.
- */
+// Route selection as an HTTP API does it: the method must be equal (no HEAD or OPTIONS
+// fallback without a route for them), the path is compared segment by segment, `{name}`
+// takes exactly one non-empty segment and `{name+}` the rest of the path. When several
+// routes match, the most specific wins: at the first segment where they differ, a literal
+// beats a parameter, which beats a greedy parameter.
+
 export interface RouteMatch<R extends RouteDefinition = RouteDefinition> {
   readonly route: R;
   /** URL-decoded, as the event's `pathParameters` carries them. */

@@ -5,14 +5,13 @@ import type { HttpResponse } from './apigw-response';
 import { DEFAULT_TOKEN_TTL_SECONDS, type LocalIssuer } from './jwt-issuer';
 import type { LocalEndpoint, LocalRequest } from './local-endpoints';
 
-/**
- * `POST /oauth2/token`: a local stand-in for the token endpoint of the Cognito user pool
- * (OAuth 2.0 client-credentials grant), taking the same request and giving the same answer,
- * so a partner's code gets a token the same way from `npm start` and from AWS.
- *
- * LOCAL ONLY, NEVER DEPLOYED: any client secret is accepted, and the client id is the
- * tenant. Anyone who can reach this port can be any tenant, as with `npm run token`.
- */
+// `POST /oauth2/token`: a local stand-in for the token endpoint of the Cognito user pool
+// (OAuth 2.0 client-credentials grant), taking the same request and giving the same answer,
+// so a partner's code gets a token the same way from `npm start` and from AWS.
+//
+// LOCAL ONLY, NEVER DEPLOYED: any client secret is accepted, and the client id is the
+// tenant. Anyone who can reach this port can be any tenant, as with `npm run token`.
+
 export const TOKEN_PATH = '/oauth2/token';
 
 /** RFC 6749 §5.2 codes, as Cognito answers them. */

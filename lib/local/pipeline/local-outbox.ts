@@ -4,11 +4,10 @@ import type { EmailMessage } from '#domain/notifications';
 import type { Notifier } from '#shared/notify/notifier';
 import type { RuntimeLog } from '../log';
 
-/**
- * Where account-holder emails go locally instead of SES: one readable text file per email
- * (To, Subject and Date headers, a blank line, the body) in `dir`, one INFO log line
- * naming the file, and the list in memory for tests. Nothing is sent anywhere.
- */
+// Where account-holder emails go locally instead of SES: one readable text file per email
+// (To, Subject and Date headers, a blank line, the body) in `dir`, one INFO log line
+// naming the file, and the list in memory for tests. Nothing is sent anywhere.
+
 export interface OutboxEmail extends EmailMessage {
   /** ISO time it was "sent". */
   readonly date: string;

@@ -10,13 +10,12 @@ import { ScheduleRunner } from './schedule-runner';
 import { StreamCheckpoints } from './stream-checkpoints';
 import { type StreamFailure, StreamPoller } from './stream-poller';
 
-/**
- * The asynchronous half of the service, run in-process from the consumer list
- * (lib/service CONSUMERS): a stream poller per table-stream consumer, the queues with a
- * consumer loop per queue consumer, a timer per schedule, and the outbox that stands in
- * for SES. The runtime starts `workers` with the others and points the handlers' `queue`
- * and `notifier` ports at `queues` and `outbox`.
- */
+// The asynchronous half of the service, run in-process from the consumer list
+// (lib/service CONSUMERS): a stream poller per table-stream consumer, the queues with a
+// consumer loop per queue consumer, a timer per schedule, and the outbox that stands in
+// for SES. The runtime starts `workers` with the others and points the handlers' `queue`
+// and `notifier` ports at `queues` and `outbox`.
+
 export interface PipelineTimings {
   /** Pause between polls of a stream that had nothing new. */
   readonly streamPollMs: number;

@@ -4,14 +4,12 @@ import { type RuntimeLog, silentLog } from '../log';
 import { LocalQueue } from './local-queue';
 import { QueueJournal } from './queue-journal';
 
-/**
- * In-process stand-ins for the service's SQS standard queues, each with its dead-letter
- * queue (LocalQueue, lib/local/pipeline/local-queue.ts). Timeouts and delays are
- * multiplied by `timeScale`, so a failed message is retried in about a second instead of
- * minutes. Handlers reach them through the `queue` port (`messageQueue()`), which the
- * runtime points here. With `journalPath` (DATA_DIR) they are kept on disk
- * (lib/local/pipeline/queue-journal.ts).
- */
+// In-process stand-ins for the service's SQS standard queues, each with its dead-letter
+// queue (LocalQueue, lib/local/pipeline/local-queue.ts). Timeouts and delays are
+// multiplied by `timeScale`, so a failed message is retried in about a second instead of
+// minutes. Handlers reach them through the `queue` port (`messageQueue()`), which the
+// runtime points here. With `journalPath` (DATA_DIR) they are kept on disk
+// (lib/local/pipeline/queue-journal.ts).
 
 /** SQS limits, checked here so code that breaks them fails locally as it would in AWS. */
 const MAX_DELAY_SECONDS = 900;

@@ -9,24 +9,23 @@ import type { LocalQueue, ReceivedMessage } from './local-queue';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 
-/**
- * Plays a Lambda SQS event source mapping for one consumer: receives up to batchSize
- * visible messages as soon as there are any, invokes the function with a real SQSEvent,
- * deletes what succeeded and leaves the rest (batchItemFailures, or all of them when the
- * function throws or times out) to reappear after the visibility timeout. Redrive to the
- * dead-letter queue is the queue's business (LocalQueue.receive).
- *
- * Several batches at once, as Lambda's SQS poller runs them: up to LOCAL_QUEUE_CONCURRENCY
- * (the concurrency it starts a mapping with, before it scales out), or the row's
- * maxConcurrency when that is lower. One batch at a time held a burst of webhook
- * deliveries back by seconds. SQS standard queues promise no order, and each consumer is
- * safe to run twice on the same message, so batches side by side change nothing else.
- *
- * A message is never handed to a second batch while its first is still running. In AWS the
- * visibility timeout (at least 6× the function's timeout) sees to that; locally it is
- * compressed (queueTimeScale) below an invocation's length, so the consumer holds its
- * in-flight messages back itself.
- */
+// Plays a Lambda SQS event source mapping for one consumer: receives up to batchSize
+// visible messages as soon as there are any, invokes the function with a real SQSEvent,
+// deletes what succeeded and leaves the rest (batchItemFailures, or all of them when the
+// function throws or times out) to reappear after the visibility timeout. Redrive to the
+// dead-letter queue is the queue's business (LocalQueue.receive).
+//
+// Several batches at once, as Lambda's SQS poller runs them: up to LOCAL_QUEUE_CONCURRENCY
+// (the concurrency it starts a mapping with, before it scales out), or the row's
+// maxConcurrency when that is lower. One batch at a time held a burst of webhook
+// deliveries back by seconds. SQS standard queues promise no order, and each consumer is
+// safe to run twice on the same message, so batches side by side change nothing else.
+//
+// A message is never handed to a second batch while its first is still running. In AWS the
+// visibility timeout (at least 6× the function's timeout) sees to that; locally it is
+// compressed (queueTimeScale) below an invocation's length, so the consumer holds its
+// in-flight messages back itself.
+
 export type QueueConsumerDefinition = ConsumerDefinition & {
   readonly source: Extract<ConsumerSource, { kind: 'queue' }>;
 };

@@ -8,13 +8,12 @@ import { describeError } from '../log';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 
-/**
- * A scheduled consumer (an EventBridge cron rule in AWS). Locally there is no wall-clock
- * schedule: it runs every `localEveryMs`, first one interval after start, and on demand
- * (`run()`, which tests use). Runs never overlap: a tick that finds a run in progress is
- * skipped, and an on-demand run waits for the current one and then runs afresh. A failed
- * run is logged; the next tick runs again.
- */
+// A scheduled consumer (an EventBridge cron rule in AWS). Locally there is no wall-clock
+// schedule: it runs every `localEveryMs`, first one interval after start, and on demand
+// (`run()`, which tests use). Runs never overlap: a tick that finds a run in progress is
+// skipped, and an on-demand run waits for the current one and then runs afresh. A failed
+// run is logged; the next tick runs again.
+
 export type ScheduleDefinition = ConsumerDefinition & {
   readonly source: Extract<ConsumerSource, { kind: 'schedule' }>;
 };

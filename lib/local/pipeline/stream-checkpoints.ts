@@ -2,14 +2,13 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { RuntimeLog } from '../log';
 
-/**
- * Where a stream consumer got to in each shard: the sequence number of the last record it
- * is done with (delivered, filtered out, or handed to the on-failure destination). Like an
- * event source mapping's checkpoint, it lets a restart with a persistent DATA_DIR (whose
- * stream DynamoDB Local keeps) continue instead of replaying the last 24 hours. Without a
- * file the checkpoints live in memory only, which is right for an in-memory database:
- * every run starts with a fresh table and reads its stream from the beginning.
- */
+// Where a stream consumer got to in each shard: the sequence number of the last record it
+// is done with (delivered, filtered out, or handed to the on-failure destination). Like an
+// event source mapping's checkpoint, it lets a restart with a persistent DATA_DIR (whose
+// stream DynamoDB Local keeps) continue instead of replaying the last 24 hours. Without a
+// file the checkpoints live in memory only, which is right for an in-memory database:
+// every run starts with a fresh table and reads its stream from the beginning.
+
 interface CheckpointFile {
   readonly streamArn: string;
   readonly shards: Record<string, string>;

@@ -1,20 +1,19 @@
-/**
- * Lambda event filtering (FilterCriteria), applied by the local stream poller exactly as
- * the event source mapping applies it in AWS: each pattern is matched against the record
- * in Lambda's event format, a record passes when it matches ANY of the patterns, and a
- * record that matches none is dropped before the function is invoked (its sequence number
- * still counts as processed). An empty list of patterns lets everything through.
- *
- * Matching rules (Lambda's, which are EventBridge's):
- * - every key of a pattern must match (AND); a nested object descends into the record;
- * - at a leaf, the pattern is a list of alternatives (OR): a literal (string, number,
- *   boolean, null) matches an equal value, or a content filter matches (see below);
- * - a record value that is a list matches when any of its elements does;
- * - a field the record lacks matches nothing but `{ "exists": false }`.
- * Content filters: prefix, suffix, equals-ignore-case, anything-but (values or
- * `{ prefix }`), numeric, exists. Others (cidr, wildcard) are refused, not ignored, so a
- * pattern never silently matches differently than in AWS.
- */
+// Lambda event filtering (FilterCriteria), applied by the local stream poller exactly as
+// the event source mapping applies it in AWS: each pattern is matched against the record
+// in Lambda's event format, a record passes when it matches ANY of the patterns, and a
+// record that matches none is dropped before the function is invoked (its sequence number
+// still counts as processed). An empty list of patterns lets everything through.
+//
+// Matching rules (Lambda's, which are EventBridge's):
+// - every key of a pattern must match (AND); a nested object descends into the record;
+// - at a leaf, the pattern is a list of alternatives (OR): a literal (string, number,
+//   boolean, null) matches an equal value, or a content filter matches (see below);
+// - a record value that is a list matches when any of its elements does;
+// - a field the record lacks matches nothing but `{ "exists": false }`.
+// Content filters: prefix, suffix, equals-ignore-case, anything-but (values or
+// `{ prefix }`), numeric, exists. Others (cidr, wildcard) are refused, not ignored, so a
+// pattern never silently matches differently than in AWS.
+
 export interface FilterPattern {
   readonly [key: string]: FilterPattern | readonly unknown[];
 }

@@ -12,20 +12,19 @@ import type { StreamCheckpoints } from './stream-checkpoints';
 import { type FilterPattern, passesFilters } from './stream-filter';
 import { type LaneState, type ShardState, type StreamPartitioning, StreamShards } from './stream-shards';
 
-/**
- * Plays a Lambda event source mapping on the table's stream, for one consumer. StreamShards
- * finds the shards (DescribeStream, again every `shardRefreshMs` and at once when a shard
- * ends) and reads them (from the checkpoint or TRIM_HORIZON, parents before children).
- *
- * Records in Lambda's format are filtered (dropped unless they match one of the consumer's
- * filters), batched up to batchSize and handed to the function. On failure the batch is
- * retried, with exponential backoff, from the first failed record (batchItemFailures) or
- * from its start (an error); records before the failure are done. A batch that fails more
- * than maxRetryAttempts times in a row is handed to the on-failure destination (logged at
- * error, kept in `failures`) and the shard moves on. Up to parallelizationFactor batches
- * per shard at a time, each over its own partition keys (a lane), so the records of one
- * key are never lost or reordered; the checkpoint stays before the oldest record not done.
- */
+// Plays a Lambda event source mapping on the table's stream, for one consumer. StreamShards
+// finds the shards (DescribeStream, again every `shardRefreshMs` and at once when a shard
+// ends) and reads them (from the checkpoint or TRIM_HORIZON, parents before children).
+//
+// Records in Lambda's format are filtered (dropped unless they match one of the consumer's
+// filters), batched up to batchSize and handed to the function. On failure the batch is
+// retried, with exponential backoff, from the first failed record (batchItemFailures) or
+// from its start (an error); records before the failure are done. A batch that fails more
+// than maxRetryAttempts times in a row is handed to the on-failure destination (logged at
+// error, kept in `failures`) and the shard moves on. Up to parallelizationFactor batches
+// per shard at a time, each over its own partition keys (a lane), so the records of one
+// key are never lost or reordered; the checkpoint stays before the oldest record not done.
+
 export type StreamConsumer = ConsumerDefinition & {
   readonly source: Extract<ConsumerSource, { kind: 'table-stream' }>;
 };

@@ -1,12 +1,11 @@
 import type { AttributeValue as ApiAttributeValue, _Record as ApiRecord } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBRecord, StreamRecord } from 'aws-lambda';
 
-/**
- * A record from the DynamoDB Streams API (as the SDK returns it) in the shape Lambda hands
- * to a function (DynamoDBStreamEvent.Records[n]). Lambda adds `eventSourceARN`, gives
- * `ApproximateCreationDateTime` in epoch seconds and attribute values as plain JSON
- * (binary as base64), so these differ from the SDK's Date and Uint8Array.
- */
+// A record from the DynamoDB Streams API (as the SDK returns it) in the shape Lambda hands
+// to a function (DynamoDBStreamEvent.Records[n]). Lambda adds `eventSourceARN`, gives
+// `ApproximateCreationDateTime` in epoch seconds and attribute values as plain JSON
+// (binary as base64), so these differ from the SDK's Date and Uint8Array.
+
 export interface StreamSource {
   readonly streamArn: string;
   /** The runtime's region: DynamoDB Local answers `ddblocal`, which no Lambda event carries. */

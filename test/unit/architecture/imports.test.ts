@@ -123,6 +123,22 @@ describe('source files', () => {
     });
     expect(long).toEqual([]);
   });
+
+  it('describe their module in // lines: a /** */ block stands directly above the declaration it documents', () => {
+    // A /** */ block attaches to the next declaration whatever lies between, so editors
+    // show a module's description, written so, as the doc of its first import or export.
+    const floating = sourceFiles(REPO_ROOT, ['functions', 'lib', 'bin', 'test/support']).flatMap((file) => {
+      const lines = readFileSync(join(REPO_ROOT, file), 'utf8').split('\n');
+      return lines.flatMap((line, start) => {
+        if (!line.trimStart().startsWith('/**')) return [];
+        const end = lines.findIndex((l, index) => index >= start && l.includes('*/'));
+        const next = lines[end + 1] ?? '';
+        const floats = next.trim() === '' || next.trimStart().startsWith('/**') || next.startsWith('import ');
+        return floats ? [`${file}:${start + 1}`] : [];
+      });
+    });
+    expect(floating).toEqual([]);
+  });
 });
 
 describe('the import reader', () => {

@@ -3,20 +3,19 @@ import type { ItemKey } from '../items';
 import type { IndexQuery } from '../paging/index-query';
 import { TABLE_SCHEMA } from '../schema';
 
-/**
- * List positions (docs/data-model.md#list-positions): where a served page ended, stored so
- * the next page starts there instead of walking from the top. One item kind serves two
- * uses. A **cursor** is an opaque random 128-bit id naming a write-once position, kept
- * 24 h; following it continues after the last entry served (keyset paging). A
- * **bookmark** is a position under a key the next page number finds again: (list, its
- * filter, entries before the next page), kept 15 min; `index × size` equal to its count
- * starts there. Both are found under the token's tenant only (`PAGE#<tenant>#…`), so a
- * position is never another tenant's.
- *
- * A position is the sort key of the last entry served (`<created_at>#<id>`, unique and
- * the same in every partition of the merged walk): below it in every partition is
- * exactly the rest of the list, however the entries spread over statuses and shards.
- */
+// List positions (docs/data-model.md#list-positions): where a served page ended, stored so
+// the next page starts there instead of walking from the top. One item kind serves two
+// uses. A **cursor** is an opaque random 128-bit id naming a write-once position, kept
+// 24 h; following it continues after the last entry served (keyset paging). A
+// **bookmark** is a position under a key the next page number finds again: (list, its
+// filter, entries before the next page), kept 15 min; `index × size` equal to its count
+// starts there. Both are found under the token's tenant only (`PAGE#<tenant>#…`), so a
+// position is never another tenant's.
+//
+// A position is the sort key of the last entry served (`<created_at>#<id>`, unique and
+// the same in every partition of the merged walk): below it in every partition is
+// exactly the rest of the list, however the entries spread over statuses and shards.
+
 export type ListKind = 'verify_accounts' | 'persons' | 'events';
 
 export const CURSOR_TTL_SECONDS = 24 * 60 * 60;

@@ -1,14 +1,13 @@
 import { type IndexName, TABLE_SCHEMA } from '../schema';
 
-/**
- * Lists as every entity pages them: walk a slim index (keys and filter attributes only)
- * in sort-key order, pass over `skip` matches, keep the page's keys, then read just those
- * items by key. Index sort keys are `<created_at>#<id>`, so time bounds are key
- * conditions and the order is newest first when read backwards. A list may span several
- * partitions (one per status a filter names, times the tenant's shards): each is read
- * as far as the merge needs, never further, so a page reads in proportion to the page,
- * not to the tenant.
- */
+// Lists as every entity pages them: walk a slim index (keys and filter attributes only)
+// in sort-key order, pass over `skip` matches, keep the page's keys, then read just those
+// items by key. Index sort keys are `<created_at>#<id>`, so time bounds are key
+// conditions and the order is newest first when read backwards. A list may span several
+// partitions (one per status a filter names, times the tenant's shards): each is read
+// as far as the merge needs, never further, so a page reads in proportion to the page,
+// not to the tenant.
+
 export interface IndexQuery {
   index: IndexName;
   /** The index partitions holding the list, merged in sort-key order. */

@@ -1,10 +1,9 @@
 import { keyDigest } from '../digest';
 
-/**
- * Keys of verify accounts and their rate-limit slots (docs/data-model.md, patterns 1–4
- * and 9). Account numbers appear in keys only as a keyed digest, so key-based tooling (metrics,
- * contributor insights, error messages quoting keys) never shows them.
- */
+// Keys of verify accounts and their rate-limit slots (docs/data-model.md, patterns 1–4
+// and 9). Account numbers appear in keys only as a keyed digest, so key-based tooling (metrics,
+// contributor insights, error messages quoting keys) never shows them.
+
 export const PENDING_CODE_SHARDS = 8;
 
 export const accountKeys = {

@@ -11,10 +11,9 @@ import type { IndexQuery } from '../paging/index-query';
 import { allShards, listShardCount } from '../shards';
 import { accountKeys } from './keys';
 
-/**
- * What `GET /verify/accounts` filters on, and the index walk that serves it (patterns 2
- * and 3 of docs/data-model.md): the tenant's accounts, or those with one account number.
- */
+// What `GET /verify/accounts` filters on, and the index walk that serves it (patterns 2
+// and 3 of docs/data-model.md): the tenant's accounts, or those with one account number.
+
 export interface AccountListFilter {
   id?: string;
   /** Inclusive lower bound of `created_at` (RFC 3339, UTC, ms). */
