@@ -12,8 +12,6 @@ import { consoleLog } from '#lib/local/log';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '#lib/local/runtime';
 import { ensureTable } from '#lib/local/table';
 import { cipher } from '#shared/cipher/index';
-import { digestKey } from '#shared/digest/index';
-import { fieldCipher } from '#shared/field-cipher/index';
 import { notifier } from '#shared/notify/index';
 import { messageQueue } from '#shared/queue/index';
 import { checkAnswer } from '#test/support/contract';
@@ -64,13 +62,7 @@ export async function startTestRuntime(options: Partial<LocalRuntimeOptions> = {
     ...options,
     invoker: invokingAsRows(options.invoker ?? new LambdaInvoker(options.functionTimeoutMs)),
   });
-  observePorts({
-    queue: messageQueue(),
-    cipher: cipher(),
-    notifier: notifier(),
-    digestKey: digestKey(),
-    fieldCipher: fieldCipher(),
-  });
+  observePorts({ queue: messageQueue(), cipher: cipher(), notifier: notifier() });
   if (!options.routes) SERVICE_RUNTIMES.add(runtime);
   return runtime;
 }

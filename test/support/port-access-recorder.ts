@@ -1,6 +1,7 @@
 import type { EmailMessage } from '#domain/notifications';
 import { dataKeysOf } from '#lib/service/index';
 import type { CipherContext } from '#shared/cipher/cipher';
+import { DataKey } from '#shared/data-key/index';
 import type { Dependencies } from '#shared/dependencies';
 import type { QueueId, QueueMessage } from '#shared/queue/message-queue';
 import { currentFunction, type FunctionUnderTest, usedGrants } from './table-access-recorder';
@@ -13,7 +14,7 @@ import { currentFunction, type FunctionUnderTest, usedGrants } from './table-acc
 // `fieldKey`, a route's with the HTTP stack's need: `dataKeysOf`), whose ciphertext and
 // kms:Decrypt grant a function has only when its row holds the key.
 
-type Ports = Pick<Dependencies, 'queue' | 'cipher' | 'notifier' | 'digestKey' | 'fieldCipher'>;
+type Ports = Pick<Dependencies, 'queue' | 'cipher' | 'notifier'>;
 
 const noted: { fn: FunctionUnderTest; use: string }[] = [];
 
@@ -39,7 +40,7 @@ export function grantedPortUses(fn: FunctionUnderTest): string[] {
  * acts. The ports are changed in place, so whoever holds them (the runtime, its tests) still
  * holds the same objects.
  */
-export function observePorts({ queue, cipher, notifier, digestKey, fieldCipher }: Ports): void {
+export function observePorts({ queue, cipher, notifier }: Ports): void {
   const send = queue.send.bind(queue);
   queue.send = (id: QueueId, messages: QueueMessage[]) => {
     note(`sends to queue ${id}`);
@@ -60,16 +61,6 @@ export function observePorts({ queue, cipher, notifier, digestKey, fieldCipher }
     note('sends email');
     return email(message);
   };
-  // A data key's bytes, whatever it digests, seals or opens with them: in AWS a function
-  // whose row does not hold the key has neither its ciphertext nor the grant to decrypt it.
-  for (const dataKey of [digestKey, fieldCipher]) {
-    const held = dataKey as unknown as { key: () => Buffer };
-    const key = held.key.bind(dataKey);
-    held.key = () => {
-      note(`uses the ${dataKey.spec.purpose}`);
-      return key();
-    };
-  }
 }
 
 /**
@@ -87,4 +78,23 @@ export function checkPortUses(): void {
     throw new Error(
       `Queue, cipher, data-key or email uses beyond the row (IAM would deny them):\n${[...problems].join('\n')}`,
     );
+}
+
+let dataKeysObserved = false;
+
+/**
+ * Notes each use of a data key's bytes (the digest key's, the field key's), whatever digests,
+ * seals or opens with them and however the function was invoked: in AWS a function whose row
+ * does not hold the key has neither its ciphertext nor kms:Decrypt on it. Patches the class
+ * once per process, so every instance, built before or after, is watched.
+ */
+export function observeDataKeys(): void {
+  if (dataKeysObserved) return;
+  dataKeysObserved = true;
+  const prototype = DataKey.prototype as unknown as { key: (this: DataKey) => Buffer };
+  const key = prototype.key;
+  prototype.key = function (this: DataKey) {
+    note(`uses the ${this.spec.purpose}`);
+    return key.call(this);
+  };
 }
