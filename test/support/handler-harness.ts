@@ -25,6 +25,7 @@ import { setLogSink } from '#shared/logger';
 import { writeGrantUses } from './grant-audit';
 import { DEFAULT_CLIENT_ID, type EventOptions, httpEvent } from './http-events';
 import { captureMetrics, type EmfLine } from './metrics';
+import { checkPortUses, observeDataKeys } from './port-access-recorder';
 import { sealedAccountNumber, TEST_FIELD_CIPHER } from './records';
 import { checkRecorded, recordingClient, takeRecorded, usedGrants } from './table-access-recorder';
 
@@ -93,6 +94,7 @@ export function useHandlerHarness(): Harness {
     logs: [],
     metrics: captureMetrics(),
   };
+  observeDataKeys();
   beforeEach(() => {
     harness.cipher = new FakeCipher();
     harness.rateLimits = new FakeRateLimits();
@@ -129,6 +131,7 @@ export function useHandlerHarness(): Harness {
     resetDependencies();
     setLogSink(undefined);
     checkRecorded();
+    checkPortUses();
   });
   afterAll(() => writeGrantUses('unit', usedGrants));
   return harness;
