@@ -46,5 +46,3 @@ export function presentAccount(account: VerifyAccount) {
     estimated_verification_date: account.estimated_verification_date,
   });
 }
-
-export type PresentedAccount = ReturnType<typeof presentAccount>;

@@ -156,4 +156,3 @@ export const listVerifyAccountsQuery = listQuery({
   control_status: z.optional(many(CONTROL_STATUSES)),
   debit_status: z.optional(many(DEBIT_STATUSES)),
 }).check(endAfterStart);
-export type ListVerifyAccountsQuery = z.output<typeof listVerifyAccountsQuery>;
