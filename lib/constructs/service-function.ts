@@ -1,31 +1,19 @@
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, normalize, posix, sep } from 'node:path';
 import { type Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { CipherAccess, FunctionBundling, TableAccess } from '#lib/service/index';
 import { ENV } from '#shared/config';
-import { DATA_KEYS, type DataKeySpec } from '#shared/data-key/index';
+import type { DataKeySpec } from '#shared/data-key/index';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import { APP_METRICS_ENV, APP_METRICS_NAMESPACE, appServiceName } from './app-metrics';
+import { functionBundling } from './bundling';
 import { type CipherKey, purposeCondition } from './cipher-key';
 import type { DataTable } from './data-table';
 import type { EmailSenderSettings } from './email-sender';
 import type { WorkQueue } from './queue';
-
-/**
- * ESM bundles have no `require`; a few CommonJS dependencies inside the bundled AWS SDK
- * still call it, so the bundle defines one from `import.meta.url`.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __cdkCreateRequire } from 'node:module'; const require = __cdkCreateRequire(import.meta.url);";
-
-/** The SDK's default credential chain, and the module every bundle takes instead (environment credentials). */
-export const CREDENTIAL_CHAIN_PACKAGE = '@aws-sdk/credential-provider-node';
-export const LAMBDA_CREDENTIALS_MODULE = 'functions/shared/lambda-credentials.ts';
 
 /** A data key as a function binds it (`DataKey` is one): its spec, its ciphertext and the key that opens it. */
 export interface BoundDataKey {
@@ -114,7 +102,6 @@ export class ServiceFunction extends NodejsFunction {
       description: `Execution role of ${scope.node.path}/${id}`,
     });
     logGroup.grantWrite(role);
-    const commandHooks = copyFilesHooks(props.projectRoot, props.bundling?.files ?? []);
     const dataKeys = props.dataKeys ?? [];
     const held = new Set(dataKeys.map((dataKey) => dataKey.spec.purpose));
 
@@ -137,30 +124,11 @@ export class ServiceFunction extends NodejsFunction {
         [APP_METRICS_ENV.serviceName]: appServiceName(scope),
         [APP_METRICS_ENV.namespace]: APP_METRICS_NAMESPACE,
       },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        // The map only has to turn stack traces back into file:line (NODE_OPTIONS above);
-        // without the sources' text it is a third of the size, and every cold start reads
-        // and parses it before the handler's first line runs.
-        sourcesContent: false,
-        bundleAwsSDK: true,
-        externalModules: [],
-        // Credentials from the environment only, as Lambda gives them (functions/shared/lambda-credentials.ts).
-        esbuildArgs: { [`--alias:${CREDENTIAL_CHAIN_PACKAGE}`]: `./${LAMBDA_CREDENTIALS_MODULE}` },
-        // functions/shared/data-key/: without a data key, no KMS client to load it.
-        define: Object.fromEntries(
-          [
-            ...Object.values(DATA_KEYS).map((spec) => [spec.bundleConstant, held.has(spec.purpose)] as const),
-            ...Object.entries(props.bundleConstants ?? {}),
-          ].map(([name, value]) => [name, JSON.stringify(value)]),
-        ),
-        ...(commandHooks && { commandHooks }),
-      },
+      bundling: functionBundling(props.projectRoot, {
+        files: props.bundling?.files ?? [],
+        heldDataKeys: held,
+        bundleConstants: props.bundleConstants ?? {},
+      }),
     });
 
     for (const dataKey of dataKeys) this.bindDataKey(dataKey);
@@ -261,38 +229,3 @@ export class ServiceFunction extends NodejsFunction {
     return this;
   }
 }
-
-/**
- * Bundling hooks that copy each file (relative to the project root) into the bundle
- * under the same relative path, with plain `mkdir -p` and `cp` (local bundling runs them
- * with bash in the project root; Docker bundling in its input directory). Every path is
- * checked here, at synth, rather than failing inside a shell later.
- */
-function copyFilesHooks(projectRoot: string, files: readonly string[]): ICommandHooks | undefined {
-  if (files.length === 0) return undefined;
-  const relative = [...new Set(files.map((file) => checkedFile(projectRoot, file)))];
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) =>
-      relative.map((file) => {
-        const target = posix.join(outputDir, file);
-        return `mkdir -p ${shellQuote(posix.dirname(target))} && cp ${shellQuote(posix.join(inputDir, file))} ${shellQuote(target)}`;
-      }),
-  };
-}
-
-/** A file inside the project root, as a POSIX path relative to it; throws otherwise. */
-function checkedFile(projectRoot: string, file: string): string {
-  const relative = normalize(file);
-  if (isAbsolute(file) || relative === '..' || relative.startsWith(`..${sep}`)) {
-    throw new Error(`bundling file "${file}" must be a path inside the repository, relative to its root`);
-  }
-  const absolute = join(projectRoot, relative);
-  if (!existsSync(absolute) || !statSync(absolute).isFile()) {
-    throw new Error(`bundling file "${file}" is not a file under ${projectRoot}`);
-  }
-  return relative.split(sep).join(posix.sep);
-}
-
-const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
