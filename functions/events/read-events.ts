@@ -23,10 +23,21 @@ export function listEvents(
   const readable = readableEventTypes(scopes);
   const unreadable = (filter.eventTypes ?? []).filter((type) => !readable.includes(type));
   if (readable.length === 0 || unreadable.length > 0) throw insufficientScope(unreadable);
-  const asked = filter.eventTypes ?? readable;
-  // Every kind: no filter, so the list reads no event_type condition.
-  const eventTypes = asked.length === ORUM_EVENT_TYPES.length ? undefined : [...asked];
-  return events().list(tenant, { ...filter, eventTypes }, request);
+  return events().list(tenant, { ...filter, eventTypes: kindsToList(readable, filter.eventTypes) }, request);
+}
+
+/**
+ * The kinds a list reads: the set of kinds asked (every readable kind when none is named)
+ * within those the token reads, or undefined, no event_type condition at all, only when
+ * that set is every kind there is. A set, not a count: a kind named as many times as
+ * there are kinds is still one kind.
+ */
+export function kindsToList(
+  readable: readonly OrumEventType[],
+  asked: readonly OrumEventType[] = readable,
+): OrumEventType[] | undefined {
+  const kinds = [...new Set(asked)].filter((type) => readable.includes(type));
+  return ORUM_EVENT_TYPES.every((type) => kinds.includes(type)) ? undefined : kinds;
 }
 
 /** The event and its delivery attempts, in one Query of the event's partition. */

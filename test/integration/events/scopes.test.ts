@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../harness';
+import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
+import { type ApiResponse, api } from '../harness';
 import { useWebhooksRuntime } from '../webhooks/support';
 
 /**
@@ -78,6 +79,28 @@ describe('event log scopes', () => {
     expect(eventIds(await accounts.get('/events?event_type=verify_account_updated'))).toEqual([accountEventId]);
   });
 
+  it('repeating one readable kind as many times as there are kinds lists only that kind (the filter is a set, not a count)', async () => {
+    const persons = await client(['read:persons']);
+    const repeated = `/events?${Array.from({ length: ORUM_EVENT_TYPES.length }, () => 'event_type=person_created').join('&')}`;
+    const listed = await persons.get(repeated);
+    expect(listed.status).toBe(200);
+    expect(eventIds(listed)).toEqual([personEventId]);
+  });
+
+  it('the cursors of a list that repeats one readable kind lead only to that kind, page after page', async () => {
+    const persons = await client(['read:persons']);
+    const repeated = Array.from({ length: ORUM_EVENT_TYPES.length }, () => 'event_type=person_created').join('&');
+    const seen: string[] = [];
+    let target: string | undefined = `/events?size=1&${repeated}`;
+    for (let page = 0; target !== undefined && page < 5; page += 1) {
+      const answer: ApiResponse<{ events: { event_id: string }[] }> = await persons.get(target);
+      expect(answer.status).toBe(200);
+      seen.push(...eventIds(answer));
+      target = /^<([^>]+)>/.exec(answer.headers.link ?? '')?.[1];
+    }
+    expect(seen).toEqual([personEventId]);
+  });
+
   it('a token with both read scopes reads every event, as before', async () => {
     const both = await client(['read:persons', 'read:verify-accounts']);
     expect(eventIds(await both.get('/events')).sort()).toEqual([personEventId, accountEventId].sort());
@@ -102,6 +125,9 @@ describe('event log scopes of test-only kinds', () => {
       error_code: 'insufficient_scope',
       details: { required_scopes: ['read:persons'] },
     });
+
+    const repeated = `/events?${Array.from({ length: ORUM_EVENT_TYPES.length }, () => 'event_type=business_created').join('&')}`;
+    expect(eventIds(await invoker.get(repeated))).toEqual([idOf('business_created')]);
 
     const persons = await of(['read:persons']);
     expect(eventIds(await persons.get('/events'))).toEqual([idOf('person_unverified')]);
