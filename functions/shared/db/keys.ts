@@ -21,6 +21,12 @@ export const KEY_PREFIX = {
   listPosition: 'PAGE#',
 } as const;
 
+/**
+ * What every key of one tenant's data starts with (`T#<tenant>#`): items and the index
+ * partitions of its lists. A tenant is a partner name, which holds no `#`.
+ */
+export const tenantDataPrefix = (tenant: string): string => `T#${tenant}#`;
+
 export const keys = {
   /** The `Idempotency-Key` only as a keyed digest: a partner may have used an account number or an SSN as the key. */
   idempotency: (tenant: string, scope: string, key: string) => ({

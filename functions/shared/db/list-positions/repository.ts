@@ -3,6 +3,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/li
 import type { PageWindow } from '#domain/pagination';
 import { ValidationError } from '#shared/errors';
 import type { ItemKey } from '../items';
+import { tenantDataPrefix } from '../keys';
 import { batchGetInOrder } from '../paging/batch-get';
 import type { IndexQuery } from '../paging/index-query';
 import { type IndexEntry, pageEntries, readPage } from '../paging/index-walk';
@@ -101,7 +102,7 @@ export class ListPositions {
     const bookmarks = source.bookmarkable && source.query.newestFirst !== false;
     const bookmark =
       bookmarks && page.skip > 0
-        ? await this.read(positionKeys.bookmark(tenant, list.kind, source.query, page.skip), now)
+        ? await this.read(tenant, positionKeys.bookmark(tenant, list.kind, source.query, page.skip), now)
         : undefined;
     const walked =
       (bookmark && (await fromBookmark(this.table, source.query, bookmark, page.take))) ??
@@ -136,7 +137,7 @@ export class ListPositions {
     now: Date,
   ): Promise<ServedPage> {
     if (!CURSOR.test(request.cursor)) throw invalidCursor();
-    const position = await this.read(positionKeys.cursor(tenant, request.cursor), now);
+    const position = await this.read(tenant, positionKeys.cursor(tenant, request.cursor), now);
     if (!position || position.kind !== list.kind || list.admits?.(position.query) === false) throw invalidCursor();
     if (request.take === 0) return { items: [] };
     const source = { query: position.query, afterRead: position.afterRead, bookmarkable: false };
@@ -199,10 +200,16 @@ export class ListPositions {
     );
   }
 
-  /** The position, unless gone or past its TTL (DynamoDB deletes expired items late). */
-  private async read(key: ItemKey, now: Date): Promise<Position | undefined> {
+  /**
+   * The position, unless gone, past its TTL (DynamoDB deletes expired items late), or
+   * walking a partition that is not the tenant's: a position is found under the tenant's
+   * key, but what it walks is stored data, so it is checked rather than trusted.
+   */
+  private async read(tenant: string, key: ItemKey, now: Date): Promise<Position | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key }));
-    return toPosition(out.Item, now);
+    const position = toPosition(out.Item, now);
+    const own = tenantDataPrefix(tenant);
+    return position?.query.partitions.every((partition) => partition.startsWith(own)) ? position : undefined;
   }
 }
 

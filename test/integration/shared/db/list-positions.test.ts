@@ -1,8 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTITY } from '#shared/db/entities';
 import { type ListPages, ListPositions, WATERMARK_MARGIN_MS } from '#shared/db/list-positions/index';
+import { positionKeys } from '#shared/db/list-positions/keys';
 import type { IndexQuery } from '#shared/db/paging/index-query';
 import { readPage } from '#shared/db/paging/index-walk';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
@@ -278,6 +279,27 @@ describe('cursors', () => {
     await refused(
       positions.serve(tenant, { ...listOf(tenant), kind: 'persons' }, { cursor, take: SIZE }, new Date(T0)),
     );
+  });
+
+  it("are refused when the stored walk names another tenant's partitions (a tampered or mis-built position): 400 invalid_cursor", async () => {
+    const victim = await tenantWith(60);
+    const holder = await tenantWith(60);
+    const positions = new ListPositions(db, tableName);
+    const { next } = await positions.serve(holder, listOf(holder), { page: { skip: 0, take: SIZE } }, new Date(T0));
+    const key = positionKeys.cursor(holder, next as string);
+    // The holder's own cursor item, its walk pointed at the victim's list partitions.
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: 'SET #query = :query',
+        ExpressionAttributeNames: { '#query': 'query' },
+        ExpressionAttributeValues: { ':query': JSON.stringify(queryOf(victim)) },
+      }),
+    );
+    await expect(
+      positions.serve(holder, listOf(holder), { cursor: next as string, take: SIZE }, new Date(T0)),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'invalid_cursor' });
   });
 
   it('are random, a new one per page served, and name neither the tenant nor the list', async () => {
