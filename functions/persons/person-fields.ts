@@ -116,13 +116,24 @@ const validEmail = z.superRefine((c: { type: string; value?: string }, ctx) => {
   if (c.type !== 'email' || c.value === undefined || z.safeParse(emailAddress, c.value).success) return;
   ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be an email address' });
 });
-export const contact = z
-  .strictObject({ type: contactType, value: text(1, 255) }, { error: 'must be a contact object' })
-  .check(validEmail);
+/** `validEmail` as JSON Schema: a contact is a phone, or its value (when sent) is an email address. */
+const EMAIL_VALUE = {
+  anyOf: [
+    { properties: { type: { const: 'phone' } } },
+    { properties: { value: { format: 'email', pattern: emailAddress._zod.def.pattern?.source } } },
+  ],
+};
+export const contact = documented(
+  z.strictObject({ type: contactType, value: text(1, 255) }, { error: 'must be a contact object' }).check(validEmail),
+  EMAIL_VALUE,
+);
 /** PATCH's contact, as Orum's PatchContactRequestPerson: without `value`, the stored contact of its type. */
-export const contactChange = z
-  .strictObject({ type: contactType, value: z.optional(text(1, 255)) }, { error: 'must be a contact object' })
-  .check(validEmail);
+export const contactChange = documented(
+  z
+    .strictObject({ type: contactType, value: z.optional(text(1, 255)) }, { error: 'must be a contact object' })
+    .check(validEmail),
+  EMAIL_VALUE,
+);
 
 /** An address and a contact as a body gives them, PATCH's included (the create body's are narrower). */
 export type AddressChange = z.output<typeof addressChange>;
