@@ -71,9 +71,8 @@ export const MAX_METADATA_VALUE_CHARS = 50;
 /**
  * Whether a value fits a metadata key: a string of at most 50 characters, or any other JSON
  * value of at most 50 characters written as JSON, so that it is small and bounds its own
- * nesting (25 levels at most, well inside DynamoDB's 32). What DynamoDB cannot store is
- * refused: an empty key inside a value, and numbers that do not round-trip through a DynamoDB
- * number and back (beyond ±(2^53 − 1), or under 1e-130 in size but 0).
+ * nesting (25 levels at most, well inside DynamoDB's 32). Whether DynamoDB stores it as sent
+ * (its numbers, its keys) is checked before, with a test event's data (#shared/storable-json).
  */
 export function isMetadataValue(value: unknown): value is MetadataValue {
   if (typeof value === 'string') return [...value].length <= MAX_METADATA_VALUE_CHARS;
@@ -82,7 +81,7 @@ export function isMetadataValue(value: unknown): value is MetadataValue {
 
 /**
  * The characters of a value written as JSON, or Infinity once over `budget` or for what
- * metadata cannot hold. Stops as soon as the budget is spent, so a deeply nested value costs
+ * JSON cannot hold. Stops as soon as the budget is spent, so a deeply nested value costs
  * no more than a shallow one (and never a deep recursion).
  */
 function jsonLength(value: unknown, budget: number): number {
@@ -91,7 +90,7 @@ function jsonLength(value: unknown, budget: number): number {
     case 'boolean':
       return String(value).length;
     case 'number':
-      return isStorableNumber(value) ? String(value).length : Number.POSITIVE_INFINITY;
+      return Number.isFinite(value) ? String(value).length : Number.POSITIVE_INFINITY;
     case 'string':
       return [...JSON.stringify(value)].length;
     case 'object': {
@@ -100,8 +99,6 @@ function jsonLength(value: unknown, budget: number): number {
         : Object.entries(value);
       let used = 2 + Math.max(0, entries.length - 1);
       for (const [key, item] of entries) {
-        // DynamoDB refuses an empty attribute name, a map's keys at any depth included.
-        if (key === '') return Number.POSITIVE_INFINITY;
         if (key !== undefined) used += [...JSON.stringify(key)].length + 1;
         if (used <= budget) used += jsonLength(item, budget - used);
         if (used > budget) return Number.POSITIVE_INFINITY;
@@ -112,9 +109,6 @@ function jsonLength(value: unknown, budget: number): number {
       return Number.POSITIVE_INFINITY;
   }
 }
-
-const isStorableNumber = (n: number): boolean =>
-  Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && (n === 0 || Math.abs(n) >= 1e-130);
 
 /** Who runs identification: the partner (BYO-KYC) or the service through its identity vendor. */
 export const KYC_MODES = ['byo', 'service'] as const;

@@ -9,6 +9,7 @@ import {
   type MetadataValue,
 } from '#domain/person';
 import { chars, documented, personNameText, string, text } from '#shared/input-schemas';
+import { STORABLE_KEY_NAMES, STORABLE_KEY_RULE, STORABLE_NUMBER_RULE, storableJson } from '#shared/storable-json';
 
 // The person's field schemas, from which the bodies of the person endpoints (schemas.ts)
 // are built: Orum's rules and error codes per field (docs/api.md#persons). Messages state
@@ -115,13 +116,24 @@ const validEmail = z.superRefine((c: { type: string; value?: string }, ctx) => {
   if (c.type !== 'email' || c.value === undefined || z.safeParse(emailAddress, c.value).success) return;
   ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be an email address' });
 });
-export const contact = z
-  .strictObject({ type: contactType, value: text(1, 255) }, { error: 'must be a contact object' })
-  .check(validEmail);
+/** `validEmail` as JSON Schema: a contact is a phone, or its value (when sent) is an email address. */
+const EMAIL_VALUE = {
+  anyOf: [
+    { properties: { type: { const: 'phone' } } },
+    { properties: { value: { format: 'email', pattern: emailAddress._zod.def.pattern?.source } } },
+  ],
+};
+export const contact = documented(
+  z.strictObject({ type: contactType, value: text(1, 255) }, { error: 'must be a contact object' }).check(validEmail),
+  EMAIL_VALUE,
+);
 /** PATCH's contact, as Orum's PatchContactRequestPerson: without `value`, the stored contact of its type. */
-export const contactChange = z
-  .strictObject({ type: contactType, value: z.optional(text(1, 255)) }, { error: 'must be a contact object' })
-  .check(validEmail);
+export const contactChange = documented(
+  z
+    .strictObject({ type: contactType, value: z.optional(text(1, 255)) }, { error: 'must be a contact object' })
+    .check(validEmail),
+  EMAIL_VALUE,
+);
 
 /** An address and a contact as a body gives them, PATCH's included (the create body's are narrower). */
 export type AddressChange = z.output<typeof addressChange>;
@@ -133,17 +145,32 @@ export const contactList = <C extends z.core.$ZodType>(item: C, min: number) =>
     .array(item, { error: 'must be a list of contacts' })
     .check(z.minLength(min, `must hold ${min} to 2 contacts`), z.maxLength(2, `must hold ${min} to 2 contacts`));
 
-/** Any JSON object, as Orum, within Orum's published bounds (`isMetadataValue`). */
-const METADATA_VALUE_RULE = `values must be strings of at most ${MAX_METADATA_VALUE_CHARS} characters, or other JSON values of at most ${MAX_METADATA_VALUE_CHARS} characters written as JSON (numbers within ±(2^53 − 1))`;
+/**
+ * Any JSON object, as Orum, within Orum's published bounds (`isMetadataValue`), that
+ * DynamoDB stores as sent (#shared/storable-json, as a test event's `data`): the guard sees
+ * the object as parsed, before the record rebuilds it and a `__proto__` key is lost. Its
+ * depth bound only stops the walk early: 50 characters of JSON nest at most 25 levels.
+ */
+const METADATA_VALUE_RULE = `values must be strings of at most ${MAX_METADATA_VALUE_CHARS} characters, or other JSON values of at most ${MAX_METADATA_VALUE_CHARS} characters written as JSON`;
 const metadataValue = documented(z.custom<MetadataValue>(isMetadataValue, { message: METADATA_VALUE_RULE }), {
-  description: `Any JSON value: a string of at most ${MAX_METADATA_VALUE_CHARS} characters, or another JSON value of at most ${MAX_METADATA_VALUE_CHARS} characters written as JSON (numbers within ±(2^53 − 1), and 0 or at least 1e-130 in size).`,
+  description: `Any JSON value: a string of at most ${MAX_METADATA_VALUE_CHARS} characters, or another JSON value of at most ${MAX_METADATA_VALUE_CHARS} characters written as JSON (${STORABLE_NUMBER_RULE}; ${STORABLE_KEY_RULE}).`,
 });
 const KEY_RULE = `keys must be 1 to ${MAX_METADATA_KEY_CHARS} characters`;
-export const metadata = z
-  .record(z.string().check(chars(1, MAX_METADATA_KEY_CHARS, 'keys must be')), metadataValue, {
-    error: (issue) => (issue.code === 'invalid_key' ? KEY_RULE : 'must be an object'),
-  })
-  .check(z.refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `may hold at most ${MAX_METADATA_KEYS} keys`));
+const MAX_METADATA_DEPTH = 1 + MAX_METADATA_VALUE_CHARS / 2;
+export const metadata = documented(
+  z.pipe(
+    storableJson(MAX_METADATA_DEPTH),
+    z
+      .record(z.string().check(chars(1, MAX_METADATA_KEY_CHARS, 'keys must be')), metadataValue, {
+        error: (issue) => (issue.code === 'invalid_key' ? KEY_RULE : 'must be an object'),
+      })
+      .check(z.refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, `may hold at most ${MAX_METADATA_KEYS} keys`)),
+  ),
+  {
+    maxProperties: MAX_METADATA_KEYS,
+    propertyNames: { ...STORABLE_KEY_NAMES, maxLength: MAX_METADATA_KEY_CHARS },
+  },
+);
 
 /**
  * Nested fields answer Orum's codes: `addresses.0.city` → `missing_city` / `invalid_city`.

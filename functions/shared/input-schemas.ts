@@ -51,10 +51,14 @@ export const NAME_PATTERN = /^(?=.*[\p{L}\p{N}])[ -[\]-~’¡-¬®-ſ\p{Script=L
  */
 export const PERSON_NAME_PATTERN = /^(?=.*\p{L})[ -/:-[\]-~’¡-¬®-ſ\p{Script=Latin}\p{M}‐-—]+$/u;
 
-/** A name of up to 255 characters by `pattern`; `min` 0 lets an empty one through (Orum's middle name). */
+/**
+ * A name of up to 255 characters by `pattern`; `min` 0 lets an empty one through (Orum's
+ * middle name). The document gives the pattern too, to be read with the `u` flag.
+ */
 const nameOf = (pattern: RegExp, rule: string) => (min: number) =>
   documented(text(min, 255).check(z.refine((v) => v === '' || pattern.test(v), { message: rule })), {
     description: `A name that ${rule}.`,
+    pattern: min === 0 ? `^$|${pattern.source}` : pattern.source,
   });
 
 export const nameText = (min = 1) =>

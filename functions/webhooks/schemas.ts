@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { PERSON_ALL, SUBSCRIBE_ALL } from '#domain/webhook-configuration';
 import { EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { documented, string } from '#shared/input-schemas';
+import { STORABLE_KEY_NAMES, STORABLE_KEY_RULE, STORABLE_NUMBER_RULE, storableJson } from '#shared/storable-json';
 
 // Request schemas of the webhook routes (docs/api.md#webhooks). Messages state the rule
 // and never echo the value (a URL may carry a token in its query string).
@@ -58,3 +59,54 @@ export const configurationBody = z.strictObject({
   enabled: z.boolean({ error: 'must be true or false' }),
 });
 export type ConfigurationBody = z.output<typeof configurationBody>;
+
+/**
+ * The request fields whose values the service never keeps in the clear (docs/api.md#test-event):
+ * an SSN, a tax id, a statement code. Refused by exact name (case, `_` and `-` aside), so the
+ * match results and Orum's own fields a record carries (`ssn_match`, `tax_id_match`,
+ * `tax_id_type`) pass: a pattern anywhere in the name refused an account as GET answers it.
+ */
+const SENSITIVE_DATA_KEYS = ['ssn', 'social_security_number', 'tax_id', 'statement_code'] as const;
+
+const bareName = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+const SENSITIVE_NAMES: ReadonlySet<string> = new Set(SENSITIVE_DATA_KEYS.map(bareName));
+
+/**
+ * How deep `data` may nest. It is stored inside the event item, whose own levels count
+ * toward DynamoDB's limit of 32 nested levels; a deeper one would fail the write (a 500).
+ */
+const MAX_DATA_DEPTH = 16;
+
+/** Whether a key at any depth names a sensitive field; `data` is known to nest at most MAX_DATA_DEPTH levels. */
+function holdsSensitiveKey(data: unknown): boolean {
+  const pending: unknown[] = [data];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, inner] of Object.entries(value)) {
+      if (SENSITIVE_NAMES.has(bareName(key))) return true;
+      pending.push(inner);
+    }
+  }
+  return false;
+}
+
+/**
+ * POST /webhooks/invoke's `data`: the record to send, stored in the event log and delivered
+ * as sent. So it must be JSON that DynamoDB stores unchanged (#shared/storable-json, the rule
+ * a person's metadata follows too), and hold no field the service never keeps in the clear.
+ */
+export const testEventData = documented(
+  z.pipe(
+    storableJson(MAX_DATA_DEPTH),
+    z.record(z.string(), z.unknown(), { error: 'must be an object (the record to send)' }).check(
+      z.refine((data) => !holdsSensitiveKey(data), {
+        message: `must not hold a key named ${SENSITIVE_DATA_KEYS.join(', ')} (send the record as GET answers it)`,
+      }),
+    ),
+  ),
+  {
+    propertyNames: STORABLE_KEY_NAMES,
+    description: `The record to send, stored and delivered as sent: any JSON object nesting at most ${MAX_DATA_DEPTH} levels deep, with ${STORABLE_NUMBER_RULE}; ${STORABLE_KEY_RULE}, and none named ${SENSITIVE_DATA_KEYS.join(', ')} (case, \`_\` and \`-\` aside) at any depth.`,
+  },
+);

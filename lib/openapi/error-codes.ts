@@ -202,8 +202,11 @@ function isRequiredAt(json: JsonSchema, parts: readonly string[]): boolean {
   return false;
 }
 
-/** The branch of a nullable field that is not `null`. */
+/**
+ * The branch of a nullable field that is not `null`. A nullable field is an `anyOf` alone;
+ * an `anyOf` beside `type` narrows that type (an email contact's value) and is the field itself.
+ */
 function nonNull(node: JsonSchema | undefined): JsonSchema | undefined {
   const options = node?.anyOf as JsonSchema[] | undefined;
-  return options ? options.find((option) => option.type !== 'null') : node;
+  return options && node?.type === undefined ? options.find((option) => option.type !== 'null') : node;
 }

@@ -217,14 +217,26 @@ export const PERSON_REQUESTS: Record<string, Example> = {
   },
 };
 
+// Each works on a person made by any create example above, with or without an address or
+// a contact (test/integration/openapi/examples.test.ts sends them so); the shorter forms
+// that need a stored address or contact are in their descriptions.
 export const PERSON_PATCHES: Record<string, Example> = {
   contacts: {
-    summary: 'Replace the contacts: keep the stored email, add a phone',
-    value: { contacts: [{ type: 'email' }, { type: 'phone', value: '2125551212' }] },
+    summary: 'Replace the contacts: an email and a phone',
+    description:
+      'The list sent replaces the stored one whole. A contact sent without `value` keeps the stored contact of its type (`{ "type": "email" }`); without one it answers `400 missing_contacts_value`.',
+    value: {
+      contacts: [
+        { type: 'email', value: 'jane.doe@example.com' },
+        { type: 'phone', value: '2125551212' },
+      ],
+    },
   },
   address: {
-    summary: 'Change the ZIP code of the stored address',
-    value: { addresses: [{ type: 'home', zip5: '62704' }] },
+    summary: 'Move to a new address',
+    description:
+      'A whole address works on any person. On a person with a stored address only the fields that change are needed: `[{ "type": "home", "zip5": "62704" }]` is merged into it (without one it answers `400 missing_address1`, …).',
+    value: { addresses: [{ ...address, address1: '2 Elm St', zip5: '62704' }] },
   },
   remove: { summary: '`null` removes an optional field', value: { middle_name: null, metadata: null } },
 };

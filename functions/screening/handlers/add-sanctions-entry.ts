@@ -4,13 +4,29 @@ import { fullNameKey } from '#domain/screening';
 import { screeningLists } from '#shared/db/screening/index';
 import { now } from '#shared/dependencies';
 import { httpHandler } from '#shared/http/handler';
+import { documented, text } from '#shared/input-schemas';
 import { createLogger } from '#shared/logger';
 import { rescreenName } from '../rescreen';
 
+/**
+ * An entry is found by its folded name (`fullNameKey`): a name of punctuation, spaces or
+ * symbols alone folds to nothing, matches no one, and its screening message would fail the
+ * worker's schema until dead-lettered. The pattern says the same to the OpenAPI document.
+ */
+const name = documented(
+  text(1, 255).check(
+    z.refine((v) => fullNameKey(v) !== '', {
+      message: 'must hold at least one letter or digit (punctuation, spaces and symbols alone match no one)',
+    }),
+  ),
+  {
+    pattern: '[\\p{L}\\p{N}]',
+    description: '`First Last` or `LAST, First`, with at least one letter or digit: punctuation alone matches no one.',
+  },
+);
+
 const body = z.strictObject({
-  name: z
-    .string({ error: 'must be a string' })
-    .check(z.minLength(1, 'must be 1 to 255 characters'), z.maxLength(255, 'must be 1 to 255 characters')),
+  name,
   date_of_birth: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD'))),
 });
 

@@ -1,23 +1,39 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
+import { openApiDocument } from '#lib/openapi/document';
 import { ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
-import { api, type RawResponse, rawRequest, SERVICE_VERSION, startTestRuntime } from '../harness';
+import { type ApiResponse, api, type RawResponse, rawRequest, SERVICE_VERSION, startTestRuntime } from '../harness';
 import { personBody } from '../persons/support';
 import { accountBody } from '../verify-accounts/support';
 import { useTestDns } from '../webhooks/support';
+import { encodable, type SchemaRequest, schemaRequests } from './schema-requests';
 import { type RouteVocabulary, VOCABULARY } from './vocabulary';
 
 /**
- * Property, on every route of the route table: nothing a caller sends produces a 5xx,
- * and every error the service answers has the contract's shape with the request id.
- * Inputs: random JSON built from the route's own field names and hostile ones
- * (`__proto__`, `constructor`, `prototype`), wrong types, Unicode, huge strings and
- * bodies over the limit, deep nesting, raw garbage and malformed JSON, in any content
- * type, with any path id, query string and Idempotency-Key. Runs are few per route so
- * the suite stays fast (`FUZZ_RUNS=500` for a longer hunt); a failing input is shrunk and printed.
+ * Two properties, on every route of the route table: nothing a caller sends produces a
+ * 5xx, and every error the service answers has the contract's shape with the request id.
+ *
+ * - Raw inputs: random JSON built from the route's own field names and hostile ones
+ *   (`__proto__`, `constructor`, `prototype`), wrong types, Unicode, huge strings and
+ *   bodies over the limit, deep nesting, raw garbage and malformed JSON, in any content
+ *   type, with any path id, query string and Idempotency-Key.
+ * - Inputs from the OpenAPI document: bodies, query and path parameters and headers built
+ *   from the document's own request schemas (schema-arbitraries.ts), valid ones and ones
+ *   with hostile values in any node (numbers DynamoDB cannot hold, empty and reserved
+ *   keys, deep nesting, odd Unicode, wrong types), and the document's examples with one
+ *   node or key made hostile. Every answer is also held to the document
+ *   (test/support/contract.ts): a documented status, and a body its schema parses, 2xx
+ *   included.
+ *
+ * Runs are few per route so the suite stays fast (`FUZZ_RUNS=500` for a longer hunt). A
+ * failing input is shrunk and printed with the seed and path that replay it:
+ * `FUZZ_SEED=<seed> FUZZ_PATH=<path>`.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+const REPLAY = process.env.FUZZ_SEED
+  ? { seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH, endOnFailure: true }
+  : {};
 let runtime: LocalRuntime;
 let token: string;
 /** Ids of records that exist, so path ids also reach the handlers' deeper branches. */
@@ -144,13 +160,6 @@ const rawBody = (vocabulary: RouteVocabulary) =>
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
 
-const encodable = (value: string) => {
-  try {
-    return encodeURIComponent(value).length > 0;
-  } catch {
-    return false;
-  }
-};
 const pathId = fc.oneof(
   fc.constantFrom(0, 1, 2, 3).map((index) => existing[index] as string),
   fc.uuid(),
@@ -238,10 +247,48 @@ describe('fuzzing every route: never a 5xx, always the contract’s error shape'
         });
         expectContractAnswer(response, input);
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, ...REPLAY },
     );
     // Handlers run in this process: a polluted prototype would show here.
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+});
+
+// ---- requests from the OpenAPI document's schemas ------------------------------------
+
+let schemaRequestFor: (route: RouteDefinition) => fc.Arbitrary<SchemaRequest>;
+beforeAll(async () => {
+  schemaRequestFor = schemaRequests(await openApiDocument(), existing);
+});
+
+function expectContractError(response: ApiResponse, input: unknown) {
+  const context = JSON.stringify(input)?.slice(0, 2_000);
+  expect(response.status, context).toBeLessThan(500);
+  if (response.status < 400) return;
+  const body = response.body as Record<string, unknown>;
+  // API Gateway's own answers (431, 413 …) have its body: the contract check has held it to the document.
+  if (!('error_code' in body) && Object.keys(body).join() === 'message') return;
+  expect(typeof body.error_code, context).toBe('string');
+  expect(typeof body.message, context).toBe('string');
+  expect(body.request_id, context).toBe(response.headers['x-request-id']);
+}
+
+describe('fuzzing every route with requests from the OpenAPI document: never a 5xx, every answer as documented', () => {
+  it.each(ROUTES.map((route) => [routeKey(route), route] as const))('%s', async (_key, route) => {
+    const call = api(runtime, token);
+    await fc.assert(
+      fc.asyncProperty(schemaRequestFor(route), async (input) => {
+        const path = route.path.replace(/\{\w+\}/g, encodeURIComponent(input.id));
+        const response = await call.request(route.method, input.query ? `${path}?${input.query}` : path, {
+          headers: input.headers,
+          body: input.body === undefined ? undefined : JSON.stringify(input.body),
+        });
+        expectContractError(response, input);
+      }),
+      // A body has the most places to be hostile in: twice the runs.
+      { numRuns: route.method === 'GET' || route.method === 'DELETE' ? RUNS : 2 * RUNS, ...REPLAY },
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -196,3 +196,34 @@ describe('metadata (Orum: any JSON object)', () => {
     expect(created.body.error_code).toBe('invalid_metadata');
   });
 });
+
+describe('metadata keys JavaScript gives a meaning of its own', () => {
+  /** The body as JSON text, with `"<key>"` as the metadata key JSON.stringify cannot write (`__proto__`). */
+  const withMetadata = (metadata: string) =>
+    JSON.stringify(namesOnly({ metadata: { slot: 1 } })).replace('{"slot":1}', metadata);
+
+  it.each([
+    ['a key named constructor', '{"constructor":"x"}'],
+    ['a key named __proto__', '{"__proto__":{"isAdmin":true}}'],
+    ['a key named constructor inside a value', '{"a":{"constructor":1}}'],
+    ['a key named __proto__ inside a value', '{"a":{"__proto__":1}}'],
+  ])('refuses metadata holding %s on create, replace and update: 400 invalid_metadata', async (_rule, metadata) => {
+    const created = await env.alice.post('/persons', withMetadata(metadata));
+    expect(created.status).toBe(400);
+    expect(created.body.error_code).toBe('invalid_metadata');
+    const stored = (await env.alice.post('/persons', namesOnly())).body.person;
+    const replaced = await env.alice.put(`/persons/${stored.id}`, withMetadata(metadata));
+    expect(replaced.body.error_code).toBe('invalid_metadata');
+    const patched = await env.alice.patch(`/persons/${stored.id}`, `{"metadata":${metadata}}`);
+    expect(patched.status).toBe(400);
+    expect(patched.body.error_code).toBe('invalid_metadata');
+    expect((await env.alice.get(`/persons/${stored.id}`)).body.person.metadata).toBeUndefined();
+  });
+
+  it('stores other names objects inherit (toString, valueOf, prototype) as sent', async () => {
+    const metadata = { toString: 'a', valueOf: 1, prototype: { hasOwnProperty: true } };
+    const created = await env.alice.post('/persons', namesOnly({ metadata }));
+    expect(created.status).toBe(200);
+    expect((await env.alice.get(`/persons/${created.body.person.id}`)).body.person.metadata).toEqual(metadata);
+  });
+});

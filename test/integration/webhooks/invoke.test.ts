@@ -114,3 +114,32 @@ describe('POST /webhooks/invoke: every kind of Orum’s trigger schema', () => {
     expect(response.body.error_code).toBe('invalid_event_type');
   });
 });
+
+describe('POST /webhooks/invoke: data the event log could not store as sent', () => {
+  /** The body as JSON text, so `__proto__` arrives as a key and big numbers as written. */
+  const invokeRaw = (data: string) =>
+    env.clients.alice.post('/webhooks/invoke', `{"event_type":"person_verified","data":${data}}`);
+
+  it.each([
+    ['a number beyond 2^53 − 1', '{"n":12345678901234567890}'],
+    ['a number beyond −(2^53 − 1)', '{"n":-1e300}'],
+    ['a number under 1e-130 in size', '{"n":[1e-131]}'],
+    ['an empty key', '{"":1}'],
+    ['an empty key at depth', '{"a":{"":1}}'],
+    ['a key named constructor', '{"constructor":"x"}'],
+    ['a key named constructor at depth', '{"a":[{"constructor":{"b":1}}]}'],
+    ['a key named __proto__', '{"__proto__":{"polluted":true}}'],
+    ['a key named __proto__ at depth', '{"a":{"__proto__":"x"}}'],
+  ])('refuses data holding %s: 400 invalid_data', async (_what, data) => {
+    const response = await invokeRaw(data);
+    expect(response.status).toBe(400);
+    expect(response.body.error_code).toBe('invalid_data');
+  });
+
+  it('delivers data at the bounds exactly as sent: ±(2^53 − 1), 1e-130, inherited names such as toString', async () => {
+    const data = { id: 'bounds', max: 9007199254740991, min: -9007199254740991, tiny: 1e-130, toString: 'x' };
+    expect((await invoke({ event_type: 'person_rejected', data })).status).toBe(201);
+    const envelope = await delivered('person_rejected');
+    expect(envelope.event_data).toEqual({ person: data });
+  });
+});

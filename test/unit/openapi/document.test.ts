@@ -209,6 +209,73 @@ describe('examples are accepted by the schemas they illustrate', () => {
   });
 });
 
+describe('rules the request schemas say themselves, not only in prose', () => {
+  const requestSchema = (name: string) => components().schemas[name] as JsonSchema;
+  const property = (schema: JsonSchema, name: string): JsonSchema => {
+    const node = (schema.properties as Record<string, JsonSchema>)[name] as JsonSchema;
+    const anyOf = node.anyOf as JsonSchema[] | undefined;
+    return anyOf ? (anyOf.find((variant) => variant.type !== 'null') as JsonSchema) : node;
+  };
+  /** Every `pattern` in a schema, at any depth. */
+  const patternsIn = (node: unknown): string[] =>
+    node === null || typeof node !== 'object'
+      ? []
+      : Object.entries(node).flatMap(([key, value]) =>
+          key === 'pattern' && typeof value === 'string' ? [value] : patternsIn(value),
+        );
+  const matches = (schema: JsonSchema, value: string) => new RegExp(schema.pattern as string, 'u').test(value);
+
+  it('writes every pattern as a JavaScript regular expression with the u flag can read it', () => {
+    const patterns = patternsIn(components().schemas);
+    expect(patterns.length).toBeGreaterThan(0);
+    for (const pattern of patterns) expect(() => new RegExp(pattern, 'u'), pattern).not.toThrow();
+  });
+
+  it.each([
+    ['PersonRequest', 'first_name'],
+    ['PersonRequest', 'last_name'],
+    ['PatchPersonRequest', 'middle_name'],
+  ])('%s.%s: the persons name pattern (letters and punctuation, no digits)', (schema, field) => {
+    const name = property(requestSchema(schema), field);
+    for (const ok of ['Zoë', 'O’Brien', 'Lee, Jr.', 'Nguyễn Văn', 'e\u0301']) expect(matches(name, ok), ok).toBe(true);
+    for (const bad of ['Ann2', '...', 'A\\B', '李']) expect(matches(name, bad), bad).toBe(false);
+  });
+
+  it.each([['account_holder_name'], ['sender_name']])(
+    'VerifyAccountRequest.%s: the Verify name pattern (digits too, at least one letter or digit)',
+    (field) => {
+      const name = property(requestSchema('VerifyAccountRequest'), field);
+      for (const ok of ['Smith & Sons, Inc.', '7-Eleven', 'Zoë']) expect(matches(name, ok), ok).toBe(true);
+      for (const bad of ['...', 'A\\B', '李']) expect(matches(name, bad), bad).toBe(false);
+    },
+  );
+
+  it.each(['PersonRequest', 'PatchPersonRequest'])(
+    '%s: says that an email contact’s value is an email address',
+    (schema) => {
+      const contacts = property(requestSchema(schema), 'contacts');
+      expect(contacts.items).toMatchObject({
+        anyOf: [{ properties: { type: { const: 'phone' } } }, { properties: { value: { format: 'email' } } }],
+      });
+    },
+  );
+
+  it('says metadata’s bounds: at most 5 keys of 1 to 20 characters, none named __proto__ or constructor', () => {
+    for (const schema of ['PersonRequest', 'PatchPersonRequest']) {
+      expect(property(requestSchema(schema), 'metadata')).toMatchObject({
+        maxProperties: 5,
+        propertyNames: { minLength: 1, maxLength: 20, not: { enum: ['__proto__', 'constructor'] } },
+      });
+    }
+  });
+
+  it('says a sanctions entry’s name holds a letter or digit', () => {
+    const name = property(requestSchema('SanctionsEntryRequest'), 'name');
+    expect(matches(name, 'LAST, First')).toBe(true);
+    expect(matches(name, '.')).toBe(false);
+  });
+});
+
 describe('the reference linter (Redocly, recommended rules)', () => {
   it('finds nothing wrong', async () => {
     const config = await createConfig({

@@ -114,3 +114,24 @@ describe('error codes', () => {
     },
   );
 });
+
+describe('codes of nested fields', () => {
+  const NESTED_MISSING = [
+    'missing_addresses_type',
+    'missing_address1',
+    'missing_city',
+    'missing_state',
+    'missing_country',
+    'missing_zip5',
+    'missing_contacts_type',
+    'missing_contacts_value',
+  ];
+
+  it.each(['CreatePerson', 'ReplacePerson', 'UpsertPerson', 'UpdatePerson'])(
+    '%s documents the missing_ code of every required field of an address and a contact, whatever else their schemas say (an email contact’s anyOf)',
+    (id) => {
+      const contract = contracts.find((candidate) => candidate.route.id === id) as RouteContract;
+      expect(documentedCodes(contract)).toEqual(expect.arrayContaining(NESTED_MISSING));
+    },
+  );
+});

@@ -165,6 +165,18 @@ const BODY_RULES: [string, Record<string, unknown>, string][] = [
   ['metadata value with an empty key inside', { ...person, metadata: { a: { '': 'x' } } }, 'invalid_metadata'],
   ['metadata value nested 26 deep', { ...person, metadata: { a: nested(26) } }, 'invalid_metadata'],
   ['metadata value not JSON', { ...person, metadata: { a: undefined } }, 'invalid_metadata'],
+  ['metadata with a key named constructor', { ...person, metadata: { constructor: 'x' } }, 'invalid_metadata'],
+  ['metadata with a key named __proto__', { ...person, metadata: JSON.parse('{"__proto__":"x"}') }, 'invalid_metadata'],
+  [
+    'metadata value with a key named constructor inside',
+    { ...person, metadata: { a: { constructor: 1 } } },
+    'invalid_metadata',
+  ],
+  [
+    'metadata value with a key named __proto__ inside',
+    { ...person, metadata: { a: JSON.parse('{"__proto__":1}') } },
+    'invalid_metadata',
+  ],
   ['an unknown field', { ...person, nickname: 'A' }, 'unknown_field'],
   ['an unknown field in an address', withAddress({ county: 'Sangamon' }), 'unknown_field'],
   ['an unknown field in a contact', withContact({ primary: true }), 'unknown_field'],
@@ -357,6 +369,7 @@ describe('patchPersonBody: PATCH /persons/{id}', () => {
     ['a malformed email', { contacts: [{ type: 'email', value: 'ann@' }] }, 'invalid_contacts_value'],
     ['an empty contact value', { contacts: [{ type: 'phone', value: '' }] }, 'invalid_contacts_value'],
     ['metadata of 6 keys', { metadata: { a: '', b: '', c: '', d: '', e: '', f: '' } }, 'invalid_metadata'],
+    ['metadata with a key named constructor', { metadata: { constructor: 'x' } }, 'invalid_metadata'],
     ['an unknown field', { status: 'verified' }, 'unknown_field'],
     ['an unknown field beside a null name', { first_name: null, id: PERSON_ID }, 'unknown_field'],
   ])('applies the create rules to what is sent: %s answers 400 %s', (_rule, body, code) => {

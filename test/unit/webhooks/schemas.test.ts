@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
+import { handler as invokeHandler } from '#functions/webhooks/handlers/invoke';
 import { configurationIdParams } from '#functions/webhooks/params';
 import { configurationBody } from '#functions/webhooks/schemas';
 import { AppError } from '#shared/errors';
@@ -68,5 +69,49 @@ describe('webhook configuration id', () => {
   it('answers a malformed id as an unknown one: 404 unknown_id_webhook_configuration', () => {
     expect(codeOf(configurationIdParams, { id: 'not-a-uuid' }, 'path')).toBe('404 unknown_id_webhook_configuration');
     expect(codeOf(configurationIdParams, { id: '7d3e2b8a-4c1f-4e6a-9b0d-2f5a8c1e3d47' }, 'path')).toBe('accepted');
+  });
+});
+
+describe('test event data (POST /webhooks/invoke)', () => {
+  const invokeBody = invokeHandler.request.body as z.core.$ZodType;
+  /** As the body parser makes it: JSON.parse keeps `__proto__` as an own key. */
+  const withData = (json: string) => JSON.parse(`{"event_type":"person_verified","data":${json}}`);
+  const nested = (depth: number): unknown => (depth === 0 ? 'x' : { a: nested(depth - 1) });
+
+  it.each([
+    ['a record as GET answers it', '{"id":"x","status":"verified","metadata":{"n":1,"z":0,"t":1e-130}}'],
+    ['numbers at the bounds', '{"max":9007199254740991,"min":-9007199254740991,"tiny":-1e-130,"zero":-0}'],
+    ['keys JavaScript objects inherit, other than the two refused', '{"toString":"x","prototype":{"valueOf":1}}'],
+    ['an empty string value and an empty list', '{"a":"","b":[],"c":{}}'],
+    ['16 levels of nesting', JSON.stringify(nested(16))],
+  ])('accepts %s', (_, data) => {
+    expect(codeOf(invokeBody, withData(data))).toBe('accepted');
+  });
+
+  it.each([
+    ['a number beyond 2^53 − 1', '{"n":12345678901234567890}'],
+    ['a number beyond −(2^53 − 1)', '{"a":[{"n":-9007199254740992}]}'],
+    ['a number under 1e-130 in size', '{"n":1e-131}'],
+    ['a number under 1e-130 in size inside a list', '{"a":[1,-1e-200]}'],
+    ['an empty key', '{"":1}'],
+    ['an empty key at depth', '{"a":{"b":[{"":1}]}}'],
+    ['a key named constructor', '{"constructor":"x"}'],
+    ['a key named constructor at depth', '{"a":[{"constructor":{}}]}'],
+    ['a key named __proto__', '{"__proto__":{"x":1}}'],
+    ['a key named __proto__ at depth', '{"a":{"__proto__":"x"}}'],
+    ['17 levels of nesting', JSON.stringify(nested(17))],
+  ])('refuses data holding %s: 400 invalid_data', (_, data) => {
+    expect(codeOf(invokeBody, withData(data))).toBe('400 invalid_data');
+  });
+
+  it('says which rule the data breaks, never the value or the key', () => {
+    try {
+      parseInput(invokeBody, withData('{"secret-123-45-6789":12345678901234567890}'), 'body');
+      expect.unreachable('refused');
+    } catch (error) {
+      const { message, details } = error as AppError;
+      expect(message).toMatch(/2\^53/);
+      expect(JSON.stringify({ message, details })).not.toMatch(/123-45-6789|12345678901234567890/);
+    }
   });
 });
