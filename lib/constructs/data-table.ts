@@ -10,6 +10,7 @@ import {
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { TableAccess } from '#lib/service/index';
+import { keyPattern } from '#shared/db/keys';
 import { type IndexName, TABLE_ACTIONS, TABLE_SCHEMA } from '#shared/db/schema';
 import type { StorageKey } from './storage-key';
 
@@ -77,12 +78,12 @@ export class DataTable extends Construct {
 
   /**
    * The policy statements of exactly the table accesses given: for each access,
-   * `dynamodb:<action>` for each of its actions on the table and `dynamodb:Query` on each
-   * of its indexes, under its `leadingKeys` condition when it names one
-   * (`keyConfinement`); then, once, the storage key's `table` use, without which DynamoDB
-   * refuses the call. Never Scan, never an `index/*` wildcard. Throws on an action outside
-   * TABLE_ACTIONS and on an index listed without `Query` among the actions, so a row that
-   * cannot work fails at synth.
+   * `dynamodb:<action>` for each of its actions on the table, confined to the kinds of key
+   * it names (`leadingKeys`, see `keyConfinement`), and `dynamodb:Query` on each of its
+   * indexes; then, once, the storage key's `table` use, without which DynamoDB refuses the
+   * call. Never Scan, never an `index/*` wildcard. Throws on an action outside
+   * TABLE_ACTIONS and on item actions that name no kind of key, so a row that cannot work,
+   * or would reach every item of the table, fails at synth.
    */
   statementsFor(accesses: TableAccess | readonly TableAccess[]): PolicyStatement[] {
     const statements = ([] as readonly TableAccess[])
@@ -100,23 +101,31 @@ export class DataTable extends Construct {
     }
     // `Query` among the actions is a query of the table itself; `indexes` are the indexes queried.
     const indexes = [...new Set(access.indexes ?? [])].sort();
-    const conditions = access.leadingKeys && keyConfinement(access.leadingKeys);
     const statements: PolicyStatement[] = [];
     if (actions.length > 0) {
+      const kinds = [...new Set(access.leadingKeys ?? [])];
+      if (kinds.length === 0) {
+        throw new Error(
+          `table actions ${actions.join(', ')} name no key kinds: add leadingKeys to the row's access in lib/service (the kinds of KEY_PREFIX in functions/shared/db/keys.ts its keys start with, e.g. ['tenantData'])`,
+        );
+      }
       statements.push(
         new PolicyStatement({
           actions: actions.map((action) => `dynamodb:${action}`),
           resources: [this.table.tableArn],
-          conditions,
+          conditions: keyConfinement(kinds.map(keyPattern)),
         }),
       );
     }
     if (indexes.length > 0) {
+      // Not confined by key: for a Query of an index, dynamodb:LeadingKeys is the index's
+      // partition key, whose values are not the table's kinds (`PNAME#<name>` finds persons
+      // of every tenant by name, by design). Index queries only read, and only the index's
+      // projection.
       statements.push(
         new PolicyStatement({
           actions: ['dynamodb:Query'],
           resources: indexes.map((index) => this.indexArn(index)),
-          conditions,
         }),
       );
     }

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import type { ServiceFunction } from '#lib/constructs/service-function';
-import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
+import { CONSUMERS, deployedRoutes, ROUTES, tableAccessOf } from '#lib/service/index';
 import type { Entity } from '#shared/db/entities';
 import { eventKeys } from '#shared/db/events/keys';
 import { keys } from '#shared/db/keys';
@@ -121,7 +121,7 @@ describe('table writes confined by key (dynamodb:LeadingKeys)', () => {
       const onTable = statementsOf(id).filter((s) => listOf(s.Resource).some((r) => JSON.stringify(r) === TABLE_ARN));
       const unconfined = onTable.filter((s) => s.Effect === 'Allow' && leadingKeysOf(s) === undefined);
       const writes = [...new Set(unconfined.flatMap((s) => listOf(s.Action)).filter((a) => WRITES.includes(a)))];
-      const own = row.table.actions.map((action) => `dynamodb:${action}`);
+      const own = tableAccessOf(row).flatMap((access) => access.actions.map((action) => `dynamodb:${action}`));
       expect(writes.filter((action) => !own.includes(action))).toEqual([]);
     },
   );

@@ -457,7 +457,7 @@ describe('consumer permissions follow the row', () => {
       id: 'WebhookDeliveryProbe',
       handler: 'functions/verify-accounts/handlers/verification-worker.ts',
       source: { kind: 'queue', queue: 'webhookDeliveries', batchSize: 5 },
-      table: { actions: ['GetItem'] },
+      table: { actions: ['GetItem'], leadingKeys: ['tenantData'] },
       timeoutSeconds: 15,
     };
     // In place of the delivery worker: a queue has one consumer.
