@@ -62,7 +62,7 @@ export const TENANT_SETTINGS_RESOURCE_TYPE = 'Custom::TenantSettings';
 
 /**
  * The kinds of record the provider may write: aliases (`CLIENT#…`) and settings
- * (`TENANT#…`), no other. Both whenever the provider exists, even if the stack has records
+ * (`TENANT#…`), no other; every other role of the stack is denied them (`DataTable.writeGuard`). Both whenever the provider exists, even if the stack has records
  * of one kind only: CloudFormation updates the role's policy before it deletes the records
  * a deploy removed, so a prefix dropped with its last record would make that delete fail
  * and leave the record behind.
