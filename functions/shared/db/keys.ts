@@ -16,6 +16,11 @@ export { ENTITY } from './entities';
  * (docs/data-model.md#who-writes-which-keys). A new kind of record takes a new prefix here.
  * Index partition keys (`PNAME#…`, `STATEMENT_CODE_SENT#…`) are not among them: an index
  * Query is granted on the index, not by key.
+ *
+ * A tenant's record puts the tenant right after the prefix, then `#` or nothing
+ * (`T#<tenant>#…`, `IDEM#<tenant>#…`, `RATE#<tenant>`), so a grant can one day be confined
+ * to one tenant's keys (`T#${aws:PrincipalTag/tenant}#*`; exactly `RATE#${…}` for a record
+ * that is one per tenant) without a stored key changing (test/unit/shared/db/keys.test.ts).
  */
 export const KEY_PREFIX = {
   /** Every record a tenant owns: `T#<tenant>#…` (./verify-accounts/keys.ts, ./persons/keys.ts, …). */
