@@ -1,9 +1,9 @@
 import { keyDigest } from './digest';
 
 // Keys of the records every area shares: idempotency records, rate buckets, tenant aliases
-// and settings; and the kinds of key every record's partition key belongs to (KEY_PREFIX). Each entity's own keys live beside its repository
-// (`./verify-accounts/keys.ts`, …); the access patterns they serve are listed in
-// docs/data-model.md.
+// and settings; and the kinds every partition key belongs to (KEY_PREFIX). Each entity's
+// own keys live beside its repository (`./verify-accounts/keys.ts`, …); the access patterns
+// they serve are listed in docs/data-model.md.
 
 export { ENTITY } from './entities';
 
