@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { AlarmTopic } from '#lib/constructs/alarms';
 import { ApiFunction } from '#lib/constructs/api-function';
 import { CipherKey } from '#lib/constructs/cipher-key';
 import { DataKey } from '#lib/constructs/data-key';
-import { DataTable } from '#lib/constructs/data-table';
+import { DataTable, writtenKinds } from '#lib/constructs/data-table';
 import { type EmailSenderSettings, emailSenderFromContext } from '#lib/constructs/email-sender';
 import { EventPipeline } from '#lib/constructs/event-pipeline';
 import { HttpApi, type HttpApiProps } from '#lib/constructs/http-api';
@@ -14,7 +15,7 @@ import { Identity } from '#lib/constructs/identity';
 import { type MonitoredFunction, ServiceAlarms } from '#lib/constructs/service-alarms';
 import { ServiceDashboard } from '#lib/constructs/service-dashboard';
 import { StorageKey } from '#lib/constructs/storage-key';
-import { TenantRecords } from '#lib/constructs/tenant-records';
+import { TENANT_RECORD_KEY_KINDS, TenantRecords } from '#lib/constructs/tenant-records';
 import { apiLimitsFromContext, type RequestLimit } from '#lib/context/api-limits';
 import { type IdentificationSettings, identificationSettingsFromContext } from '#lib/context/identification';
 import { type IdentityProps, identityPropsFromContext } from '#lib/context/identity';
@@ -31,6 +32,7 @@ import {
   takesIdempotencyKey,
 } from '#lib/service/index';
 import { ENV } from '#shared/config';
+import type { KeyKind } from '#shared/db/keys';
 import type { QueueId } from '#shared/queue/message-queue';
 
 /** The consumer whose code reads the tenant's KYC mode (`kycModeOf`), hence `DEFAULT_KYC_MODE`. */
@@ -221,6 +223,16 @@ export class VerifyServiceStack extends Stack {
         fn.addEnvironment(ENV.tenantListShards, JSON.stringify(listShards));
       }
     }
+
+    // Every role of the stack is denied writes to aliases, settings and screening entries
+    // unless its grant writes them: the tenant-records provider its kinds, each function
+    // what its row writes (docs/data-model.md#who-writes-which-keys).
+    const writers = new Map<Role, readonly KeyKind[]>();
+    for (const fn of [...functions.values(), ...this.pipeline.consumers.values()]) {
+      writers.set(fn.role, writtenKinds(fn.tableAccess));
+    }
+    if (this.tenantRecords.role) writers.set(this.tenantRecords.role, TENANT_RECORD_KEY_KINDS);
+    this.dataTable.guardWrites(this, writers);
 
     const monitored: MonitoredFunction[] = [
       ...[...functions].map(([id, fn]) => ({ id, fn, kind: 'api' as const })),

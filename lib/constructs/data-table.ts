@@ -7,9 +7,10 @@ import {
   Table,
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { TableAccess } from '#lib/service/index';
+import { type KeyKind, keyPattern } from '#shared/db/keys';
 import { type IndexName, TABLE_ACTIONS, TABLE_SCHEMA } from '#shared/db/schema';
 import type { StorageKey } from './storage-key';
 
@@ -77,12 +78,12 @@ export class DataTable extends Construct {
 
   /**
    * The policy statements of exactly the table accesses given: for each access,
-   * `dynamodb:<action>` for each of its actions on the table and `dynamodb:Query` on each
-   * of its indexes, under its `leadingKeys` condition when it names one
-   * (`keyConfinement`); then, once, the storage key's `table` use, without which DynamoDB
-   * refuses the call. Never Scan, never an `index/*` wildcard. Throws on an action outside
-   * TABLE_ACTIONS and on an index listed without `Query` among the actions, so a row that
-   * cannot work fails at synth.
+   * `dynamodb:<action>` for each of its actions on the table, confined to the kinds of key
+   * it names (`leadingKeys`, see `keyConfinement`), and `dynamodb:Query` on each of its
+   * indexes; then, once, the storage key's `table` use, without which DynamoDB refuses the
+   * call. Never Scan, never an `index/*` wildcard. Throws on an action outside
+   * TABLE_ACTIONS and on item actions that name no kind of key, so a row that cannot work,
+   * or would reach every item of the table, fails at synth.
    */
   statementsFor(accesses: TableAccess | readonly TableAccess[]): PolicyStatement[] {
     const statements = ([] as readonly TableAccess[])
@@ -100,27 +101,66 @@ export class DataTable extends Construct {
     }
     // `Query` among the actions is a query of the table itself; `indexes` are the indexes queried.
     const indexes = [...new Set(access.indexes ?? [])].sort();
-    const conditions = access.leadingKeys && keyConfinement(access.leadingKeys);
     const statements: PolicyStatement[] = [];
     if (actions.length > 0) {
+      const kinds = [...new Set(access.leadingKeys ?? [])];
+      if (kinds.length === 0) {
+        throw new Error(
+          `table actions ${actions.join(', ')} name no key kinds: add leadingKeys to the row's access in lib/service (the kinds of KEY_PREFIX in functions/shared/db/keys.ts its keys start with, e.g. ['tenantData'])`,
+        );
+      }
       statements.push(
         new PolicyStatement({
           actions: actions.map((action) => `dynamodb:${action}`),
           resources: [this.table.tableArn],
-          conditions,
+          conditions: keyConfinement(kinds.map(keyPattern)),
         }),
       );
     }
     if (indexes.length > 0) {
+      // Not confined by key: for a Query of an index, dynamodb:LeadingKeys is the index's
+      // partition key, whose values are not the table's kinds (`PNAME#<name>` finds persons
+      // of every tenant by name, by design). Index queries only read, and only the index's
+      // projection.
       statements.push(
         new PolicyStatement({
           actions: ['dynamodb:Query'],
           resources: indexes.map((index) => this.indexArn(index)),
-          conditions,
         }),
       );
     }
     return statements;
+  }
+
+  /**
+   * The explicit Deny of every write (`TABLE_WRITE_ACTIONS`) on the items of each guarded
+   * kind (`GUARDED_KEY_KINDS`) the role does not write itself (`writes`), matched with
+   * `ForAnyValue:StringLike` on `dynamodb:LeadingKeys`: it wins over any Allow, so a grant
+   * added later by mistake, even one on the whole table, still cannot move a partner's
+   * client to another tenant, change a tenant's settings or delete screening entries.
+   * Undefined when the role writes every guarded kind.
+   */
+  writeGuard(writes: readonly KeyKind[]): PolicyStatement | undefined {
+    const denied = GUARDED_KEY_KINDS.filter((kind) => !writes.includes(kind));
+    if (denied.length === 0) return undefined;
+    return new PolicyStatement({
+      effect: Effect.DENY,
+      actions: TABLE_WRITE_ACTIONS.map((action) => `dynamodb:${action}`),
+      resources: [this.table.tableArn],
+      conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': denied.map(keyPattern) } },
+    });
+  }
+
+  /**
+   * Adds `writeGuard` to every IAM role in `scope`'s tree (the functions' and CDK's own
+   * alike), each by the kinds `writers` says it writes: a role not in `writers` writes none.
+   * Call it once, after every role exists.
+   */
+  guardWrites(scope: Construct, writers: ReadonlyMap<Role, readonly KeyKind[]>): void {
+    for (const role of scope.node.findAll().filter((child): child is Role => child instanceof Role)) {
+      const deny = this.writeGuard(writers.get(role) ?? []);
+      if (deny) role.addToPrincipalPolicy(deny);
+    }
   }
 
   /**
@@ -146,6 +186,37 @@ export class DataTable extends Construct {
 }
 
 const INDEX_NAMES = Object.keys(TABLE_SCHEMA.indexes);
+
+/**
+ * Every DynamoDB action that writes an item: the single-item writes, BatchWriteItem and
+ * PartiQL's writes (each evaluated against `dynamodb:LeadingKeys` like the item it writes).
+ */
+export const TABLE_WRITE_ACTIONS = [
+  'BatchWriteItem',
+  'DeleteItem',
+  'PartiQLDelete',
+  'PartiQLInsert',
+  'PartiQLUpdate',
+  'PutItem',
+  'UpdateItem',
+] as const;
+
+/**
+ * The kinds of record only their keepers may write, denied to every other role
+ * (`writeGuard`): aliases and settings (the tenant-records provider, lib/constructs/tenant-records.ts)
+ * decide which tenant a client acts for and whether persons are identified; screening
+ * entries (rows that write them; the deployed lists are loaded with an operator's
+ * credentials) decide who is sanctioned, for every tenant at once.
+ */
+export const GUARDED_KEY_KINDS: readonly KeyKind[] = ['tenantAlias', 'tenantSettings', 'screeningEntry'];
+
+/** The kinds of key the accesses write: those of every access with PutItem, UpdateItem or DeleteItem. */
+export function writtenKinds(accesses: readonly TableAccess[]): KeyKind[] {
+  const writing = accesses.filter((access) =>
+    access.actions.some((action) => (TABLE_WRITE_ACTIONS as readonly string[]).includes(action)),
+  );
+  return [...new Set(writing.flatMap((access) => access.leadingKeys ?? []))];
+}
 
 /**
  * The IAM condition that confines DynamoDB item actions to the items whose partition key

@@ -90,6 +90,8 @@ export interface ServiceFunctionProps {
 export class ServiceFunction extends NodejsFunction {
   /** The function's own execution role (no AWS managed policy). */
   declare readonly role: Role;
+  /** Every table access bound (`bindTable`), as granted: what the stack's write guard reads. */
+  private readonly boundTableAccess: TableAccess[] = [];
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
@@ -154,9 +156,15 @@ export class ServiceFunction extends NodejsFunction {
       throw new Error(`${this.node.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     if (statements.length === 0) return this;
+    this.boundTableAccess.push(...([] as readonly TableAccess[]).concat(access));
     for (const statement of statements) this.addToRolePolicy(statement);
     this.addEnvironment(ENV.tableName, dataTable.table.tableName);
     return this;
+  }
+
+  /** The table accesses bound to the function (`bindTable`). */
+  get tableAccess(): readonly TableAccess[] {
+    return this.boundTableAccess;
   }
 
   /**

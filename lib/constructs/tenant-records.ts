@@ -7,7 +7,7 @@ import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import type { RequestLimit } from '#lib/context/api-limits';
-import { ENTITY, KEY_PREFIX, keys } from '#shared/db/keys';
+import { ENTITY, type KeyKind, keyPattern, keys } from '#shared/db/keys';
 import { keyConfinement } from './data-table';
 import type { StorageKey } from './storage-key';
 
@@ -61,13 +61,13 @@ export const TENANT_ALIAS_RESOURCE_TYPE = 'Custom::TenantAlias';
 export const TENANT_SETTINGS_RESOURCE_TYPE = 'Custom::TenantSettings';
 
 /**
- * The partition keys the provider may write: alias keys (`CLIENT#…`) and settings keys
- * (`TENANT#…`), no other. Both whenever the provider exists, even if the stack has records
+ * The kinds of record the provider may write: aliases (`CLIENT#…`) and settings
+ * (`TENANT#…`), no other; every other role of the stack is denied them (`DataTable.writeGuard`). Both whenever the provider exists, even if the stack has records
  * of one kind only: CloudFormation updates the role's policy before it deletes the records
  * a deploy removed, so a prefix dropped with its last record would make that delete fail
  * and leave the record behind.
  */
-export const TENANT_RECORD_KEY_PATTERNS = [`${KEY_PREFIX.tenantAlias}*`, `${KEY_PREFIX.tenantSettings}*`] as const;
+export const TENANT_RECORD_KEY_KINDS: readonly KeyKind[] = ['tenantAlias', 'tenantSettings'];
 
 /**
  * Keeps the tenant records the stack owns (see `functions/shared/db/tenants/repository.ts`) in the
@@ -128,7 +128,7 @@ export class TenantRecords extends Construct {
       new PolicyStatement({
         actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
         resources: [table.tableArn],
-        conditions: keyConfinement(TENANT_RECORD_KEY_PATTERNS),
+        conditions: keyConfinement(TENANT_RECORD_KEY_KINDS.map(keyPattern)),
       }),
     );
     role.addToPrincipalPolicy(props.tableKey.statement('table'));

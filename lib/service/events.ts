@@ -20,7 +20,7 @@ export const EVENTS: ServiceArea = {
       scopes: EVENT_LOG_SCOPES,
       handler: 'functions/events/handlers/list.ts',
       listPositions: true,
-      table: { actions: ['BatchGetItem'], indexes: ['byTenant'] },
+      table: { actions: ['BatchGetItem'], indexes: ['byTenant'], leadingKeys: ['tenantData'] },
       // Events that carry an account are answered with its number opened.
       fieldKey: true,
     },
@@ -31,7 +31,7 @@ export const EVENTS: ServiceArea = {
       scopes: EVENT_LOG_SCOPES,
       handler: 'functions/events/handlers/get.ts',
       // The event and its delivery attempts (one Query of the event's partition).
-      table: { actions: ['Query'] },
+      table: { actions: ['Query'], leadingKeys: ['tenantData'] },
       fieldKey: true,
     },
     {
@@ -43,7 +43,10 @@ export const EVENTS: ServiceArea = {
       // The event (404, its type and its redelivery pace) and the tenant's pace item
       // (REDELIVER#<tenant>), each paced by a conditional UpdateItem; then the tenant's
       // configurations, fanned out as the stream router does.
-      table: { actions: ['GetItem', 'UpdateItem', 'Query'] },
+      table: [
+        { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['tenantData', 'redeliveryPace'] },
+        { actions: ['Query'], leadingKeys: ['tenantData'] },
+      ],
       sendsTo: ['webhookDeliveries'],
     },
     {
@@ -53,7 +56,7 @@ export const EVENTS: ServiceArea = {
       scopes: ['invoke:webhook'],
       handler: 'functions/webhooks/handlers/invoke.ts',
       // The test event is stored; the stream publishes it like any other.
-      table: { actions: ['PutItem'] },
+      table: { actions: ['PutItem'], leadingKeys: ['tenantData'] },
       // Account numbers in the test event's data are stored sealed.
       fieldKey: true,
     },
@@ -69,7 +72,7 @@ export const EVENTS: ServiceArea = {
       // The event and its attempts (one Query of the event's partition); the tenant's
       // configurations (a Query) and signing secrets (GetItem), each once per tenant per
       // batch; each attempt recorded beside the event.
-      table: { actions: ['GetItem', 'PutItem', 'Query'] },
+      table: { actions: ['GetItem', 'PutItem', 'Query'], leadingKeys: ['tenantData'] },
       cipher: { decrypt: ['webhook_signing_secret'] },
       sendsTo: ['webhookDeliveries'],
       // The event is sent with its account numbers opened.
@@ -87,7 +90,7 @@ export const EVENTS: ServiceArea = {
   // subscribed one (outbox).
   streamRules: {
     filters: [{ eventName: ['INSERT'], entity: [ENTITY.event] }],
-    table: { actions: ['Query'] },
+    table: { actions: ['Query'], leadingKeys: ['tenantData'] },
     sendsTo: ['webhookDeliveries'],
   },
 };

@@ -8,6 +8,7 @@ import type {
   ConsumerDefinition,
   QueueSettings,
   RouteDefinition,
+  RowTableAccess,
   ServiceArea,
   StreamFilter,
   TableAccess,
@@ -43,8 +44,10 @@ export const QUEUE_SETTINGS = Object.assign({}, ...AREAS.map((area) => area.queu
 
 /**
  * The stream router (functions/pipeline/handlers/stream-router.ts): one function on the table
- * stream that hands each change to its area's stream rules. Its filters, table access,
- * queues and field key are the union of what every area's rules declare.
+ * stream that hands each change to its area's stream rules. Its filters, queues and field
+ * key are the union of what every area's rules declare; its table access is theirs, joined
+ * only where they reach the same kinds of key (`joinAccesses`), so no area's actions widen
+ * to another's keys.
  */
 export const STREAM_ROUTER: ConsumerDefinition = {
   id: 'StreamRouter',
@@ -59,7 +62,8 @@ export const STREAM_ROUTER: ConsumerDefinition = {
     // changes a second; four lanes as well split batches four ways, and the extra
     // invocations and queue requests cost more per verification than they saved in latency.
   },
-  table: unionAccess(AREAS.flatMap((area) => (area.streamRules ? [area.streamRules.table] : []))),
+  // Each area's rules keep their own keys: joined only where the kinds of key are equal.
+  table: joinAccesses(AREAS.flatMap((area) => (area.streamRules ? tableAccessOf(area.streamRules) : []))),
   sendsTo: [...new Set(AREAS.flatMap((area) => area.streamRules?.sendsTo ?? []))],
   fieldKey: AREAS.some((area) => area.streamRules?.fieldKey === true),
   timeoutSeconds: 30,
@@ -84,7 +88,7 @@ export const takesIdempotencyKey = (route: Pick<RouteDefinition, 'method'>): boo
  */
 export function tableAccessOfRoute(route: RouteDefinition): TableAccess[] {
   return [
-    route.table,
+    ...tableAccessOf(route),
     ...HTTP_STACK_TABLE_ACCESS.everyRoute,
     ...(takesIdempotencyKey(route) ? HTTP_STACK_TABLE_ACCESS.idempotentRoute : []),
     ...(route.listPositions ? [LIST_POSITION_TABLE_ACCESS] : []),
@@ -108,15 +112,38 @@ export function dataKeysOf(row: RouteDefinition | ConsumerDefinition): DataKeyPu
   return [...(digests ? (['digest-key'] as const) : []), ...(row.fieldKey ? (['field-key'] as const) : [])];
 }
 
+/** A row's own table accesses (its `table`), as a list. */
+export function tableAccessOf(row: { readonly table: RowTableAccess }): readonly TableAccess[] {
+  return isAccessList(row.table) ? row.table : [row.table];
+}
+
+function isAccessList(table: RowTableAccess): table is readonly TableAccess[] {
+  return Array.isArray(table);
+}
+
 /**
- * Several unconfined accesses as one: every action and index of any, each once. A
- * confined access (`leadingKeys`) cannot be joined: its actions would reach every item.
+ * Accesses to the same kinds of key (`leadingKeys`, in any order) joined into one, every
+ * action and index of any, each once; accesses to other kinds stay apart, since joining
+ * them would let each one's actions reach the other's keys. Accesses that ask for nothing
+ * are dropped.
  */
-export function unionAccess(accesses: readonly TableAccess[]): TableAccess {
-  if (accesses.some((access) => access.leadingKeys)) throw new Error('a confined table access cannot be joined');
-  const actions = [...new Set(accesses.flatMap((access) => access.actions))].sort();
-  const indexes = [...new Set(accesses.flatMap((access) => access.indexes ?? []))].sort();
-  return indexes.length > 0 ? { actions, indexes } : { actions };
+export function joinAccesses(accesses: readonly TableAccess[]): TableAccess[] {
+  const byKeys = new Map<string, TableAccess[]>();
+  for (const access of accesses) {
+    if (access.actions.length === 0 && (access.indexes ?? []).length === 0) continue;
+    const keys = [...new Set(access.leadingKeys ?? [])].sort().join(' ');
+    byKeys.set(keys, [...(byKeys.get(keys) ?? []), access]);
+  }
+  return [...byKeys.values()].map((group) => {
+    const actions = [...new Set(group.flatMap((access) => access.actions))].sort();
+    const indexes = [...new Set(group.flatMap((access) => access.indexes ?? []))].sort();
+    const leadingKeys = [...new Set(group.flatMap((access) => access.leadingKeys ?? []))].sort();
+    return {
+      actions,
+      ...(indexes.length > 0 && { indexes }),
+      ...(leadingKeys.length > 0 && { leadingKeys }),
+    };
+  });
 }
 
 /**

@@ -1,11 +1,14 @@
 import { ENTITY } from '#shared/db/entities';
-import type { ServiceArea } from './types';
+import type { ServiceArea, TableAccess } from './types';
 
 /**
  * A person change: read it, one versioned write; a new reference id also puts its
  * uniqueness item and deletes the old one (keyed by the references' digests: `digestKey`).
  */
-const CHANGE_PERSON = { actions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } as const;
+const CHANGE_PERSON: TableAccess = {
+  actions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+  leadingKeys: ['tenantData'],
+};
 
 /** The payment-delivery persons API and their identification (screening: screening.ts). */
 export const PERSONS: ServiceArea = {
@@ -17,7 +20,7 @@ export const PERSONS: ServiceArea = {
       scopes: ['write:persons'],
       handler: 'functions/persons/handlers/create.ts',
       // One transaction: the person and its customer-reference uniqueness item.
-      table: { actions: ['PutItem'] },
+      table: { actions: ['PutItem'], leadingKeys: ['tenantData'] },
       cipher: { encrypt: ['ssn'] },
       // The customer reference's uniqueness item is keyed by its digest.
       digestKey: true,
@@ -30,7 +33,7 @@ export const PERSONS: ServiceArea = {
       handler: 'functions/persons/handlers/list.ts',
       listPositions: true,
       // The slim list index, then the page by key; `id` and reference filters read by key.
-      table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant'] },
+      table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant'], leadingKeys: ['tenantData'] },
       // The `customer_reference_id` filter reads the reference item by its digest.
       digestKey: true,
     },
@@ -40,7 +43,7 @@ export const PERSONS: ServiceArea = {
       path: '/persons/{id}',
       scopes: ['read:persons'],
       handler: 'functions/persons/handlers/get.ts',
-      table: { actions: ['GetItem'] },
+      table: { actions: ['GetItem'], leadingKeys: ['tenantData'] },
     },
     {
       id: 'UpdatePerson',
@@ -78,7 +81,7 @@ export const PERSONS: ServiceArea = {
       path: '/persons/{id}',
       scopes: ['write:persons'],
       handler: 'functions/persons/handlers/close.ts',
-      table: { actions: ['GetItem', 'UpdateItem'] },
+      table: { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
     },
   ],
   consumers: [
@@ -86,8 +89,13 @@ export const PERSONS: ServiceArea = {
       id: 'IdentificationWorker',
       handler: 'functions/persons/handlers/identification-worker.ts',
       source: { kind: 'queue', queue: 'identification', batchSize: 10 },
-      // The person and the tenant's settings; the screening entries of its name; a review case; the outcome.
-      table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+      // The person and the tenant's settings (its KYC mode); the screening entries of its
+      // name; a review case and the outcome, written to the tenant's records only.
+      table: [
+        { actions: ['GetItem'], leadingKeys: ['tenantData', 'tenantSettings'] },
+        { actions: ['Query'], leadingKeys: ['screeningEntry'] },
+        { actions: ['PutItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
+      ],
       cipher: { decrypt: ['ssn'] },
       timeoutSeconds: 30,
     },
@@ -98,7 +106,7 @@ export const PERSONS: ServiceArea = {
   // A person change is an event and maybe an identification.
   streamRules: {
     filters: [{ eventName: ['INSERT', 'MODIFY'], entity: [ENTITY.person] }],
-    table: { actions: ['PutItem'] },
+    table: { actions: ['PutItem'], leadingKeys: ['tenantData'] },
     sendsTo: ['identification'],
   },
 };

@@ -14,8 +14,13 @@ export const SCREENING: ServiceArea = {
       path: '/local/sanctions/entries',
       scopes: ['write:persons'],
       handler: 'functions/screening/handlers/add-sanctions-entry.ts',
-      // Puts the entry, then re-screens its name at once: the entries and persons of that name.
-      table: { actions: ['PutItem', 'Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
+      // Puts the entry, then re-screens its name at once: the entries and persons of that name
+      // (screening index), each person and its restriction. The one row that writes a
+      // screening entry (the deployed lists are loaded by `npm run lists:load`).
+      table: [
+        { actions: ['PutItem', 'Query'], leadingKeys: ['screeningEntry'] },
+        { actions: ['GetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
+      ],
       localOnly: true,
     },
   ],
@@ -25,7 +30,10 @@ export const SCREENING: ServiceArea = {
       handler: 'functions/screening/handlers/screening-worker.ts',
       source: { kind: 'queue', queue: 'screening', batchSize: 10 },
       // The sanctions entries of a name, the persons of that name (screening index), each person and its restriction.
-      table: { actions: ['Query', 'GetItem', 'UpdateItem'], indexes: ['byLookup'] },
+      table: [
+        { actions: ['Query'], leadingKeys: ['screeningEntry'] },
+        { actions: ['GetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
+      ],
       timeoutSeconds: 60,
     },
     {

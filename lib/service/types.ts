@@ -1,5 +1,6 @@
 import type { CipherPurpose } from '#shared/cipher/cipher';
 import type { DataKeyPurpose } from '#shared/data-key/index';
+import type { KeyKind } from '#shared/db/keys';
 import type { IndexName, TableAction } from '#shared/db/schema';
 import type { QueueId } from '#shared/queue/message-queue';
 import type { Scope } from '#shared/scopes';
@@ -14,7 +15,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * Exactly what a function's own code asks of the table: the IAM grant is derived from
  * this alone (plus, for routes, what the HTTP middleware stack asks, confined to its own
- * records; see `tableAccessOfRoute`), and test/infra pins it per function.
+ * records; see `tableAccessOfRoute`), and test/infra pins it per function. A row whose
+ * actions reach records of different kinds with different actions (reads screening
+ * entries, writes only tenant data) gives one access per kind (`RowTableAccess`).
  */
 export interface TableAccess {
   /**
@@ -22,17 +25,24 @@ export interface TableAccess {
    * item); `Query` here is a query of the table's own keys.
    */
   readonly actions: readonly TableAction[];
-  /** Indexes it queries: `dynamodb:Query` on exactly these indexes. */
+  /**
+   * Indexes it queries: `dynamodb:Query` on exactly these indexes, not confined by key: an
+   * index's partition keys are not the table's (`PNAME#<name>`, persons of every tenant by
+   * name, crosses tenants by design; so do `STATEMENT_CODE_SENT#<shard>` and `SCREEN#<list>`).
+   */
   readonly indexes?: readonly IndexName[];
   /**
-   * The partition keys the actions are confined to, as IAM `StringLike` patterns (`*`,
-   * `?`) of a `dynamodb:LeadingKeys` condition, e.g. `IDEM#*`: the grant then reaches no
-   * other item. A pattern must start with a fixed kind prefix that no data item's key
-   * starts with (docs/data-model.md#keys-the-http-stack-writes).
-   * @default - none: the actions reach every item of the table
+   * The kinds of record the actions reach (`KEY_PREFIX` in functions/shared/db/keys.ts):
+   * the grant is confined to their partition keys (`dynamodb:LeadingKeys`, `<prefix>*`)
+   * and reaches no other item. Required whenever `actions` names any: the stack refuses
+   * (at synth) an item action on the whole table, and the drift test fails a function that
+   * sends a key of a kind its row does not name.
    */
-  readonly leadingKeys?: readonly string[];
+  readonly leadingKeys?: readonly KeyKind[];
 }
+
+/** A row's table access: one, or one per kind of record when actions differ by kind. */
+export type RowTableAccess = TableAccess | readonly TableAccess[];
 
 /**
  * What a function's own code encrypts and decrypts under the cipher key, by purpose (the
@@ -72,7 +82,7 @@ export interface RouteDefinition {
   readonly scopes: readonly Scope[];
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly handler: string;
-  readonly table: TableAccess;
+  readonly table: RowTableAccess;
   readonly cipher?: CipherAccess;
   /**
    * Its handler digests a secret or PII (functions/shared/digest/): an account number, a
@@ -156,7 +166,7 @@ export interface ConsumerDefinition {
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly handler: string;
   readonly source: ConsumerSource;
-  readonly table: TableAccess;
+  readonly table: RowTableAccess;
   readonly cipher?: CipherAccess;
   /** It digests a secret or PII (functions/shared/digest/), e.g. a statement code. */
   readonly digestKey?: boolean;
@@ -177,7 +187,7 @@ export interface ConsumerDefinition {
  */
 export interface StreamRulesDefinition {
   readonly filters: readonly StreamFilter[];
-  readonly table: TableAccess;
+  readonly table: RowTableAccess;
   readonly sendsTo?: readonly QueueId[];
   /** Its rules read an account number from an image, or the events they record carry one. */
   readonly fieldKey?: boolean;

@@ -12,7 +12,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       handler: 'functions/verify-accounts/handlers/create.ts',
       // Query of the verification slots, a conditional put claiming one, then the account's
       // put; a failed account write deletes the claim again (docs/data-model.md, pattern 4).
-      table: { actions: ['Query', 'PutItem', 'DeleteItem'] },
+      table: { actions: ['Query', 'PutItem', 'DeleteItem'], leadingKeys: ['tenantData'] },
       // The owner's SSN or tax id, for the ownership check.
       cipher: { encrypt: ['ownership'] },
       // The account-number index entry and the verification slots' key.
@@ -28,7 +28,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       handler: 'functions/verify-accounts/handlers/list.ts',
       listPositions: true,
       // The slim indexes, then the page's items by key (or one GetItem for an `id` filter).
-      table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant', 'byLookup'] },
+      table: { actions: ['BatchGetItem', 'GetItem'], indexes: ['byTenant', 'byLookup'], leadingKeys: ['tenantData'] },
       // The `account_number` filter reads the account-number index by its digest.
       digestKey: true,
       // Every account answered is opened.
@@ -40,7 +40,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       path: '/verify/accounts/{id}',
       scopes: ['read:verify-accounts'],
       handler: 'functions/verify-accounts/handlers/get.ts',
-      table: { actions: ['GetItem'] },
+      table: { actions: ['GetItem'], leadingKeys: ['tenantData'] },
       fieldKey: true,
     },
     {
@@ -49,7 +49,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       path: '/verify/accounts/{id}/control',
       scopes: ['write:verify-accounts'],
       handler: 'functions/verify-accounts/handlers/control.ts',
-      table: { actions: ['GetItem', 'UpdateItem'] },
+      table: { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
       // The submitted code is compared by its keyed digest.
       digestKey: true,
       // The account is read (and answered); the answer kept for replay is sealed.
@@ -63,7 +63,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       handler: 'functions/verify-accounts/handlers/debits.ts',
       // The account, the verification slots, a put claiming one, then the versioned update
       // resetting the debit status; a conflict deletes the claim again.
-      table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+      table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], leadingKeys: ['tenantData'] },
       // The verification slots' key.
       digestKey: true,
       // The account is read (and answered); the answer kept for replay is sealed.
@@ -75,7 +75,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       id: 'VerificationWorker',
       handler: 'functions/verify-accounts/handlers/verification-worker.ts',
       source: { kind: 'queue', queue: 'verification', batchSize: 10 },
-      table: { actions: ['GetItem', 'UpdateItem'] },
+      table: { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
       cipher: { decrypt: ['ownership'] },
       // The statement code is stored as its keyed digest.
       digestKey: true,
@@ -88,7 +88,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       id: 'StatementCodeEmailWorker',
       handler: 'functions/verify-accounts/handlers/statement-code-email-worker.ts',
       source: { kind: 'queue', queue: 'statementCodeEmails', batchSize: 10 },
-      table: { actions: ['GetItem', 'UpdateItem'] },
+      table: { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
       // The email names the account number's last four digits.
       fieldKey: true,
       sendsEmail: true,
@@ -98,7 +98,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       id: 'StatementCodeExpiry',
       handler: 'functions/verify-accounts/handlers/statement-code-expiry.ts',
       source: { kind: 'schedule', cron: { minute: '15', hour: '3' }, localEveryMs: 60_000 },
-      table: { actions: ['GetItem', 'UpdateItem'], indexes: ['byDueTime'] },
+      table: { actions: ['GetItem', 'UpdateItem'], indexes: ['byDueTime'], leadingKeys: ['tenantData'] },
       // Reads each due account through the repository, which opens its account number.
       fieldKey: true,
       timeoutSeconds: 300,
@@ -112,7 +112,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
   // email; a status change becomes a stored event.
   streamRules: {
     filters: [{ eventName: ['INSERT', 'MODIFY'], entity: [ENTITY.verifyAccount] }],
-    table: { actions: ['PutItem'] },
+    table: { actions: ['PutItem'], leadingKeys: ['tenantData'] },
     sendsTo: ['verification', 'statementCodeEmails'],
     // An account's image is read with its number opened; the event recorded seals it again.
     fieldKey: true,

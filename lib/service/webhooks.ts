@@ -13,7 +13,7 @@ export const WEBHOOKS: ServiceArea = {
       scopes: ['write:webhook-configurations'],
       handler: 'functions/webhooks/handlers/create-configuration.ts',
       // One transaction: the configuration and the tenant's configuration count (the cap of 10).
-      table: { actions: ['PutItem', 'UpdateItem'] },
+      table: { actions: ['PutItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
     },
     {
       id: 'ListWebhookConfigurations',
@@ -22,7 +22,7 @@ export const WEBHOOKS: ServiceArea = {
       scopes: ['read:webhook-configurations'],
       handler: 'functions/webhooks/handlers/list-configurations.ts',
       // The tenant's configuration partition (table keys).
-      table: { actions: ['Query'] },
+      table: { actions: ['Query'], leadingKeys: ['tenantData'] },
     },
     {
       id: 'ReplaceWebhookConfiguration',
@@ -31,7 +31,7 @@ export const WEBHOOKS: ServiceArea = {
       scopes: ['write:webhook-configurations'],
       handler: 'functions/webhooks/handlers/replace-configuration.ts',
       // One conditional update: it exists, or the answer is 404.
-      table: { actions: ['UpdateItem'] },
+      table: { actions: ['UpdateItem'], leadingKeys: ['tenantData'] },
     },
     {
       id: 'DeleteWebhookConfiguration',
@@ -40,7 +40,7 @@ export const WEBHOOKS: ServiceArea = {
       scopes: ['write:webhook-configurations'],
       handler: 'functions/webhooks/handlers/delete-configuration.ts',
       // One transaction: the configuration and the tenant's configuration count.
-      table: { actions: ['DeleteItem', 'UpdateItem'] },
+      table: { actions: ['DeleteItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
     },
     {
       id: 'CreateWebhookSecret',
@@ -49,7 +49,7 @@ export const WEBHOOKS: ServiceArea = {
       scopes: ['write:webhook-secret'],
       handler: 'functions/webhooks/handlers/create-secret.ts',
       // Reads the secret item and writes it back with the new secret (the old one moved, still encrypted).
-      table: { actions: ['GetItem', 'PutItem'] },
+      table: { actions: ['GetItem', 'PutItem'], leadingKeys: ['tenantData'] },
       cipher: { encrypt: ['webhook_signing_secret'] },
     },
     {
@@ -58,7 +58,7 @@ export const WEBHOOKS: ServiceArea = {
       path: '/webhooks/secret',
       scopes: ['read:webhook-secret'],
       handler: 'functions/webhooks/handlers/get-secret.ts',
-      table: { actions: ['GetItem'] },
+      table: { actions: ['GetItem'], leadingKeys: ['tenantData'] },
       cipher: { decrypt: ['webhook_signing_secret'] },
     },
   ],

@@ -13,7 +13,7 @@ const UNREACHED: Readonly<Record<string, string>> = {
   // changes (a Put of the new reference record, a Delete of the old) only when a concurrent
   // PATCH renamed the person in between: a race no test can time. The row shares
   // ReplacePerson's access (CHANGE_PERSON in lib/service/persons.ts).
-  'UpsertPerson: DeleteItem': 'reached only by a PATCH renaming the person between the lookup and the replace',
+  'UpsertPerson: DeleteItem on T#*': 'reached only by a PATCH renaming the person between the lookup and the replace',
 };
 
 const used = readGrantUses();

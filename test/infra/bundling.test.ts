@@ -35,7 +35,7 @@ const WITH_FILES: RouteDefinition = {
   path: '/bundling-probe',
   scopes: ['read:verify-accounts'],
   handler: 'functions/verify-accounts/handlers/get.ts',
-  table: { actions: ['GetItem'] },
+  table: { actions: ['GetItem'], leadingKeys: ['tenantData'] },
   bundling: { files: [FIXTURE_FILE, 'package.json'] },
 };
 

@@ -1,12 +1,22 @@
-import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
-import type { ServiceFunction } from '#lib/constructs/service-function';
-import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
+import { consumerDescription } from '#lib/constructs/consumer-function';
+import { TENANT_ALIAS_RESOURCE_TYPE, TENANT_SETTINGS_RESOURCE_TYPE } from '#lib/constructs/tenant-records';
+import {
+  CONSUMERS,
+  type ConsumerDefinition,
+  deployedRoutes,
+  ROUTES,
+  type RouteDefinition,
+  routeKey,
+  type TableAccess,
+  tableAccessOf,
+  tableAccessOfRoute,
+} from '#lib/service/index';
 import type { Entity } from '#shared/db/entities';
 import { eventKeys } from '#shared/db/events/keys';
-import { keys } from '#shared/db/keys';
+import { keyPattern, keys } from '#shared/db/keys';
 import { positionKeys } from '#shared/db/list-positions/index';
 import { personKeys } from '#shared/db/persons/keys';
 import { screeningKeys } from '#shared/db/screening/keys';
@@ -14,18 +24,31 @@ import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';
-import { buildApp, resourcesOf, statementsOfRole } from './harness';
+import { buildApp, propsOf, refId, resourcesOf } from './harness';
 
 /**
- * Which items a role may write, key by key. A tiny evaluator of the role's statements:
- * a statement allows a write on an item of the table when it is an Allow of the action on
- * the table's ARN and its condition holds for the item's partition key
- * (`dynamodb:LeadingKeys` with `ForAllValues:StringLike`; `Null` false, since every
- * single-item call has the key). Any other condition makes the evaluator throw rather
- * than guess.
+ * Which items each role of the synthesized template may write, key by key, read from the
+ * template's IAM policies alone (never from the stack's constructs) and held against the
+ * rows of lib/service. A tiny evaluator of a role's statements: a write of an item is
+ * allowed when an Allow names the action on the table's ARN and its condition holds for the
+ * item's partition key (`dynamodb:LeadingKeys` with `ForAllValues:StringLike`; `Null` false,
+ * since every single-item call has the key), and no Deny naming the action on the table
+ * matches the key (`ForAnyValue:StringLike`). Any other condition makes the evaluator throw
+ * rather than guess.
  */
 
-const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+/** Every DynamoDB action that writes an item: what the explicit Deny must name. */
+const WRITES = [
+  'dynamodb:BatchWriteItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:PartiQLDelete',
+  'dynamodb:PartiQLInsert',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+];
+/** The write actions a row can name (TABLE_ACTIONS). */
+const ROW_WRITES: readonly string[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
 
 // Digested keys (slots, references, idempotency records) need a digest key; any will do.
 setDependencies({ digestKey: new DigestKey(Buffer.alloc(32, 1)) });
@@ -66,11 +89,6 @@ interface Statement {
   Condition?: Record<string, Record<string, unknown>>;
 }
 
-const { stack } = buildApp();
-const template = Template.fromStack(stack);
-const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
-const TABLE_ARN = JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] });
-
 const listOf = <T>(value: T | T[] | undefined): T[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
 
@@ -83,7 +101,7 @@ const like = (pattern: string, value: string): boolean =>
       .join('')}$`,
   ).test(value);
 
-/** The LeadingKeys patterns a statement is confined to; undefined when it names none. */
+/** The LeadingKeys patterns an Allow is confined to (`ForAllValues:StringLike`); undefined when it names none. */
 function leadingKeysOf(statement: Statement): string[] | undefined {
   let patterns: string[] | undefined;
   for (const [operator, entries] of Object.entries(statement.Condition ?? {})) {
@@ -97,99 +115,291 @@ function leadingKeysOf(statement: Statement): string[] | undefined {
   return patterns;
 }
 
+/** The LeadingKeys patterns a Deny names (`ForAnyValue:StringLike`); undefined for an unconditional Deny. */
+function deniedKeysOf(statement: Statement): string[] | undefined {
+  let patterns: string[] | undefined;
+  for (const [operator, entries] of Object.entries(statement.Condition ?? {})) {
+    for (const [key, value] of Object.entries(entries)) {
+      if (operator === 'ForAnyValue:StringLike' && key === 'dynamodb:LeadingKeys') patterns = listOf(value as string);
+      else throw new Error(`the evaluator does not know the condition ${operator} ${key} on a Deny`);
+    }
+  }
+  return patterns;
+}
+
+/** A statement names `action` on the table itself. */
+const onTable = (statement: Statement, action: string, tableArn: string): boolean =>
+  listOf(statement.Action).includes(action) &&
+  listOf(statement.Resource).some((resource) => JSON.stringify(resource) === tableArn);
+
 /** Whether the statement allows `action` on an item of the table whose partition key is `pk`. */
-function allows(statement: Statement, action: string, pk: string): boolean {
-  if (statement.Effect !== 'Allow' || !listOf(statement.Action).includes(action)) return false;
-  if (!listOf(statement.Resource).some((resource) => JSON.stringify(resource) === TABLE_ARN)) return false;
+function allows(statement: Statement, action: string, pk: string, tableArn: string): boolean {
+  if (statement.Effect !== 'Allow' || !onTable(statement, action, tableArn)) return false;
   const patterns = leadingKeysOf(statement);
   return patterns === undefined || patterns.some((pattern) => like(pattern, pk));
 }
 
-const rows = [...deployedRoutes(ROUTES), ...CONSUMERS];
-const functionsById = new Map<string, ServiceFunction>([...stack.functions, ...stack.pipeline.consumers]);
-const statementsOf = (id: string): Statement[] => {
-  const fn = functionsById.get(id);
-  if (!fn) throw new Error(`the stack has no function ${id}`);
-  return statementsOfRole(template, stack.getLogicalId(fn.role.node.defaultChild as CfnElement)) as Statement[];
-};
-const readOnlyRoutes = deployedRoutes(ROUTES).filter((route) => route.method === 'GET');
+/** Whether the statement denies `action` on an item of the table whose partition key is `pk`. */
+function denies(statement: Statement, action: string, pk: string, tableArn: string): boolean {
+  if (statement.Effect !== 'Deny' || !onTable(statement, action, tableArn)) return false;
+  const patterns = deniedKeysOf(statement);
+  return patterns === undefined || patterns.some((pattern) => like(pattern, pk));
+}
 
-describe('table writes confined by key (dynamodb:LeadingKeys)', () => {
-  it.each(rows.map((row) => [row.id, row] as const))(
-    '%s may write any item only with the actions of its own row: every other write is confined to named key prefixes',
-    (id, row) => {
-      const onTable = statementsOf(id).filter((s) => listOf(s.Resource).some((r) => JSON.stringify(r) === TABLE_ARN));
-      const unconfined = onTable.filter((s) => s.Effect === 'Allow' && leadingKeysOf(s) === undefined);
-      const writes = [...new Set(unconfined.flatMap((s) => listOf(s.Action)).filter((a) => WRITES.includes(a)))];
-      const own = row.table.actions.map((action) => `dynamodb:${action}`);
-      expect(writes.filter((action) => !own.includes(action))).toEqual([]);
+/** IAM's verdict for a role's statements: some Allow and no Deny. */
+const mayDo = (statements: readonly Statement[], action: string, pk: string, tableArn: string): boolean =>
+  statements.some((s) => allows(s, action, pk, tableArn)) && !statements.some((s) => denies(s, action, pk, tableArn));
+
+type Row = RouteDefinition | ConsumerDefinition;
+
+/** One role of a template: its statements, and what it serves as the template says. */
+interface TemplateRole {
+  readonly logicalId: string;
+  /** The row of the function it runs, found by the function's description (a route key, a consumer's). */
+  readonly row?: Row;
+  /** It runs the provider of the tenant-alias and settings custom resources. */
+  readonly provider: boolean;
+  readonly statements: readonly Statement[];
+  readonly name: string;
+}
+
+/** A row's table grant: its own accesses, and for a route the HTTP stack's share. */
+const grantOf = (row: Row): readonly TableAccess[] => ('method' in row ? tableAccessOfRoute(row) : tableAccessOf(row));
+
+/** The kinds a row's grant writes (accesses with a write action). */
+const writtenKindsOf = (row: Row): string[] =>
+  grantOf(row)
+    .filter((access) => access.actions.some((action) => ROW_WRITES.includes(action)))
+    .flatMap((access) => access.leadingKeys ?? []);
+
+/**
+ * Every IAM role of the template with every statement of every policy attached to it (its
+ * inline policies and the `AWS::IAM::Policy` resources naming it), and what it runs: the
+ * function whose `Role` it is tells the row by its description, and the function the
+ * tenant-record custom resources' `ServiceToken` names is the provider.
+ */
+function templateRoles(template: Template, rows: readonly Row[]): TemplateRole[] {
+  const rowsByDescription = new Map<string, Row>(
+    rows.map((row) => ['method' in row ? routeKey(row) : consumerDescription(row), row]),
+  );
+  const functions = resourcesOf(template, 'AWS::Lambda::Function');
+  const providers = new Set(
+    [TENANT_ALIAS_RESOURCE_TYPE, TENANT_SETTINGS_RESOURCE_TYPE].flatMap((type) =>
+      Object.values(resourcesOf(template, type)).map((r) => refId(r.Properties?.ServiceToken)),
+    ),
+  );
+  const policies = Object.entries(resourcesOf(template, 'AWS::IAM::Policy')).map(([id, p]) => propsOf(p, id));
+  return Object.entries(resourcesOf(template, 'AWS::IAM::Role')).map(([logicalId, role]) => {
+    const served = Object.entries(functions).filter(([, f]) => refId(f.Properties?.Role) === logicalId);
+    const row = served.map(([, f]) => rowsByDescription.get(String(f.Properties?.Description))).find(Boolean);
+    const inline = ((role.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+      (policy) => policy.PolicyDocument.Statement,
+    );
+    const attached = policies
+      .filter((policy) => ((policy.Roles ?? []) as unknown[]).some((r) => refId(r) === logicalId))
+      .flatMap((policy) => policy.PolicyDocument.Statement as Statement[]);
+    const provider = served.some(([id]) => providers.has(id));
+    return {
+      logicalId,
+      row,
+      provider,
+      statements: [...inline, ...attached],
+      name: row?.id ?? (provider ? `${logicalId} (tenant-records provider)` : logicalId),
+    };
+  });
+}
+
+const template = Template.fromStack(buildApp().stack);
+const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
+const TABLE_ARN = JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] });
+const rows: readonly Row[] = [...deployedRoutes(ROUTES), ...CONSUMERS];
+const roles = templateRoles(template, rows);
+const rowRoles = roles.filter((role) => role.row !== undefined);
+const readOnlyRoutes = rowRoles.filter((role) => role.row && 'method' in role.row && role.row.method === 'GET');
+const PATTERN_OF = {
+  CLIENT: keyPattern('tenantAlias'),
+  TENANT: keyPattern('tenantSettings'),
+  SCREEN: keyPattern('screeningEntry'),
+};
+
+/** The Allow statements of a role that write: each as its sorted actions, resources and key patterns. */
+const writingAllows = (role: TemplateRole) =>
+  role.statements
+    .filter((s) => s.Effect === 'Allow' && listOf(s.Action).some((action) => WRITES.includes(action)))
+    .map((s) => ({
+      actions: listOf(s.Action).sort(),
+      resources: listOf(s.Resource).map((r) => (JSON.stringify(r) === TABLE_ARN ? 'table' : JSON.stringify(r))),
+      leadingKeys: leadingKeysOf(s)?.sort() ?? 'none: every item',
+    }));
+
+/** What a row's grant declares for its writing accesses, in the same shape. */
+const declaredWrites = (row: Row) =>
+  grantOf(row)
+    .filter((access) => access.actions.some((action) => ROW_WRITES.includes(action)))
+    .map((access) => ({
+      actions: access.actions.map((action) => `dynamodb:${action}`).sort(),
+      resources: ['table'],
+      leadingKeys: (access.leadingKeys ?? []).map(keyPattern).sort(),
+    }));
+
+const byJson = <T>(list: T[]): T[] => [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+describe('the roles of the template', () => {
+  it('are found: one per function row, the tenant-records provider, and no other but the data-key generators', () => {
+    expect(rowRoles.map((role) => role.row?.id).sort()).toEqual(rows.map((row) => row.id).sort());
+    expect(roles.filter((role) => role.provider)).toHaveLength(1);
+    // Not vacuous: the template has more roles than rows (the provider, the generators).
+    expect(roles.length).toBeGreaterThan(rows.length + 1);
+  });
+});
+
+describe('table writes confined by key (dynamodb:LeadingKeys), role by role, from the template', () => {
+  it.each(rowRoles.map((role) => [role.name, role] as const))(
+    '%s: every Allow that writes the table carries a LeadingKeys condition whose patterns are exactly those its row declares for those actions',
+    (_, role) => {
+      expect(byJson(writingAllows(role))).toEqual(byJson(declaredWrites(role.row as Row)));
     },
   );
 
-  it.each(readOnlyRoutes.map((route) => [route.id] as const))(
-    '%s (a read-only route) can write no data item, alias or setting, only the HTTP stack’s own records',
-    (id) => {
-      const statements = statementsOf(id);
+  it.each(roles.filter((role) => !role.row && !role.provider).map((role) => [role.name, role] as const))(
+    '%s (no row, no tenant records) is allowed no write at all',
+    (_, role) => {
+      expect(writingAllows(role)).toEqual([]);
+    },
+  );
+
+  it.each(readOnlyRoutes.map((role) => [role.name, role] as const))(
+    '%s (a read-only route) can write no data item, alias, setting or screening entry, only the HTTP stack’s own records',
+    (_, role) => {
       const writable = DATA_KEYS.flatMap(([entity, pk]) =>
-        WRITES.filter((action) => statements.some((s) => allows(s, action, pk))).map((a) => `${a} ${entity} (${pk})`),
+        WRITES.filter((action) => mayDo(role.statements, action, pk, TABLE_ARN)).map((a) => `${a} ${entity} (${pk})`),
       );
       expect(writable).toEqual([]);
       // Not vacuous: it does write its tenant's token bucket.
-      expect(statements.some((s) => allows(s, 'dynamodb:UpdateItem', SAMPLE_KEYS.rate_bucket))).toBe(true);
+      expect(mayDo(role.statements, 'dynamodb:UpdateItem', SAMPLE_KEYS.rate_bucket, TABLE_ARN)).toBe(true);
     },
   );
 
-  it.each(readOnlyRoutes.map((route) => [route.id, route.listPositions === true] as const))(
-    '%s reads and writes list positions only when it is a list (%s), and only under their prefix',
-    (id, isList) => {
-      const statements = statementsOf(id);
+  it.each(readOnlyRoutes.map((role) => [role.name, role] as const))(
+    '%s reads and writes list positions only when it is a list, and only under their prefix',
+    (_, role) => {
+      const isList = (role.row as RouteDefinition).listPositions === true;
       // A route that reads its items by key may read any key; only a list writes a position.
-      expect(statements.some((s) => allows(s, 'dynamodb:PutItem', SAMPLE_KEYS.list_position))).toBe(isList);
-      if (isList) expect(statements.some((s) => allows(s, 'dynamodb:GetItem', SAMPLE_KEYS.list_position))).toBe(true);
-      const onTable = statements.filter((s) => listOf(s.Resource).some((r) => JSON.stringify(r) === TABLE_ARN));
-      const positions = onTable.filter((s) => leadingKeysOf(s)?.some((pattern) => pattern.startsWith('PAGE#')));
+      expect(mayDo(role.statements, 'dynamodb:PutItem', SAMPLE_KEYS.list_position, TABLE_ARN)).toBe(isList);
+      if (isList) expect(mayDo(role.statements, 'dynamodb:GetItem', SAMPLE_KEYS.list_position, TABLE_ARN)).toBe(true);
+      const positions = role.statements.filter(
+        (s) =>
+          s.Effect === 'Allow' &&
+          listOf(s.Resource).some((r) => JSON.stringify(r) === TABLE_ARN) &&
+          leadingKeysOf(s)?.some((pattern) => pattern.startsWith('PAGE#')),
+      );
       expect(positions.map((s) => [listOf(s.Action).sort(), leadingKeysOf(s)])).toEqual(
         isList ? [[['dynamodb:GetItem', 'dynamodb:PutItem'], ['PAGE#*']]] : [],
       );
     },
   );
 
-  it('has list routes among them', () => {
-    expect(readOnlyRoutes.filter((route) => route.listPositions).map((route) => route.id)).toEqual(
-      expect.arrayContaining(['ListVerifyAccounts', 'ListPersons', 'ListEvents']),
+  it('has list routes and read-only routes among them', () => {
+    const ids = readOnlyRoutes.map((role) => role.row?.id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['ListVerifyAccounts', 'ListPersons', 'ListEvents', 'GetWebhookSecret']),
     );
   });
+});
 
-  it('has read-only routes to check', () => {
-    expect(readOnlyRoutes.map((route) => route.id)).toEqual(
-      expect.arrayContaining(['GetVerifyAccount', 'GetPerson', 'ListEvents', 'GetWebhookSecret']),
-    );
+describe('aliases and settings (CLIENT#, TENANT#): the tenant-records provider’s alone', () => {
+  it.each(roles.map((role) => [role.name, role] as const))(
+    '%s may write an alias or a setting only if it is the provider; every other role holds the explicit Deny of every write',
+    (_, role) => {
+      for (const pk of [SAMPLE_KEYS.tenant_alias, SAMPLE_KEYS.tenant_settings]) {
+        const writable = WRITES.filter((action) => mayDo(role.statements, action, pk, TABLE_ARN));
+        expect(writable, pk).toEqual(role.provider ? ['dynamodb:DeleteItem', 'dynamodb:PutItem'] : []);
+        // The Deny, whatever else the role is allowed: a later unconfined grant still cannot reach them.
+        const denied = WRITES.filter((action) => role.statements.some((s) => denies(s, action, pk, TABLE_ARN)));
+        expect(denied, pk).toEqual(role.provider ? [] : WRITES);
+      }
+    },
+  );
+});
+
+describe('screening entries (SCREEN#): only rows that write them', () => {
+  const screeningWriters = (withRoles: readonly TemplateRole[]) =>
+    withRoles.filter((role) => role.row && writtenKindsOf(role.row).includes('screeningEntry'));
+
+  it.each(roles.map((role) => [role.name, role] as const))(
+    '%s may write a screening entry only if its row writes them, and is denied them otherwise',
+    (_, role) => {
+      const writer = role.row !== undefined && writtenKindsOf(role.row).includes('screeningEntry');
+      const pk = SAMPLE_KEYS.screening_entry;
+      expect(mayDo(role.statements, 'dynamodb:PutItem', pk, TABLE_ARN)).toBe(writer);
+      const denied = WRITES.filter((action) => role.statements.some((s) => denies(s, action, pk, TABLE_ARN)));
+      expect(denied).toEqual(writer ? [] : WRITES);
+    },
+  );
+
+  it('no deployed row writes screening entries (the lists are loaded with the operator’s credentials)', () => {
+    expect(screeningWriters(roles)).toEqual([]);
   });
 
-  it('the evaluator tells an unconfined write, a data-matching pattern and a confined one apart', () => {
-    const table = { 'Fn::GetAtt': [tableId, 'Arn'] };
-    const put = (condition?: Statement['Condition']): Statement => ({
-      Effect: 'Allow',
-      Action: ['dynamodb:PutItem'],
-      Resource: table,
-      ...(condition && { Condition: condition }),
+  it('a deployed row that writes them (the local-only AddSanctionsEntry, deployed for this test) is allowed exactly them, and still denied aliases and settings', () => {
+    const withWriter = [
+      ...ROUTES.map((route) => (route.id === 'AddSanctionsEntry' ? { ...route, localOnly: false } : route)),
+    ];
+    const probe = Template.fromStack(buildApp({ stackProps: { routes: withWriter } }).stack);
+    const [probeTable] = Object.keys(resourcesOf(probe, 'AWS::DynamoDB::Table'));
+    const probeArn = JSON.stringify({ 'Fn::GetAtt': [probeTable, 'Arn'] });
+    const probeRoles = templateRoles(probe, [...deployedRoutes(withWriter), ...CONSUMERS]);
+    const writers = screeningWriters(probeRoles);
+    expect(writers.map((role) => role.row?.id)).toEqual(['AddSanctionsEntry']);
+    const [writer] = writers as [TemplateRole];
+    expect(mayDo(writer.statements, 'dynamodb:PutItem', SAMPLE_KEYS.screening_entry, probeArn)).toBe(true);
+    expect(mayDo(writer.statements, 'dynamodb:PutItem', SAMPLE_KEYS.tenant_alias, probeArn)).toBe(false);
+    expect(
+      WRITES.filter((a) => writer.statements.some((s) => denies(s, a, SAMPLE_KEYS.screening_entry, probeArn))),
+    ).toEqual([]);
+    for (const role of probeRoles.filter((r) => r !== writer)) {
+      expect(mayDo(role.statements, 'dynamodb:PutItem', SAMPLE_KEYS.screening_entry, probeArn), role.name).toBe(false);
+    }
+  });
+});
+
+describe('the evaluator', () => {
+  const table = { 'Fn::GetAtt': [tableId, 'Arn'] };
+  const put = (effect: string, condition?: Statement['Condition']): Statement => ({
+    Effect: effect,
+    Action: ['dynamodb:PutItem'],
+    Resource: table,
+    ...(condition && { Condition: condition }),
+  });
+  const confined = (...patterns: string[]) =>
+    put('Allow', {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns },
+      Null: { 'dynamodb:LeadingKeys': 'false' },
     });
-    const confined = (...patterns: string[]) =>
-      put({
-        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns },
-        Null: { 'dynamodb:LeadingKeys': 'false' },
-      });
-    expect(allows(put(), 'dynamodb:PutItem', SAMPLE_KEYS.person)).toBe(true);
-    expect(allows(confined('T#*'), 'dynamodb:PutItem', SAMPLE_KEYS.person)).toBe(true);
-    expect(allows(confined('T#acme#?#*'), 'dynamodb:PutItem', SAMPLE_KEYS.person)).toBe(true);
-    expect(allows(confined('RATE#*'), 'dynamodb:PutItem', 'T#acme#P#id-2')).toBe(false);
-    expect(allows(confined('RATE#*', 'IDEM#*'), 'dynamodb:PutItem', 'RATE#acme')).toBe(true);
-    expect(allows(confined('RATE#*'), 'dynamodb:PutItem', 'T#RATE#acme')).toBe(false);
-    expect(allows(confined('T#*'), 'dynamodb:DeleteItem', SAMPLE_KEYS.person)).toBe(false);
-    expect(() => leadingKeysOf(put({ StringEquals: { 'aws:SourceVpc': 'vpc-1' } }))).toThrow();
+  const deny = (...patterns: string[]) =>
+    put('Deny', { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': patterns } });
+
+  it('tells an unconfined write, a data-matching pattern and a confined one apart', () => {
+    expect(allows(put('Allow'), 'dynamodb:PutItem', SAMPLE_KEYS.person, TABLE_ARN)).toBe(true);
+    expect(allows(confined('T#*'), 'dynamodb:PutItem', SAMPLE_KEYS.person, TABLE_ARN)).toBe(true);
+    expect(allows(confined('T#acme#?#*'), 'dynamodb:PutItem', SAMPLE_KEYS.person, TABLE_ARN)).toBe(true);
+    expect(allows(confined('RATE#*'), 'dynamodb:PutItem', 'T#acme#P#id-2', TABLE_ARN)).toBe(false);
+    expect(allows(confined('RATE#*', 'IDEM#*'), 'dynamodb:PutItem', 'RATE#acme', TABLE_ARN)).toBe(true);
+    expect(allows(confined('RATE#*'), 'dynamodb:PutItem', 'T#RATE#acme', TABLE_ARN)).toBe(false);
+    expect(allows(confined('T#*'), 'dynamodb:DeleteItem', SAMPLE_KEYS.person, TABLE_ARN)).toBe(false);
+    expect(allows(confined('T#*'), 'dynamodb:PutItem', SAMPLE_KEYS.tenant_settings, TABLE_ARN)).toBe(false);
+    expect(() => leadingKeysOf(put('Allow', { StringEquals: { 'aws:SourceVpc': 'vpc-1' } }))).toThrow();
     // A statement CDK renders from a PolicyStatement reads the same.
     const rendered = new PolicyStatement({ actions: ['dynamodb:PutItem'], resources: ['arn'] }).toStatementJson();
     expect(leadingKeysOf(rendered as Statement)).toBeUndefined();
+  });
+
+  it('lets a Deny win over any Allow, an unconfined one too, for the keys it names only', () => {
+    const statements = [put('Allow'), deny(PATTERN_OF.CLIENT, PATTERN_OF.TENANT)];
+    expect(mayDo(statements, 'dynamodb:PutItem', SAMPLE_KEYS.tenant_alias, TABLE_ARN)).toBe(false);
+    expect(mayDo(statements, 'dynamodb:PutItem', SAMPLE_KEYS.tenant_settings, TABLE_ARN)).toBe(false);
+    expect(mayDo(statements, 'dynamodb:PutItem', SAMPLE_KEYS.person, TABLE_ARN)).toBe(true);
+    expect(() => deniedKeysOf(put('Deny', { StringEquals: { 'aws:SourceVpc': 'vpc-1' } }))).toThrow();
   });
 });
 

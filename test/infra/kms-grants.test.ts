@@ -8,6 +8,7 @@ import {
   deployedRoutes,
   ROUTES,
   type RouteDefinition,
+  tableAccessOf,
   takesIdempotencyKey,
 } from '#lib/service/index';
 import {
@@ -59,7 +60,9 @@ function expectedKmsGrantsOf(row: RouteDefinition | ConsumerDefinition): Record<
   const forPurposes = (purposes: readonly string[]) => `cipher for ${[...new Set(purposes)].sort().join(', ')}`;
   return together(
     // Every route reads the tenant alias and its bucket; a consumer only with a table access.
-    isRoute || row.table.actions.length + (row.table.indexes?.length ?? 0) > 0 ? TABLE : {},
+    isRoute || tableAccessOf(row).some((access) => access.actions.length + (access.indexes?.length ?? 0) > 0)
+      ? TABLE
+      : {},
     // The HTTP stack keys and fingerprints the idempotency record with keyed digests.
     row.digestKey || (isRoute && takesIdempotencyKey(row)) ? { 'kms:Decrypt': [DIGEST] } : {},
     row.fieldKey ? { 'kms:Decrypt': [FIELD] } : {},

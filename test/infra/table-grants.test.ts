@@ -9,8 +9,10 @@ import {
   ROUTES,
   type RouteDefinition,
   type TableAccess,
+  tableAccessOf,
   takesIdempotencyKey,
 } from '#lib/service/index';
+import { keyPattern } from '#shared/db/keys';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import { actionsOf, buildApp, propsOf, resourcesOf, type Statement, statementsOfRole } from './harness';
 
@@ -63,14 +65,22 @@ const STREAM_CONSUMER = {
   'dynamodb:ListStreams': ['*'],
 };
 
-/** A row's own table access as grants: its actions on the table, `Query` on each index by physical name, both under its key confinement. */
-function grantsOfAccess({ actions, indexes = [], leadingKeys }: TableAccess): Record<string, string[]> {
-  const confined = leadingKeys ? ` (${leadingKeys.join(' ')})` : '';
+/**
+ * A row's own table accesses as grants: each one's actions on the table under its key
+ * confinement (the patterns of its key kinds), `Query` on each index by physical name (an
+ * index's partition keys are not the table's kinds: never confined).
+ */
+function grantsOfAccess(accesses: readonly TableAccess[]): Record<string, string[]> {
   return together(
-    Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, [`table${confined}`]])),
-    indexes.length > 0
-      ? { 'dynamodb:Query': indexes.map((index) => `table/index/${TABLE_SCHEMA.indexes[index].name}${confined}`) }
-      : {},
+    ...accesses.map(({ actions, indexes = [], leadingKeys }) => {
+      const confined = leadingKeys ? ` (${leadingKeys.map(keyPattern).join(' ')})` : '';
+      return together(
+        Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, [`table${confined}`]])),
+        indexes.length > 0
+          ? { 'dynamodb:Query': indexes.map((index) => `table/index/${TABLE_SCHEMA.indexes[index].name}`) }
+          : {},
+      );
+    }),
   );
 }
 
@@ -78,13 +88,13 @@ function grantsOfAccess({ actions, indexes = [], leadingKeys }: TableAccess): Re
 function expectedGrantsOf(row: RouteDefinition | ConsumerDefinition): Record<string, string[]> {
   if ('method' in row) {
     return together(
-      grantsOfAccess(row.table),
+      grantsOfAccess(tableAccessOf(row)),
       EVERY_ROUTE,
       takesIdempotencyKey(row) ? IDEMPOTENT_ROUTE : {},
       row.listPositions ? LIST_ROUTE : {},
     );
   }
-  return together(grantsOfAccess(row.table), row.source.kind === 'table-stream' ? STREAM_CONSUMER : {});
+  return together(grantsOfAccess(tableAccessOf(row)), row.source.kind === 'table-stream' ? STREAM_CONSUMER : {});
 }
 
 /** Every deployed function's row by id: the deployed routes' and the consumers'. */
@@ -100,25 +110,43 @@ const rowsById = new Map<string, RouteDefinition | ConsumerDefinition>(
 const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   // A list: the slim list indexes only (never the table's own keys), then the page's items by key.
   ListVerifyAccounts: together(
-    onTable('BatchGetItem', 'GetItem'),
+    onTenantData('BatchGetItem', 'GetItem'),
     { 'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'] },
     EVERY_ROUTE,
     LIST_ROUTE,
   ),
   // A POST: a Query of the verification slots, a put claiming one (deleted again if the
   // account's put fails) and the account's put; the idempotency record besides.
-  CreateVerifyAccount: together(onTable('DeleteItem', 'PutItem', 'Query'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
+  CreateVerifyAccount: together(onTenantData('DeleteItem', 'PutItem', 'Query'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
   // A PUT takes no Idempotency-Key: it is idempotent by itself.
-  ReplaceWebhookConfiguration: together(onTable('UpdateItem'), EVERY_ROUTE),
+  ReplaceWebhookConfiguration: together(onTenantData('UpdateItem'), EVERY_ROUTE),
   // The stream consumer: events stored from status changes, a stored event fanned out with
   // a Query of the tenant's configurations, and the stream itself read.
-  StreamRouter: { ...onTable('PutItem', 'Query'), ...STREAM_CONSUMER },
+  StreamRouter: { ...onTenantData('PutItem', 'Query'), ...STREAM_CONSUMER },
+  // Reads tenant data and the tenant's settings, queries screening entries, writes only tenant data.
+  IdentificationWorker: {
+    'dynamodb:GetItem': ['table (T#* TENANT#*)'],
+    'dynamodb:Query': ['table (SCREEN#*)'],
+    'dynamodb:PutItem': ['table (T#*)'],
+    'dynamodb:UpdateItem': ['table (T#*)'],
+  },
+  // The event and the tenant's redelivery pace, read and paced; the configurations queried.
+  RedeliverEvent: together(
+    {
+      'dynamodb:GetItem': ['table (T#* REDELIVER#*)'],
+      'dynamodb:UpdateItem': ['table (T#* REDELIVER#*)'],
+      'dynamodb:Query': ['table (T#*)'],
+    },
+    EVERY_ROUTE,
+    IDEMPOTENT_ROUTE,
+  ),
   // A schedule that only walks an index: nothing on the table itself.
   DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
 };
 
-function onTable(...actions: string[]): Record<string, string[]> {
-  return Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, ['table']]));
+/** Actions on the tenants' records only (`T#…`, the kind `tenantData`). */
+function onTenantData(...actions: string[]): Record<string, string[]> {
+  return Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, ['table (T#*)']]));
 }
 
 /** Several grants as one role's: each action with every resource any of them names, sorted. */
@@ -163,7 +191,8 @@ function resourceName(resource: unknown): string {
 function dynamodbGrantsOf(fn: ServiceFunction): Record<string, string[]> {
   const roleId = stack.getLogicalId(fn.role.node.defaultChild as CfnElement);
   const grants: Record<string, string[]> = {};
-  for (const statement of statementsOfRole(template, roleId)) {
+  // The write guard's Deny (aliases, settings, screening entries) is test/infra/key-confinement.test.ts's.
+  for (const statement of statementsOfRole(template, roleId).filter((s) => s.Effect === 'Allow')) {
     const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
     for (const action of actionsOf([statement]).filter((a) => a.toLowerCase().startsWith('dynamodb:'))) {
       expect(statement.Effect, action).toBe('Allow');
@@ -223,7 +252,12 @@ describe('DynamoDB grants the verification slots need, on the rows themselves', 
     ['VerifyAccountDebits', ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem']],
   ])('%s declares the slot Query, the claim (PutItem), its release (DeleteItem) and its own write', (id, actions) => {
     const row = ROUTES.find((route) => route.id === id);
-    expect([...(row?.table?.actions ?? [])].sort()).toEqual(actions);
+    expect(
+      row &&
+        tableAccessOf(row)
+          .flatMap((access) => access.actions)
+          .sort(),
+    ).toEqual(actions);
   });
 });
 
@@ -259,5 +293,16 @@ describe('DynamoDB grants, stack-wide', () => {
     const statements = everyIamStatement(t);
     expect(statements.length).toBeGreaterThan(0);
     for (const statement of statements) expect(JSON.stringify(statement.Resource)).not.toContain('/index/*');
+  });
+});
+
+describe('a row whose item actions name no key kinds', () => {
+  it('fails at synth, naming the function and the fix: every item action is confined to the key kinds its row names', () => {
+    const getPerson = ROUTES.find((route) => route.id === 'GetPerson');
+    if (!getPerson) throw new Error('no GetPerson row');
+    const unconfined: RouteDefinition = { ...getPerson, table: { actions: ['GetItem'] } };
+    expect(() => buildApp({ stackProps: { routes: [unconfined] } })).toThrow(
+      /GetPerson: table actions GetItem name no key kinds: add leadingKeys/,
+    );
   });
 });

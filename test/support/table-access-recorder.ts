@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ConsumerDefinition, RouteDefinition, TableAccess } from '#lib/service/index';
-import { CONSUMERS, ROUTES, routeKey, tableAccessOfRoute } from '#lib/service/index';
+import { CONSUMERS, ROUTES, routeKey, tableAccessOf, tableAccessOfRoute } from '#lib/service/index';
+import { KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/keys';
 import { type IndexName, TABLE_SCHEMA } from '#shared/db/schema';
 
 // The drift test of the table grants (issue 22): every DynamoDB command a handler sends
@@ -23,8 +24,8 @@ export interface TableRequest {
 export interface FunctionUnderTest {
   readonly id: string;
   readonly grant: readonly TableAccess[];
-  /** The row's own access (`table`); the rest of `grant` is shared with other rows. */
-  readonly own: TableAccess;
+  /** The row's own accesses (`table`); the rest of `grant` is shared with other rows. */
+  readonly own: readonly TableAccess[];
   /** The row itself, for what else it grants (queues, cipher purposes, email). */
   readonly row: RouteDefinition | ConsumerDefinition;
 }
@@ -48,6 +49,30 @@ type Command = { constructor: { name: string }; input: Input };
 const pkOf = (record: Input | undefined): string | undefined =>
   record?.pk === undefined ? undefined : String(record.pk);
 
+/**
+ * The partition-key value a Query of the table names in its key condition (`pk = :v`, the
+ * name possibly behind an `#alias`, either side of the `=`, beside a sort-key condition):
+ * what `dynamodb:LeadingKeys` holds for it. Undefined when no clause names the table's
+ * partition key, which a confined grant then refuses.
+ */
+function queriedPartition(input: Input): string | undefined {
+  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  const attribute = (operand: string) => (operand.startsWith('#') ? names[operand] : operand);
+  for (const clause of String(input.KeyConditionExpression ?? '').split(/\s+and\s+/i)) {
+    const match = /^\(?\s*([#:]?[\w]+)\s*=\s*([#:]?[\w]+)\s*\)?$/.exec(clause.trim());
+    if (!match) continue;
+    const [left, right] = [match[1] as string, match[2] as string];
+    const [name, value] = left.startsWith(':') ? [right, left] : [left, right];
+    if (attribute(name) === TABLE_SCHEMA.partitionKey && value.startsWith(':') && values[value] !== undefined)
+      return String(values[value]);
+  }
+  return undefined;
+}
+
+const withPk = (action: string, pk: string | undefined): TableRequest =>
+  pk === undefined ? { action } : { action, pk };
+
 /** The IAM actions a document-client command needs, as IAM names them (a transaction: each item's). */
 export function requestsOf(command: Command): TableRequest[] {
   const input = command.input;
@@ -63,7 +88,7 @@ export function requestsOf(command: Command): TableRequest[] {
     case 'QueryCommand':
       return [
         input.IndexName === undefined
-          ? { action: 'Query' }
+          ? withPk('Query', queriedPartition(input))
           : { action: 'Query', index: INDEX_BY_PHYSICAL_NAME.get(input.IndexName) ?? input.IndexName },
       ];
     case 'BatchGetCommand':
@@ -97,16 +122,22 @@ const likePattern = (pattern: string): RegExp =>
       .replace(/\?/g, '.')}$`,
   );
 
-/** Whether one access grants one request: its action (a Query of an index: the index), within its leading keys. */
+/**
+ * Whether one access grants one request: its action (a Query of an index: the index, which
+ * no key confines, as the stack grants it), on a partition key of a kind it names.
+ */
 function grants(access: TableAccess, request: TableRequest): boolean {
-  const allowed =
-    request.index === undefined
-      ? access.actions.some((action) => action === request.action)
-      : (access.indexes ?? []).some((index) => index === request.index);
-  if (!allowed) return false;
+  if (request.index !== undefined) return (access.indexes ?? []).some((index) => index === request.index);
+  if (!access.actions.some((action) => action === request.action)) return false;
   if (!access.leadingKeys) return true;
-  return request.pk !== undefined && access.leadingKeys.some((pattern) => likePattern(pattern).test(request.pk ?? ''));
+  return (
+    request.pk !== undefined && access.leadingKeys.some((kind) => likePattern(keyPattern(kind)).test(request.pk ?? ''))
+  );
 }
+
+/** The kind of record a partition key belongs to (`KEY_PREFIX`), if any. */
+const kindOf = (pk: string): KeyKind | undefined =>
+  (Object.keys(KEY_PREFIX) as KeyKind[]).find((kind) => likePattern(keyPattern(kind)).test(pk));
 
 /** The requests of one command that no access of a grant covers. */
 export const ungranted = (grant: readonly TableAccess[], requests: readonly TableRequest[]): TableRequest[] =>
@@ -117,17 +148,18 @@ export const ungranted = (grant: readonly TableAccess[], requests: readonly Tabl
  * for an access many rows share (the HTTP stack's, the list positions'), the code that
  * sends it for all of them, so the reverse check asks that some test of any of them uses it.
  */
-const ownerOf = (fn: FunctionUnderTest, access: TableAccess): string => (access === fn.own ? fn.id : 'shared');
+const ownerOf = (fn: FunctionUnderTest, access: TableAccess): string => (fn.own.includes(access) ? fn.id : 'shared');
 
-/** One granted permission as the reverse check names it: owner, action or index, leading keys. */
-const useKey = (owner: string, what: string, access: TableAccess): string =>
-  `${owner}: ${what}${access.leadingKeys ? ` on ${access.leadingKeys.join(' | ')}` : ''}`;
+/** One granted permission as the reverse check names it: owner, action (on its key patterns) or index. */
+const itemUse = (owner: string, action: string, access: TableAccess): string =>
+  `${owner}: ${action}${access.leadingKeys ? ` on ${access.leadingKeys.map(keyPattern).join(' | ')}` : ''}`;
+const indexUse = (owner: string, index: string): string => `${owner}: Query on index ${index}`;
 
-/** Every permission a function's grant gives, as `useKey` names them. */
+/** Every permission a function's grant gives, as `itemUse` and `indexUse` name them. */
 export const grantedUses = (fn: FunctionUnderTest): string[] =>
   fn.grant.flatMap((access) => [
-    ...access.actions.map((action) => useKey(ownerOf(fn, access), action, access)),
-    ...(access.indexes ?? []).map((index) => useKey(ownerOf(fn, access), `Query on index ${index}`, access)),
+    ...access.actions.map((action) => itemUse(ownerOf(fn, access), action, access)),
+    ...(access.indexes ?? []).map((index) => indexUse(ownerOf(fn, access), index)),
   ]);
 
 /** The permissions of a function's grant that one request uses (every access that grants it). */
@@ -135,7 +167,9 @@ export const usesOf = (fn: FunctionUnderTest, request: TableRequest): string[] =
   fn.grant
     .filter((access) => grants(access, request))
     .map((access) =>
-      useKey(ownerOf(fn, access), request.index ? `Query on index ${request.index}` : request.action, access),
+      request.index
+        ? indexUse(ownerOf(fn, access), request.index)
+        : itemUse(ownerOf(fn, access), request.action, access),
     );
 
 /**
@@ -156,9 +190,9 @@ export function recordingClient(client: DynamoDBDocumentClient): DynamoDBDocumen
 /** The row of lib/service with this id (a route's or a consumer's), as a function under test. */
 export function rowFunction(id: string): FunctionUnderTest | undefined {
   const route = ROUTES.find((candidate) => candidate.id === id);
-  if (route) return { id, grant: tableAccessOfRoute(route), own: route.table, row: route };
+  if (route) return { id, grant: tableAccessOfRoute(route), own: tableAccessOf(route), row: route };
   const consumer = CONSUMERS.find((candidate) => candidate.id === id);
-  return consumer && { id, grant: [consumer.table], own: consumer.table, row: consumer };
+  return consumer && { id, grant: tableAccessOf(consumer), own: tableAccessOf(consumer), row: consumer };
 }
 
 /** Every function of the service: each route and consumer row. */
@@ -249,13 +283,34 @@ export function assertWithinGrants(commands: readonly RecordedCommand[]): void {
       );
       continue;
     }
-    for (const request of ungranted(sender.grant, requests))
-      problems.push(
-        `${sender.id} sent ${command}, which needs ${request.action}${request.index ? ` on index ${request.index}` : ''}${
-          request.pk ? ` on ${request.pk}` : ''
-        }: its row in lib/service does not grant it`,
-      );
+    for (const request of ungranted(sender.grant, requests)) problems.push(refusal(sender, command, request));
   }
   if (problems.length > 0)
     throw new Error(`DynamoDB commands beyond the grant (IAM would deny them):\n${[...new Set(problems)].join('\n')}`);
+}
+
+/**
+ * Why one request is beyond its function's grant, and the way out: the action missing from
+ * the row, or a key of a kind the row does not name for that action (the kind to add to its
+ * `leadingKeys`), or a key of no kind at all.
+ */
+function refusal(fn: FunctionUnderTest, command: string, request: TableRequest): string {
+  const needs = `${fn.id} sent ${command}, which needs ${request.action}`;
+  if (request.index !== undefined)
+    return `${needs} on index ${request.index}: its row in lib/service does not grant it`;
+  const sameAction = fn.grant.filter(
+    (access) => access.leadingKeys && access.actions.some((action) => action === request.action),
+  );
+  if (request.pk === undefined) {
+    return sameAction.length > 0
+      ? `${needs} on a partition key the recorder could not read (its grant is confined by key): name the table's partition key in the key condition, or teach requestsOf in test/support/table-access-recorder.ts to read it`
+      : `${needs}: its row in lib/service does not grant it`;
+  }
+  if (sameAction.length === 0) return `${needs} on ${request.pk}: its row in lib/service does not grant it`;
+  const kind = kindOf(request.pk);
+  if (kind === undefined) {
+    return `${needs} on ${request.pk}, a key of no kind: give its records a prefix in KEY_PREFIX (functions/shared/db/keys.ts) and name that kind in the leadingKeys of its row in lib/service`;
+  }
+  const granted = [...new Set(sameAction.flatMap((access) => access.leadingKeys ?? []))].join(', ');
+  return `${needs} on ${request.pk}, a ${kind} key: its row in lib/service grants ${request.action} only on ${granted} keys; add '${kind}' to the leadingKeys of that access if the code is right`;
 }

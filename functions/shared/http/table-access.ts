@@ -1,14 +1,11 @@
-import { KEY_PREFIX } from '#shared/db/keys';
+import type { KeyKind } from '#shared/db/keys';
 import type { TableAction } from '#shared/db/schema';
 
-/** Table actions confined to the items whose partition key matches one of `leadingKeys` (IAM `StringLike`). */
+/** Table actions confined to the items of the kinds named (`KEY_PREFIX`; `dynamodb:LeadingKeys` `<prefix>*`). */
 interface ConfinedTableAccess {
   readonly actions: readonly TableAction[];
-  readonly leadingKeys: readonly string[];
+  readonly leadingKeys: readonly KeyKind[];
 }
-
-/** Every partition key of one kind of record: its fixed prefix, then anything. */
-const ofKind = (prefix: string): string => `${prefix}*`;
 
 /**
  * What the HTTP middleware stack itself asks of the table, on top of what a handler
@@ -23,13 +20,11 @@ export const HTTP_STACK_TABLE_ACCESS = {
   everyRoute: [
     {
       actions: ['GetItem'],
-      leadingKeys: [KEY_PREFIX.tenantAlias, KEY_PREFIX.tenantSettings, KEY_PREFIX.rateBucket].map(ofKind),
+      leadingKeys: ['tenantAlias', 'tenantSettings', 'rateBucket'],
     },
-    { actions: ['PutItem', 'UpdateItem'], leadingKeys: [ofKind(KEY_PREFIX.rateBucket)] },
+    { actions: ['PutItem', 'UpdateItem'], leadingKeys: ['rateBucket'] },
   ],
-  idempotentRoute: [
-    { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], leadingKeys: [ofKind(KEY_PREFIX.idempotency)] },
-  ],
+  idempotentRoute: [{ actions: ['PutItem', 'UpdateItem', 'DeleteItem'], leadingKeys: ['idempotency'] }],
 } as const satisfies Record<string, readonly ConfinedTableAccess[]>;
 
 /**
@@ -38,7 +33,7 @@ export const HTTP_STACK_TABLE_ACCESS = {
  */
 export const LIST_POSITION_TABLE_ACCESS = {
   actions: ['GetItem', 'PutItem'],
-  leadingKeys: [ofKind(KEY_PREFIX.listPosition)],
+  leadingKeys: ['listPosition'],
 } as const satisfies ConfinedTableAccess;
 
 /** Methods on which `Idempotency-Key` is honoured. */

@@ -80,7 +80,7 @@ describe('tenant aliases, Cognito mode', () => {
     },
   );
 
-  it('are served by one provider function whose role may only put and delete CLIENT# items (and TENANT# settings items, which the provider also keeps) of the table, decrypt the table key through DynamoDB, and log', () => {
+  it('are served by one provider function whose role may only put and delete CLIENT# items (and TENANT# settings items, which the provider also keeps) of the table, is denied screening entries, decrypts the table key through DynamoDB, and logs', () => {
     const providerIds = providerIdsOf(template);
     expect(providerIds).toHaveLength(1);
     const provider = resourcesOf(template, 'AWS::Lambda::Function')[providerIds[0]!]!.Properties!;
@@ -100,6 +100,21 @@ describe('tenant aliases, Cognito mode', () => {
           },
           Null: { 'dynamodb:LeadingKeys': 'false' },
         },
+      },
+      {
+        // Screening entries are not its to write: denied whatever else it is allowed.
+        Effect: 'Deny',
+        Action: [
+          'dynamodb:BatchWriteItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:PartiQLDelete',
+          'dynamodb:PartiQLInsert',
+          'dynamodb:PartiQLUpdate',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+        ],
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['SCREEN#*'] } },
       },
     ]);
     // DynamoDB writes the encrypted table with the writer's kms:Decrypt of the table key, and only through DynamoDB.

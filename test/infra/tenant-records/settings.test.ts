@@ -196,7 +196,7 @@ describe('tenant settings with an external issuer', () => {
     expect(sdkCall(resource.Properties?.Create).parameters.Item).toEqual(settingsItem('acme', 'byo'));
   });
 
-  it("run with a provider role that may only put and delete the table's CLIENT# and TENANT# items (decrypting the table key through DynamoDB), and write its own log group", () => {
+  it("run with a provider role that may only put and delete the table's CLIENT# and TENANT# items (decrypting the table key through DynamoDB), is denied screening entries, and writes its own log group", () => {
     const [providerId] = providerIdsOf(template, TENANT_SETTINGS_RESOURCE_TYPE) as [string];
     const provider = resourcesOf(template, 'AWS::Lambda::Function')[providerId]!.Properties!;
     const roleId = roleOfFunction(template, providerId);
@@ -227,8 +227,24 @@ describe('tenant settings with an external issuer', () => {
         Resource: { 'Fn::GetAtt': [kmsKeyIds(template).storage, 'Arn'] },
         Condition: { StringEquals: { 'kms:ViaService': viaService('dynamodb') } },
       },
+      {
+        // Screening entries are not its to write: denied whatever else it is allowed.
+        Effect: 'Deny',
+        Action: [
+          'dynamodb:BatchWriteItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:PartiQLDelete',
+          'dynamodb:PartiQLInsert',
+          'dynamodb:PartiQLUpdate',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+        ],
+        Resource: { 'Fn::GetAtt': [tableIdOf(template), 'Arn'] },
+        Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['SCREEN#*'] } },
+      },
     ]);
-    expect(actionsOf(statementsOfRole(template, roleId))).not.toContain('dynamodb:UpdateItem');
+    const allowed = statementsOfRole(template, roleId).filter((s) => s.Effect === 'Allow');
+    expect(actionsOf(allowed)).not.toContain('dynamodb:UpdateItem');
   });
 
   it('refuse two settings records for one tenant', () => {

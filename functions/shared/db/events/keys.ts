@@ -1,20 +1,22 @@
+import { KEY_PREFIX } from '../keys';
+
 /** Keys of the event log (docs/data-model.md, patterns 7 and 8). */
 export const eventKeys = {
-  event: (tenant: string, eventId: string) => ({ pk: `T#${tenant}#EVT#${eventId}`, sk: 'EVT' }),
+  event: (tenant: string, eventId: string) => ({ pk: `${KEY_PREFIX.tenantData}${tenant}#EVT#${eventId}`, sk: 'EVT' }),
   /** byTenant partition: the tenant's events in one shard (a list merges every shard). */
-  list: (tenant: string, shard: number) => `T#${tenant}#EVT#${shard}`,
+  list: (tenant: string, shard: number) => `${KEY_PREFIX.tenantData}${tenant}#EVT#${shard}`,
   order: (createdAt: string, eventId: string) => `${createdAt}#${eventId}`,
   /**
    * The tenant's redelivery pace (docs/data-model.md, pattern 23): its own kind prefix, so a
    * grant may name it apart from the tenant's records.
    */
-  redeliveryPace: (tenant: string) => ({ pk: `REDELIVER#${tenant}`, sk: 'PACE' }),
+  redeliveryPace: (tenant: string) => ({ pk: `${KEY_PREFIX.redeliveryPace}${tenant}`, sk: 'PACE' }),
   /**
    * A delivery attempt, in one of its event's attempt slots (pattern 18): read with the event
    * in one Query; the slots bound how many an event keeps.
    */
   attempt: (tenant: string, eventId: string, slot: number) => ({
-    pk: `T#${tenant}#EVT#${eventId}`,
+    pk: `${KEY_PREFIX.tenantData}${tenant}#EVT#${eventId}`,
     sk: `ATTEMPT#${String(slot).padStart(3, '0')}`,
   }),
 };

@@ -1,21 +1,22 @@
 import { keyDigest } from '../digest';
+import { KEY_PREFIX } from '../keys';
 
 /** Keys of persons, their reference ids and review cases (docs/data-model.md, patterns 10–13). */
 export const personKeys = {
-  person: (tenant: string, id: string) => ({ pk: `T#${tenant}#P#${id}`, sk: 'P' }),
+  person: (tenant: string, id: string) => ({ pk: `${KEY_PREFIX.tenantData}${tenant}#P#${id}`, sk: 'P' }),
   /** byTenant partition: the tenant's persons with one status, in one shard (the status filter is a key). */
-  list: (tenant: string, status: string, shard: number) => `T#${tenant}#P#${status}#${shard}`,
+  list: (tenant: string, status: string, shard: number) => `${KEY_PREFIX.tenantData}${tenant}#P#${status}#${shard}`,
   order: (createdAt: string, id: string) => `${createdAt}#${id}`,
   /** The uniqueness item of a customer reference id; references appear in keys only as a keyed digest. */
   reference: (tenant: string, customerReferenceId: string) => ({
-    pk: `T#${tenant}#PREF#${keyDigest('customer-reference', customerReferenceId)}`,
+    pk: `${KEY_PREFIX.tenantData}${tenant}#PREF#${keyDigest('customer-reference', customerReferenceId)}`,
     sk: 'PREF',
   }),
   /** byLookup partition: persons of every tenant with one folded name (screening). */
   byName: (nameKey: string) => `PNAME#${nameKey}`,
   byNameOrder: (tenant: string, id: string) => `${tenant}#${id}`,
   reviewCase: (tenant: string, id: string, openedAt: string) => ({
-    pk: `T#${tenant}#P#${id}`,
+    pk: `${KEY_PREFIX.tenantData}${tenant}#P#${id}`,
     sk: `REVIEW#${openedAt}`,
   }),
 };

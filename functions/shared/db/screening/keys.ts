@@ -1,9 +1,14 @@
+import { KEY_PREFIX } from '../keys';
+
 /** Keys of screening-list entries (docs/data-model.md, patterns 19–20). */
 export const screeningKeys = {
   /** Every entry of a list with one folded name: what screening one person reads (a key lookup). */
-  entries: (list: string, nameKey: string) => `SCREEN#${list}#${nameKey}`,
-  entry: (list: string, nameKey: string, entryId: string) => ({ pk: `SCREEN#${list}#${nameKey}`, sk: entryId }),
+  entries: (list: string, nameKey: string) => `${KEY_PREFIX.screeningEntry}${list}#${nameKey}`,
+  entry: (list: string, nameKey: string, entryId: string) => ({
+    pk: `${KEY_PREFIX.screeningEntry}${list}#${nameKey}`,
+    sk: entryId,
+  }),
   /** byTenant partition of a whole list, in name order: the daily re-screen walks it page by page. */
-  byList: (list: string) => `SCREEN#${list}`,
+  byList: (list: string) => `${KEY_PREFIX.screeningEntry}${list}`,
   listOrder: (nameKey: string, entryId: string) => `${nameKey}#${entryId}`,
 };

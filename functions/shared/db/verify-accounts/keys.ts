@@ -1,4 +1,5 @@
 import { keyDigest } from '../digest';
+import { KEY_PREFIX } from '../keys';
 
 // Keys of verify accounts and their rate-limit slots (docs/data-model.md, patterns 1–4
 // and 9). Account numbers appear in keys only as a keyed digest, so key-based tooling (metrics,
@@ -7,19 +8,19 @@ import { keyDigest } from '../digest';
 export const PENDING_CODE_SHARDS = 8;
 
 export const accountKeys = {
-  account: (tenant: string, id: string) => ({ pk: `T#${tenant}#VA#${id}`, sk: 'VA' }),
+  account: (tenant: string, id: string) => ({ pk: `${KEY_PREFIX.tenantData}${tenant}#VA#${id}`, sk: 'VA' }),
   /**
    * byTenant partition: the tenant's accounts with one verification status, in one shard
    * (the status filter is a key; an unfiltered list merges every status and shard).
    */
-  list: (tenant: string, status: string, shard: number) => `T#${tenant}#VA#${status}#${shard}`,
+  list: (tenant: string, status: string, shard: number) => `${KEY_PREFIX.tenantData}${tenant}#VA#${status}#${shard}`,
   /** byLookup partition: the tenant's accounts with one account number. */
   byAccountNumber: (tenant: string, accountNumber: string) =>
-    `T#${tenant}#VAN#${keyDigest('account-number', accountNumber)}`,
+    `${KEY_PREFIX.tenantData}${tenant}#VAN#${keyDigest('account-number', accountNumber)}`,
   /** Sort key of both list indexes: newest first when read backwards, id breaks ties. */
   order: (createdAt: string, id: string) => `${createdAt}#${id}`,
   slots: (tenant: string, routingNumber: string, accountNumber: string) =>
-    `T#${tenant}#VLIMIT#${keyDigest('verification-slot', `${routingNumber}:${accountNumber}`)}`,
+    `${KEY_PREFIX.tenantData}${tenant}#VLIMIT#${keyDigest('verification-slot', `${routingNumber}:${accountNumber}`)}`,
   slot: (n: number) => `SLOT#${n}`,
   /**
    * byDueTime partition of statement codes awaiting an answer, split into

@@ -1,9 +1,11 @@
+import { KEY_PREFIX } from '../keys';
+
 /** Keys of webhook configurations and the signing secret (docs/data-model.md, patterns 15–17). */
 export const webhookKeys = {
   /** The tenant's configurations: one partition, sort key the configuration id (few per tenant). */
-  configurations: (tenant: string) => `T#${tenant}#WHC`,
-  configuration: (tenant: string, id: string) => ({ pk: `T#${tenant}#WHC`, sk: id }),
+  configurations: (tenant: string) => `${KEY_PREFIX.tenantData}${tenant}#WHC`,
+  configuration: (tenant: string, id: string) => ({ pk: `${KEY_PREFIX.tenantData}${tenant}#WHC`, sk: id }),
   /** How many configurations the tenant holds, kept beside them in every write, so the cap is exact. */
-  configurationCount: (tenant: string) => ({ pk: `T#${tenant}#WHCCOUNT`, sk: 'COUNT' }),
-  secret: (tenant: string) => ({ pk: `T#${tenant}#WHSECRET`, sk: 'SECRET' }),
+  configurationCount: (tenant: string) => ({ pk: `${KEY_PREFIX.tenantData}${tenant}#WHCCOUNT`, sk: 'COUNT' }),
+  secret: (tenant: string) => ({ pk: `${KEY_PREFIX.tenantData}${tenant}#WHSECRET`, sk: 'SECRET' }),
 };
