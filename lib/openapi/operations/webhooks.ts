@@ -21,7 +21,7 @@ export const WEBHOOK_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'post-webhook-configuration',
     summary: 'Create a webhook configuration',
     description:
-      'At most 10 per tenant. `url` must be `https://` on port 443 to a host whose every address is public (the local runtime also accepts `http://` and any port on loopback); else `400 invalid_url`.',
+      'At most 10 per tenant. `event_types` may name only kinds the token reads (`read:persons` for `person_*` and `person_all`, `read:verify-accounts` for `verify_account_updated`; `subscribe_all` takes every scope that reads a kind, `invoke:webhook` included), else `403 insufficient_scope`; the configuration keeps those scopes and is delivered only the kinds they read. `url` must be `https://` on port 443 to a host whose every address is public (the local runtime also accepts `http://` and any port on loopback); else `400 invalid_url`.',
     tag: 'Webhooks',
     requestBody: { name: 'ConfigurationRequest', examples: { configuration: examples.CONFIGURATION_REQUEST } },
     success: {
@@ -30,7 +30,7 @@ export const WEBHOOK_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       body: configurationResponse,
       examples: { one: examples.CONFIGURATION_RESPONSES.one },
     },
-    errors: { 409: ['too_many_webhook_configurations'] },
+    errors: { 403: ['insufficient_scope'], 409: ['too_many_webhook_configurations'] },
   },
   ListWebhookConfigurations: {
     operationId: 'get-webhook-configurations',
@@ -47,12 +47,13 @@ export const WEBHOOK_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ReplaceWebhookConfiguration: {
     operationId: 'put-webhook-configurations',
     summary: 'Replace a webhook configuration',
-    description: 'The configuration becomes exactly the body (all three fields); `url` follows the rules of create.',
+    description:
+      'The configuration becomes exactly the body (all three fields) and keeps the replacing token’s scopes; `event_types` and `url` follow the rules of create (`403 insufficient_scope` for a kind the token does not read).',
     tag: 'Webhooks',
     parameters: configurationId,
     requestBody: { name: 'ConfigurationRequest' },
     success: { status: 200, description: 'The configuration.', body: configurationResponse },
-    errors: { 404: ['unknown_id_webhook_configuration'] },
+    errors: { 403: ['insufficient_scope'], 404: ['unknown_id_webhook_configuration'] },
   },
   DeleteWebhookConfiguration: {
     operationId: 'delete-webhook-configurations',
