@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { events } from '#shared/db/events/index';
 import { api } from '../harness';
 import { configurationBody, useWebhooksRuntime } from './support';
 
@@ -102,5 +104,44 @@ describe('PUT /webhooks/configurations/{id}: the same rule', () => {
       configurationBody({ event_types: ['person_closed'] }),
     );
     expect([replaced.status, replaced.body.webhook_configuration?.event_types]).toEqual([200, ['person_closed']]);
+  });
+});
+
+describe('POST /events/{id}/redeliver: the event’s read scope too', () => {
+  /** An event as the stream router stores it (no pipeline runs here). */
+  async function storedEvent(tenant: string, event_type: string): Promise<string> {
+    const event_id = randomUUID();
+    const record = event_type === 'verify_account_updated' ? 'account' : 'business';
+    await events().store(tenant, {
+      event_id,
+      event_type,
+      created_at: new Date().toISOString(),
+      event_data: { [record]: { id: randomUUID() } },
+    });
+    return event_id;
+  }
+
+  it('invoke:webhook alone cannot redeliver an account event: 403 insufficient_scope naming read:verify-accounts, and no budget used', async () => {
+    const tenant = 'tenant-scopes-redeliver';
+    const id = await storedEvent(tenant, 'verify_account_updated');
+    const invoker = await clientOf(tenant, ['invoke:webhook']);
+
+    const refused = await invoker.post(`/events/${id}/redeliver`, {});
+
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      error_code: 'insufficient_scope',
+      details: { event_types: ['verify_account_updated'], required_scopes: ['read:verify-accounts'] },
+    });
+    // The event's bound admits 5 at once: the refusal took none of them.
+    const reader = await clientOf(tenant, ['invoke:webhook', 'read:verify-accounts']);
+    for (let i = 0; i < 5; i++) expect((await reader.post(`/events/${id}/redeliver`, {})).status).toBe(202);
+  });
+
+  it('invoke:webhook redelivers a test event of a kind only it reads (business_created)', async () => {
+    const tenant = 'tenant-scopes-redeliver-test-kind';
+    const id = await storedEvent(tenant, 'business_created');
+    const invoker = await clientOf(tenant, ['invoke:webhook']);
+    expect((await invoker.post(`/events/${id}/redeliver`, {})).status).toBe(202);
   });
 });

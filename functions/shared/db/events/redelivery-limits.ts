@@ -17,6 +17,8 @@ const PACE_RACES = 3;
 
 export type RedeliveryAdmission =
   | { readonly kind: 'unknown' }
+  // Of a kind the caller may not redeliver: nothing spent.
+  | { readonly kind: 'forbidden'; readonly eventType: string }
   | { readonly kind: 'refused'; readonly limit: 'event' | 'tenant'; readonly retryAfterSeconds: number }
   // The event's type only: a redelivery reads nothing else of it, so its route needs no
   // field key to open the accounts an envelope carries.
@@ -47,7 +49,13 @@ export class RedeliveryLimits {
     private readonly tableName: string,
   ) {}
 
-  async admit(tenant: string, eventId: string, now: Date): Promise<RedeliveryAdmission> {
+  /** `allows` decides on the event's type, read with it, before any bound is spent. */
+  async admit(
+    tenant: string,
+    eventId: string,
+    now: Date,
+    allows: (eventType: string) => boolean = () => true,
+  ): Promise<RedeliveryAdmission> {
     const nowMs = now.getTime();
     const event: PaceCell = {
       key: eventKeys.event(tenant, eventId),
@@ -63,6 +71,8 @@ export class RedeliveryLimits {
     };
     const [eventItem, paceItem] = await Promise.all([this.read(event.key), this.read(pace.key)]);
     if (!eventItem) return { kind: 'unknown' };
+    const eventType = String(eventItem.event_type);
+    if (!allows(eventType)) return { kind: 'forbidden', eventType };
     const eventTat = tatOf(eventItem, event);
     const paceTat = tatOf(paceItem, pace);
     const early =
@@ -76,7 +86,7 @@ export class RedeliveryLimits {
       await this.giveBack(event);
       return refusal('tenant', forTenant) as RedeliveryAdmission;
     }
-    return { kind: 'admitted', eventType: String(eventItem.event_type) };
+    return { kind: 'admitted', eventType };
   }
 
   /** Admits one request on `cell`: written on condition, decided again on what a concurrent request wrote. */
