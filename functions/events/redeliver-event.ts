@@ -3,7 +3,7 @@ import { insufficientScope, unreadableSelectors } from '#functions/event-catalog
 import { fanOut } from '#functions/webhooks/fan-out';
 import { redeliveryLimits } from '#shared/db/events/index';
 import { now } from '#shared/dependencies';
-import { RateLimitError } from '#shared/errors';
+import { RateLimitError, retryAfter } from '#shared/errors';
 import type { Scope } from '#shared/scopes';
 import { unknownEvent } from './read-events';
 
@@ -27,20 +27,16 @@ export async function redeliverEvent(tenant: string, scopes: readonly Scope[], i
 
 /** 429 with `Retry-After`, as the tenant's request rate limit answers. */
 function redeliveryRefused(limit: 'event' | 'tenant', retryAfterSeconds: number): RateLimitError {
-  const details = { retry_after_seconds: retryAfterSeconds };
-  const headers = { 'retry-after': String(retryAfterSeconds) };
   const wait = `retry after ${retryAfterSeconds} s`;
   return limit === 'event'
     ? new RateLimitError(
         'too_many_redeliveries',
         `this event was redelivered 5 times recently; one more is allowed every 4.8 hours: ${wait}`,
-        details,
-        headers,
+        ...retryAfter(retryAfterSeconds),
       )
     : new RateLimitError(
         'redelivery_rate_exceeded',
         `this client redelivered 10 events at once; one more is allowed each second: ${wait}`,
-        details,
-        headers,
+        ...retryAfter(retryAfterSeconds),
       );
 }
