@@ -13,9 +13,13 @@ export const EVENT_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'get-events',
     summary: 'List events',
     description:
-      'One page of the tenant’s events of the last 30 days, newest first, of the kinds the token reads: `read:persons` reads `person_*` events, `read:verify-accounts` `verify_account_updated`, `invoke:webhook` the test events of kinds only a test event has (`business_*`, `external_account_*`, `transfer_updated`, `subledger_created`, `book_transfer_updated`); any of these scopes admits the route. An `event_type` filter naming a kind the token does not read answers `403 insufficient_scope`.',
+      'One page of the tenant’s events of the last 30 days, newest first, of the kinds the token reads: `read:persons` reads `person_*` events, `read:verify-accounts` `verify_account_updated`, `invoke:webhook` the test events of kinds only a test event has (`business_*`, `external_account_*`, `transfer_updated`, `subledger_created`, `book_transfer_updated`); any of these scopes admits the route. An `event_type` filter naming a kind the token does not read answers `403 insufficient_scope`. Test events (`POST /webhooks/invoke`, marked `test: true`) are listed only with `test=true`.',
     tag: 'Events',
-    parameters: { ...LIST, event_type: ARRAY },
+    parameters: {
+      ...LIST,
+      event_type: ARRAY,
+      test: '`true`: test events (`POST /webhooks/invoke`) only; `false`, the default: the events of changes of your records only.',
+    },
     success: {
       status: 200,
       description: 'One page.',
@@ -28,7 +32,7 @@ export const EVENT_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'get-event',
     summary: 'Get an event and its delivery attempts',
     description:
-      'The event, and its newest 100 attempts to deliver it to each configuration (an event keeps no more, so this is not paged). Read with its kind’s scope (`read:persons` for `person_*`, `read:verify-accounts` for `verify_account_updated`, `invoke:webhook` for the kinds only a test event has): another kind answers `403 insufficient_scope`.',
+      'The event (a test event too, marked `test: true`), and its newest 100 attempts to deliver it to each configuration (an event keeps no more, so this is not paged). Read with its kind’s scope (`read:persons` for `person_*`, `read:verify-accounts` for `verify_account_updated`, `invoke:webhook` for the kinds only a test event has): another kind answers `403 insufficient_scope`.',
     tag: 'Events',
     parameters: eventId,
     success: {

@@ -1,8 +1,13 @@
 /** Keys of the event log (docs/data-model.md, patterns 7 and 8). */
 export const eventKeys = {
   event: (tenant: string, eventId: string) => ({ pk: `T#${tenant}#EVT#${eventId}`, sk: 'EVT' }),
-  /** byTenant partition: the tenant's events in one shard (a list merges every shard). */
-  list: (tenant: string, shard: number) => `T#${tenant}#EVT#${shard}`,
+  /**
+   * byTenant partition: the tenant's events in one shard (a list merges every shard). Test
+   * events (`POST /webhooks/invoke`) have partitions of their own, so a list of real events
+   * never reads them: no filter, and no index projection to change.
+   */
+  list: (tenant: string, shard: number, test = false) =>
+    test ? `T#${tenant}#EVT#TEST#${shard}` : `T#${tenant}#EVT#${shard}`,
   order: (createdAt: string, eventId: string) => `${createdAt}#${eventId}`,
   /**
    * The tenant's redelivery pace (docs/data-model.md, pattern 23): its own kind prefix, so a

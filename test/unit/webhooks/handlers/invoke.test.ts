@@ -1,0 +1,38 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { handler as invokeWebhook } from '#functions/webhooks/handlers/invoke';
+import { eventKeys } from '#shared/db/events/keys';
+import { ddb, TENANT, useHandlerHarness } from '#test/support/handler-harness';
+import { httpEvent, invoke } from '#test/support/http-events';
+
+/**
+ * POST /webhooks/invoke: the test event is marked as one and kept apart from real events
+ * in the log (docs/api.md#test-event).
+ */
+useHandlerHarness();
+
+const invokeEvent = (body: unknown) =>
+  httpEvent({
+    method: 'POST',
+    path: '/webhooks/invoke',
+    routeKey: 'POST /webhooks/invoke',
+    body,
+    claims: { client_id: 'partner-a', scope: 'invoke:webhook' },
+  });
+
+const eventPuts = () =>
+  ddb
+    .commandCalls(PutCommand)
+    .map((call) => call.args[0].input.Item)
+    .filter((item) => item?.entity === 'event');
+
+describe('POST /webhooks/invoke', () => {
+  it('stores the test event marked test: true, listed apart from real events', async () => {
+    const res = await invoke(invokeWebhook, invokeEvent({ event_type: 'verify_account_updated' }));
+
+    expect(res.statusCode).toBe(201);
+    const [item] = eventPuts();
+    expect(item?.envelope).toMatchObject({ event_type: 'verify_account_updated', test: true });
+    expect(item?.gsi1pk).toBe(eventKeys.list(TENANT, 0, true));
+  });
+});
