@@ -36,7 +36,7 @@ function redeliveryRefused(limit: 'event' | 'tenant', retryAfterSeconds: number)
       )
     : new RateLimitError(
         'redelivery_rate_exceeded',
-        `this client redelivered 10 events at once; one more is allowed each second: ${wait}`,
+        `this client sent 10 redeliveries and test events at once; one more is allowed each second: ${wait}`,
         ...retryAfter(retryAfterSeconds),
       );
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eventRecord, type OrumEventType } from '#functions/event-catalogue/kinds';
-import { events } from '#shared/db/events/index';
+import { events, redeliveryLimits } from '#shared/db/events/index';
 import { now } from '#shared/dependencies';
+import { RateLimitError, retryAfter } from '#shared/errors';
 import { sampleEventData } from './samples';
 
 /**
@@ -10,7 +11,8 @@ import { sampleEventData } from './samples';
  * generated sample. It is stored in the event log and goes out through the real delivery
  * path, so its attempts show in `GET /events/{id}`; but it is marked `test: true` in the
  * signed envelope and listed apart, so neither a receiver nor the event log takes it for a
- * change of a record.
+ * change of a record. It fans out as a redelivery does, so it spends the same per-tenant
+ * budget (10 at once, then one a second): paced before anything is stored.
  */
 export async function sendTestEvent(
   tenant: string,
@@ -18,6 +20,15 @@ export async function sendTestEvent(
   data: Record<string, unknown> | undefined,
 ): Promise<void> {
   const at = now();
+  const admission = await redeliveryLimits().admitTestEvent(tenant, at);
+  if (!admission.allowed) {
+    const wait = admission.retryAfterSeconds;
+    throw new RateLimitError(
+      'invoke_rate_exceeded',
+      `this client sent 10 test events and redeliveries at once; one more is allowed each second: retry after ${wait} s`,
+      ...retryAfter(wait),
+    );
+  }
   const created = at.toISOString();
   await events().store(tenant, {
     event_id: randomUUID(),

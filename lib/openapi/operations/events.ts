@@ -47,7 +47,7 @@ export const EVENT_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'post-event-redeliver',
     summary: 'Deliver an event again',
     description:
-      'Sends the event again, with the same `webhook-id`, to every configuration subscribed to it now. Besides `invoke:webhook`, the token must hold the scope that reads the event’s kind (`read:persons` for `person_*`, `read:verify-accounts` for `verify_account_updated`), else `403 insufficient_scope`, before any budget is used. No body (`{}` or empty). Paced: one event 5 times at once, then once every 4.8 hours (`429 too_many_redeliveries`); one tenant 10 events at once, then one a second (`429 redelivery_rate_exceeded`); each with `Retry-After`. An unknown event uses no budget.',
+      'Sends the event again, with the same `webhook-id`, to every configuration subscribed to it now. Besides `invoke:webhook`, the token must hold the scope that reads the event’s kind (`read:persons` for `person_*`, `read:verify-accounts` for `verify_account_updated`), else `403 insufficient_scope`, before any budget is used. No body (`{}` or empty). Paced: one event 5 times at once, then once every 4.8 hours (`429 too_many_redeliveries`); one tenant 10 events at once, then one a second, test events (`POST /webhooks/invoke`) included (`429 redelivery_rate_exceeded`); each with `Retry-After`. An unknown event uses no budget.',
     tag: 'Events',
     parameters: eventId,
     requestBody: { name: 'EmptyRequest', description: 'No fields: an empty body or `{}`.' },

@@ -12,10 +12,11 @@ export const WEBHOOK_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'post-invoke',
     summary: 'Send a test event',
     description:
-      'Sends a test event of `event_type`, any kind of Orum’s trigger schema (also those the service never emits: `person_unverified`, `business_*`, `external_account_*`, `transfer_updated`, `subledger_created`, `book_transfer_updated`), to the tenant’s configurations through the real delivery path (it shows in the event log). `data` is the record to carry, under the name its kind gives (`event_data.person`, `.account`, `.business`, `.external_account`, `.transfer`, `.subledger`, `.book_transfer`); without it, a generated sample of that record. `data` may not hold a key named `ssn`, `social_security_number`, `tax_id` or `statement_code` (case, `_` and `-` aside; `ssn_match`, `tax_id_match` pass), nor nest more than 16 levels (`400 invalid_data`). The event carries `test: true` in its envelope (signed with the rest of the body; Orum has no such field), and the event log lists it only with `test=true`.',
+      'Sends a test event of `event_type`, any kind of Orum’s trigger schema (also those the service never emits: `person_unverified`, `business_*`, `external_account_*`, `transfer_updated`, `subledger_created`, `book_transfer_updated`), to the tenant’s configurations through the real delivery path (it shows in the event log). `data` is the record to carry, under the name its kind gives (`event_data.person`, `.account`, `.business`, `.external_account`, `.transfer`, `.subledger`, `.book_transfer`); without it, a generated sample of that record. `data` may not hold a key named `ssn`, `social_security_number`, `tax_id` or `statement_code` (case, `_` and `-` aside; `ssn_match`, `tax_id_match` pass), nor nest more than 16 levels (`400 invalid_data`). The event carries `test: true` in its envelope (signed with the rest of the body; Orum has no such field), and the event log lists it only with `test=true`. Paced with redelivery, one budget per tenant: 10 at once, then one a second (`429 invoke_rate_exceeded`, `Retry-After`).',
     tag: 'Webhooks',
     requestBody: { name: 'TestEventRequest', examples: examples.INVOKE_REQUESTS },
     success: { status: 201, description: 'The test event was stored and goes out.' },
+    errors: { 429: ['invoke_rate_exceeded'] },
   },
   CreateWebhookConfiguration: {
     operationId: 'post-webhook-configuration',

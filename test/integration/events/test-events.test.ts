@@ -7,7 +7,8 @@ import { useWebhooksRuntime } from '../webhooks/support';
 /**
  * A test event (`POST /webhooks/invoke`) must never pass for a real one
  * (docs/api.md#test-event): it is marked `test: true` wherever it is shown, the event
- * log lists it only when asked (`test=true`; issue 27).
+ * log lists it only when asked (`test=true`), and sending one is paced with redelivery,
+ * 10 at once then one a second per tenant (issue 27).
  */
 const env = useWebhooksRuntime();
 
@@ -93,5 +94,42 @@ describe('the event log tells test events apart', () => {
     const client = await clientOf('tenant-test-events-filter');
     const refused = await client.get('/events?test=yes');
     expect([refused.status, refused.body.error_code]).toEqual([400, 'invalid_test']);
+  });
+});
+
+describe('POST /webhooks/invoke is paced like redelivery', () => {
+  it('a tenant sends 10 test events at once, then about one a second: 429 invoke_rate_exceeded with Retry-After, nothing stored', async () => {
+    const client = await clientOf('tenant-test-events-pace');
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => client.post('/webhooks/invoke', { event_type: 'person_created' })),
+    );
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+
+    const sent = answers.filter((answer) => answer.status === 201);
+    const refused = answers.filter((answer) => answer.status !== 201);
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    expect(sent.length).toBeLessThanOrEqual(10 + seconds);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of refused) {
+      expect([answer.status, answer.body.error_code]).toEqual([429, 'invoke_rate_exceeded']);
+      const retryAfter = Number(answer.headers['retry-after']);
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+      expect(answer.body.details).toEqual({ retry_after_seconds: retryAfter });
+    }
+    expect(ids(await client.get('/events?test=true&size=100'))).toHaveLength(sent.length);
+  });
+
+  it('test events and redeliveries share the tenant’s budget: after 10 test events a redelivery waits too', async () => {
+    const tenant = 'tenant-test-events-shared';
+    const client = await clientOf(tenant);
+    const real = await realEvent(tenant);
+    for (let i = 0; i < 10; i++) {
+      expect((await client.post('/webhooks/invoke', { event_type: 'person_created' })).status).toBe(201);
+    }
+
+    const redelivery = await client.post(`/events/${real}/redeliver`, {});
+
+    expect([redelivery.status, redelivery.body.error_code]).toEqual([429, 'redelivery_rate_exceeded']);
   });
 });

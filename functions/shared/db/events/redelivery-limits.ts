@@ -63,12 +63,7 @@ export class RedeliveryLimits {
       limit: EVENT_REDELIVERIES,
       existing: true,
     };
-    const pace: PaceCell = {
-      key: eventKeys.redeliveryPace(tenant),
-      attribute: 'tat',
-      limit: TENANT_REDELIVERIES,
-      created: { entity: ENTITY.redeliveryPace, version: 1, tenant },
-    };
+    const pace = tenantPace(tenant);
     const [eventItem, paceItem] = await Promise.all([this.read(event.key), this.read(pace.key)]);
     if (!eventItem) return { kind: 'unknown' };
     const eventType = String(eventItem.event_type);
@@ -87,6 +82,15 @@ export class RedeliveryLimits {
       return refusal('tenant', forTenant) as RedeliveryAdmission;
     }
     return { kind: 'admitted', eventType };
+  }
+
+  /**
+   * A test event (`POST /webhooks/invoke`) on the tenant's bound alone: it fans out just as
+   * a redelivery does, so both share one budget (a new event has no bound of its own).
+   */
+  async admitTestEvent(tenant: string, now: Date): Promise<Admission> {
+    const pace = tenantPace(tenant);
+    return this.take(pace, tatOf(await this.read(pace.key), pace), now.getTime());
   }
 
   /** Admits one request on `cell`: written on condition, decided again on what a concurrent request wrote. */
@@ -163,6 +167,14 @@ export class RedeliveryLimits {
     return out.Item;
   }
 }
+
+/** The tenant's bound, on a small item of its own. */
+const tenantPace = (tenant: string): PaceCell => ({
+  key: eventKeys.redeliveryPace(tenant),
+  attribute: 'tat',
+  limit: TENANT_REDELIVERIES,
+  created: { entity: ENTITY.redeliveryPace, version: 1, tenant },
+});
 
 const tatOf = (item: Record<string, unknown> | undefined, cell: PaceCell): number | undefined =>
   typeof item?.[cell.attribute] === 'number' ? (item[cell.attribute] as number) : undefined;
