@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { tableName } from '#shared/config';
 import { events } from '#shared/db/events/index';
+import { eventKeys } from '#shared/db/events/keys';
+import { documentClient } from '#shared/dependencies';
 import { api } from '../harness';
 import { useWebhooksRuntime } from '../webhooks/support';
 
@@ -120,16 +124,25 @@ describe('POST /webhooks/invoke is paced like redelivery', () => {
     expect(ids(await client.get('/events?test=true&size=100'))).toHaveLength(sent.length);
   });
 
-  it('test events and redeliveries share the tenant’s budget: after 10 test events a redelivery waits too', async () => {
+  it('test events and redeliveries share the tenant’s budget: a test event steps the pace redelivery reads, and a spent pace refuses both', async () => {
     const tenant = 'tenant-test-events-shared';
     const client = await clientOf(tenant);
     const real = await realEvent(tenant);
-    for (let i = 0; i < 10; i++) {
-      expect((await client.post('/webhooks/invoke', { event_type: 'person_created' })).status).toBe(201);
-    }
+    const pace = { TableName: tableName(), Key: eventKeys.redeliveryPace(tenant) };
 
-    const redelivery = await client.post(`/events/${real}/redeliver`, {});
+    expect((await client.post('/webhooks/invoke', { event_type: 'person_created' })).status).toBe(201);
+    const stepped = (await documentClient().send(new GetCommand({ ...pace, ConsistentRead: true }))).Item;
+    // One step from idle: the pace item exists, `tat` a second after the invoke.
+    expect(stepped?.tat).toBeGreaterThan(Date.now() - 60_000);
+    // As if the tenant had just sent 60 redeliveries or test events (a wall-clock race would be flaky here).
+    await documentClient().send(
+      new PutCommand({ TableName: pace.TableName, Item: { ...stepped, tat: Date.now() + 60_000 } }),
+    );
 
-    expect([redelivery.status, redelivery.body.error_code]).toEqual([429, 'redelivery_rate_exceeded']);
+    const invoked = await client.post('/webhooks/invoke', { event_type: 'person_created' });
+    const redelivered = await client.post(`/events/${real}/redeliver`, {});
+
+    expect([invoked.status, invoked.body.error_code]).toEqual([429, 'invoke_rate_exceeded']);
+    expect([redelivered.status, redelivered.body.error_code]).toEqual([429, 'redelivery_rate_exceeded']);
   });
 });
