@@ -14,6 +14,12 @@ export interface EventEnvelope {
   event_type: string;
   /** RFC 3339 with milliseconds: when the change happened. */
   created_at: string;
+  /**
+   * Marks a test event (`POST /webhooks/invoke`), in the signed body, so neither a receiver
+   * nor the event log takes it for a change of a record; absent on real events (Orum has no
+   * such field: docs/api.md#test-event).
+   */
+  test?: true;
   event_data: Record<string, unknown>;
 }
 

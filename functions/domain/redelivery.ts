@@ -21,8 +21,10 @@ export interface PacedLimit {
 export const EVENT_REDELIVERIES: PacedLimit = { burst: 5, intervalMs: (24 * 3_600_000) / 5 };
 
 /**
- * One tenant, across its events: 10 at once, then one a second. At most ~10 deliveries a
- * second into the shared pool (10 configurations each), ~3,600 events an hour replayed.
+ * One tenant, across its events and its test events (`POST /webhooks/invoke`, which fan out
+ * just as a redelivery does): 10 at once, then one a second, for both together. At most ~10
+ * deliveries a second into the shared pool (10 configurations each), ~3,600 events an hour
+ * replayed or sent.
  */
 export const TENANT_REDELIVERIES: PacedLimit = { burst: 10, intervalMs: 1_000 };
 

@@ -28,5 +28,11 @@ export interface WebhookConfiguration {
   created_by: string;
   updated_at: string;
   updated_by: string;
+  /**
+   * The scopes that read events of the token that created or last replaced it: it receives
+   * only the kinds they read (functions/webhooks/subscriptions.ts). Never shown. Absent on a
+   * configuration saved before they were stored (issue 27).
+   */
+  scopes?: string[];
   version: number;
 }

@@ -7,6 +7,7 @@ export const presentEvent = (envelope: EventEnvelope) => ({
   event_id: envelope.event_id,
   event_type: envelope.event_type,
   created_at: envelope.created_at,
+  ...(envelope.test && { test: true as const }),
   event_data: envelope.event_data,
 });
 

@@ -1,13 +1,8 @@
-import {
-  EVENT_LOG_SCOPES,
-  EVENT_READ_SCOPE,
-  ORUM_EVENT_TYPES,
-  type OrumEventType,
-  readableEventTypes,
-} from '#functions/event-catalogue/kinds';
+import { ORUM_EVENT_TYPES, type OrumEventType, readableEventTypes } from '#functions/event-catalogue/kinds';
+import { insufficientScope, unreadableSelectors } from '#functions/event-catalogue/read-scopes';
 import { type EventListFilter, type EventWithAttempts, events, type StoredEvent } from '#shared/db/events/index';
 import type { ListPage, PageRequest } from '#shared/db/list-positions/index';
-import { ForbiddenError, NotFoundError } from '#shared/errors';
+import { NotFoundError } from '#shared/errors';
 import type { Scope } from '#shared/scopes';
 
 // The event log's reads: list, and one event with its delivery attempts, each limited to
@@ -21,8 +16,8 @@ export function listEvents(
   request: PageRequest,
 ): Promise<ListPage<StoredEvent>> {
   const readable = readableEventTypes(scopes);
-  const unreadable = (filter.eventTypes ?? []).filter((type) => !readable.includes(type));
-  if (readable.length === 0 || unreadable.length > 0) throw insufficientScope(unreadable);
+  const unreadable = unreadableSelectors(filter.eventTypes ?? [], scopes);
+  if (readable.length === 0 || unreadable.length > 0) throw insufficientScope(unreadable, scopes);
   return events().list(tenant, { ...filter, eventTypes: kindsToList(readable, filter.eventTypes) }, request);
 }
 
@@ -44,25 +39,10 @@ export function kindsToList(
 export async function getEvent(tenant: string, scopes: readonly Scope[], id: string): Promise<EventWithAttempts> {
   const found = await events().withAttempts(tenant, id);
   if (!found) throw unknownEvent();
-  const type = found.stored.envelope.event_type as OrumEventType;
-  if (!readableEventTypes(scopes).includes(type)) throw insufficientScope([type]);
+  const type = found.stored.envelope.event_type;
+  if (unreadableSelectors([type], scopes).length > 0) throw insufficientScope([type], scopes);
   return found;
 }
 
 export const unknownEvent = () =>
   new NotFoundError('unknown_id_event', 'no event has this id (events are kept 30 days)');
-
-/**
- * 403, not 404, for kinds the token cannot read: the event is the tenant's own and exists;
- * naming the scope that reads it tells the partner what to ask for, and reveals only an
- * event's kind, to a client of the same tenant. A filter naming such a kind is refused
- * rather than answered with a page that silently leaves it out.
- */
-function insufficientScope(types: readonly OrumEventType[]): ForbiddenError {
-  const scopes = types.length > 0 ? [...new Set(types.map((type) => EVENT_READ_SCOPE[type]))] : [...EVENT_LOG_SCOPES];
-  const what = types.length > 0 ? `events of ${types.join(', ')} are` : 'the event log is';
-  return new ForbiddenError('insufficient_scope', `${what} read with ${scopes.join(' or ')}`, {
-    ...(types.length > 0 && { event_types: [...types] }),
-    required_scopes: scopes,
-  });
-}

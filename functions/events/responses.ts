@@ -19,6 +19,15 @@ const envelopeFields = {
   event_id: id().check(z.describe('Derived from the record and its version: one change is one event.')),
   event_type: eventType,
   created_at: timestamp().check(z.describe('When the change happened.')),
+  test: z.optional(
+    z
+      .literal(true)
+      .check(
+        z.describe(
+          'Present on a test event (`POST /webhooks/invoke`) only: its record is a sample or what the request sent, not a change of one of your records. Not in Orum’s envelope.',
+        ),
+      ),
+  ),
   event_data: eventData,
 };
 

@@ -1,11 +1,18 @@
 import * as z from 'zod/mini';
 import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
-import { dateTime, endAfterStart, listQuery, many } from '#shared/input-schemas';
+import { dateTime, endAfterStart, listQuery, many, once } from '#shared/input-schemas';
 
 // Request schemas of the event log (docs/api.md#event-log).
 
+/** `true`: test events only; `false`, the default: the events of real changes only. */
+const testFilter = z.pipe(
+  once().check(z.refine((v) => v === 'true' || v === 'false', { message: 'must be true or false' })),
+  z.transform((v: string) => v === 'true'),
+);
+
 export const listEventsQuery = listQuery({
   event_type: z.optional(many(ORUM_EVENT_TYPES)),
+  test: z.optional(testFilter),
   start_time: z.optional(dateTime),
   end_time: z.optional(dateTime),
 }).check(endAfterStart);

@@ -69,6 +69,15 @@ export class RateLimitError extends AppError {
   }
 }
 
+/**
+ * The details and headers of a 429 that says when to come back, as every paced limit
+ * answers (docs/api.md#rate-limits): `new RateLimitError(code, message, ...retryAfter(s))`.
+ */
+export const retryAfter = (seconds: number): [Record<string, unknown>, Record<string, string>] => [
+  { retry_after_seconds: seconds },
+  { 'retry-after': String(seconds) },
+];
+
 /** 500: never caused by the caller; the body says only `internal_server_error`. */
 export class InternalError extends AppError {
   constructor(message: string, options?: { cause?: unknown }) {

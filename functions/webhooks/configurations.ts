@@ -3,16 +3,27 @@ import { WEBHOOK_DATA_VERSION, type WebhookConfiguration } from '#domain/webhook
 import { webhooks } from '#shared/db/webhooks/index';
 import { now } from '#shared/dependencies';
 import { NotFoundError, ValidationError } from '#shared/errors';
+import type { Scope } from '#shared/scopes';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
 import type { ConfigurationBody } from './schemas';
+import { subscriptionScopes } from './subscriptions';
 
-// The webhook configuration routes (docs/api.md#webhook-configurations); another tenant's id is unknown.
+// The webhook configuration routes (docs/api.md#webhook-configurations); another tenant's id
+// is unknown. A configuration subscribes only to kinds the token saving it reads, checked
+// before its URL (no DNS lookup for a refused request), and keeps those scopes.
+
+/** Who saves a configuration: the token's client id and scopes. */
+interface Saver {
+  clientId: string;
+  scopes: readonly Scope[];
+}
 
 export async function createConfiguration(
   tenant: string,
-  clientId: string,
+  { clientId, scopes }: Saver,
   fields: ConfigurationBody,
 ): Promise<WebhookConfiguration> {
+  const saved = subscriptionScopes(fields.event_types, scopes);
   await requireAllowedUrl(fields.url);
   const at = now().toISOString();
   const configuration: WebhookConfiguration = {
@@ -26,6 +37,7 @@ export async function createConfiguration(
     created_by: clientId,
     updated_at: at,
     updated_by: clientId,
+    scopes: saved,
     version: 1,
   };
   await webhooks().createConfiguration(configuration);
@@ -38,12 +50,13 @@ export function listConfigurations(tenant: string): Promise<WebhookConfiguration
 
 export async function replaceConfiguration(
   tenant: string,
-  clientId: string,
+  { clientId, scopes }: Saver,
   id: string,
   fields: ConfigurationBody,
 ): Promise<WebhookConfiguration> {
+  const saved = subscriptionScopes(fields.event_types, scopes);
   await requireAllowedUrl(fields.url);
-  const replaced = await webhooks().replaceConfiguration(tenant, id, fields, clientId, now());
+  const replaced = await webhooks().replaceConfiguration(tenant, id, { ...fields, scopes: saved }, clientId, now());
   if (!replaced) throw unknownConfiguration();
   return replaced;
 }

@@ -12,6 +12,7 @@ import { webhookTransport } from '#shared/webhook-transport/index';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
 import { configurationsPerBatch, OncePerTenant } from './batch-reads';
 import type { DeliveryMessage } from './delivery-message';
+import { receives } from './subscriptions';
 
 /** SQS delays a message at most 15 minutes; longer waits are chained. */
 const MAX_DELAY_SECONDS = 900;
@@ -61,8 +62,11 @@ export async function deliver(request: DeliveryMessage, logger: Logger, reads: D
   const configuration = (await reads.configurations.of(request.tenant)).find(
     ({ id }) => id === request.configuration_id,
   );
-  if (!configuration?.enabled) {
-    logger.info('delivery dropped: the configuration is gone or disabled', { ...ids(request) });
+  // Replaced or disabled since the fan-out: it receives the kind now, or the delivery ends.
+  if (!configuration || !receives(configuration, stored.envelope.event_type)) {
+    logger.info('delivery dropped: the configuration is gone, disabled or no longer receives this kind', {
+      ...ids(request),
+    });
     return;
   }
   const body = JSON.stringify(stored.envelope);
@@ -89,6 +93,8 @@ export async function deliver(request: DeliveryMessage, logger: Logger, reads: D
     latency_ms: outcome.latency_ms,
     error: outcome.error,
     success,
+    // Saved before scopes were stored (issue 27): operators ask its tenant to save it again.
+    grandfathered: configuration.scopes === undefined || undefined,
   });
   if (success) return;
   if (delay === undefined) return requeue({ ...request, exhausted: true }, 0);

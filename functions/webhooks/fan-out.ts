@@ -1,8 +1,9 @@
-import { subscribes, type WebhookConfiguration } from '#domain/webhook-configuration';
+import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { messageQueue } from '#shared/queue/index';
 import type { AddressedMessage, QueueId } from '#shared/queue/message-queue';
 import { configurationsPerBatch, type OncePerTenant } from './batch-reads';
 import type { DeliveryMessage } from './delivery-message';
+import { receives } from './subscriptions';
 
 /** A stored event to hand to the tenant's webhooks: its id and type are all fan-out needs. */
 interface PublishedEvent {
@@ -26,7 +27,7 @@ interface FanOutOptions {
 
 /**
  * One delivery message per enabled configuration of the tenant that subscribes to the
- * event's type (one Query of the tenant's configurations, once per batch), so a slow or
+ * event's type and whose saved scopes read it (`receives`; one Query of the tenant's configurations, once per batch), so a slow or
  * dead endpoint never delays another. Sending the same event twice (a replayed stream batch) is safe: the
  * delivery worker drops an attempt it has already recorded, and receivers deduplicate on
  * `webhook-id` (the event id). A redelivery names itself (`redelivery`), so its attempts
@@ -38,8 +39,8 @@ export async function deliveriesOf(
   event: PublishedEvent,
   { redelivery, configurations = configurationsPerBatch() }: FanOutOptions = {},
 ): Promise<AddressedMessage[]> {
-  const subscribed = (await configurations.of(event.tenant)).filter(
-    (configuration) => configuration.enabled && subscribes(configuration.event_types, event.event_type),
+  const subscribed = (await configurations.of(event.tenant)).filter((configuration) =>
+    receives(configuration, event.event_type),
   );
   return subscribed.map((configuration) => {
     const body: DeliveryMessage = {

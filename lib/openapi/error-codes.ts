@@ -53,9 +53,12 @@ export const ERROR_CODES = {
   // Events and webhooks.
   unknown_id_event: 'no event of this tenant has the id (events are kept 30 days)',
   too_many_redeliveries: 'the event was redelivered 5 times recently; one more every 4.8 hours (`Retry-After`)',
-  redelivery_rate_exceeded: 'the tenant redelivered 10 events at once; one more each second (`Retry-After`)',
+  redelivery_rate_exceeded:
+    'the tenant sent 10 redeliveries and test events at once; one more each second (`Retry-After`)',
+  invoke_rate_exceeded:
+    'the tenant sent 10 test events and redeliveries at once (one budget); one more each second (`Retry-After`)',
   insufficient_scope:
-    'the token’s scopes do not read events of this kind: `read:persons` reads `person_*`, `read:verify-accounts` reads `verify_account_updated`, `invoke:webhook` the kinds only a test event has (`details.required_scopes`)',
+    'the token’s scopes do not read events of this kind, so it may not read, redeliver or subscribe a configuration to them: `read:persons` reads `person_*`, `read:verify-accounts` reads `verify_account_updated`, `invoke:webhook` the kinds only a test event has; `subscribe_all` takes all three (`details.event_types`, `details.required_scopes`: the scopes the token lacks)',
   unknown_id_webhook_configuration: 'no webhook configuration of this tenant has the id (a malformed id too)',
   invalid_url:
     'not an absolute `https` URL of at most 2048 characters without user or password, to public addresses on port 443',

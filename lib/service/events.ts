@@ -55,8 +55,12 @@ export const EVENTS: ServiceArea = {
       path: '/webhooks/invoke',
       scopes: ['invoke:webhook'],
       handler: 'functions/webhooks/handlers/invoke.ts',
-      // The test event is stored; the stream publishes it like any other.
-      table: { actions: ['PutItem'], leadingKeys: ['tenantData'] },
+      // The tenant's redelivery pace (REDELIVER#<tenant>: a consistent read, a conditional
+      // UpdateItem), then the test event is stored; the stream publishes it like any other.
+      table: [
+        { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['redeliveryPace'] },
+        { actions: ['PutItem'], leadingKeys: ['tenantData'] },
+      ],
       // Account numbers in the test event's data are stored sealed.
       fieldKey: true,
     },

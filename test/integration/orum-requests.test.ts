@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scopesToRead } from '#functions/event-catalogue/read-scopes';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { setDependencies } from '#shared/dependencies';
 import { approvingUrlPolicy } from '#test/support/fakes';
@@ -13,7 +14,8 @@ import { api, startTestRuntime } from './harness';
  * through the local runtime and must be accepted (2xx). Where the service differs on
  * purpose, and only there, the request is translated as a client would be told to:
  * `/deliver/persons…` is `/persons…`, the `Orum-Version` header is `Service-Version`
- * (docs/api.md#service-version). A change that refuses what Orum's schema allows fails
+ * (docs/api.md#service-version), and a webhook configuration's token also holds the read
+ * scopes of the kinds it subscribes to (SCOPES_BEYOND_ORUM). A change that refuses what Orum's schema allows fails
  * here, unless docs/decisions.md says why and this file's translation says how.
  */
 
@@ -71,6 +73,16 @@ const ORDER = [
 ] as const;
 
 /** What a created record's id is read from, by operation. */
+/**
+ * Scopes a client is told to hold beyond the one Orum's operation names: a webhook
+ * configuration subscribes only to kinds its token also reads
+ * (docs/decisions.md#a-configuration-receives-only-what-the-token-that-saved-it-reads-issue-27).
+ */
+const SCOPES_BEYOND_ORUM: Readonly<Record<string, (body: any) => string[]>> = {
+  'post-webhook-configuration': (body) => scopesToRead(body.event_types),
+  'put-webhook-configurations': (body) => scopesToRead(body.event_types),
+};
+
 const CREATES: Readonly<Record<string, (body: any) => [resource: string, id: string]>> = {
   'post-person': (body) => ['/deliver/persons', body.person.id],
   'post-webhook-configuration': (body) => ['/webhooks/configurations', body.webhook_configuration.id],
@@ -106,13 +118,14 @@ describe("Orum's requests, built from Orum's schemas", () => {
 
   it.each(ORDER)('accepts Orum’s %s request', async (operationId) => {
     const operation = OPERATIONS.find((candidate) => candidate.operationId === operationId) as OrumOperation;
-    const client = api(runtime, await runtime.mintToken('tenant-orum', [...operation.scopes]));
     const path = ourPath(operation.path.replace('{id}', () => idOf(operation.path)));
     const query = new URLSearchParams(operation.query).toString();
     const headers = Object.fromEntries(
       Object.entries(operation.headers).map(([name, value]) => [HEADER_NAMES[name] ?? name, value]),
     );
     const body = operation.bodySchema ? orumBody(operation, SET_BY_THE_CALLER[operationId]) : undefined;
+    const scopes = [...operation.scopes, ...(SCOPES_BEYOND_ORUM[operationId]?.(body) ?? [])];
+    const client = api(runtime, await runtime.mintToken('tenant-orum', scopes));
 
     const answer = await client.request(operation.method, query ? `${path}?${query}` : path, { headers, body });
 

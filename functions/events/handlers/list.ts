@@ -4,12 +4,12 @@ import { presentEvent } from '../present';
 import { listEvents } from '../read-events';
 import { listEventsQuery } from '../schemas';
 
-/** GET /events — the tenant's events of the last 30 days of the kinds the token reads, newest first, paged like every list. */
+/** GET /events — the tenant's events of the last 30 days of the kinds the token reads (test events only with `test=true`), newest first, paged like every list. */
 export const handler = httpHandler({ query: listEventsQuery }, async ({ tenant, scopes, query }) => {
   const page = await listEvents(
     tenant,
     scopes,
-    { eventTypes: query.event_type, startTime: query.start_time, endTime: query.end_time },
+    { eventTypes: query.event_type, startTime: query.start_time, endTime: query.end_time, test: query.test },
     pageRequestOf(query),
   );
   return {

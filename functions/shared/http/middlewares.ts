@@ -4,7 +4,7 @@ import { scopePrefix, tenantsFromClientIds } from '#shared/config';
 import { rateLimits } from '#shared/db/rate-limits/index';
 import { tenants } from '#shared/db/tenants/index';
 import { now } from '#shared/dependencies';
-import { AppError, RateLimitError, ValidationError } from '#shared/errors';
+import { AppError, RateLimitError, retryAfter, ValidationError } from '#shared/errors';
 import { ExpiringCache } from '#shared/expiring-cache';
 import { prepareDataKeys } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
@@ -145,8 +145,7 @@ export const tenantRateLimit = (): HttpMiddleware => ({
       throw new RateLimitError(
         'too_many_requests',
         `this client sent more than ${policy.burst} requests at once or ${policy.ratePerSecond} per second; retry after ${result.retryAfterSeconds} s`,
-        { retry_after_seconds: result.retryAfterSeconds },
-        { 'retry-after': String(result.retryAfterSeconds) },
+        ...retryAfter(result.retryAfterSeconds),
       );
     }
   },

@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { eventRecord, ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
-import { events } from '#shared/db/events/index';
-import { now } from '#shared/dependencies';
+import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { httpHandler } from '#shared/http/handler';
-import { sampleEventData } from '../samples';
 import { testEventData } from '../schemas';
+import { sendTestEvent } from '../test-events';
 
 const body = z.strictObject({
   // Every kind of Orum's trigger schema: a sample of a kind the service never emits is still a valid test delivery.
@@ -15,18 +12,11 @@ const body = z.strictObject({
 });
 
 /**
- * POST /webhooks/invoke — 201, no body, as Orum: a test event of `event_type` carrying
- * `data` (the record itself, as Orum's test request has it, under `event_data.<record>`) or
- * a generated sample. It is stored in the event log and goes out through the real delivery
- * path, so its delivery attempts show in `GET /events/{id}`.
+ * POST /webhooks/invoke — 201, no body, as Orum: a test event of `event_type`, marked as one
+ * (`test: true`), carrying `data` or a generated sample; paced with redelivery (429
+ * invoke_rate_exceeded).
  */
 export const handler = httpHandler({ body }, async ({ tenant, body }) => {
-  const at = now().toISOString();
-  await events().store(tenant, {
-    event_id: randomUUID(),
-    event_type: body.event_type,
-    created_at: at,
-    event_data: body.data ? { [eventRecord(body.event_type)]: body.data } : sampleEventData(body.event_type, at),
-  });
+  await sendTestEvent(tenant, body.event_type, body.data);
   return { statusCode: 201 };
 });

@@ -7,8 +7,8 @@ import { configurationBody } from '../schemas';
 /** PUT /webhooks/configurations/{id} — the configuration becomes exactly the body. */
 export const handler = httpHandler(
   { params: configurationIdParams, body: configurationBody },
-  async ({ tenant, clientId, params, body }) => {
-    const configuration = await replaceConfiguration(tenant, clientId, params.id, body);
+  async ({ tenant, clientId, scopes, params, body }) => {
+    const configuration = await replaceConfiguration(tenant, { clientId, scopes }, params.id, body);
     return { body: { webhook_configuration: presentConfiguration(configuration) } };
   },
 );

@@ -70,6 +70,7 @@ export const eventBlocks = (events, onRedeliver) =>
         'header',
         {},
         h('strong', {}, event.event_type),
+        event.test ? [' ', h('em', { class: 'test' }, 'test event')] : '',
         ' ',
         time(event.created_at),
         ' event ',

@@ -12,16 +12,17 @@ export const WEBHOOK_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     operationId: 'post-invoke',
     summary: 'Send a test event',
     description:
-      'Sends a test event of `event_type`, any kind of Orum’s trigger schema (also those the service never emits: `person_unverified`, `business_*`, `external_account_*`, `transfer_updated`, `subledger_created`, `book_transfer_updated`), to the tenant’s configurations through the real delivery path (it shows in the event log). `data` is the record to carry, under the name its kind gives (`event_data.person`, `.account`, `.business`, `.external_account`, `.transfer`, `.subledger`, `.book_transfer`); without it, a generated sample of that record. `data` may not hold a key named `ssn`, `social_security_number`, `tax_id` or `statement_code` (case, `_` and `-` aside; `ssn_match`, `tax_id_match` pass), nor nest more than 16 levels (`400 invalid_data`).',
+      'Sends a test event of `event_type`, any kind of Orum’s trigger schema (also those the service never emits: `person_unverified`, `business_*`, `external_account_*`, `transfer_updated`, `subledger_created`, `book_transfer_updated`), to the tenant’s configurations through the real delivery path (it shows in the event log). `data` is the record to carry, under the name its kind gives (`event_data.person`, `.account`, `.business`, `.external_account`, `.transfer`, `.subledger`, `.book_transfer`); without it, a generated sample of that record. `data` may not hold a key named `ssn`, `social_security_number`, `tax_id` or `statement_code` (case, `_` and `-` aside; `ssn_match`, `tax_id_match` pass), nor nest more than 16 levels (`400 invalid_data`). The event carries `test: true` in its envelope (signed with the rest of the body; Orum has no such field), and the event log lists it only with `test=true`. Paced with redelivery, one budget per tenant: 10 at once, then one a second (`429 invoke_rate_exceeded`, `Retry-After`).',
     tag: 'Webhooks',
     requestBody: { name: 'TestEventRequest', examples: examples.INVOKE_REQUESTS },
     success: { status: 201, description: 'The test event was stored and goes out.' },
+    errors: { 429: ['invoke_rate_exceeded'] },
   },
   CreateWebhookConfiguration: {
     operationId: 'post-webhook-configuration',
     summary: 'Create a webhook configuration',
     description:
-      'At most 10 per tenant. `url` must be `https://` on port 443 to a host whose every address is public (the local runtime also accepts `http://` and any port on loopback); else `400 invalid_url`.',
+      'At most 10 per tenant. `event_types` may name only kinds the token reads (`read:persons` for `person_*` and `person_all`, `read:verify-accounts` for `verify_account_updated`; `subscribe_all` takes every scope that reads a kind, `invoke:webhook` included), else `403 insufficient_scope`; the configuration keeps those scopes and is delivered only the kinds they read. `url` must be `https://` on port 443 to a host whose every address is public (the local runtime also accepts `http://` and any port on loopback); else `400 invalid_url`.',
     tag: 'Webhooks',
     requestBody: { name: 'ConfigurationRequest', examples: { configuration: examples.CONFIGURATION_REQUEST } },
     success: {
@@ -30,7 +31,7 @@ export const WEBHOOK_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       body: configurationResponse,
       examples: { one: examples.CONFIGURATION_RESPONSES.one },
     },
-    errors: { 409: ['too_many_webhook_configurations'] },
+    errors: { 403: ['insufficient_scope'], 409: ['too_many_webhook_configurations'] },
   },
   ListWebhookConfigurations: {
     operationId: 'get-webhook-configurations',
@@ -47,12 +48,13 @@ export const WEBHOOK_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ReplaceWebhookConfiguration: {
     operationId: 'put-webhook-configurations',
     summary: 'Replace a webhook configuration',
-    description: 'The configuration becomes exactly the body (all three fields); `url` follows the rules of create.',
+    description:
+      'The configuration becomes exactly the body (all three fields) and keeps the replacing token’s scopes; `event_types` and `url` follow the rules of create (`403 insufficient_scope` for a kind the token does not read).',
     tag: 'Webhooks',
     parameters: configurationId,
     requestBody: { name: 'ConfigurationRequest' },
     success: { status: 200, description: 'The configuration.', body: configurationResponse },
-    errors: { 404: ['unknown_id_webhook_configuration'] },
+    errors: { 403: ['insufficient_scope'], 404: ['unknown_id_webhook_configuration'] },
   },
   DeleteWebhookConfiguration: {
     operationId: 'delete-webhook-configurations',

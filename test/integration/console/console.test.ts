@@ -162,7 +162,7 @@ describe.skipIf(!executablePath)('sandbox console in headless Chromium', () => {
     expect(
       (await partner.post('/webhooks/invoke', { event_type: 'person_created', data: { id: payload } })).status,
     ).toBe(201);
-    const events = await partner.get('/events?event_type=person_created');
+    const events = await partner.get('/events?test=true&event_type=person_created');
     const event = events.body.events.find((e: any) => e.event_data.person.id === payload);
 
     const block = page.locator(`[data-event-id="${event.event_id}"]`);

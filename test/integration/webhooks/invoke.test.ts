@@ -33,6 +33,14 @@ async function verifiedOwnershipAccount(owner: Record<string, unknown>): Promise
   return (await env.clients.alice.get(`/verify/accounts/${created.body.account.id}`)).body.account;
 }
 
+describe('POST /webhooks/invoke: a test event says so', () => {
+  it('delivers the test event with test: true in its body, which the signature covers', async () => {
+    expect((await invoke({ event_type: 'person_closed' })).status).toBe(201);
+    const envelope = await delivered('person_closed');
+    expect(envelope).toMatchObject({ event_type: 'person_closed', test: true });
+  });
+});
+
 describe('POST /webhooks/invoke: sensitive keys', () => {
   it('accepts an ownership account exactly as GET answers it (ssn_match, tax_id_match): 201, delivered as sent', async () => {
     const withPerson = await verifiedOwnershipAccount({

@@ -43,6 +43,8 @@ function runtimeImports(file: string): string[] {
   return specifiers.flatMap((specifier) => {
     if (specifier.startsWith('#shared/')) return [join(ROOT, 'functions/shared', `${specifier.slice(8)}.ts`)];
     if (specifier.startsWith('#domain/')) return [join(ROOT, 'functions/domain', `${specifier.slice(8)}.ts`)];
+    // Another area's module (the event catalogue's shared refusal, say): its codes are the handler's too.
+    if (specifier.startsWith('#functions/')) return [join(ROOT, 'functions', `${specifier.slice(11)}.ts`)];
     if (specifier.startsWith('.'))
       return [resolve(dirname(file), specifier.endsWith('.ts') ? specifier : `${specifier}.ts`)];
     return [];

@@ -65,6 +65,7 @@ beforeEach(() => {
     id: CONFIGURATION_ID,
     tenant: TENANT,
     url: 'https://partner.example/hooks',
+    event_types: ['person_verified'],
     enabled: true,
   };
   setDependencies({

@@ -3,8 +3,13 @@ import { KEY_PREFIX } from '../keys';
 /** Keys of the event log (docs/data-model.md, patterns 7 and 8). */
 export const eventKeys = {
   event: (tenant: string, eventId: string) => ({ pk: `${KEY_PREFIX.tenantData}${tenant}#EVT#${eventId}`, sk: 'EVT' }),
-  /** byTenant partition: the tenant's events in one shard (a list merges every shard). */
-  list: (tenant: string, shard: number) => `${KEY_PREFIX.tenantData}${tenant}#EVT#${shard}`,
+  /**
+   * byTenant partition: the tenant's events in one shard (a list merges every shard). Test
+   * events (`POST /webhooks/invoke`) have partitions of their own, so a list of real events
+   * never reads them: no filter, and no index projection to change.
+   */
+  list: (tenant: string, shard: number, test = false) =>
+    `${KEY_PREFIX.tenantData}${tenant}#EVT#${test ? 'TEST#' : ''}${shard}`,
   order: (createdAt: string, eventId: string) => `${createdAt}#${eventId}`,
   /**
    * The tenant's redelivery pace (docs/data-model.md, pattern 23): its own kind prefix, so a

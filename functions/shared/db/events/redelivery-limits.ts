@@ -17,6 +17,8 @@ const PACE_RACES = 3;
 
 export type RedeliveryAdmission =
   | { readonly kind: 'unknown' }
+  // Of a kind the caller may not redeliver: nothing spent.
+  | { readonly kind: 'forbidden'; readonly eventType: string }
   | { readonly kind: 'refused'; readonly limit: 'event' | 'tenant'; readonly retryAfterSeconds: number }
   // The event's type only: a redelivery reads nothing else of it, so its route needs no
   // field key to open the accounts an envelope carries.
@@ -47,7 +49,13 @@ export class RedeliveryLimits {
     private readonly tableName: string,
   ) {}
 
-  async admit(tenant: string, eventId: string, now: Date): Promise<RedeliveryAdmission> {
+  /** `allows` decides on the event's type, read with it, before any bound is spent. */
+  async admit(
+    tenant: string,
+    eventId: string,
+    now: Date,
+    allows: (eventType: string) => boolean = () => true,
+  ): Promise<RedeliveryAdmission> {
     const nowMs = now.getTime();
     const event: PaceCell = {
       key: eventKeys.event(tenant, eventId),
@@ -55,14 +63,11 @@ export class RedeliveryLimits {
       limit: EVENT_REDELIVERIES,
       existing: true,
     };
-    const pace: PaceCell = {
-      key: eventKeys.redeliveryPace(tenant),
-      attribute: 'tat',
-      limit: TENANT_REDELIVERIES,
-      created: { entity: ENTITY.redeliveryPace, version: 1, tenant },
-    };
+    const pace = tenantPace(tenant);
     const [eventItem, paceItem] = await Promise.all([this.read(event.key), this.read(pace.key)]);
     if (!eventItem) return { kind: 'unknown' };
+    const eventType = String(eventItem.event_type);
+    if (!allows(eventType)) return { kind: 'forbidden', eventType };
     const eventTat = tatOf(eventItem, event);
     const paceTat = tatOf(paceItem, pace);
     const early =
@@ -76,7 +81,16 @@ export class RedeliveryLimits {
       await this.giveBack(event);
       return refusal('tenant', forTenant) as RedeliveryAdmission;
     }
-    return { kind: 'admitted', eventType: String(eventItem.event_type) };
+    return { kind: 'admitted', eventType };
+  }
+
+  /**
+   * A test event (`POST /webhooks/invoke`) on the tenant's bound alone: it fans out just as
+   * a redelivery does, so both share one budget (a new event has no bound of its own).
+   */
+  async admitTestEvent(tenant: string, now: Date): Promise<Admission> {
+    const pace = tenantPace(tenant);
+    return this.take(pace, tatOf(await this.read(pace.key), pace), now.getTime());
   }
 
   /** Admits one request on `cell`: written on condition, decided again on what a concurrent request wrote. */
@@ -153,6 +167,14 @@ export class RedeliveryLimits {
     return out.Item;
   }
 }
+
+/** The tenant's bound, on a small item of its own. */
+const tenantPace = (tenant: string): PaceCell => ({
+  key: eventKeys.redeliveryPace(tenant),
+  attribute: 'tat',
+  limit: TENANT_REDELIVERIES,
+  created: { entity: ENTITY.redeliveryPace, version: 1, tenant },
+});
 
 const tatOf = (item: Record<string, unknown> | undefined, cell: PaceCell): number | undefined =>
   typeof item?.[cell.attribute] === 'number' ? (item[cell.attribute] as number) : undefined;

@@ -31,6 +31,8 @@ export interface DeliveryAttempt {
 
 export interface EventListFilter {
   eventTypes?: string[];
+  /** Test events (`POST /webhooks/invoke`) only; otherwise the events of real changes only. */
+  test?: boolean;
   /** Inclusive lower bound of `created_at`. */
   startTime?: string;
   /** Exclusive upper bound of `created_at`. */
@@ -75,7 +77,7 @@ export class EventRepository {
             event_type: envelope.event_type,
             created_at: envelope.created_at,
             envelope: sealedEnvelope(tenant, envelope),
-            gsi1pk: eventKeys.list(tenant, listShardOf(tenant, envelope.event_id)),
+            gsi1pk: eventKeys.list(tenant, listShardOf(tenant, envelope.event_id), envelope.test === true),
             gsi1sk: eventKeys.order(envelope.created_at, envelope.event_id),
             [TABLE_SCHEMA.ttlAttribute]: Math.ceil(expires / 1000),
           },
@@ -110,7 +112,7 @@ export class EventRepository {
   ): Promise<ListPage<StoredEvent>> {
     const query = {
       index: 'byTenant' as const,
-      partitions: allShards(listShardCount(tenant)).map((shard) => eventKeys.list(tenant, shard)),
+      partitions: allShards(listShardCount(tenant)).map((shard) => eventKeys.list(tenant, shard, filter.test === true)),
       from: filter.startTime,
       before: filter.endTime,
       anyOf: { event_type: filter.eventTypes },
@@ -221,21 +223,10 @@ function openedEnvelope(tenant: string, item: Record<string, unknown>): EventEnv
   return { ...envelope, event_data: openFields(envelope.event_data, owner, 'event_data') };
 }
 
-function toAttempt(item: Record<string, unknown>): DeliveryAttempt {
-  const { at, url, configuration_id, attempt, status_code, latency_ms, error, final, redelivery, slot } = item;
-  return {
-    at,
-    url,
-    configuration_id,
-    attempt,
-    status_code,
-    latency_ms,
-    error,
-    final,
-    redelivery,
-    slot,
-  } as DeliveryAttempt;
-}
+/** An attempt item's own fields, storage attributes left out. */
+const ATTEMPT_FIELDS = 'at url configuration_id attempt status_code latency_ms error final redelivery slot'.split(' ');
+const toAttempt = (item: Record<string, unknown>): DeliveryAttempt =>
+  Object.fromEntries(ATTEMPT_FIELDS.map((field) => [field, item[field]])) as unknown as DeliveryAttempt;
 
 /** Oldest first; attempts of one moment by configuration and number. */
 const byTime = (a: DeliveryAttempt, b: DeliveryAttempt): number =>

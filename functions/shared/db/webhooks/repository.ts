@@ -7,8 +7,8 @@ import { tablePartition } from '../paging/partitions';
 import { configurationItem, toConfiguration } from './item';
 import { webhookKeys } from './keys';
 
-/** What a replacement sets: the configuration's own fields, as the domain shapes them. */
-export type ConfigurationFields = Pick<WebhookConfiguration, 'url' | 'event_types' | 'enabled'>;
+/** What a replacement sets: the configuration's own fields and the replacing token's scopes, as the domain shapes them. */
+export type ConfigurationFields = Required<Pick<WebhookConfiguration, 'url' | 'event_types' | 'enabled' | 'scopes'>>;
 
 export const tooManyConfigurations = () =>
   new ConflictError(
@@ -84,12 +84,13 @@ export class WebhookRepository {
           TableName: this.tableName,
           Key: webhookKeys.configuration(tenant, id),
           UpdateExpression:
-            'SET #url = :url, #event_types = :event_types, #enabled = :enabled, #updated_at = :now, #updated_by = :by ADD #version :one',
+            'SET #url = :url, #event_types = :event_types, #enabled = :enabled, #scopes = :scopes, #updated_at = :now, #updated_by = :by ADD #version :one',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: {
             '#url': 'url',
             '#event_types': 'event_types',
             '#enabled': 'enabled',
+            '#scopes': 'scopes',
             '#updated_at': 'updated_at',
             '#updated_by': 'updated_by',
             '#version': 'version',
@@ -98,6 +99,7 @@ export class WebhookRepository {
             ':url': fields.url,
             ':event_types': fields.event_types,
             ':enabled': fields.enabled,
+            ':scopes': fields.scopes,
             ':now': now.toISOString(),
             ':by': by,
             ':one': 1,

@@ -45,7 +45,7 @@ const configuration = () =>
   );
 const event = async () => {
   await call.post('/webhooks/invoke', { event_type: 'person_created' });
-  return (await call.get('/events?size=1')).body.events[0].event_id as string;
+  return (await call.get('/events?test=true&size=1')).body.events[0].event_id as string;
 };
 
 const RACES: Record<string, RaceCase> = {

@@ -50,8 +50,12 @@ class FakeEvents {
 class FakeWebhooks {
   enabled = true;
   url = 'https://partner.example/hooks';
+  event_types = ['subscribe_all'];
+  /** The scopes it was saved with; none: saved before scopes were stored. */
+  scopes?: string[] = ['read:persons', 'read:verify-accounts', 'invoke:webhook'];
   async configurations(): Promise<Partial<WebhookConfiguration>[]> {
-    return [{ id: CONFIGURATION_ID, tenant: TENANT, url: this.url, enabled: this.enabled }];
+    const { url, enabled, event_types, scopes } = this;
+    return [{ id: CONFIGURATION_ID, tenant: TENANT, url, enabled, event_types, scopes }];
   }
   async signingSecretsOf() {
     return { at: async () => [SECRET] };
@@ -158,6 +162,34 @@ describe('webhook delivery worker: metrics', () => {
 
     expect(transport.posts).toBe(0);
     expect(harness.metrics).toEqual([]);
+  });
+});
+
+describe('webhook delivery worker: the configuration must still receive the kind', () => {
+  it('sends nothing, and queues no retry, to a configuration whose saved scopes no longer read the event’s kind', async () => {
+    webhooks.scopes = ['read:verify-accounts'];
+
+    await worker(delivery(2));
+
+    expect(transport.posts).toBe(0);
+    expect(queue.sent).toEqual([]);
+    expect(harness.metrics).toEqual([]);
+  });
+
+  it('sends nothing to a configuration replaced meanwhile to kinds without the event’s', async () => {
+    webhooks.event_types = ['verify_account_updated'];
+
+    await worker(delivery(2));
+
+    expect(transport.posts).toBe(0);
+  });
+
+  it('sends to a configuration saved before scopes were stored that names the kind (grandfathered)', async () => {
+    webhooks.scopes = undefined;
+
+    await worker(delivery());
+
+    expect(transport.posts).toBe(1);
   });
 });
 
