@@ -7,6 +7,7 @@ import { type ApiResponse, api, type RawResponse, rawRequest, SERVICE_VERSION, s
 import { personBody } from '../persons/support';
 import { accountBody } from '../verify-accounts/support';
 import { useTestDns } from '../webhooks/support';
+import { PROTOTYPE_KEYS } from './schema-arbitraries';
 import { encodable, type SchemaRequest, schemaRequests } from './schema-requests';
 import { type RouteVocabulary, VOCABULARY } from './vocabulary';
 
@@ -61,15 +62,6 @@ afterAll(() => runtime?.stop());
 
 // ---- values -------------------------------------------------------------------------
 
-const HOSTILE_KEYS = [
-  '__proto__',
-  'constructor',
-  'prototype',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  '__defineGetter__',
-];
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
@@ -99,7 +91,7 @@ const scalar = fc.oneof(
   fc.constantFrom(Number.MAX_SAFE_INTEGER * 10, -0, 1e308),
   { weight: 1, arbitrary: huge },
 );
-const anyKey = fc.oneof(text, fc.constantFrom(...HOSTILE_KEYS));
+const anyKey = fc.oneof(text, fc.constantFrom(...PROTOTYPE_KEYS));
 const anyValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },

@@ -10,8 +10,8 @@ import type { JsonSchema } from '#lib/openapi/json-schema';
  * The schema fuzz (routes.test.ts) sends them to every route.
  */
 
-/** Keys JavaScript or the storage give a meaning of their own, and keys that are barely keys. */
-const HOSTILE_KEYS = [
+/** Keys JavaScript gives a meaning of its own (both fuzz properties send them). */
+export const PROTOTYPE_KEYS = [
   '__proto__',
   'constructor',
   'prototype',
@@ -19,12 +19,10 @@ const HOSTILE_KEYS = [
   'hasOwnProperty',
   'valueOf',
   '__defineGetter__',
-  '',
-  ' ',
-  '\u0000',
-  'a.b',
-  '$ref',
 ];
+
+/** Those, keys the storage gives a meaning of its own, and keys that are barely keys. */
+const HOSTILE_KEYS = [...PROTOTYPE_KEYS, '', ' ', '\u0000', 'a.b', '$ref'];
 
 /** Those JavaScript or DynamoDB treat specially come up more often. */
 export const hostileKey: fc.Arbitrary<string> = fc.oneof(
