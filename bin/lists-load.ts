@@ -1,26 +1,23 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { loadScreeningList } from '#functions/screening/load-lists';
+import { loadListsFolder } from '#functions/screening/load-lists';
 import { ENV } from '#shared/config';
 
-// `npm run lists:load -- --table <name> [--sanctions <sdn.csv>] [--alerts <alerts.csv>]`:
-// writes screening lists into a deployed table (AWS credentials and region from the usual
-// AWS environment), which re-screens the verified persons of every name it adds. The
-// table name is the stack's `TableName` output; `TABLE_NAME` works too.
+// `npm run lists:load -- --table <name> --dir <folder>`: writes the screening lists of a
+// folder into a deployed table (AWS credentials and region from the usual AWS
+// environment): OFAC's files as published (`sdn.csv`, `alt.csv`, `add.csv`, `cons_prim.csv`,
+// `cons_alt.csv`) and the service's `alerts.csv`, each where present. A malformed file
+// names its file and line, and nothing is written. The table name is the stack's
+// `TableName` output; `TABLE_NAME` works too.
 
-const { values } = parseArgs({
-  options: { table: { type: 'string' }, sanctions: { type: 'string' }, alerts: { type: 'string' } },
-});
+const { values } = parseArgs({ options: { table: { type: 'string' }, dir: { type: 'string' } } });
 const table = values.table ?? process.env[ENV.tableName];
-if (!table || (!values.sanctions && !values.alerts)) {
-  console.error('usage: npm run lists:load -- --table <table name> [--sanctions <sdn.csv>] [--alerts <alerts.csv>]');
+if (!table || !values.dir) {
+  console.error('usage: npm run lists:load -- --table <table name> --dir <folder of list files>');
   process.exit(2);
 }
 process.env[ENV.tableName] = table;
 
-for (const list of ['sanctions', 'alerts'] as const) {
-  const file = values[list];
-  if (!file) continue;
-  const count = await loadScreeningList(list, await readFile(file, 'utf8'));
-  console.log(`${list}: ${count} entries from ${file} written to ${table}`);
-}
+const counts = await loadListsFolder(values.dir);
+console.log(
+  `${counts.sanctions} sanctioned and ${counts.alerts} alerted persons from ${values.dir} written to ${table}`,
+);

@@ -25,6 +25,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 const dataDir = process.env.DATA_DIR || undefined;
+// OFAC's files as published (and alerts.csv), where a folder is named; else the sandbox lists.
+const screeningLists = process.env.SCREENING_LISTS_DIR || undefined;
 // One short line per handler log entry (lib/local/handler-log.ts); LOG_FORMAT=json keeps Lambda's JSON.
 if (process.env.LOG_FORMAT !== 'json') {
   setLogSink((line) => {
@@ -33,7 +35,7 @@ if (process.env.LOG_FORMAT !== 'json') {
   });
 }
 
-const runtime = await startLocalRuntime({ port, dataDir }).catch((error: NodeJS.ErrnoException) => {
+const runtime = await startLocalRuntime({ port, dataDir, screeningLists }).catch((error: NodeJS.ErrnoException) => {
   console.error(startFailure(error, port));
   process.exit(1);
 });

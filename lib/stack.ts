@@ -198,7 +198,13 @@ export class VerifyServiceStack extends Stack {
       emailSender: props.emailSender === undefined ? emailSenderFromContext(this) : (props.emailSender ?? undefined),
       // Each setting goes to the one function whose code reads it (functions/shared/config.ts).
       consumerEnvironment: {
-        [KYC_MODE_READER]: { [ENV.defaultKycMode]: identification.defaultKycMode ?? 'service' },
+        [KYC_MODE_READER]: {
+          [ENV.defaultKycMode]: identification.defaultKycMode ?? 'service',
+          // The same consumer screens persons against the lists held in memory.
+          ...(identification.screeningThreshold !== undefined && {
+            [ENV.screeningThreshold]: String(identification.screeningThreshold),
+          }),
+        },
         // The stream rule schedules the retry: it sends the delayed identification message.
         ...(identification.retryDelaySeconds !== undefined && {
           [STREAM_ROUTER.id]: { [ENV.identificationRetryDelay]: String(identification.retryDelaySeconds) },

@@ -2,11 +2,10 @@ import { checkIdentityData } from '#domain/identification';
 import type { IdentityData, Person, ReasonCode, StatusReason } from '#domain/person';
 import { personSecretContext, REASON_CODES, statusReason } from '#domain/person';
 import { IDENTIFICATION_RUNS, identificationNeedsSsn, transition } from '#domain/person-lifecycle';
-import { fullNameKey, nameKey, screeningReasons } from '#domain/screening';
 import { cipher } from '#shared/cipher/index';
 import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { retryOnConflict } from '#shared/db/retry';
-import { screeningLists } from '#shared/db/screening/index';
+import { heldLists } from '#shared/db/screening/held-lists';
 import { tenants } from '#shared/db/tenants/index';
 import { now } from '#shared/dependencies';
 import { identityVendor } from '#shared/identity-vendor/index';
@@ -82,15 +81,14 @@ async function identificationReasons(stored: StoredPerson): Promise<ReasonCode[]
 }
 
 /**
- * Screening against both lists: one key lookup per list and name form (first and last
- * name, and with the middle name when there is one), never a walk over a list.
+ * Screening against both lists with the scored matcher (docs/api.md#screening): the lists
+ * are held in memory (`heldLists`), so a person costs one read of their version, never a
+ * walk over a list.
  */
 async function screen(person: Person): Promise<ReasonCode[]> {
-  const keys = new Set([nameKey(person.first_name, person.last_name)]);
-  if (person.middle_name) keys.add(fullNameKey(`${person.first_name} ${person.middle_name} ${person.last_name}`));
-  const lookups = [...keys].flatMap((key) => [
-    screeningLists().entriesNamed('sanctions', key),
-    screeningLists().entriesNamed('alerts', key),
-  ]);
-  return screeningReasons(person, (await Promise.all(lookups)).flat());
+  const lists = await heldLists();
+  return [
+    ...(lists.sanctions.screen(person).length > 0 ? (['matched_watchlist'] as const) : []),
+    ...(lists.alerts.screen(person).length > 0 ? (['matched_alertlist'] as const) : []),
+  ];
 }

@@ -61,6 +61,8 @@ export const ENV = {
    * the token's scopes (the event log) strip exactly this.
    */
   scopePrefix: 'JWT_SCOPE_PREFIX',
+  /** The score (50–100) at or above which a person matches a listing (docs/api.md#screening); default 85. */
+  screeningThreshold: 'SCREENING_THRESHOLD',
 } as const;
 
 export class ConfigError extends Error {}
@@ -92,6 +94,21 @@ export const serviceName = (): string => optionalEnv(ENV.serviceName) ?? 'verify
 export function identificationRetryDelaySeconds(): number {
   const value = Number(optionalEnv(ENV.identificationRetryDelay) ?? 900);
   return Number.isInteger(value) && value >= 0 && value <= 900 ? value : 900;
+}
+
+/**
+ * The screening threshold (`SCREENING_THRESHOLD`); undefined: the matcher's default. A value
+ * that is no whole number from 50 to 100 throws: screening on a mistyped threshold would
+ * miss or flag every person silently.
+ */
+export function screeningThreshold(): number | undefined {
+  const raw = optionalEnv(ENV.screeningThreshold);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 50 || value > 100) {
+    throw new ConfigError(`${ENV.screeningThreshold} must be a whole number from 50 to 100, not "${raw}"`);
+  }
+  return value;
 }
 
 let parsedShards: { raw: string | undefined; value: Readonly<Record<string, number>> } | undefined;

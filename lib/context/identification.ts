@@ -9,6 +9,7 @@ import { KYC_MODES, type KycMode } from '#domain/person';
 export const IDENTIFICATION_CONTEXT = {
   kycMode: 'kycMode',
   retryDelaySeconds: 'identificationRetryDelaySeconds',
+  screeningThreshold: 'screeningThreshold',
 } as const;
 
 /** The longest delay SQS allows on one message: the retry is a delayed queue message. */
@@ -28,6 +29,12 @@ export interface IdentificationSettings {
    * @default - unset: the function's own default, 900
    */
   readonly retryDelaySeconds?: number;
+  /**
+   * The score (50–100) at or above which a person matches a screening listing
+   * (`SCREENING_THRESHOLD`, docs/api.md#screening).
+   * @default - unset: the matcher's default, 85
+   */
+  readonly screeningThreshold?: number;
 }
 
 /** Reads and validates the identification context; throws with the key's name on bad input. */
@@ -35,9 +42,11 @@ export function identificationSettingsFromContext(scope: Construct): Identificat
   const read = (key: string): unknown => scope.node.tryGetContext(key);
   const kycMode = read(IDENTIFICATION_CONTEXT.kycMode);
   const delay = read(IDENTIFICATION_CONTEXT.retryDelaySeconds);
+  const threshold = read(IDENTIFICATION_CONTEXT.screeningThreshold);
   return {
     defaultKycMode: isUnset(kycMode) ? 'service' : parseKycMode(kycMode, `context "${IDENTIFICATION_CONTEXT.kycMode}"`),
     retryDelaySeconds: isUnset(delay) ? undefined : retryDelaySeconds(delay),
+    screeningThreshold: isUnset(threshold) ? undefined : screeningThreshold(threshold),
   };
 }
 
@@ -66,6 +75,17 @@ function retryDelaySeconds(value: unknown): number {
     );
   }
   return seconds;
+}
+
+/** A whole score from 50 to 100: a mistyped threshold would miss or flag every person silently. */
+function screeningThreshold(value: unknown): number {
+  const score = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof score !== 'number' || !Number.isInteger(score) || score < 50 || score > 100) {
+    throw new Error(
+      `context "${IDENTIFICATION_CONTEXT.screeningThreshold}" must be a whole number from 50 to 100; got ${JSON.stringify(value)}`,
+    );
+  }
+  return score;
 }
 
 const isUnset = (value: unknown): boolean => value === undefined || value === null || value === '';

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { loadScreeningList, SANDBOX_LISTS } from '#functions/screening/load-lists';
+import { loadListsFolder, SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
 import { REPO_ROOT } from '#lib/repo-root';
 import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '#lib/service/index';
 import { ENV } from '#shared/config';
@@ -55,10 +54,12 @@ export interface LocalRuntimeOptions {
   /** Poll intervals, retry backoff and the queue time compression; see DEFAULT_PIPELINE_TIMINGS. */
   readonly pipelineTimings?: Partial<PipelineTimings>;
   /**
-   * Screening list files loaded into the table at start (paths relative to the repository).
-   * Default: the shipped sandbox lists (`SANDBOX_LISTS`); `false` loads none.
+   * The folder of screening list files loaded into the table at start (OFAC's `sdn.csv`,
+   * `alt.csv`, `add.csv`, `cons_prim.csv`, `cons_alt.csv` and `alerts.csv`, each where
+   * present; relative to the repository or absolute). Default: the shipped sandbox lists
+   * (`SANDBOX_LISTS_DIR`); `false` loads none.
    */
-  readonly screeningLists?: Partial<Record<'sanctions' | 'alerts', string>> | false;
+  readonly screeningLists?: string | false;
   /** Where emails are written. Default `<dataDir>/outbox`, or `.local/outbox`. */
   readonly outboxDir?: string;
   readonly functionTimeoutMs?: number;
@@ -173,12 +174,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       log('debug', `worker ${worker.name} started`);
     }
 
-    for (const [list, file] of Object.entries(options.screeningLists ?? SANDBOX_LISTS)) {
-      const count = await loadScreeningList(
-        list as 'sanctions' | 'alerts',
-        await readFile(join(REPO_ROOT, file), 'utf8'),
-      );
-      log('debug', `screening list ${list}: ${count} entries from ${file}`);
+    if (options.screeningLists !== false) {
+      const dir = resolve(REPO_ROOT, options.screeningLists ?? SANDBOX_LISTS_DIR);
+      const counts = await loadListsFolder(dir);
+      log('debug', `screening lists from ${dir}: ${counts.sanctions} sanctioned, ${counts.alerts} alerted persons`);
     }
 
     const gateway = await startHttpGateway({

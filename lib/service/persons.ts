@@ -89,11 +89,12 @@ export const PERSONS: ServiceArea = {
       id: 'IdentificationWorker',
       handler: 'functions/persons/handlers/identification-worker.ts',
       source: { kind: 'queue', queue: 'identification', batchSize: 10 },
-      // The person and the tenant's settings (its KYC mode); the screening entries of its
-      // name; a review case and the outcome, written to the tenant's records only.
+      // The person and the tenant's settings (its KYC mode); the lists' version, and when it
+      // moved the lists' listings (their byTenant partitions, then the items); a review case
+      // and the outcome, written to the tenant's records only.
       table: [
         { actions: ['GetItem'], leadingKeys: ['tenantData', 'tenantSettings'] },
-        { actions: ['Query'], leadingKeys: ['screeningEntry'] },
+        { actions: ['GetItem', 'BatchGetItem'], indexes: ['byTenant'], leadingKeys: ['screeningEntry'] },
         { actions: ['PutItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
       ],
       cipher: { decrypt: ['ssn'] },

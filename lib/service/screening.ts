@@ -14,11 +14,12 @@ export const SCREENING: ServiceArea = {
       path: '/local/sanctions/entries',
       scopes: ['write:persons'],
       handler: 'functions/screening/handlers/add-sanctions-entry.ts',
-      // Puts the entry, then re-screens its name at once: the entries and persons of that name
-      // (screening index), each person and its restriction. The one row that writes a
-      // screening entry (the deployed lists are loaded by `npm run lists:load`).
+      // Puts the listing and its entry and moves the lists' version, then re-screens its name
+      // at once: the entries and persons of that name (screening index), each person and its
+      // restriction. The one row that writes a screening entry (the deployed lists are
+      // loaded by `npm run lists:load`).
       table: [
-        { actions: ['PutItem', 'Query'], leadingKeys: ['screeningEntry'] },
+        { actions: ['PutItem', 'UpdateItem', 'Query'], leadingKeys: ['screeningEntry'] },
         { actions: ['GetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
       ],
       localOnly: true,

@@ -68,6 +68,8 @@ const SAMPLE_KEYS = {
   person_reference: personKeys.reference('acme', 'ref-1').pk,
   review_case: personKeys.reviewCase('acme', 'id-2', '2026-01-01T00:00:00.000Z').pk,
   screening_entry: screeningKeys.entry('ofac', 'jane doe', 'entry-1').pk,
+  screening_listing: screeningKeys.listing('sanctions', 'SDN-1').pk,
+  screening_version: screeningKeys.version.pk,
   tenant_settings: keys.tenantSettings('acme').pk,
   rate_bucket: keys.rateBucket('acme').pk,
   webhook_configuration: webhookKeys.configuration('acme', 'cfg-1').pk,

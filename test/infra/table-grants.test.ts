@@ -123,10 +123,12 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   // The stream consumer: events stored from status changes, a stored event fanned out with
   // a Query of the tenant's configurations, and the stream itself read.
   StreamRouter: { ...onTenantData('PutItem', 'Query'), ...STREAM_CONSUMER },
-  // Reads tenant data and the tenant's settings, queries screening entries, writes only tenant data.
+  // Reads tenant data and the tenant's settings, reads the screening lists' version and
+  // listings (walking their byTenant partitions), writes only tenant data.
   IdentificationWorker: {
-    'dynamodb:GetItem': ['table (T#* TENANT#*)'],
-    'dynamodb:Query': ['table (SCREEN#*)'],
+    'dynamodb:GetItem': ['table (SCREEN#*)', 'table (T#* TENANT#*)'],
+    'dynamodb:BatchGetItem': ['table (SCREEN#*)'],
+    'dynamodb:Query': ['table/index/gsi1'],
     'dynamodb:PutItem': ['table (T#*)'],
     'dynamodb:UpdateItem': ['table (T#*)'],
   },

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
+import { isoListedDate } from '#domain/listed-dates';
 import { fullNameKey } from '#domain/screening';
-import { screeningLists } from '#shared/db/screening/index';
-import { now } from '#shared/dependencies';
 import { httpHandler } from '#shared/http/handler';
 import { documented, text } from '#shared/input-schemas';
 import { createLogger } from '#shared/logger';
+import { writeListings } from '../load-lists';
 import { rescreenName } from '../rescreen';
 
 /**
@@ -38,17 +38,21 @@ const body = z.strictObject({
  * re-screen may have restricted them first).
  */
 export const handler = httpHandler({ body }, async ({ body, tenant }) => {
-  const entry = {
-    list: 'sanctions' as const,
-    entryId: `local-${randomUUID()}`,
-    name: body.name,
-    nameKey: fullNameKey(body.name),
-    dateOfBirth: body.date_of_birth,
-  };
-  await screeningLists().put(entry, now());
-  const { matching } = await rescreenName(entry.nameKey, createLogger({ tenant, route: 'local-sanctions' }));
+  const entryId = `local-${randomUUID()}`;
+  const date = body.date_of_birth ? isoListedDate(body.date_of_birth) : undefined;
+  await writeListings([
+    {
+      list: 'sanctions',
+      source: 'LOCAL',
+      entryId,
+      name: body.name,
+      names: [{ name: body.name, kind: 'primary' }],
+      datesOfBirth: date ? [date] : [],
+    },
+  ]);
+  const { matching } = await rescreenName(fullNameKey(body.name), createLogger({ tenant, route: 'local-sanctions' }));
   return {
     statusCode: 201,
-    body: { entry: { id: entry.entryId, name: entry.name, date_of_birth: entry.dateOfBirth }, restricted: matching },
+    body: { entry: { id: entryId, name: body.name, date_of_birth: body.date_of_birth }, restricted: matching },
   };
 });

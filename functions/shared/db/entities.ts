@@ -13,6 +13,8 @@ export const ENTITY = {
   personReference: 'person_reference',
   reviewCase: 'review_case',
   screeningEntry: 'screening_entry',
+  screeningListing: 'screening_listing',
+  screeningVersion: 'screening_version',
   tenantSettings: 'tenant_settings',
   rateBucket: 'rate_bucket',
   redeliveryPace: 'redelivery_pace',

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { loadScreeningList, SANDBOX_LISTS } from '#functions/screening/load-lists';
+import { loadListsFolder, SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#lib/local/aws-account';
 import { configureHandlerEnvironment } from '#lib/local/handler-environment';
 import { ensureTable } from '#lib/local/table';
@@ -138,9 +137,7 @@ export async function prepareTable(local: LocalAws): Promise<{ streamArn: string
   if (!table.LatestStreamArn) throw new Error(`table ${local.tableName} has no stream`);
   const db = DynamoDBDocumentClient.from(client);
   await withHandlerEnvironment(local, async () => {
-    for (const [list, file] of Object.entries(SANDBOX_LISTS)) {
-      await loadScreeningList(list as keyof typeof SANDBOX_LISTS, await readFile(join(REPO_ROOT, file), 'utf8'));
-    }
+    await loadListsFolder(join(REPO_ROOT, SANDBOX_LISTS_DIR));
   });
   const items = times(FLOOR_ITEMS, (n) => ({
     pk: `floor#${n}`,

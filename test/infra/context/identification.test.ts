@@ -88,3 +88,23 @@ describe('context identificationRetryDelaySeconds', () => {
     );
   });
 });
+
+describe('context screeningThreshold: the score at or above which a person matches a listing', () => {
+  const threshold = (value: unknown) =>
+    functionsWith({ context: { screeningThreshold: value } }, CONFIG_ENV.screeningThreshold);
+
+  it('reaches only the function that screens (IdentificationWorker), as SCREENING_THRESHOLD', () => {
+    expect(threshold(90)).toEqual({ [consumerDescription(identificationWorker)]: '90' });
+    expect(threshold('80')).toEqual({ [consumerDescription(identificationWorker)]: '80' });
+  });
+
+  it('is left out when unset, so the matcher’s default (85) applies', () => {
+    expect(threshold(undefined)).toEqual({});
+  });
+
+  it.each([[49], [101], [85.5], ['high'], [true]])('refuses %j, naming the key and the range', (value) => {
+    expect(() => buildApp({ context: { screeningThreshold: value } })).toThrow(
+      /context "screeningThreshold" must be a whole number from 50 to 100/,
+    );
+  });
+});

@@ -53,7 +53,9 @@ describe('table accesses name the kinds of key they reach', () => {
       a.actions.some((action) => ['PutItem', 'UpdateItem', 'DeleteItem'].includes(action)),
     );
     expect(writing.map(kindsOf)).toEqual(['tenantData']);
-    expect(accesses.some((a) => a.actions.includes('Query') && a.leadingKeys?.includes('screeningEntry'))).toBe(true);
+    expect(accesses.some((a) => a.actions.includes('BatchGetItem') && a.leadingKeys?.includes('screeningEntry'))).toBe(
+      true,
+    );
   });
 });
 

@@ -40,6 +40,8 @@ const TABLE_KEYS: Record<Entity, readonly KeyOf[] | { readonly noTenant: string 
   person_reference: [(t) => personKeys.reference(t, 'ref-1').pk],
   review_case: [(t) => personKeys.reviewCase(t, 'id-2', '2026-01-01T00:00:00.000Z').pk],
   screening_entry: { noTenant: 'the sanctions and alert lists screen every tenant’s persons' },
+  screening_listing: { noTenant: 'the sanctions and alert lists screen every tenant’s persons' },
+  screening_version: { noTenant: 'the version of the lists every tenant is screened against' },
   webhook_configuration: [(t) => webhookKeys.configuration(t, 'cfg-1').pk, (t) => webhookKeys.configurations(t)],
   webhook_configuration_count: [(t) => webhookKeys.configurationCount(t).pk],
   webhook_secret: [(t) => webhookKeys.secret(t).pk],
@@ -111,7 +113,12 @@ describe('keys of a tenant’s records', () => {
 
   it('list every entity: a record belongs to a tenant, or says why not', () => {
     const without = Object.entries(TABLE_KEYS).filter(([, builders]) => 'noTenant' in builders);
-    expect(without.map(([entity]) => entity).sort()).toEqual(['screening_entry', 'tenant_alias']);
+    expect(without.map(([entity]) => entity).sort()).toEqual([
+      'screening_entry',
+      'screening_listing',
+      'screening_version',
+      'tenant_alias',
+    ]);
   });
 });
 

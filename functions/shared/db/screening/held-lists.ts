@@ -1,0 +1,41 @@
+import { ScreeningIndex } from '#domain/screening-index';
+import { DEFAULT_SCREENING_THRESHOLD, type ScreeningList } from '#domain/screening-match';
+import { screeningThreshold } from '#shared/config';
+import { screeningListings } from './index';
+
+// The screening lists held in memory by the function that screens (docs/decisions.md#screening):
+// built from the table's listings once per container and again whenever the lists'
+// version has moved, which one consistent read per screening tells, so a list change is
+// seen by the next screening after it.
+
+type HeldLists = Readonly<Record<ScreeningList, ScreeningIndex>>;
+
+let held: { version: number; lists: Promise<HeldLists> } | undefined;
+
+/** The lists as of now: the held ones while the version stands, else rebuilt from the table. */
+export async function heldLists(): Promise<HeldLists> {
+  const version = await screeningListings().version();
+  if (held?.version !== version) {
+    const lists = build();
+    held = { version, lists };
+    // A failed build is not kept: the next screening tries again.
+    lists.catch(() => {
+      if (held?.lists === lists) held = undefined;
+    });
+  }
+  return held.lists;
+}
+
+async function build(): Promise<HeldLists> {
+  const [sanctions, alerts] = await Promise.all([
+    screeningListings().all('sanctions'),
+    screeningListings().all('alerts'),
+  ]);
+  const threshold = screeningThreshold() ?? DEFAULT_SCREENING_THRESHOLD;
+  return { sanctions: new ScreeningIndex(sanctions, threshold), alerts: new ScreeningIndex(alerts, threshold) };
+}
+
+/** Forgets the held lists (tests that swap the table). */
+export function forgetHeldLists(): void {
+  held = undefined;
+}

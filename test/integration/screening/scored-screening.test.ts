@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '#lib/local/runtime';
+import { api, startTestRuntime } from '../harness';
+import { personBody } from '../persons/support';
+
+/**
+ * Identification screens with the scored matcher against the lists held in memory
+ * (docs/api.md#screening): the sandbox lists' names written the ways partners write them
+ * are caught, another given name under a listed surname is not, a conflicting date of
+ * birth rules a dated listing out, and a listing added later is seen by the next person.
+ */
+let runtime: LocalRuntime;
+let call: ReturnType<typeof api>;
+beforeAll(async () => {
+  process.env.IDENTIFICATION_RETRY_DELAY_SECONDS = '60';
+  runtime = await startTestRuntime();
+  call = api(runtime, await runtime.mintToken('tenant-scored-screening'));
+});
+afterAll(() => runtime?.stop());
+
+/** The person's status and reason codes once identification has run. */
+async function identified(over: Record<string, unknown>) {
+  const response = await call.post('/persons', personBody(over));
+  expect(response.status).toBe(200);
+  await runtime.settle();
+  const person = (await call.get(`/persons/${response.body.person.id}`)).body.person;
+  return {
+    status: person.status,
+    reasons: (person.status_reasons ?? []).map((r: { reason_code: string }) => r.reason_code),
+  };
+}
+
+describe('screening at identification: the scored matcher', () => {
+  it.each([
+    ['under an alias the list gives (alt.csv)', { first_name: 'Sandie', last_name: 'Sanctionne' }],
+    ['with a slip in the surname', { first_name: 'Sandy', last_name: 'Sanctiond' }],
+    ['with a middle name the list lacks', { first_name: 'Sandy', middle_name: 'Quinn', last_name: 'Sanctioned' }],
+    ['with given name and surname swapped', { first_name: 'Sanctioned', last_name: 'Sandy' }],
+    [
+      'without the middle name the list has, and the listed date of birth',
+      { first_name: 'Casey', last_name: 'Doblisted', date_of_birth: '1961-03-12' },
+    ],
+  ])('a listed person written %s is rejected: matched_watchlist', async (_, over) => {
+    expect(await identified(over)).toEqual({ status: 'rejected', reasons: ['matched_watchlist'] });
+  });
+
+  it('another given name under a listed surname is verified', async () => {
+    expect(await identified({ first_name: 'Maria', last_name: 'Sanctioned' })).toEqual({
+      status: 'verified',
+      reasons: [],
+    });
+  });
+
+  it('a dated listing with a date of birth no listed date allows is verified', async () => {
+    const other = await identified({ first_name: 'Casey', last_name: 'Doblisted', date_of_birth: '1990-04-12' });
+    expect(other).toEqual({ status: 'verified', reasons: [] });
+  });
+
+  it('a listing added later (POST /local/sanctions/entries) is seen by the next identification, in any variant', async () => {
+    expect((await call.post('/local/sanctions/entries', { name: 'KOVALENKO, Taras Ivanovych' })).status).toBe(201);
+    expect(await identified({ first_name: 'Taras', last_name: 'Kovalenk' })).toEqual({
+      status: 'rejected',
+      reasons: ['matched_watchlist'],
+    });
+  });
+});
