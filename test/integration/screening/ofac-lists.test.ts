@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '#lib/local/runtime';
-import { api, startTestRuntime } from '../harness';
-import { personBody } from '../persons/support';
+import { describe, expect, it } from 'vitest';
+import { useScreeningRuntime } from './support';
 
 /**
  * OFAC's real files loaded as published into the local runtime (`screeningLists`, as
  * `SCREENING_LISTS_DIR` does for `npm start`), then persons created through the API the
  * ways partners write names: each is caught by identification (docs/api.md#screening).
  */
-let runtime: LocalRuntime;
-let call: ReturnType<typeof api>;
-beforeAll(async () => {
-  process.env.IDENTIFICATION_RETRY_DELAY_SECONDS = '60';
-  runtime = await startTestRuntime({ screeningLists: 'test/fixtures/ofac' });
-  call = api(runtime, await runtime.mintToken('tenant-ofac'));
-}, 600_000);
-afterAll(() => runtime?.stop());
-
-async function identified(over: Record<string, unknown>) {
-  const response = await call.post('/persons', personBody(over));
-  expect(response.status).toBe(200);
-  await runtime.settle();
-  const person = (await call.get(`/persons/${response.body.person.id}`)).body.person;
-  return {
-    status: person.status,
-    reasons: (person.status_reasons ?? []).map((r: { reason_code: string }) => r.reason_code),
-  };
-}
+const { identified } = useScreeningRuntime('tenant-ofac', { screeningLists: 'test/fixtures/ofac' });
 
 describe('OFAC’s SDN list loaded as published, persons screened through the API', () => {
   it.each([

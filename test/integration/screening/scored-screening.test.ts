@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalRuntime } from '#lib/local/runtime';
-import { api, startTestRuntime } from '../harness';
-import { personBody } from '../persons/support';
+import { describe, expect, it } from 'vitest';
+import { useScreeningRuntime } from './support';
 
 /**
  * Identification screens with the scored matcher against the lists held in memory
@@ -9,26 +7,7 @@ import { personBody } from '../persons/support';
  * are caught, another given name under a listed surname is not, a conflicting date of
  * birth rules a dated listing out, and a listing added later is seen by the next person.
  */
-let runtime: LocalRuntime;
-let call: ReturnType<typeof api>;
-beforeAll(async () => {
-  process.env.IDENTIFICATION_RETRY_DELAY_SECONDS = '60';
-  runtime = await startTestRuntime();
-  call = api(runtime, await runtime.mintToken('tenant-scored-screening'));
-});
-afterAll(() => runtime?.stop());
-
-/** The person's status and reason codes once identification has run. */
-async function identified(over: Record<string, unknown>) {
-  const response = await call.post('/persons', personBody(over));
-  expect(response.status).toBe(200);
-  await runtime.settle();
-  const person = (await call.get(`/persons/${response.body.person.id}`)).body.person;
-  return {
-    status: person.status,
-    reasons: (person.status_reasons ?? []).map((r: { reason_code: string }) => r.reason_code),
-  };
-}
+const { env, identified } = useScreeningRuntime('tenant-scored-screening');
 
 describe('screening at identification: the scored matcher', () => {
   it.each([
@@ -57,7 +36,7 @@ describe('screening at identification: the scored matcher', () => {
   });
 
   it('a listing added later (POST /local/sanctions/entries) is seen by the next identification, in any variant', async () => {
-    expect((await call.post('/local/sanctions/entries', { name: 'KOVALENKO, Taras Ivanovych' })).status).toBe(201);
+    expect((await env.call.post('/local/sanctions/entries', { name: 'KOVALENKO, Taras Ivanovych' })).status).toBe(201);
     expect(await identified({ first_name: 'Taras', last_name: 'Kovalenk' })).toEqual({
       status: 'rejected',
       reasons: ['matched_watchlist'],
