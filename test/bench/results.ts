@@ -1,3 +1,5 @@
+import type { ScreeningFigures } from './screening';
+
 /**
  * The shape of `.bench/results.json`, so runs of different versions can be compared. Every
  * figure that judges is a ratio or a count measured side by side in one run (these
@@ -17,6 +19,8 @@ export interface BenchResults {
   readonly list: ListFigures;
   readonly pipeline: PipelineFigures;
   readonly cost: CostResults;
+  /** The screening matcher at full list size (test/bench/screening.ts). */
+  readonly screening: ScreeningFigures;
 }
 
 export interface HandlerFigures {

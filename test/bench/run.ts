@@ -14,16 +14,17 @@ import { measureLists } from './lists';
 import { measureOverhead } from './overhead';
 import { measurePipeline } from './pipeline';
 import { type BenchResults, GOALS } from './results';
+import { measureScreening } from './screening';
 import { round } from './stats';
 
 /**
- * `npm run bench [-- --only bundles,overhead,lists,pipeline,cost]`: every benchmark of the
+ * `npm run bench [-- --only bundles,overhead,lists,pipeline,cost,screening]`: every benchmark of the
  * service in one run, each part on a DynamoDB Local of its own (one that earlier parts
  * filled slows the next: DynamoDB Local keeps every table's stream records in one store). Prints a table (stdout) and
  * writes `.bench/results.json` (git-ignored) so versions can be compared. Progress goes
  * to stderr. Not part of `npm test`: timings judge nothing there (docs/performance.md).
  */
-const PARTS = ['bundles', 'overhead', 'lists', 'pipeline', 'cost'] as const;
+const PARTS = ['bundles', 'overhead', 'lists', 'pipeline', 'cost', 'screening'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
@@ -66,6 +67,7 @@ const overhead = await measure('overhead', measureOverhead);
 const list = await measure('lists', measureLists);
 const pipeline = await measure('pipeline', measurePipeline);
 const cost = await measure('cost', measureCost);
+const screening = await measure('screening', measureScreening);
 const results: Partial<BenchResults> = {
   run: { at, commit: gitCommit(), node: process.versions.node, cpus: availableParallelism() },
   ...(bundles && { floor: bundles.floor, handlers: bundles.handlers }),
@@ -74,6 +76,7 @@ const results: Partial<BenchResults> = {
   pipeline,
   // Issue 12 reports the list's read units per page with the cost figures.
   cost: cost && list?.list_rru_per_page ? { ...cost, list_rru_per_page: list.list_rru_per_page } : cost,
+  screening,
 };
 
 mkdirSync(BENCH_DIR, { recursive: true });
@@ -110,6 +113,13 @@ function report(r: Partial<BenchResults>): string {
         (h) =>
           `| ${h.name} | ${h.bundle_bytes.toLocaleString('en')} | ${h.bundle_ratio} ${mark(h.bundle_ratio <= GOALS.bundleRatio)} | ${h.init_ms} | ${h.init_ratio} ${mark(h.init_ratio <= GOALS.initRatio)} | ${h.rss_mb} | ${h.rss_ratio} ${mark(h.rss_ratio <= GOALS.rssRatio)} |`,
       ),
+      '',
+    );
+  }
+  if (r.screening) {
+    const s = r.screening;
+    lines.push(
+      `Screening at full list size (${s.listings.toLocaleString('en')} listed persons, ${s.names.toLocaleString('en')} names): index built in ${s.build_ms} ms (${s.build_rru} read units to read the listings, once per cold worker or list change); one screening ${s.screen_median_ms} ms median, ${s.screen_p99_ms} ms p99, ${s.screen_rru} read unit (the lists' version)`,
       '',
     );
   }
