@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseOfacList } from '#domain/ofac-lists';
 import { ScreeningIndex } from '#domain/screening-index';
 import { REPO_ROOT } from '#lib/repo-root';
-import { commonNames, type VariantClass, variants } from '#test/support/screening-variants';
+import { commonNames, VARIANT_CLASSES, variants } from '#test/support/screening-variants';
 import type { BenchContext } from './context';
 import { median, percentile, round } from './stats';
 
@@ -26,16 +26,6 @@ export interface ScreeningFigures {
   readonly build_rru: number;
 }
 
-const CLASSES: VariantClass[] = [
-  'exact',
-  'no_middle_name',
-  'surname_slip',
-  'alias',
-  'romanisation',
-  'spacing',
-  'first_surname',
-];
-
 export async function measureScreening(context: BenchContext): Promise<ScreeningFigures> {
   const file = (name: string) => ({ name, text: readFileSync(join(REPO_ROOT, 'test/fixtures/ofac', name), 'utf8') });
   const names = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/names/us-common-names.json'), 'utf8'));
@@ -57,7 +47,10 @@ export async function measureScreening(context: BenchContext): Promise<Screening
     builds.push(performance.now() - started);
   }
   context.log(`${listings.length} listings indexed`);
-  const persons = [...CLASSES.flatMap((kind) => variants(kind, listings, 150)), ...commonNames(names, 1000, true)];
+  const persons = [
+    ...VARIANT_CLASSES.flatMap((kind) => variants(kind, listings, 150)),
+    ...commonNames(names, 1000, true),
+  ];
   for (const person of persons.slice(0, 200)) index?.screen(person);
   const times = persons.map((person) => {
     const started = performance.now();

@@ -13,14 +13,17 @@ export interface VariantPerson {
   readonly entryId?: string;
 }
 
-export type VariantClass =
-  | 'exact'
-  | 'no_middle_name'
-  | 'surname_slip'
-  | 'alias'
-  | 'romanisation'
-  | 'spacing'
-  | 'first_surname';
+/** The ways a partner may write a listed name, one class of the quality set each. */
+export const VARIANT_CLASSES = [
+  'exact',
+  'no_middle_name',
+  'surname_slip',
+  'alias',
+  'romanisation',
+  'spacing',
+  'first_surname',
+] as const;
+export type VariantClass = (typeof VARIANT_CLASSES)[number];
 
 /** A small seeded generator (mulberry32): the same numbers for the same seed, on every machine. */
 export function seeded(seed: number): () => number {

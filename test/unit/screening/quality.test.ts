@@ -6,7 +6,7 @@ import { DEFAULT_SCREENING_THRESHOLD, type ListedPerson, matchListing } from '#d
 import {
   commonNames,
   otherGivenNames,
-  type VariantClass,
+  VARIANT_CLASSES,
   type VariantPerson,
   variants,
 } from '#test/support/screening-variants';
@@ -25,15 +25,6 @@ const US_NAMES = JSON.parse(readFileSync('test/fixtures/names/us-common-names.js
 const PER_CLASS = 100;
 // Counted work, not time: on a busy machine these take long, never differently.
 const SLOW = { timeout: 300_000 };
-const CLASSES: VariantClass[] = [
-  'exact',
-  'no_middle_name',
-  'surname_slip',
-  'alias',
-  'romanisation',
-  'spacing',
-  'first_surname',
-];
 
 let listings: ListedPerson[];
 let index: ScreeningIndex;
@@ -48,7 +39,7 @@ const share = (persons: readonly VariantPerson[], test: (person: VariantPerson) 
 const withoutDate = (person: VariantPerson): VariantPerson => ({ ...person, date_of_birth: undefined });
 
 describe('recall on OFAC’s SDN list, by how the partner wrote the listed name', () => {
-  it.each(CLASSES)('%s: ≥ 98 % caught, with the listed date of birth and without one', SLOW, (kind) => {
+  it.each(VARIANT_CLASSES)('%s: ≥ 98 % caught, with the listed date of birth and without one', SLOW, (kind) => {
     const built = variants(kind, listings, PER_CLASS);
     expect(built.length).toBe(PER_CLASS);
     expect(share(built, caught)).toBeGreaterThanOrEqual(0.98);
@@ -60,7 +51,7 @@ describe('recall on OFAC’s SDN list, by how the partner wrote the listed name'
     SLOW,
     () => {
       // A list change scores each verified person against the changed listing alone (matchListing).
-      const built = CLASSES.flatMap((kind) => variants(kind, listings, 30, 31));
+      const built = VARIANT_CLASSES.flatMap((kind) => variants(kind, listings, 30, 31));
       const byId = new Map(listings.map((listing) => [listing.entryId, listing]));
       const restricted = (person: VariantPerson) =>
         matchListing(person, byId.get(person.entryId as string) as ListedPerson).score >= DEFAULT_SCREENING_THRESHOLD;
@@ -89,7 +80,7 @@ describe('false positives', () => {
 describe('the index loses nothing the matcher would find', () => {
   it('every listing a person scores at or above the threshold against, the index returns', SLOW, () => {
     const persons = [
-      ...CLASSES.flatMap((kind) => variants(kind, listings, 2, 32)),
+      ...VARIANT_CLASSES.flatMap((kind) => variants(kind, listings, 2, 32)),
       ...commonNames(US_NAMES, 10, false),
     ];
     for (const person of persons) {
