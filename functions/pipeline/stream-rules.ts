@@ -1,6 +1,6 @@
 import { eventStreamRule } from '#functions/events/stream-rules';
 import { personStreamRule } from '#functions/persons/stream-rules';
-import { screeningEntryStreamRule } from '#functions/screening/stream-rules';
+import { screeningChangeStreamRule } from '#functions/screening/stream-rules';
 import { verifyAccountStreamRule } from '#functions/verify-accounts/stream-rules';
 import { ENTITY } from '#shared/db/entities';
 import type { Image, StreamAction, StreamRule } from '#shared/stream/rules';
@@ -10,11 +10,11 @@ export const STREAM_RULES: Readonly<Record<string, StreamRule>> = {
   [ENTITY.verifyAccount]: verifyAccountStreamRule,
   [ENTITY.event]: eventStreamRule,
   [ENTITY.person]: personStreamRule,
-  [ENTITY.screeningEntry]: screeningEntryStreamRule,
+  [ENTITY.screeningChange]: screeningChangeStreamRule,
 };
 
 /** Entities that belong to no tenant (the service's own records); every other entity needs one. */
-const SERVICE_ENTITIES: ReadonlySet<string> = new Set([ENTITY.screeningEntry]);
+const SERVICE_ENTITIES: ReadonlySet<string> = new Set([ENTITY.screeningChange]);
 
 /** What one stream record asks for: its entity's rules applied to the change. */
 export function actionsFor(

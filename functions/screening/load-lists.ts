@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isoListedDate } from '#domain/listed-dates';
+import { parseAlertList } from '#domain/alert-list';
 import { parseOfacList } from '#domain/ofac-lists';
-import { fullNameKey, parseAlertCsv, type ScreeningEntry } from '#domain/screening';
 import type { ListedPerson } from '#domain/screening-match';
-import { screeningListings, screeningLists } from '#shared/db/screening/index';
+import { screeningListings } from '#shared/db/screening/index';
+import type { ListingRef } from '#shared/db/screening/listings';
 import { now } from '#shared/dependencies';
 
 // Loading the screening lists into the table (docs/api.md#screening): OFAC's files as
@@ -65,62 +65,38 @@ export function parseListFiles(files: ListFiles): ListedPerson[] {
       ? parseOfacList({ source: 'SDN', primary: files.sdn, aliases: files.alt, addresses: files.add })
       : []),
     ...(files.consPrim ? parseOfacList({ source: 'CONS', primary: files.consPrim, aliases: files.consAlt }) : []),
-    ...(files.alerts ? parseAlertCsv(files.alerts.text).map(alertListing) : []),
+    ...(files.alerts ? parseAlertList(files.alerts.text) : []),
   ];
 }
 
-function alertListing(entry: ScreeningEntry): ListedPerson {
-  const date = entry.dateOfBirth ? isoListedDate(entry.dateOfBirth) : undefined;
-  return {
-    list: 'alerts',
-    source: 'ALERTS',
-    entryId: `ALERTS-${entry.entryId}`,
-    name: entry.name,
-    names: [{ name: entry.name, kind: 'primary' }],
-    datesOfBirth: date ? [date] : [],
-  };
+/** What a write of the lists changes: listings added or replaced, listings taken off. */
+export interface ListChanges {
+  readonly put?: readonly ListedPerson[];
+  readonly remove?: readonly ListingRef[];
 }
 
 /**
- * Writes listed persons into the table: each listing whole (what the matcher holds in
- * memory), and one entry per name and full date of birth (the stream record of a new entry
- * re-screens the verified persons of its name); then the lists' version moves, so every
- * function holding the lists rebuilds them.
+ * Writes a change of the lists into the table: each listing whole (what the matcher holds
+ * in memory), each removal, then the change (`recordChange`), whose stream record
+ * re-screens every verified person against the listings put, and which moves the lists'
+ * version so every function holding the lists rebuilds them. Safe to repeat. The change's id.
  */
-export async function writeListings(listings: readonly ListedPerson[]): Promise<number> {
+export async function writeListChanges({ put = [], remove = [] }: ListChanges): Promise<string> {
   const at = now();
-  const writes = listings.flatMap((listing) => [
-    () => screeningListings().put(listing, at),
-    ...entriesOf(listing).map((entry) => () => screeningLists().put(entry, at)),
-  ]);
+  const writes = [
+    ...put.map((listing) => () => screeningListings().put(listing, at)),
+    ...remove.map((ref) => () => screeningListings().remove(ref)),
+  ];
   for (let i = 0; i < writes.length; i += CONCURRENCY) {
     await Promise.all(writes.slice(i, i + CONCURRENCY).map((write) => write()));
   }
-  await screeningListings().bumpVersion(at);
-  return listings.length;
-}
-
-/** A listing's names (its own and its aliases'), each with every full date of birth or none, as entries keyed by folded name. */
-function entriesOf(listing: ListedPerson): ScreeningEntry[] {
-  const days = listing.datesOfBirth.flatMap((date) => date.day ?? []);
-  const dates = days.length > 0 && days.length === listing.datesOfBirth.length ? days : [undefined];
-  return listing.names.flatMap((name, n) =>
-    fullNameKey(name.name) === ''
-      ? []
-      : dates.map((dateOfBirth, d) => ({
-          list: listing.list,
-          entryId: `${listing.entryId}#${n}${dates.length > 1 ? `#${d + 1}` : ''}`,
-          name: name.name,
-          nameKey: fullNameKey(name.name),
-          ...(dateOfBirth && { dateOfBirth }),
-        })),
-  );
+  return screeningListings().recordChange(put, at);
 }
 
 /** Reads and writes a lists folder; the counts of listed persons by list. */
 export async function loadListsFolder(dir: string): Promise<{ sanctions: number; alerts: number }> {
   const listings = parseListFiles(await readListFiles(dir));
-  await writeListings(listings);
+  await writeListChanges({ put: listings });
   return {
     sanctions: listings.filter((listing) => listing.list === 'sanctions').length,
     alerts: listings.filter((listing) => listing.list === 'alerts').length,

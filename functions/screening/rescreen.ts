@@ -1,55 +1,110 @@
 import { type Person, statusReason } from '#domain/person';
 import { transition } from '#domain/person-lifecycle';
-import { matches } from '#domain/screening';
-import { persons } from '#shared/db/persons/index';
+import type { ScreeningIndex } from '#domain/screening-index';
+import { type PersonRef, persons, screeningWalk } from '#shared/db/persons/index';
+import { SCREENING_SHARDS } from '#shared/db/persons/item';
 import { retryOnConflict } from '#shared/db/retry';
-import { screeningLists } from '#shared/db/screening/index';
+import { heldLists, screeningIndexOf } from '#shared/db/screening/held-lists';
+import { screeningListings } from '#shared/db/screening/index';
 import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
+import type { ScreeningMessage } from './screening-message';
+
+// Screening again after the lists changed, and every day (docs/api.md#screening): the
+// verified and restricted persons of every tenant are walked shard by shard and each is
+// scored by the same matcher identification uses, against the listings the change added or changed (or
+// the whole lists, daily). A person it now matches becomes `restricted` with
+// `matched_watchlist`. Safe to repeat: a restricted person is not verified any more.
+
+/** Pages of 100 persons one message walks before it hands the rest of its shard on. */
+export const PAGES_PER_MESSAGE = 20;
 
 /**
- * Screening again after the sanctions list changed (docs/api.md#screening): only the
- * verified persons whose folded name is that of a sanctions entry are read (the screening
- * index by folded name), never every person; each one matching an entry (and its date of
- * birth when both have one) becomes `restricted` with `matched_watchlist`. Safe to repeat.
+ * What a re-screen message screens against: the sanctions listings its change put (none
+ * when the change is gone or put alert listings only), or the whole sanctions list held
+ * in memory (daily, or a change too large to name its listings).
  */
-export async function rescreenName(nameKey: string, logger: Logger): Promise<RescreenOutcome> {
-  const entries = await screeningLists().entriesNamed('sanctions', nameKey);
-  const outcome = { restricted: 0, matching: 0 };
-  if (entries.length === 0) return outcome;
-  for (const candidate of await persons().personsNamed(nameKey)) {
-    if (candidate.status !== 'verified' && candidate.status !== 'restricted') continue;
-    const result = await retryOnConflict(
-      async () => {
-        const stored = await persons().getStored(candidate.tenant, candidate.id);
-        if (!stored || !entries.some((entry) => matches(stored.person, entry))) return 'no_match';
-        if (stored.person.status === 'restricted') return 'already_restricted';
-        if (stored.person.status !== 'verified') return 'no_match';
-        const status = transition(stored.person.status, 'sanctions_match') as Person['status'];
-        await persons().recordStatus(stored, { status, status_reasons: [statusReason('matched_watchlist')] }, now());
-        metrics().count('PersonStatusChanged');
-        return 'restricted';
-      },
-      { attempts: 5, jitterMs: 20 },
-    );
-    if (result === 'no_match') continue;
-    outcome.matching++;
-    if (result === 'restricted') {
-      outcome.restricted++;
-      logger.info('person restricted: sanctions list match', { tenant: candidate.tenant, person_id: candidate.id });
-    }
-  }
-  return outcome;
+export async function sanctionsFor(message: ScreeningMessage): Promise<ScreeningIndex | undefined> {
+  if (message.kind === 'daily') return (await heldLists()).sanctions;
+  const change = await screeningListings().change(message.change_id);
+  if (!change) return undefined;
+  if (change.all) return (await heldLists()).sanctions;
+  const listings = await screeningListings().get(change.listings.filter((ref) => ref.list === 'sanctions'));
+  return listings.length > 0 ? screeningIndexOf(listings) : undefined;
 }
 
 /**
- * `restricted`: persons this call moved to `restricted`; `matching`: persons matching an
- * entry of the name who are `restricted` now, whoever restricted them — the list-change
- * re-screen of the pipeline runs concurrently with the local admin route, so only this
- * count is stable for a caller.
+ * Walks up to `pages` pages of one shard's verified and restricted persons after `after`, restricting
+ * each one `sanctions` matches. `next`: where the walk goes on, none at the shard's end.
+ */
+export async function rescreenShard(
+  sanctions: ScreeningIndex,
+  walk: { shard: number; after?: PersonRef; pages: number },
+  logger: Logger,
+): Promise<RescreenOutcome & { next?: PersonRef }> {
+  const outcome = { restricted: 0, matching: 0, screened: 0 };
+  let after = walk.after;
+  for (let page = 0; page < walk.pages; page++) {
+    const found = await screeningWalk().page(walk.shard, after);
+    for (const person of found.persons) {
+      outcome.screened++;
+      if (sanctions.screen(person).length === 0) continue;
+      const result = await restrict(person, sanctions);
+      if (result === 'no_match') continue;
+      outcome.matching++;
+      if (result === 'restricted') {
+        outcome.restricted++;
+        logger.info('person restricted: sanctions list match', { tenant: person.tenant, person_id: person.id });
+      }
+    }
+    after = found.next;
+    if (!after) return outcome;
+  }
+  return { ...outcome, next: after };
+}
+
+/** Every shard walked to its end (the local admin route's list change, small tables only). */
+export async function rescreenEverywhere(sanctions: ScreeningIndex, logger: Logger): Promise<RescreenOutcome> {
+  const total = { restricted: 0, matching: 0, screened: 0 };
+  for (let shard = 0; shard < SCREENING_SHARDS; shard++) {
+    let after: PersonRef | undefined;
+    do {
+      const outcome = await rescreenShard(sanctions, { shard, after, pages: PAGES_PER_MESSAGE }, logger);
+      total.restricted += outcome.restricted;
+      total.matching += outcome.matching;
+      total.screened += outcome.screened;
+      after = outcome.next;
+    } while (after);
+  }
+  return total;
+}
+
+/** The person as stored now, screened again, restricted when it still matches and is verified. */
+async function restrict(person: Person, sanctions: ScreeningIndex) {
+  return retryOnConflict(
+    async () => {
+      const stored = await persons().getStored(person.tenant, person.id);
+      if (!stored || sanctions.screen(stored.person).length === 0) return 'no_match';
+      if (stored.person.status === 'restricted') return 'already_restricted';
+      if (stored.person.status !== 'verified') return 'no_match';
+      const status = transition(stored.person.status, 'sanctions_match') as Person['status'];
+      await persons().recordStatus(stored, { status, status_reasons: [statusReason('matched_watchlist')] }, now());
+      metrics().count('PersonStatusChanged');
+      return 'restricted';
+    },
+    { attempts: 5, jitterMs: 20 },
+  );
+}
+
+/**
+ * `restricted`: persons this call moved to `restricted`; `matching`: persons matching who
+ * are `restricted` now, whoever restricted them (the pipeline's re-screen of a change runs
+ * concurrently with the local admin route, so only this count is stable for a caller);
+ * `screened`: persons scored.
  */
 export interface RescreenOutcome {
   restricted: number;
   matching: number;
+  screened: number;
 }

@@ -40,11 +40,8 @@ const cache: Partial<Dependencies> = {};
  *   }
  * }
  *
- * // functions/screening/handlers/daily-rescreen.ts: a use asks the getter, never a constructor
- * await messageQueue().send(
- *   'screening',
- *   page.nameKeys.map((nameKey, n) => ({ id: String(n), body: { name_key: nameKey } satisfies ScreeningMessage })),
- * );
+ * // functions/screening/handlers/screening-worker.ts: a use asks the getter, never a constructor
+ * await messageQueue().send('screening', [{ id: `shard-${message.shard}`, body }]);
  */
 export function port<K extends Name>(name: K, factory: () => Dependencies[K]): () => Dependencies[K] {
   return () => {

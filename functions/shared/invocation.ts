@@ -22,21 +22,13 @@ import { flushMetrics } from './metrics';
  *
  * @example
  * // functions/screening/handlers/daily-rescreen.ts: a schedule
- * export const handler = invocation<void, { names: number }>(async () => {
- *   const logger = createLogger({ worker: 'daily-rescreen' });
- *   let names = 0;
- *   let startKey: Record<string, unknown> | undefined;
- *   do {
- *     const page = await screeningLists().namesPage('sanctions', startKey);
- *     await messageQueue().send(
- *       'screening',
- *       page.nameKeys.map((nameKey, n) => ({ id: String(n), body: { name_key: nameKey } satisfies ScreeningMessage })),
- *     );
- *     names += page.nameKeys.length;
- *     startKey = page.next;
- *   } while (startKey);
- *   logger.info('sanctions names queued for re-screening', { names });
- *   return { names };
+ * export const handler = invocation<void, { shards: number }>(async () => {
+ *   const messages = Array.from({ length: SCREENING_SHARDS }, (_, shard) => {
+ *     const body: ScreeningMessage = { kind: 'daily', shard };
+ *     return { id: `shard-${shard}`, body };
+ *   });
+ *   await messageQueue().send('screening', messages);
+ *   return { shards: messages.length };
  * });
  */
 export function invocation<E, R>(

@@ -119,8 +119,8 @@ export class DataTable extends Construct {
     }
     if (indexes.length > 0) {
       // Not confined by key: for a Query of an index, dynamodb:LeadingKeys is the index's
-      // partition key, whose values are not the table's kinds (`PNAME#<name>` finds persons
-      // of every tenant by name, by design). Index queries only read, and only the index's
+      // partition key, whose values are not the table's kinds (`PSCREEN#<shard>` walks persons
+      // of every tenant for the re-screens, by design). Index queries only read, and only the index's
       // projection.
       statements.push(
         new PolicyStatement({

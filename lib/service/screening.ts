@@ -2,9 +2,10 @@ import { ENTITY } from '#shared/db/entities';
 import type { ServiceArea } from './types';
 
 /**
- * Screening against the sanctions and alert lists: a new sanctions entry re-screens the
- * persons of its name, and every night each name on the list is screened again. (A person's own
- * screening is part of its identification: persons.ts.)
+ * Screening against the sanctions and alert lists: a change of the lists re-screens every
+ * verified person against the listings it put, and every night every verified person is
+ * screened against the whole lists, shard by shard. (A person's own screening is part of
+ * its identification: persons.ts.)
  */
 export const SCREENING: ServiceArea = {
   routes: [
@@ -14,13 +15,13 @@ export const SCREENING: ServiceArea = {
       path: '/local/sanctions/entries',
       scopes: ['write:persons'],
       handler: 'functions/screening/handlers/add-sanctions-entry.ts',
-      // Puts the listing and its entry and moves the lists' version, then re-screens its name
-      // at once: the entries and persons of that name (screening index), each person and its
-      // restriction. The one row that writes a screening entry (the deployed lists are
-      // loaded by `npm run lists:load`).
+      // Puts the listing and the change and moves the lists' version, then re-screens every
+      // verified person against it at once: the persons' screening walk (byLookup), the
+      // persons, each one matching read again and restricted. The one route that writes the
+      // lists (the deployed lists are loaded by `npm run lists:load` and the daily refresh).
       table: [
-        { actions: ['PutItem', 'UpdateItem', 'Query'], leadingKeys: ['screeningEntry'] },
-        { actions: ['GetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
+        { actions: ['PutItem', 'UpdateItem'], leadingKeys: ['screeningEntry'] },
+        { actions: ['GetItem', 'BatchGetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
       ],
       localOnly: true,
     },
@@ -30,29 +31,32 @@ export const SCREENING: ServiceArea = {
       id: 'ScreeningWorker',
       handler: 'functions/screening/handlers/screening-worker.ts',
       source: { kind: 'queue', queue: 'screening', batchSize: 10 },
-      // The sanctions entries of a name, the persons of that name (screening index), each person and its restriction.
+      // The change and its listings, or the whole lists (their version, the listings'
+      // partition, the listings); one shard of the persons' screening walk (byLookup), the
+      // persons, each one matching read again and restricted; the rest of the shard handed on.
       table: [
-        { actions: ['Query'], leadingKeys: ['screeningEntry'] },
-        { actions: ['GetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
+        { actions: ['GetItem', 'BatchGetItem'], indexes: ['byTenant'], leadingKeys: ['screeningEntry'] },
+        { actions: ['GetItem', 'BatchGetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
       ],
+      sendsTo: ['screening'],
       timeoutSeconds: 60,
     },
     {
       id: 'DailyRescreen',
       handler: 'functions/screening/handlers/daily-rescreen.ts',
       source: { kind: 'schedule', cron: { minute: '30', hour: '4' }, localEveryMs: 600_000 },
-      // Walks the sanctions list's names page by page.
-      table: { actions: [], indexes: ['byTenant'] },
+      // One screening message per shard of the persons: the worker walks them.
+      table: { actions: [] },
       sendsTo: ['screening'],
-      timeoutSeconds: 300,
+      timeoutSeconds: 30,
     },
   ],
   queues: {
     screening: { name: 'Screening', visibilityTimeoutSeconds: 360, maxReceiveCount: 5 },
   },
-  // A new or changed sanctions entry re-screens its name (functions/screening/stream-rules.ts).
+  // A change of the lists re-screens the verified persons, shard by shard (functions/screening/stream-rules.ts).
   streamRules: {
-    filters: [{ eventName: ['INSERT', 'MODIFY'], entity: [ENTITY.screeningEntry] }],
+    filters: [{ eventName: ['INSERT'], entity: [ENTITY.screeningChange] }],
     table: { actions: [] },
     sendsTo: ['screening'],
   },

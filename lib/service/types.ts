@@ -27,8 +27,9 @@ export interface TableAccess {
   readonly actions: readonly TableAction[];
   /**
    * Indexes it queries: `dynamodb:Query` on exactly these indexes, not confined by key: an
-   * index's partition keys are not the table's (`PNAME#<name>`, persons of every tenant by
-   * name, crosses tenants by design; so do `STATEMENT_CODE_SENT#<shard>` and `SCREEN#<list>`).
+   * index's partition keys are not the table's (`PSCREEN#<shard>`, the persons of every
+   * tenant the re-screens walk, crosses tenants by design; so do `STATEMENT_CODE_SENT#<shard>`
+   * and `SCREEN#<list>#LISTINGS`).
    */
   readonly indexes?: readonly IndexName[];
   /**

@@ -67,7 +67,7 @@ const SAMPLE_KEYS = {
   person: personKeys.person('acme', 'id-2').pk,
   person_reference: personKeys.reference('acme', 'ref-1').pk,
   review_case: personKeys.reviewCase('acme', 'id-2', '2026-01-01T00:00:00.000Z').pk,
-  screening_entry: screeningKeys.entry('ofac', 'jane doe', 'entry-1').pk,
+  screening_change: screeningKeys.change('2026-01-01T00:00:00.000Z#c1').pk,
   screening_listing: screeningKeys.listing('sanctions', 'SDN-1').pk,
   screening_version: screeningKeys.version.pk,
   tenant_settings: keys.tenantSettings('acme').pk,
@@ -332,7 +332,7 @@ describe('screening entries (SCREEN#): only rows that write them', () => {
     '%s may write a screening entry only if its row writes them, and is denied them otherwise',
     (_, role) => {
       const writer = role.row !== undefined && writtenKindsOf(role.row).includes('screeningEntry');
-      const pk = SAMPLE_KEYS.screening_entry;
+      const pk = SAMPLE_KEYS.screening_listing;
       expect(mayDo(role.statements, 'dynamodb:PutItem', pk, TABLE_ARN)).toBe(writer);
       const denied = WRITES.filter((action) => role.statements.some((s) => denies(s, action, pk, TABLE_ARN)));
       expect(denied).toEqual(writer ? [] : WRITES);
@@ -354,13 +354,15 @@ describe('screening entries (SCREEN#): only rows that write them', () => {
     const writers = screeningWriters(probeRoles);
     expect(writers.map((role) => role.row?.id)).toEqual(['AddSanctionsEntry']);
     const [writer] = writers as [TemplateRole];
-    expect(mayDo(writer.statements, 'dynamodb:PutItem', SAMPLE_KEYS.screening_entry, probeArn)).toBe(true);
+    expect(mayDo(writer.statements, 'dynamodb:PutItem', SAMPLE_KEYS.screening_listing, probeArn)).toBe(true);
     expect(mayDo(writer.statements, 'dynamodb:PutItem', SAMPLE_KEYS.tenant_alias, probeArn)).toBe(false);
     expect(
-      WRITES.filter((a) => writer.statements.some((s) => denies(s, a, SAMPLE_KEYS.screening_entry, probeArn))),
+      WRITES.filter((a) => writer.statements.some((s) => denies(s, a, SAMPLE_KEYS.screening_listing, probeArn))),
     ).toEqual([]);
     for (const role of probeRoles.filter((r) => r !== writer)) {
-      expect(mayDo(role.statements, 'dynamodb:PutItem', SAMPLE_KEYS.screening_entry, probeArn), role.name).toBe(false);
+      expect(mayDo(role.statements, 'dynamodb:PutItem', SAMPLE_KEYS.screening_listing, probeArn), role.name).toBe(
+        false,
+      );
     }
   });
 });

@@ -123,9 +123,9 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   VerificationWorker: {
     'kms:Decrypt': [DIGEST, FIELD, 'cipher for ownership', 'storage via dynamodb', 'storage via sqs'],
   },
-  // Sends each name of the list to the screening queue.
+  // Sends one message per screening shard to the screening queue; reads no table.
   DailyRescreen: {
-    'kms:Decrypt': ['storage via dynamodb', 'storage via sqs'],
+    'kms:Decrypt': ['storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
 };

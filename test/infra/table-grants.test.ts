@@ -142,8 +142,16 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
     EVERY_ROUTE,
     IDEMPOTENT_ROUTE,
   ),
-  // A schedule that only walks an index: nothing on the table itself.
-  DailyRescreen: { 'dynamodb:Query': ['table/index/gsi1'] },
+  // A schedule that only sends messages (one per screening shard): nothing on the table at all.
+  DailyRescreen: {},
+  // A change's listings or the whole lists read; the persons' screening walk (an index) and
+  // the persons read; a match restricted. Writes only tenant data.
+  ScreeningWorker: {
+    'dynamodb:GetItem': ['table (SCREEN#*)', 'table (T#*)'],
+    'dynamodb:BatchGetItem': ['table (SCREEN#*)', 'table (T#*)'],
+    'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'],
+    'dynamodb:UpdateItem': ['table (T#*)'],
+  },
 };
 
 /** Actions on the tenants' records only (`T#…`, the kind `tenantData`). */

@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { isoListedDate } from '#domain/listed-dates';
-import { fullNameKey } from '#domain/screening';
+import { words } from '#domain/name-folding';
+import type { ListedPerson } from '#domain/screening-match';
+import { screeningIndexOf } from '#shared/db/screening/held-lists';
 import { httpHandler } from '#shared/http/handler';
 import { documented, text } from '#shared/input-schemas';
 import { createLogger } from '#shared/logger';
-import { writeListings } from '../load-lists';
-import { rescreenName } from '../rescreen';
+import { writeListChanges } from '../load-lists';
+import { rescreenEverywhere } from '../rescreen';
 
 /**
- * An entry is found by its folded name (`fullNameKey`): a name of punctuation, spaces or
- * symbols alone folds to nothing, matches no one, and its screening message would fail the
- * worker's schema until dead-lettered. The pattern says the same to the OpenAPI document.
+ * A name of punctuation, spaces or symbols alone folds to no word and matches no one: it
+ * is refused at the door. The pattern says the same to the OpenAPI document.
  */
 const name = documented(
   text(1, 255).check(
-    z.refine((v) => fullNameKey(v) !== '', {
+    z.refine((v) => words(v).length > 0, {
       message: 'must hold at least one letter or digit (punctuation, spaces and symbols alone match no one)',
     }),
   ),
@@ -27,30 +28,35 @@ const name = documented(
 
 const body = z.strictObject({
   name,
+  aliases: z.optional(z.array(name).check(z.maxLength(20))),
   date_of_birth: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD'))),
 });
 
 /**
  * POST /local/sanctions/entries — local runtime only, never deployed (docs/sandbox.md#persons):
- * adds a sanctions-list entry (`First Last` or `LAST, First`) and re-screens at once, so a
- * verified person of that name is `restricted` when this answers 201. `restricted` counts the
+ * adds a sanctions-list entry (`First Last` or `LAST, First`, with its aliases) and
+ * re-screens every verified person against it at once, as the pipeline does for any list
+ * change, so a verified person it matches is `restricted` when this answers 201. `restricted` counts the
  * persons matching the entry who are restricted now (the pipeline's own list-change
  * re-screen may have restricted them first).
  */
 export const handler = httpHandler({ body }, async ({ body, tenant }) => {
   const entryId = `local-${randomUUID()}`;
   const date = body.date_of_birth ? isoListedDate(body.date_of_birth) : undefined;
-  await writeListings([
-    {
-      list: 'sanctions',
-      source: 'LOCAL',
-      entryId,
-      name: body.name,
-      names: [{ name: body.name, kind: 'primary' }],
-      datesOfBirth: date ? [date] : [],
-    },
-  ]);
-  const { matching } = await rescreenName(fullNameKey(body.name), createLogger({ tenant, route: 'local-sanctions' }));
+  const listing: ListedPerson = {
+    list: 'sanctions',
+    source: 'LOCAL',
+    entryId,
+    name: body.name,
+    names: [
+      { name: body.name, kind: 'primary' },
+      ...(body.aliases ?? []).map((alias) => ({ name: alias, kind: 'aka' as const })),
+    ],
+    datesOfBirth: date ? [date] : [],
+  };
+  await writeListChanges({ put: [listing] });
+  const logger = createLogger({ tenant, route: 'local-sanctions' });
+  const { matching } = await rescreenEverywhere(screeningIndexOf([listing]), logger);
   return {
     statusCode: 201,
     body: { entry: { id: entryId, name: body.name, date_of_birth: body.date_of_birth }, restricted: matching },

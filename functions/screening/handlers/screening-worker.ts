@@ -1,8 +1,20 @@
 import { queueWorker } from '#shared/batch';
-import { rescreenName } from '../rescreen';
-import { screeningMessage } from '../screening-message';
+import { messageQueue } from '#shared/queue/index';
+import { PAGES_PER_MESSAGE, rescreenShard, sanctionsFor } from '../rescreen';
+import { type ScreeningMessage, screeningMessage } from '../screening-message';
 
-/** Re-screens by name from the screening queue (SQS, partial batch failures). */
+/**
+ * Re-screens one shard of the verified persons from the screening queue (SQS, partial
+ * batch failures): a bounded walk per message, the rest of the shard handed on as the
+ * same message starting after the last person walked.
+ */
 export const handler = queueWorker({ worker: 'screening-worker', body: screeningMessage }, async (message, logger) => {
-  await rescreenName(message.name_key, logger);
+  const sanctions = await sanctionsFor(message);
+  if (!sanctions) return;
+  const outcome = await rescreenShard(sanctions, { ...message, pages: PAGES_PER_MESSAGE }, logger);
+  logger.info('screening shard walked', { kind: message.kind, shard: message.shard, ...outcome, next: undefined });
+  if (outcome.next) {
+    const body: ScreeningMessage = { ...message, after: outcome.next };
+    await messageQueue().send('screening', [{ id: `shard-${message.shard}`, body }]);
+  }
 });

@@ -12,7 +12,7 @@ export const ENTITY = {
   person: 'person',
   personReference: 'person_reference',
   reviewCase: 'review_case',
-  screeningEntry: 'screening_entry',
+  screeningChange: 'screening_change',
   screeningListing: 'screening_listing',
   screeningVersion: 'screening_version',
   tenantSettings: 'tenant_settings',

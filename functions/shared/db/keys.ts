@@ -14,7 +14,7 @@ export { ENTITY } from './entities';
  * and no other, so each row of lib/service names the kinds its table actions reach
  * (`TableAccess.leadingKeys`) and the stack confines its grant to them
  * (docs/data-model.md#who-writes-which-keys). A new kind of record takes a new prefix here.
- * Index partition keys (`PNAME#…`, `STATEMENT_CODE_SENT#…`) are not among them: an index
+ * Index partition keys (`PSCREEN#…`, `STATEMENT_CODE_SENT#…`) are not among them: an index
  * Query is granted on the index, not by key.
  *
  * A tenant's record puts the tenant right after the prefix, then `#` or nothing

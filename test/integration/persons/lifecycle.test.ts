@@ -4,6 +4,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { identifyPerson } from '#functions/persons/identify-person';
 import { handler as streamRouterHandler } from '#functions/pipeline/handlers/stream-router';
+import { SCREENING_SHARDS } from '#shared/db/persons/item';
 import { personKeys } from '#shared/db/persons/keys';
 import { tenants } from '#shared/db/tenants/index';
 import { documentClient } from '#shared/dependencies';
@@ -269,8 +270,8 @@ describe('person lifecycle', () => {
     await env.runtime.settle();
     expect((await env.alice.get(`/persons/${person.id}`)).body.person.status).toBe('verified');
 
-    const run = (await env.runtime.runSchedule('DailyRescreen')) as { names: number };
-    expect(run.names).toBeGreaterThanOrEqual(1);
+    const run = (await env.runtime.runSchedule('DailyRescreen')) as { shards: number };
+    expect(run.shards).toBe(SCREENING_SHARDS);
     await env.runtime.settle();
     expect((await env.alice.get(`/persons/${person.id}`)).body.person.status).toBe('restricted');
   });

@@ -28,7 +28,7 @@ describe('stream rules by entity', () => {
   });
 
   it('has rules for verify accounts, persons, screening entries and events, and none for slots, idempotency records or aliases', () => {
-    expect(Object.keys(STREAM_RULES).sort()).toEqual(['event', 'person', 'screening_entry', 'verify_account']);
+    expect(Object.keys(STREAM_RULES).sort()).toEqual(['event', 'person', 'screening_change', 'verify_account']);
     expect(actionsFor('INSERT', undefined, { entity: 'verification_slot', tenant: 't1' })).toEqual([]);
     expect(actionsFor('INSERT', undefined, { entity: 'idempotency', tenant: 't1' })).toEqual([]);
   });

@@ -4,24 +4,21 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ListFileError } from '#domain/csv';
 import { loadListsFolder } from '#functions/screening/load-lists';
-import type { ListingRepository, ScreeningListRepository } from '#shared/db/screening/index';
+import type { ListingRepository } from '#shared/db/screening/index';
 import { setDependencies } from '#shared/dependencies';
 
 /** The lists' repositories as fakes that note every write. */
 function recordWrites() {
   const writes: string[] = [];
   setDependencies({
-    screeningLists: {
-      put: async (entry: { entryId: string }) => void writes.push(`entry ${entry.entryId}`),
-    } as unknown as ScreeningListRepository,
     screeningListings: {
       put: async (listing: { entryId: string }) => void writes.push(`listing ${listing.entryId}`),
-      bumpVersion: async () => void writes.push('version'),
+      recordChange: async (changed: unknown[]) => void writes.push(`change of ${changed.length}`),
     } as unknown as ListingRepository,
   });
   return writes;
 }
-afterEach(() => setDependencies({ screeningLists: undefined, screeningListings: undefined }));
+afterEach(() => setDependencies({ screeningListings: undefined }));
 
 async function folder(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'lists-'));
@@ -32,11 +29,11 @@ async function folder(files: Record<string, string>): Promise<string> {
 const SDN = '1,"DOE, Jane","individual","X",-0-,-0-,-0-,-0-,-0-,-0-,-0-,"DOB 01 Jan 1970"\n';
 
 describe('loading a folder of list files', () => {
-  it('writes each listing, an entry per name, then moves the lists’ version once', async () => {
+  it('writes each listing with its aliases, then records the change once', async () => {
     const writes = recordWrites();
     const dir = await folder({ 'sdn.csv': SDN, 'alt.csv': '1,7,"aka","DOE, Janet",-0-\n' });
     expect(await loadListsFolder(dir)).toEqual({ sanctions: 1, alerts: 0 });
-    expect(writes.sort()).toEqual(['entry SDN-1#0', 'entry SDN-1#1', 'listing SDN-1', 'version']);
+    expect(writes).toEqual(['listing SDN-1', 'change of 1']);
   });
 
   it('writes nothing when one file is malformed, and names the file and the line', async () => {

@@ -1,28 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { actionsFor } from '#functions/pipeline/stream-rules';
+import { SCREENING_SHARDS } from '#shared/db/persons/item';
 
-describe('screening entry stream rules', () => {
-  const entry = (list: string) => ({
-    pk: 'SCREEN#x',
-    sk: 'e1',
-    entity: 'screening_entry',
-    list,
-    name_key: 'sandy sanctioned',
-  });
+describe('screening change stream rules', () => {
+  const change = { pk: 'SCREEN#CHANGE#c1', sk: 'CHANGE', entity: 'screening_change', change_id: 'c1' };
 
-  it('re-screens the name of a new or changed sanctions entry, though the entry belongs to no tenant', () => {
-    const expected = [
-      {
+  it('re-screens every shard of the verified persons against a new change, though the change belongs to no tenant', () => {
+    const actions = actionsFor('INSERT', undefined, change);
+    expect(actions).toHaveLength(SCREENING_SHARDS);
+    expect(actions).toEqual(
+      Array.from({ length: SCREENING_SHARDS }, (_, shard) => ({
         kind: 'enqueue',
         queue: 'screening',
-        message: { id: 'sandy sanctioned', body: { name_key: 'sandy sanctioned' } },
-      },
-    ];
-    expect(actionsFor('INSERT', undefined, entry('sanctions'))).toEqual(expected);
-    expect(actionsFor('MODIFY', entry('sanctions'), entry('sanctions'))).toEqual(expected);
+        message: { id: `shard-${shard}`, body: { kind: 'change', change_id: 'c1', shard } },
+      })),
+    );
   });
 
-  it('leaves alert-list entries to identification: verified persons are restricted by sanctions only', () => {
-    expect(actionsFor('INSERT', undefined, entry('alerts'))).toEqual([]);
+  it('asks nothing of a change rewritten or removed: a change is re-screened once', () => {
+    expect(actionsFor('MODIFY', change, change)).toEqual([]);
+    expect(actionsFor('REMOVE', change, change)).toEqual([]);
   });
 });

@@ -1,15 +1,24 @@
 import { tableName } from '#shared/config';
 import { documentClient, port } from '#shared/dependencies';
 import { PersonRepository } from './repository';
+import { ScreeningWalk } from './screening-walk';
 
 export type { PersonChange, PersonListFilter, StoredPerson } from './repository';
 export { PersonRepository } from './repository';
+export type { PersonRef } from './screening-walk';
 
 /** The person repository on the service's table; tests and the local runtime may replace it. */
 export const persons = /* @__PURE__ */ port('persons', () => new PersonRepository(documentClient(), tableName()));
 
+/** The verified persons of every tenant, shard by shard (the re-screens). */
+export const screeningWalk = /* @__PURE__ */ port(
+  'screeningWalk',
+  () => new ScreeningWalk(documentClient(), tableName()),
+);
+
 declare module '#shared/dependencies' {
   interface Dependencies {
+    screeningWalk: ScreeningWalk;
     persons: PersonRepository;
   }
 }

@@ -1,8 +1,7 @@
 import type { Person } from '#domain/person';
-import { nameKey } from '#domain/screening';
 import { ENTITY } from '../entities';
 import { withoutStorageFields } from '../items';
-import { listShardOf } from '../shards';
+import { listShardOf, shardOf } from '../shards';
 import { personKeys } from './keys';
 
 /** Stored beside the person, never returned: the SSN ciphertext and the list-filter keys. */
@@ -16,13 +15,26 @@ export function toPerson(item: Record<string, unknown>): Person {
 /** The list filters on names are case-insensitive exact matches. */
 export const nameFilterKey = (name: string): string => name.trim().toLowerCase();
 
-/** The attributes derived from the person's names: list-filter keys and its screening index entry. */
-export function nameAttributes(person: Pick<Person, 'tenant' | 'id' | 'first_name' | 'last_name'>) {
+/** The attributes derived from the person's names: the list filters' keys. */
+export function nameAttributes(person: Pick<Person, 'first_name' | 'last_name'>) {
+  return { first_name_key: nameFilterKey(person.first_name), last_name_key: nameFilterKey(person.last_name) };
+}
+
+/**
+ * How many shards the persons' screening partitions have: the re-screens walk them in
+ * parallel, one message per shard, so no partition holds more than an eighth of the
+ * persons and a walk of a million takes minutes, not an hour.
+ */
+export const SCREENING_SHARDS = 8;
+
+/** The person's screening shard: a hash of tenant and id, fixed for the person's life. */
+export const screeningShardOf = (tenant: string, id: string): number => shardOf(`${tenant}#${id}`, SCREENING_SHARDS);
+
+/** The person's entry in the screening walk (written once: its key never changes). */
+function screeningAttributes(person: Pick<Person, 'tenant' | 'id'>) {
   return {
-    first_name_key: nameFilterKey(person.first_name),
-    last_name_key: nameFilterKey(person.last_name),
-    gsi2pk: personKeys.byName(nameKey(person.first_name, person.last_name)),
-    gsi2sk: personKeys.byNameOrder(person.tenant, person.id),
+    gsi2pk: personKeys.screening(screeningShardOf(person.tenant, person.id)),
+    gsi2sk: personKeys.screeningOrder(person.tenant, person.id),
   };
 }
 
@@ -30,7 +42,7 @@ export function nameAttributes(person: Pick<Person, 'tenant' | 'id' | 'first_nam
 export const personListPartition = (person: Pick<Person, 'tenant' | 'id' | 'status'>): string =>
   personKeys.list(person.tenant, person.status, listShardOf(person.tenant, person.id));
 
-/** A new person as stored: its key, its list and screening index entries, the person. */
+/** A new person as stored: its key, its list and screening walk entries, the person. */
 export function personItem(person: Person): Record<string, unknown> {
   return {
     ...personKeys.person(person.tenant, person.id),
@@ -38,6 +50,7 @@ export function personItem(person: Person): Record<string, unknown> {
     gsi1pk: personListPartition(person),
     gsi1sk: personKeys.order(person.created_at, person.id),
     ...nameAttributes(person),
+    ...screeningAttributes(person),
     ...person,
   };
 }

@@ -12,9 +12,12 @@ export const personKeys = {
     pk: `${KEY_PREFIX.tenantData}${tenant}#PREF#${keyDigest('customer-reference', customerReferenceId)}`,
     sk: 'PREF',
   }),
-  /** byLookup partition: persons of every tenant with one folded name (screening). */
-  byName: (nameKey: string) => `PNAME#${nameKey}`,
-  byNameOrder: (tenant: string, id: string) => `${tenant}#${id}`,
+  /**
+   * byLookup partition: one shard of the persons of every tenant, which the re-screen of a
+   * list change and the daily re-screen walk (functions/screening/rescreen.ts).
+   */
+  screening: (shard: number) => `PSCREEN#${shard}`,
+  screeningOrder: (tenant: string, id: string) => `${tenant}#${id}`,
   reviewCase: (tenant: string, id: string, openedAt: string) => ({
     pk: `${KEY_PREFIX.tenantData}${tenant}#P#${id}`,
     sk: `REVIEW#${openedAt}`,

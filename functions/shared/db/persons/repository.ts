@@ -4,7 +4,6 @@ import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
 import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
-import { queryPartition } from '../paging/partitions';
 import {
   changedFields,
   concurrentUpdate,
@@ -199,15 +198,6 @@ export class PersonRepository {
         },
       }),
     );
-  }
-
-  /** Persons of every tenant whose folded name is `nameKey` (screening index). */
-  async personsNamed(nameKey: string): Promise<{ tenant: string; id: string; status: string }[]> {
-    const items = await queryPartition(this.db, this.tableName, {
-      index: 'byLookup',
-      partition: personKeys.byName(nameKey),
-    });
-    return items.map((item) => ({ tenant: String(item.tenant), id: String(item.id), status: String(item.status) }));
   }
 
   private async updateWithReference(person: Person, change: VersionedChange, reference: string, now: Date) {

@@ -1,5 +1,5 @@
 import { ScreeningIndex } from '#domain/screening-index';
-import { DEFAULT_SCREENING_THRESHOLD, type ScreeningList } from '#domain/screening-match';
+import { DEFAULT_SCREENING_THRESHOLD, type ListedPerson, type ScreeningList } from '#domain/screening-match';
 import { screeningThreshold } from '#shared/config';
 import { screeningListings } from './index';
 
@@ -31,9 +31,12 @@ async function build(): Promise<HeldLists> {
     screeningListings().all('sanctions'),
     screeningListings().all('alerts'),
   ]);
-  const threshold = screeningThreshold() ?? DEFAULT_SCREENING_THRESHOLD;
-  return { sanctions: new ScreeningIndex(sanctions, threshold), alerts: new ScreeningIndex(alerts, threshold) };
+  return { sanctions: screeningIndexOf(sanctions), alerts: screeningIndexOf(alerts) };
 }
+
+/** Listings indexed for the matcher at the deployment's threshold. */
+export const screeningIndexOf = (listings: readonly ListedPerson[]): ScreeningIndex =>
+  new ScreeningIndex(listings, screeningThreshold() ?? DEFAULT_SCREENING_THRESHOLD);
 
 /** Forgets the held lists (tests that swap the table). */
 export function forgetHeldLists(): void {

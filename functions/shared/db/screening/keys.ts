@@ -1,26 +1,22 @@
 import { KEY_PREFIX } from '../keys';
 
-/** Keys of screening-list entries (docs/data-model.md, patterns 19–20). */
+/** Keys of the screening lists (docs/data-model.md, patterns 19–20): no tenant’s. */
 export const screeningKeys = {
-  /** Every entry of a list with one folded name: what screening one person reads (a key lookup). */
-  entries: (list: string, nameKey: string) => `${KEY_PREFIX.screeningEntry}${list}#${nameKey}`,
-  entry: (list: string, nameKey: string, entryId: string) => ({
-    pk: `${KEY_PREFIX.screeningEntry}${list}#${nameKey}`,
-    sk: entryId,
-  }),
-  /** byTenant partition of a whole list, in name order: the daily re-screen walks it page by page. */
-  byList: (list: string) => `${KEY_PREFIX.screeningEntry}${list}`,
-  listOrder: (nameKey: string, entryId: string) => `${nameKey}#${entryId}`,
   /**
    * One listed person with every name it is known by and its dates of birth, as the
-   * matcher reads it (`#domain/screening-match`); its own byTenant partition, so walking a
-   * list's names (the daily re-screen) never meets one.
+   * matcher reads it (`#domain/screening-match`).
    */
   listing: (list: string, listingId: string) => ({
     pk: `${KEY_PREFIX.screeningEntry}${list}#LISTING#${listingId}`,
     sk: 'LISTING',
   }),
+  /** byTenant partition of a list's listings: what a function holding the lists in memory walks. */
   listings: (list: string) => `${KEY_PREFIX.screeningEntry}${list}#LISTINGS`,
+  /**
+   * One change of the lists (the listings added or changed): its stream record re-screens
+   * the verified persons against those listings (functions/screening/rescreen.ts).
+   */
+  change: (changeId: string) => ({ pk: `${KEY_PREFIX.screeningEntry}CHANGE#${changeId}`, sk: 'CHANGE' }),
   /** Bumped by every change of either list, so a function holding the lists in memory sees it. */
   version: { pk: `${KEY_PREFIX.screeningEntry}VERSION`, sk: 'VERSION' },
 };

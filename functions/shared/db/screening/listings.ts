@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import {
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -12,10 +14,28 @@ import { batchGetInOrder } from '../paging/batch-get';
 import { TABLE_SCHEMA } from '../schema';
 import { screeningKeys } from './keys';
 
+/** A listing by its list and id. */
+export interface ListingRef {
+  readonly list: ScreeningList;
+  readonly entryId: string;
+}
+
+/**
+ * A change of the lists as the re-screen reads it: the listings added or changed (a
+ * removal re-screens no one: it never lifts a restriction), or `all` when there are more
+ * than a change item holds, and the re-screen takes the whole lists.
+ */
+export type ListChange = { readonly all: true } | { readonly all: false; readonly listings: readonly ListingRef[] };
+
+/** The most listings a change names; a larger change re-screens against the whole lists. */
+export const CHANGE_LISTINGS_LIMIT = 1000;
+
 /**
  * The listed persons of the screening lists as the matcher reads them (docs/decisions.md#screening):
  * one item per listing with every name and date of birth, walked whole by a function that
- * holds the lists in memory, and one version the writers bump so that it rebuilds.
+ * holds the lists in memory; one change item per write of the lists, whose stream record
+ * re-screens the verified persons; and one version the writers bump so that a holder
+ * rebuilds.
  */
 export class ListingRepository {
   constructor(
@@ -23,7 +43,7 @@ export class ListingRepository {
     private readonly tableName: string,
   ) {}
 
-  /** Adds or replaces a listing (the writer bumps the version once its batch is written: `bumpVersion`). */
+  /** Adds or replaces a listing (the writer records the change once its batch is written: `recordChange`). */
   async put(listing: ListedPerson, now: Date): Promise<void> {
     await this.db.send(
       new PutCommand({
@@ -65,6 +85,22 @@ export class ListingRepository {
       for (const item of out.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
       startKey = out.LastEvaluatedKey;
     } while (startKey);
+    return this.read(keys);
+  }
+
+  /** The listings of `refs` that are still listed, in that order. */
+  async get(refs: readonly ListingRef[]): Promise<ListedPerson[]> {
+    return this.read(refs.map((ref) => screeningKeys.listing(ref.list, ref.entryId)));
+  }
+
+  /** Takes a listing off its list (the listing alone: the restrictions it caused stay). */
+  async remove(ref: ListingRef): Promise<void> {
+    await this.db.send(
+      new DeleteCommand({ TableName: this.tableName, Key: screeningKeys.listing(ref.list, ref.entryId) }),
+    );
+  }
+
+  private async read(keys: readonly { pk: string; sk: string }[]): Promise<ListedPerson[]> {
     const items = await batchGetInOrder(this.db, this.tableName, keys);
     return items.map((item) => ({
       list: item.list as ScreeningList,
@@ -84,8 +120,46 @@ export class ListingRepository {
     return Number(out.Item?.lists_version ?? 0);
   }
 
-  /** A change of either list is written: functions holding the lists rebuild on their next use. */
-  async bumpVersion(now: Date): Promise<void> {
+  /**
+   * A write of the lists is done: its change item (whose stream record re-screens the
+   * verified persons against the listings it names), then the lists' version, so functions
+   * holding the lists rebuild on their next use. Written in that order, a failure between
+   * leaves the change to be written again by the retried load, never a version with no change.
+   */
+  async recordChange(changed: readonly ListingRef[], now: Date): Promise<string> {
+    const changeId = `${now.toISOString()}#${randomUUID()}`;
+    const all = changed.length > CHANGE_LISTINGS_LIMIT;
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...screeningKeys.change(changeId),
+          entity: ENTITY.screeningChange,
+          version: 1,
+          change_id: changeId,
+          all,
+          listings: all ? [] : changed.map((ref) => ({ list: ref.list, entry_id: ref.entryId })),
+          changed_at: now.toISOString(),
+        },
+      }),
+    );
+    await this.bumpVersion(now);
+    return changeId;
+  }
+
+  /** A change as the re-screen reads it; undefined when there is no such change. */
+  async change(changeId: string): Promise<ListChange | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: screeningKeys.change(changeId) }));
+    if (!out.Item) return undefined;
+    if (out.Item.all === true) return { all: true };
+    const listings = (out.Item.listings as { list: ScreeningList; entry_id: string }[]).map((ref) => ({
+      list: ref.list,
+      entryId: ref.entry_id,
+    }));
+    return { all: false, listings };
+  }
+
+  private async bumpVersion(now: Date): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,

@@ -351,20 +351,15 @@ describe('stream router', () => {
     });
 
     it('gives a message id asked twice in one batch a suffix, as ids must be distinct within one send', async () => {
-      const entry = (n: number) =>
-        record('INSERT', {
-          pk: `SCR#${n}`,
-          sk: 'E',
-          entity: 'screening_entry',
-          list: 'sanctions',
-          name_key: 'pia poison',
-        });
+      const change = (n: number) =>
+        record('INSERT', { pk: `SCREEN#CHANGE#c${n}`, sk: 'CHANGE', entity: 'screening_change', change_id: `c${n}` });
 
-      await handler(batch(entry(1), entry(2)));
+      await handler(batch(change(1), change(2)));
 
-      expect(queue.sent.map((s) => [s.queue, s.message.id, s.message.body])).toEqual([
-        ['screening', 'pia poison', { name_key: 'pia poison' }],
-        ['screening', 'pia poison#2', { name_key: 'pia poison' }],
+      const shard0 = queue.sent.filter((s) => (s.message.body as { shard: number }).shard === 0);
+      expect(shard0.map((s) => [s.queue, s.message.id, s.message.body])).toEqual([
+        ['screening', 'shard-0', { kind: 'change', change_id: 'c1', shard: 0 }],
+        ['screening', 'shard-0#2', { kind: 'change', change_id: 'c2', shard: 0 }],
       ]);
     });
   });

@@ -1,29 +1,43 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Person } from '#domain/person';
-import { nameKey } from '#domain/screening';
+import type { ListedPerson } from '#domain/screening-match';
 import { handler as screeningWorker } from '#functions/screening/handlers/screening-worker';
+import { PAGES_PER_MESSAGE } from '#functions/screening/rescreen';
+import type { ScreeningMessage } from '#functions/screening/screening-message';
 import { personItem } from '#shared/db/persons/item';
-import { ddb, functionUnderTest, givenStored, TENANT, useHandlerHarness } from '#test/support/handler-harness';
+import { personKeys } from '#shared/db/persons/keys';
+import { screeningKeys } from '#shared/db/screening/keys';
+import { setDependencies } from '#shared/dependencies';
+import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-queue';
+import { ddb, functionUnderTest, givenStored, TABLE, TENANT, useHandlerHarness } from '#test/support/handler-harness';
 import { countOf } from '#test/support/metrics';
 import { sqsBatch, sqsRecord } from '#test/support/records';
 
 /**
- * The screening worker's metrics: each verified person a sanctions entry restricts is one
- * PersonStatusChanged. (Re-screening itself is tested on DynamoDB Local.)
+ * The screening worker walks one shard of the verified persons and restricts each one the
+ * change's listings match; a shard longer than one message's pages is handed on. (The
+ * whole flow through the table is tested on DynamoDB Local.)
  */
 const harness = useHandlerHarness();
 const worker = functionUnderTest('ScreeningWorker', screeningWorker);
 
 const PERSON_ID = '0b7e2f4a-5c6d-4e8f-9a0b-1c2d3e4f5a6b';
-const NAME_KEY = nameKey('Ivan', 'Petrov');
+const LISTING: ListedPerson = {
+  list: 'sanctions',
+  source: 'SDN',
+  entryId: 'SDN-1',
+  name: 'PETROV, Ivan Sergeyevich',
+  names: [{ name: 'PETROV, Ivan Sergeyevich', kind: 'primary' }],
+  datesOfBirth: [],
+};
 
-function storedPerson(status: Person['status']) {
+function storedPerson(status: Person['status'], first_name = 'Ivan') {
   const person: Person = {
     id: PERSON_ID,
     tenant: TENANT,
     customer_reference_id: 'cust-1',
-    first_name: 'Ivan',
+    first_name,
     last_name: 'Petrov',
     has_ssn: false,
     status,
@@ -35,36 +49,109 @@ function storedPerson(status: Person['status']) {
   return { ...personItem(person), identity_rev: 1 };
 }
 
-/** A sanctions entry of the name, and one person of that name with `status`. */
-function givenListedPerson(status: Person['status']) {
-  ddb
-    .on(QueryCommand, { ExpressionAttributeValues: { ':pk': `SCREEN#sanctions#${NAME_KEY}` } })
-    .resolves({ Items: [{ list: 'sanctions', entry_id: 'sdn-1', name: 'PETROV, Ivan', name_key: NAME_KEY }] });
-  ddb
-    .on(QueryCommand, { ExpressionAttributeValues: { ':pk': `PNAME#${NAME_KEY}` } })
-    .resolves({ Items: [{ tenant: TENANT, id: PERSON_ID, status }] });
-  givenStored(storedPerson(status), { status: 'restricted', version: 2 });
+/** A change naming LISTING, and a shard whose every page holds the person (the last page ending the walk when `pages` is reached). */
+function given(person: Record<string, unknown>, pages = 1) {
+  ddb.on(GetCommand, { Key: screeningKeys.change('c1') }).resolves({
+    Item: { ...screeningKeys.change('c1'), all: false, listings: [{ list: 'sanctions', entry_id: 'SDN-1' }] },
+  });
+  const listingItem = {
+    ...screeningKeys.listing('sanctions', 'SDN-1'),
+    list: 'sanctions',
+    source: 'SDN',
+    entry_id: 'SDN-1',
+    name: LISTING.name,
+    names: JSON.stringify(LISTING.names),
+    dates_of_birth: '[]',
+  };
+  ddb.on(BatchGetCommand).callsFake(({ RequestItems }) => {
+    const keys = RequestItems[TABLE].Keys as { pk: string }[];
+    const items = keys.map((key) => (key.pk.startsWith('SCREEN#') ? listingItem : person));
+    return { Responses: { [TABLE]: items } };
+  });
+  let served = 0;
+  ddb.on(QueryCommand).callsFake(() => {
+    served++;
+    const sortKey = personKeys.screeningOrder(TENANT, `${PERSON_ID}-${served}`);
+    return {
+      Items: [{ ...personKeys.person(TENANT, PERSON_ID), tenant: TENANT, id: PERSON_ID }],
+      LastEvaluatedKey: served < pages ? { gsi2pk: 'PSCREEN#3', gsi2sk: sortKey } : undefined,
+    };
+  });
+  givenStored(person, { status: 'restricted', version: 2 });
 }
 
-const message = () => sqsBatch(sqsRecord('m1', { name_key: NAME_KEY }));
+/** The screening queue as a fake that keeps what is sent. */
+function sentMessages() {
+  const sent: QueueMessage[] = [];
+  const queue = {
+    send: async (id: QueueId, messages: QueueMessage[]) => {
+      expect(id).toBe('screening');
+      sent.push(...messages);
+    },
+  } as unknown as MessageQueue;
+  setDependencies({ queue });
+  return sent;
+}
 
-describe('screening worker: metrics', () => {
-  it('counts one PersonStatusChanged for a verified person it restricts', async () => {
-    givenListedPerson('verified');
+const change = (): ScreeningMessage => ({ kind: 'change', change_id: 'c1', shard: 3 });
+const run = (body: ScreeningMessage) => worker(sqsBatch(sqsRecord('m1', body)));
 
-    const result = await worker(message());
-
+describe('screening worker: a list change, one shard', () => {
+  it('restricts a verified person the change’s listing matches without the middle name: one PersonStatusChanged', async () => {
+    given(storedPerson('verified'));
+    const result = await run(change());
     expect(result.batchItemFailures).toEqual([]);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input.ExpressionAttributeValues).toMatchObject({
+      ':status': 'restricted',
+    });
     expect(countOf(harness.metrics, 'PersonStatusChanged')).toBe(1);
   });
 
-  it('counts none for a person already restricted', async () => {
-    givenListedPerson('restricted');
-
-    await worker(message());
-
+  it('leaves another given name under the listed surname verified', async () => {
+    given(storedPerson('verified', 'Maria'));
+    await run(change());
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
-    expect(countOf(harness.metrics, 'PersonStatusChanged')).toBe(0);
+  });
+
+  it('walks only verified and restricted persons: the index query filters on the status', async () => {
+    given(storedPerson('verified'));
+    await run(change());
+    const query = ddb.commandCalls(QueryCommand)[0]?.args[0].input;
+    expect(query?.FilterExpression).toBe('#status IN (:verified, :restricted)');
+    expect(query?.ExpressionAttributeValues).toMatchObject({
+      ':pk': 'PSCREEN#3',
+      ':verified': 'verified',
+      ':restricted': 'restricted',
+    });
+  });
+
+  it(`hands the rest of a shard longer than ${PAGES_PER_MESSAGE} pages on, after the last person walked`, async () => {
+    const sent = sentMessages();
+    given(storedPerson('verified', 'Maria'), PAGES_PER_MESSAGE + 1);
+    await run(change());
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(PAGES_PER_MESSAGE);
+    expect(sent).toEqual([
+      {
+        id: 'shard-3',
+        body: { ...change(), after: { tenant: TENANT, id: `${PERSON_ID}-${PAGES_PER_MESSAGE}` } },
+      },
+    ]);
+  });
+
+  it('goes on from `after`: the query starts after that person', async () => {
+    given(storedPerson('verified', 'Maria'));
+    await run({ ...change(), after: { tenant: TENANT, id: 'p-9' } });
+    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input.ExclusiveStartKey).toMatchObject({
+      gsi2pk: 'PSCREEN#3',
+      gsi2sk: `${TENANT}#p-9`,
+    });
+  });
+
+  it('does nothing for a change that is gone', async () => {
+    given(storedPerson('verified'));
+    ddb.on(GetCommand, { Key: screeningKeys.change('c1') }).resolves({});
+    await run(change());
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
   });
 });

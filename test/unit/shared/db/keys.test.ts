@@ -39,7 +39,7 @@ const TABLE_KEYS: Record<Entity, readonly KeyOf[] | { readonly noTenant: string 
   person: [(t) => personKeys.person(t, 'id-2').pk],
   person_reference: [(t) => personKeys.reference(t, 'ref-1').pk],
   review_case: [(t) => personKeys.reviewCase(t, 'id-2', '2026-01-01T00:00:00.000Z').pk],
-  screening_entry: { noTenant: 'the sanctions and alert lists screen every tenant’s persons' },
+  screening_change: { noTenant: 'a change of the lists re-screens every tenant’s persons' },
   screening_listing: { noTenant: 'the sanctions and alert lists screen every tenant’s persons' },
   screening_version: { noTenant: 'the version of the lists every tenant is screened against' },
   webhook_configuration: [(t) => webhookKeys.configuration(t, 'cfg-1').pk, (t) => webhookKeys.configurations(t)],
@@ -114,7 +114,7 @@ describe('keys of a tenant’s records', () => {
   it('list every entity: a record belongs to a tenant, or says why not', () => {
     const without = Object.entries(TABLE_KEYS).filter(([, builders]) => 'noTenant' in builders);
     expect(without.map(([entity]) => entity).sort()).toEqual([
-      'screening_entry',
+      'screening_change',
       'screening_listing',
       'screening_version',
       'tenant_alias',
@@ -131,7 +131,7 @@ describe('kinds of key', () => {
       tenantAlias: keys.tenantAlias('client-1').pk,
       tenantSettings: keys.tenantSettings('acme').pk,
       listPosition: positionKeys.cursor('acme', 'AAAAAAAAAAAAAAAAAAAAAA').pk,
-      screeningEntry: screeningKeys.entry('sanctions', 'doe jane', 'entry-1').pk,
+      screeningEntry: screeningKeys.listing('sanctions', 'SDN-1').pk,
       redeliveryPace: eventKeys.redeliveryPace('acme').pk,
     };
     for (const kind of KINDS) {

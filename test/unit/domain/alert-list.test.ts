@@ -1,84 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseAlertList } from '#domain/alert-list';
 import { parseCsv } from '#domain/csv';
-import { findMatches, matches, nameKey, parseAlertCsv, type ScreeningEntry, screeningReasons } from '#domain/screening';
 import { ScreeningIndex } from '#domain/screening-index';
 import { parseListFiles, readListFiles, SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
-
-const entry = (overrides: Partial<ScreeningEntry> = {}): ScreeningEntry => ({
-  list: 'sanctions',
-  entryId: '1',
-  name: 'SANCTIONED, Sandy',
-  nameKey: nameKey('Sandy', 'Sanctioned'),
-  ...overrides,
-});
-
-describe('name key', () => {
-  it.each([
-    ['Sandy', 'Sanctioned'],
-    ['SANCTIONED,', 'Sandy'],
-    ['sanctioned', 'sandy'],
-    ['  Sandy ', ' SANCTIONED '],
-    ['Sándy', 'Sanctiöned'],
-  ])('folds %j %j to the same key as Sandy Sanctioned', (first, last) => {
-    expect(nameKey(first, last)).toBe('sanctioned sandy');
-  });
-
-  it("folds hyphens and apostrophes inside a word: Mary-Jane O'Neil is maryjane oneil", () => {
-    expect(nameKey('Mary-Jane', "O'Neil")).toBe(nameKey('maryjane', 'oneil'));
-    expect(nameKey('Mary-Jane', "O'Neil")).toBe('maryjane oneil');
-  });
-
-  it('keeps different words apart', () => {
-    expect(nameKey('Sandy', 'Sanctioned')).not.toBe(nameKey('Sandra', 'Sanctioned'));
-    expect(nameKey('Mary Jane', 'Smith')).not.toBe(nameKey('Maryjane', 'Smith'));
-  });
-});
-
-describe('matching a person against a list entry', () => {
-  const sandy = { first_name: 'Sandy', last_name: 'Sanctioned' };
-
-  it('matches on the folded name when the entry has no date of birth, whatever the person’s', () => {
-    expect(matches(sandy, entry())).toBe(true);
-    expect(matches({ ...sandy, date_of_birth: '1990-01-01' }, entry())).toBe(true);
-    expect(matches({ first_name: 'SANCTIONED', last_name: 'sandy' }, entry())).toBe(true);
-  });
-
-  it('matches an entry with a date of birth only when the person’s is equal', () => {
-    const dated = entry({ dateOfBirth: '1961-03-12' });
-    expect(matches({ ...sandy, date_of_birth: '1961-03-12' }, dated)).toBe(true);
-    expect(matches({ ...sandy, date_of_birth: '1961-03-13' }, dated)).toBe(false);
-  });
-
-  it('matches a dated entry when the person has no date of birth (nothing to tell them apart)', () => {
-    expect(matches(sandy, entry({ dateOfBirth: '1961-03-12' }))).toBe(true);
-  });
-
-  it('does not match another name', () => {
-    expect(matches({ first_name: 'Sandy', last_name: 'Sanction' }, entry())).toBe(false);
-  });
-
-  it('matches a listing with a middle name when the person gives it, and not without it', () => {
-    const listed = entry({ nameKey: nameKey('Casey Quinn', 'Doblisted') });
-    expect(matches({ first_name: 'Casey', middle_name: 'Quinn', last_name: 'Doblisted' }, listed)).toBe(true);
-    expect(matches({ first_name: 'Casey', last_name: 'Doblisted' }, listed)).toBe(false);
-  });
-
-  it('matches a listing without a middle name when the person gives one', () => {
-    expect(matches({ first_name: 'Sandy', middle_name: 'Q', last_name: 'Sanctioned' }, entry())).toBe(true);
-  });
-
-  it('reports matched_watchlist for the sanctions list and matched_alertlist for the alert list, once each', () => {
-    const entries = [
-      entry(),
-      entry({ entryId: '2' }),
-      entry({ list: 'alerts', entryId: 'a1' }),
-      entry({ list: 'alerts', entryId: 'a2', nameKey: 'someone else' }),
-    ];
-    expect(findMatches(sandy, entries).map((e) => e.entryId)).toEqual(['1', '2', 'a1']);
-    expect(screeningReasons(sandy, entries)).toEqual(['matched_alertlist', 'matched_watchlist']);
-    expect(screeningReasons({ first_name: 'Jane', last_name: 'Doe' }, entries)).toEqual([]);
-  });
-});
 
 describe('CSV (RFC 4180)', () => {
   it('splits on commas and keeps commas, line breaks and doubled quotes inside quoted fields', () => {
@@ -113,20 +37,28 @@ describe('CSV (RFC 4180)', () => {
 describe('alert list', () => {
   it('reads id, name and an optional date of birth, names in either order', () => {
     const text = 'id,name,date_of_birth\nalert-1,Alex Alertlist,\nalert-2,"FRAUDSTER, Fiona",1985-07-14\n';
-    expect(parseAlertCsv(text)).toEqual([
-      { list: 'alerts', entryId: 'alert-1', name: 'Alex Alertlist', nameKey: 'alertlist alex' },
+    expect(parseAlertList(text)).toEqual([
       {
         list: 'alerts',
-        entryId: 'alert-2',
+        source: 'ALERTS',
+        entryId: 'ALERTS-alert-1',
+        name: 'Alex Alertlist',
+        names: [{ name: 'Alex Alertlist', kind: 'primary' }],
+        datesOfBirth: [],
+      },
+      {
+        list: 'alerts',
+        source: 'ALERTS',
+        entryId: 'ALERTS-alert-2',
         name: 'FRAUDSTER, Fiona',
-        nameKey: 'fiona fraudster',
-        dateOfBirth: '1985-07-14',
+        names: [{ name: 'FRAUDSTER, Fiona', kind: 'primary' }],
+        datesOfBirth: [{ year: 1985, toYear: 1985, day: '1985-07-14' }],
       },
     ]);
   });
 
   it('reads a file with only the header as an empty list', () => {
-    expect(parseAlertCsv('id,name,date_of_birth\r\n')).toEqual([]);
+    expect(parseAlertList('id,name,date_of_birth\r\n')).toEqual([]);
   });
 
   it.each([
@@ -137,7 +69,7 @@ describe('alert list', () => {
     ['id,name,date_of_birth\nalert-1,Alex Alertlist,1985-02-30\n', 'YYYY-MM-DD'],
     ['id,name,date_of_birth\nalert-1,Alex Alertlist,14/07/1985\n', 'YYYY-MM-DD'],
   ])('refuses the malformed list %j', (text, message) => {
-    expect(() => parseAlertCsv(text)).toThrow(message);
+    expect(() => parseAlertList(text)).toThrow(message);
   });
 });
 

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseOfacList } from '#domain/ofac-lists';
+import { DEFAULT_SCREENING_THRESHOLD, type ListedPerson, matchListing } from '#domain/screening-match';
+import { writeListChanges } from '#functions/screening/load-lists';
+import { VARIANT_CLASSES, type VariantPerson, variants } from '#test/support/screening-variants';
+import { personBody } from '../persons/support';
+import { useScreeningRuntime } from './support';
+
+/**
+ * The list-change direction through the table (docs/api.md#screening): persons verified
+ * while OFAC's listings were not on the lists, written the ways partners write names, are
+ * `restricted` once a list change adds those listings (POST /local/sanctions/entries, with
+ * their aliases), in every variant class: the same matcher as identification, so exactly
+ * the persons it scores at the threshold, and at least 98 % of them all.
+ */
+const { env } = useScreeningRuntime('tenant-list-change');
+const file = (name: string) => ({ name, text: readFileSync(`test/fixtures/ofac/${name}`, 'utf8') });
+const listings = parseOfacList({ source: 'SDN', primary: file('sdn.csv'), aliases: file('alt.csv') });
+const byId = new Map(listings.map((listing) => [listing.entryId, listing]));
+const PER_CLASS = 6;
+const SLOW = { timeout: 600_000 };
+
+describe('a list change restricts the verified persons it now names, in any variant', () => {
+  it('every variant class, through the API and the pipeline', SLOW, async () => {
+    const built = VARIANT_CLASSES.flatMap((kind) => variants(kind, listings, PER_CLASS, 33).map((p) => ({ kind, p })));
+    const ids: { kind: string; person: VariantPerson; id: string }[] = [];
+    for (const { kind, p } of built) {
+      const over = { first_name: p.first_name, middle_name: p.middle_name, last_name: p.last_name };
+      const response = await env.call.post(
+        '/persons',
+        personBody({ ...over, date_of_birth: p.date_of_birth ?? '1970-01-01' }),
+      );
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      ids.push({ kind, person: p, id: response.body.person.id });
+    }
+    await env.runtime.settle();
+    for (const { id } of ids) expect((await env.call.get(`/persons/${id}`)).body.person.status).toBe('verified');
+
+    for (const entryId of new Set(ids.map(({ person }) => person.entryId as string))) {
+      const listing = byId.get(entryId);
+      if (!listing) throw new Error(entryId);
+      const aliases = listing.names.filter((name) => name.kind !== 'primary').map((name) => name.name);
+      const response = await env.call.post('/local/sanctions/entries', { name: listing.name, aliases });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+    }
+    await env.runtime.settle();
+
+    const outcome = await Promise.all(
+      ids.map(async ({ kind, person, id }) => {
+        const stored = (await env.call.get(`/persons/${id}`)).body.person;
+        const listing = byId.get(person.entryId as string);
+        const scored = matchListing({ ...person, date_of_birth: undefined }, listing as never).score;
+        return {
+          kind,
+          id,
+          status: stored.status,
+          reasons: stored.status_reasons,
+          expected: scored >= DEFAULT_SCREENING_THRESHOLD,
+        };
+      }),
+    );
+    // The table path answers as the matcher does, person by person.
+    const wrong = outcome.filter(({ status, expected }) => (status === 'restricted') !== expected);
+    expect(wrong).toEqual([]);
+    const restricted = outcome.filter(({ status }) => status === 'restricted');
+    expect(restricted.length / outcome.length).toBeGreaterThanOrEqual(0.98);
+    for (const { reasons } of restricted) {
+      expect(reasons.map((reason: { reason_code: string }) => reason.reason_code)).toEqual(['matched_watchlist']);
+    }
+  });
+
+  it(
+    'a change written to the table as the list loads write one restricts through the pipeline alone',
+    SLOW,
+    async () => {
+      const [variant] = variants('exact', listings, 1, 34) as [VariantPerson];
+      const { entryId, ...name } = variant;
+      const person = await env.call.post(
+        '/persons',
+        personBody({ ...name, date_of_birth: name.date_of_birth ?? '1970-01-01' }),
+      );
+      await env.runtime.settle();
+      const id = person.body.person.id;
+      expect((await env.call.get(`/persons/${id}`)).body.person.status).toBe('verified');
+
+      // No route re-screens in line here: the change's stream record and the screening queue do.
+      await writeListChanges({ put: [byId.get(entryId as string) as ListedPerson] });
+      await env.runtime.settle();
+      const stored = (await env.call.get(`/persons/${id}`)).body.person;
+      expect({
+        status: stored.status,
+        reasons: stored.status_reasons.map((r: { reason_code: string }) => r.reason_code),
+      }).toEqual({
+        status: 'restricted',
+        reasons: ['matched_watchlist'],
+      });
+    },
+  );
+});
