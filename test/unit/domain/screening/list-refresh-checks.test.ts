@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REFRESH_LIMITS, endsWhole, refreshProblems } from '#domain/list-refresh-checks';
+
+const limits = DEFAULT_REFRESH_LIMITS;
+const check = (counts: { source: string; stored: number; fetched: number }[], files = []) =>
+  refreshProblems({ counts, files, limits });
+
+describe('the checks a fetched copy of the lists passes before anything is written', () => {
+  it('passes a copy that grows, stays or shrinks within the allowance', () => {
+    expect(
+      check([
+        { source: 'SDN', stored: 4620, fetched: 4700 },
+        { source: 'CONS', stored: 79, fetched: 79 },
+      ]),
+    ).toEqual([]);
+    // 5 % of 4,620 is 231.
+    expect(check([{ source: 'SDN', stored: 4620, fetched: 4620 - 231 }])).toEqual([]);
+  });
+
+  it('refuses a source that lost more than 5 % of its listed persons', () => {
+    expect(check([{ source: 'SDN', stored: 4620, fetched: 4620 - 232 }])).toEqual([
+      'SDN: 4388 listed persons, 232 fewer than the 4620 stored (at most 231 may go at once)',
+    ]);
+  });
+
+  it('lets a small list lose a few listed persons (10 at least may go at once)', () => {
+    expect(check([{ source: 'CONS', stored: 79, fetched: 69 }])).toEqual([]);
+    expect(check([{ source: 'CONS', stored: 79, fetched: 68 }])).toHaveLength(1);
+  });
+
+  it('refuses a source with no listed person at all, however few were stored', () => {
+    expect(check([{ source: 'CONS', stored: 3, fetched: 0 }])).toEqual(['CONS: no listed person']);
+    expect(check([{ source: 'SDN', stored: 0, fetched: 0 }])).toEqual(['SDN: no listed person']);
+  });
+
+  it('takes its percentage from the settings', () => {
+    const strict = { ...limits, maxDropPercent: 1 };
+    expect(
+      refreshProblems({ counts: [{ source: 'SDN', stored: 4620, fetched: 4620 - 47 }], files: [], limits: strict }),
+    ).toHaveLength(1);
+  });
+
+  it('refuses a file published before the copy last refreshed from (a stale mirror or a replayed file)', () => {
+    const files = [
+      {
+        name: 'sdn.csv',
+        whole: true,
+        publishedAt: '2026-09-03T14:01:44.000Z',
+        lastPublishedAt: '2026-09-04T14:01:44.000Z',
+      },
+      {
+        name: 'alt.csv',
+        whole: true,
+        publishedAt: '2026-09-04T14:01:44.000Z',
+        lastPublishedAt: '2026-09-04T14:01:44.000Z',
+      },
+      {
+        name: 'add.csv',
+        whole: true,
+        publishedAt: '2026-09-05T14:01:44.000Z',
+        lastPublishedAt: '2026-09-04T14:01:44.000Z',
+      },
+      { name: 'cons_prim.csv', whole: true, lastPublishedAt: '2026-09-04T14:01:44.000Z' },
+    ];
+    expect(refreshProblems({ counts: [], files, limits })).toEqual([
+      'sdn.csv: published 2026-09-03T14:01:44.000Z, before the 2026-09-04T14:01:44.000Z last refreshed from',
+    ]);
+  });
+
+  it('refuses a file cut short (without OFAC’s end-of-file mark)', () => {
+    expect(refreshProblems({ counts: [], files: [{ name: 'alt.csv', whole: false }], limits })).toEqual([
+      'alt.csv: does not end with OFAC’s end-of-file mark (control-Z): cut short?',
+    ]);
+  });
+
+  it('names every problem found, not only the first', () => {
+    const problems = refreshProblems({
+      counts: [{ source: 'CONS', stored: 79, fetched: 0 }],
+      files: [{ name: 'cons_prim.csv', whole: false }],
+      limits,
+    });
+    expect(problems).toHaveLength(2);
+  });
+});
+
+describe('a whole OFAC file', () => {
+  it('ends with the end-of-file mark, after its last line', () => {
+    expect(endsWhole('1,"A"\r\n\u001a')).toBe(true);
+    expect(endsWhole('1,"A"\r\n\u001a\r\n')).toBe(true);
+    expect(endsWhole('1,"A"\r\n')).toBe(false);
+    expect(endsWhole('')).toBe(false);
+  });
+});
