@@ -1,23 +1,41 @@
 import { parseArgs } from 'node:util';
-import { loadListsFolder } from '#functions/screening/load-lists';
+import { refreshLists } from '#functions/screening/refresh-lists';
 import { ENV } from '#shared/config';
 
-// `npm run lists:load -- --table <name> --dir <folder>`: writes the screening lists of a
-// folder into a deployed table (AWS credentials and region from the usual AWS
-// environment): OFAC's files as published (`sdn.csv`, `alt.csv`, `add.csv`, `cons_prim.csv`,
-// `cons_alt.csv`) and the service's `alerts.csv`, each where present. A malformed file
-// names its file and line, and nothing is written. The table name is the stack's
+// `npm run lists:load -- --table <name> (--dir <folder> | --url <base URL>) [--force]`:
+// refreshes the screening lists of a deployed table (AWS credentials and region from the
+// usual AWS environment) as the daily ListsRefresh does, from a folder of OFAC's files as
+// published (`sdn.csv`, `alt.csv`, `add.csv`, `cons_prim.csv`, `cons_alt.csv`) and the
+// service's `alerts.csv`, each where present, or from OFAC's files under a URL. Only what
+// differs from the table is written. A malformed file names its file and line, a copy the
+// checks refuse says why, and nothing is written; `--force` writes a refused copy
+// (docs/operations.md#screening-lists-refresh-failed). The table name is the stack's
 // `TableName` output; `TABLE_NAME` works too.
 
-const { values } = parseArgs({ options: { table: { type: 'string' }, dir: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    table: { type: 'string' },
+    dir: { type: 'string' },
+    url: { type: 'string' },
+    force: { type: 'boolean', default: false },
+  },
+});
 const table = values.table ?? process.env[ENV.tableName];
-if (!table || !values.dir) {
-  console.error('usage: npm run lists:load -- --table <table name> --dir <folder of list files>');
+if (!table || Boolean(values.dir) === Boolean(values.url)) {
+  console.error(
+    'usage: npm run lists:load -- --table <table name> (--dir <folder of list files> | --url <base URL of OFAC files>) [--force]',
+  );
   process.exit(2);
 }
 process.env[ENV.tableName] = table;
 
-const counts = await loadListsFolder(values.dir);
+const source = values.dir ? { dir: values.dir } : { url: values.url as string };
+const started = Date.now();
+const outcome = await refreshLists(source, { force: values.force });
+const counts = Object.entries(outcome.counts)
+  .map(([name, count]) => `${count} ${name}`)
+  .join(', ');
 console.log(
-  `${counts.sanctions} sanctioned and ${counts.alerts} alerted persons from ${values.dir} written to ${table}`,
+  `${values.dir ?? values.url} → ${table}: ${counts}; ${outcome.put} listings written, ${outcome.removed} taken off` +
+    `${outcome.changeId ? `, change ${outcome.changeId}` : ' (unchanged)'} in ${Date.now() - started} ms`,
 );

@@ -19,6 +19,7 @@ import { TENANT_RECORD_KEY_KINDS, TenantRecords } from '#lib/constructs/tenant-r
 import { apiLimitsFromContext, type RequestLimit } from '#lib/context/api-limits';
 import { type IdentificationSettings, identificationSettingsFromContext } from '#lib/context/identification';
 import { type IdentityProps, identityPropsFromContext } from '#lib/context/identity';
+import { type ScreeningListsSettings, screeningListsSettingsFromContext } from '#lib/context/screening-lists';
 import {
   type ConsumerDefinition,
   dataKeysOf,
@@ -37,6 +38,8 @@ import type { QueueId } from '#shared/queue/message-queue';
 
 /** The consumer whose code reads the tenant's KYC mode (`kycModeOf`), hence `DEFAULT_KYC_MODE`. */
 const KYC_MODE_READER = 'IdentificationWorker';
+/** The consumer that refreshes the screening lists from OFAC, hence `SCREENING_LISTS_URL` and its alarms. */
+const LISTS_REFRESHER = 'ListsRefresh';
 
 /** Repository root: handler paths in ROUTES and CONSUMERS are relative to it. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -87,6 +90,12 @@ export interface VerifyServiceStackProps extends StackProps {
    * docs/deploy.md#context-keys
    */
   readonly identification?: IdentificationSettings;
+  /**
+   * Where the daily refresh downloads OFAC's lists, and how much one refresh may take off.
+   * @default - read from CDK context (`screeningListsUrl`, `screeningListsMaxDropPercent`),
+   * else OFAC's Sanctions List Service and 5 %; see docs/deploy.md#context-keys
+   */
+  readonly screeningLists?: ScreeningListsSettings;
 }
 
 /**
@@ -155,6 +164,7 @@ export class VerifyServiceStack extends Stack {
       ),
     });
     const identification = props.identification ?? identificationSettingsFromContext(this);
+    const screeningLists = props.screeningLists ?? screeningListsSettingsFromContext(this);
     const limits = apiLimitsFromContext(this);
     this.httpApi = new HttpApi(this, 'HttpApi', {
       jwt: this.identity.jwt,
@@ -205,6 +215,12 @@ export class VerifyServiceStack extends Stack {
             [ENV.screeningThreshold]: String(identification.screeningThreshold),
           }),
         },
+        [LISTS_REFRESHER]: {
+          [ENV.screeningListsUrl]: screeningLists.url,
+          ...(screeningLists.maxDropPercent !== undefined && {
+            [ENV.screeningListsMaxDropPercent]: String(screeningLists.maxDropPercent),
+          }),
+        },
         // The stream rule schedules the retry: it sends the delayed identification message.
         ...(identification.retryDelaySeconds !== undefined && {
           [STREAM_ROUTER.id]: { [ENV.identificationRetryDelay]: String(identification.retryDelaySeconds) },
@@ -248,6 +264,7 @@ export class VerifyServiceStack extends Stack {
       alarms: this.alarms,
       httpApi: this.httpApi,
       functions: monitored,
+      listsRefresh: LISTS_REFRESHER,
     });
     const workQueues = [...this.pipeline.queues.values()];
     const deadLetterStores = [
@@ -255,8 +272,16 @@ export class VerifyServiceStack extends Stack {
       ...[...this.pipeline.onFailure].map(([id, store]) => [`${id} on-failure`, store] as const),
       ...[...this.pipeline.scheduleDeadLetters].map(([id, store]) => [`${id} schedule DLQ`, store] as const),
     ];
-    const { functionErrors, functionThrottles, iteratorAge, api5xxRate, webhookFailureRate, webhookExhausted } =
-      this.serviceAlarms;
+    const {
+      functionErrors,
+      functionThrottles,
+      iteratorAge,
+      api5xxRate,
+      webhookFailureRate,
+      webhookExhausted,
+      listsRefreshFailed,
+      listsRefreshStale,
+    } = this.serviceAlarms;
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       httpApi: this.httpApi,
       functions: monitored,
@@ -267,6 +292,7 @@ export class VerifyServiceStack extends Stack {
         api5xxRate,
         webhookFailureRate,
         webhookExhausted,
+        ...(listsRefreshFailed && listsRefreshStale ? [listsRefreshFailed, listsRefreshStale] : []),
         ...iteratorAge.values(),
         ...deadLetterStores.map(([, store]) => store.alarm),
         ...functionErrors.values(),

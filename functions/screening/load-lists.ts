@@ -7,9 +7,10 @@ import { screeningListings } from '#shared/db/screening/index';
 import type { ListingRef } from '#shared/db/screening/listings';
 import { now } from '#shared/dependencies';
 
-// Loading the screening lists into the table (docs/api.md#screening): OFAC's files as
-// published and the service's alert list, one way in for a deployed table
-// (`npm run lists:load`) and a local one (`npm start`, `SCREENING_LISTS_DIR`).
+// The screening lists' files and their writing into the table (docs/api.md#screening):
+// OFAC's files as published and the service's alert list, read from a folder or
+// downloaded, written by a refresh (./refresh-lists.ts), which writes only what changed,
+// or one local entry at a time (POST /local/sanctions/entries).
 
 /** How many items are written at once: enough to load OFAC's ~4,700 individuals in a minute or two. */
 const CONCURRENCY = 16;
@@ -30,7 +31,8 @@ export interface ListFiles {
   readonly alerts?: ListFile;
 }
 
-const FILE_NAMES: Readonly<Record<keyof ListFiles, string>> = {
+/** Each list file's name, in a folder and under the download's base URL alike. */
+export const FILE_NAMES: Readonly<Record<keyof ListFiles, string>> = {
   sdn: 'sdn.csv',
   alt: 'alt.csv',
   add: 'add.csv',
@@ -38,6 +40,9 @@ const FILE_NAMES: Readonly<Record<keyof ListFiles, string>> = {
   consAlt: 'cons_alt.csv',
   alerts: 'alerts.csv',
 };
+
+/** OFAC's files: what a download of its lists fetches (alerts.csv is the service's own). */
+export const OFAC_FILES = ['sdn', 'alt', 'add', 'consPrim', 'consAlt'] as const satisfies readonly (keyof ListFiles)[];
 
 /** The sandbox lists that ship with the project (fictional people only). */
 export const SANDBOX_LISTS_DIR = 'data/screening';
@@ -91,14 +96,4 @@ export async function writeListChanges({ put = [], remove = [] }: ListChanges): 
     await Promise.all(writes.slice(i, i + CONCURRENCY).map((write) => write()));
   }
   return screeningListings().recordChange(put, at);
-}
-
-/** Reads and writes a lists folder; the counts of listed persons by list. */
-export async function loadListsFolder(dir: string): Promise<{ sanctions: number; alerts: number }> {
-  const listings = parseListFiles(await readListFiles(dir));
-  await writeListChanges({ put: listings });
-  return {
-    sanctions: listings.filter((listing) => listing.list === 'sanctions').length,
-    alerts: listings.filter((listing) => listing.list === 'alerts').length,
-  };
 }

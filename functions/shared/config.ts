@@ -63,6 +63,15 @@ export const ENV = {
   scopePrefix: 'JWT_SCOPE_PREFIX',
   /** The score (50–100) at or above which a person matches a listing (docs/api.md#screening); default 85. */
   screeningThreshold: 'SCREENING_THRESHOLD',
+  /**
+   * Base URL of OFAC's list files the daily refresh downloads (`sdn.csv`, … under it;
+   * docs/deploy.md#context-keys): HTTPS, or HTTP to a loopback address (tests).
+   */
+  screeningListsUrl: 'SCREENING_LISTS_URL',
+  /** A folder of list files the refresh reads instead of downloading (the local runtime sets it). */
+  screeningListsDir: 'SCREENING_LISTS_DIR',
+  /** The most of a source's listed persons one refresh may take off, in percent (above 0, at most 100); default 5. */
+  screeningListsMaxDropPercent: 'SCREENING_LISTS_MAX_DROP_PERCENT',
 } as const;
 
 export class ConfigError extends Error {}
@@ -107,6 +116,42 @@ export function screeningThreshold(): number | undefined {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 50 || value > 100) {
     throw new ConfigError(`${ENV.screeningThreshold} must be a whole number from 50 to 100, not "${raw}"`);
+  }
+  return value;
+}
+
+/**
+ * Where the refresh reads the lists: the folder `SCREENING_LISTS_DIR` (local) when set, else
+ * `SCREENING_LISTS_URL`; undefined when neither is. A URL that is not HTTPS (or HTTP to a
+ * loopback address) throws: the lists decide who is sanctioned.
+ */
+export function screeningListsSource(): { readonly url: string } | { readonly dir: string } | undefined {
+  const dir = optionalEnv(ENV.screeningListsDir);
+  if (dir) return { dir };
+  const raw = optionalEnv(ENV.screeningListsUrl);
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  const loopback = url?.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (!url || !(url.protocol === 'https:' || loopback)) {
+    throw new ConfigError(`${ENV.screeningListsUrl} must be an https:// URL, not "${raw}"`);
+  }
+  return { url: url.href };
+}
+
+/** `SCREENING_LISTS_MAX_DROP_PERCENT`; undefined: the refresh's default. Outside (0, 100] throws. */
+export function screeningListsMaxDropPercent(): number | undefined {
+  const raw = optionalEnv(ENV.screeningListsMaxDropPercent);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 100) {
+    throw new ConfigError(
+      `${ENV.screeningListsMaxDropPercent} must be a percentage above 0, at most 100, not "${raw}"`,
+    );
   }
   return value;
 }

@@ -25,6 +25,10 @@ export const COUNT_METRICS = [
   'WebhookDeliveryExhausted',
   /** An `Idempotency-Key` request was answered from its stored response. */
   'IdempotentReplay',
+  /** A refresh of the screening lists passed its checks and wrote what changed (nothing, when nothing did). */
+  'ScreeningListsRefreshed',
+  /** A refresh of the screening lists failed: not downloaded, malformed, refused by its checks, or not written. */
+  'ScreeningListsRefreshFailed',
 ] as const;
 
 /** Durations in milliseconds. */

@@ -12,8 +12,19 @@ const CLOUDWATCH = 'cloudwatch.amazonaws.com';
 export interface AlarmTopicAlarmProps {
   /** What is watched: a metric or a metric-math expression. */
   readonly metric: IMetric;
-  /** The alarm fires above this value. */
+  /** The alarm fires above this value (below it, with `below`). */
   readonly threshold: number;
+  /**
+   * Fires below the threshold instead: a heartbeat that should keep coming.
+   * @default false
+   */
+  readonly below?: boolean;
+  /**
+   * A period with no data breaches (a heartbeat that stopped); otherwise nothing happened
+   * and nothing is wrong.
+   * @default false
+   */
+  readonly missingDataBreaches?: boolean;
   /** What it means and what to do first: the on-call engineer reads it in the notification. */
   readonly description: string;
   /**
@@ -90,17 +101,20 @@ export class AlarmTopic extends Construct {
 
   /**
    * An alarm that notifies this topic (and again when it clears): when the metric is above
-   * the threshold in `datapointsToAlarm` of the last `evaluationPeriods` periods (by
-   * default in the last one). Missing data (nothing happened) is not breaching.
+   * (or `below`) the threshold in `datapointsToAlarm` of the last `evaluationPeriods`
+   * periods (by default in the last one). Missing data (nothing happened) is not breaching
+   * unless `missingDataBreaches`.
    */
   alarm(scope: Construct, id: string, props: AlarmTopicAlarmProps): Alarm {
     const alarm = new Alarm(scope, id, {
       metric: props.metric,
       threshold: props.threshold,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      comparisonOperator: props.below
+        ? ComparisonOperator.LESS_THAN_THRESHOLD
+        : ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: props.evaluationPeriods ?? 1,
       datapointsToAlarm: props.datapointsToAlarm,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      treatMissingData: props.missingDataBreaches ? TreatMissingData.BREACHING : TreatMissingData.NOT_BREACHING,
       alarmDescription: props.description,
     });
     alarm.addAlarmAction(this.action);

@@ -45,6 +45,10 @@ export const ALARM_THRESHOLDS = {
   webhookFailureMinAttempts: 10,
   /** Deliveries given up for good: any. */
   webhookExhausted: 0,
+  /** Failed refreshes of the screening lists: any, in an hour. */
+  listsRefreshFailed: 0,
+  /** Successful refreshes of the screening lists: none on this many consecutive UTC days (the refresh runs daily). */
+  listsRefreshStaleDays: 2,
 } as const;
 
 export interface ServiceAlarmsProps {
@@ -52,6 +56,12 @@ export interface ServiceAlarmsProps {
   readonly httpApi: HttpApi;
   /** Every function of the stack. */
   readonly functions: readonly MonitoredFunction[];
+  /**
+   * The id of the function that refreshes the screening lists: when it is among
+   * `functions`, its failures and its silence are alarmed.
+   * @default - no such alarms
+   */
+  readonly listsRefresh?: string;
 }
 
 /**
@@ -71,6 +81,9 @@ export class ServiceAlarms extends Construct {
   readonly api5xxRate: Alarm;
   readonly webhookFailureRate: Alarm;
   readonly webhookExhausted: Alarm;
+  /** A refresh of the screening lists failed; and none succeeded for days (when the stack refreshes them). */
+  readonly listsRefreshFailed?: Alarm;
+  readonly listsRefreshStale?: Alarm;
 
   constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
     super(scope, id);
@@ -151,6 +164,24 @@ export class ServiceAlarms extends Construct {
       threshold: ALARM_THRESHOLDS.webhookExhausted,
       description: `A webhook delivery failed its last attempt: a partner missed an event for good unless it is redelivered (POST /events/{id}/redeliver). Runbook: ${RUNBOOK}#webhook-deliveries-exhausted`,
     });
+
+    if (props.listsRefresh && props.functions.some((f) => f.id === props.listsRefresh)) {
+      const fnId = props.listsRefresh;
+      this.listsRefreshFailed = alarms.alarm(this, 'ScreeningListsRefreshFailed', {
+        metric: appMetric(this, 'ScreeningListsRefreshFailed', { period: Duration.hours(1) }),
+        threshold: ALARM_THRESHOLDS.listsRefreshFailed,
+        description: `${fnId}: a refresh of the sanctions lists from OFAC failed (download, parse, or a copy its checks refused: cut short, shrunk, older than the last) and wrote nothing; screening goes on against the lists as they were. Its log says which. Runbook: ${RUNBOOK}#screening-lists-refresh-failed`,
+      });
+      const day = Duration.days(1);
+      this.listsRefreshStale = alarms.alarm(this, 'ScreeningListsStale', {
+        metric: appMetric(this, 'ScreeningListsRefreshed', { period: day }),
+        threshold: 1,
+        below: true,
+        missingDataBreaches: true,
+        evaluationPeriods: ALARM_THRESHOLDS.listsRefreshStaleDays,
+        description: `${fnId}: the sanctions lists were not refreshed from OFAC on ${ALARM_THRESHOLDS.listsRefreshStaleDays} consecutive days (failing, or not running): persons are screened against lists that may miss new designations. Runbook: ${RUNBOOK}#screening-lists-stale`,
+      });
+    }
   }
 }
 

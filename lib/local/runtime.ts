@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { loadListsFolder, SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
+import { SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
+import { refreshLists } from '#functions/screening/refresh-lists';
 import { REPO_ROOT } from '#lib/repo-root';
 import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '#lib/service/index';
 import { ENV } from '#shared/config';
@@ -174,10 +175,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       log('debug', `worker ${worker.name} started`);
     }
 
+    // The folder is what the ListsRefresh schedule re-reads, as the deployed one downloads OFAC's files.
+    delete process.env[ENV.screeningListsDir];
     if (options.screeningLists !== false) {
       const dir = resolve(REPO_ROOT, options.screeningLists ?? SANDBOX_LISTS_DIR);
-      const counts = await loadListsFolder(dir);
-      log('debug', `screening lists from ${dir}: ${counts.sanctions} sanctioned, ${counts.alerts} alerted persons`);
+      // The folder named at start is loaded whatever the checks say (a developer's choice, not
+      // a download); only what differs from the table is written.
+      const outcome = await refreshLists({ dir }, { force: true });
+      process.env[ENV.screeningListsDir] = dir;
+      log('debug', `screening lists from ${dir}`, { ...outcome });
     }
 
     const gateway = await startHttpGateway({

@@ -18,7 +18,7 @@ export const SCREENING: ServiceArea = {
       // Puts the listing and the change and moves the lists' version, then re-screens every
       // verified person against it at once: the persons' screening walk (byLookup), the
       // persons, each one matching read again and restricted. The one route that writes the
-      // lists (the deployed lists are loaded by `npm run lists:load` and the daily refresh).
+      // lists (the deployed lists are written by the daily refresh, ListsRefresh, and `npm run lists:load`).
       table: [
         { actions: ['PutItem', 'UpdateItem'], leadingKeys: ['screeningEntry'] },
         { actions: ['GetItem', 'BatchGetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
@@ -27,6 +27,23 @@ export const SCREENING: ServiceArea = {
     },
   ],
   consumers: [
+    {
+      id: 'ListsRefresh',
+      handler: 'functions/screening/handlers/lists-refresh.ts',
+      // Before the daily re-screen (04:30), which then screens against what it wrote; OFAC
+      // publishes in US business hours. Locally every 10 minutes, from SCREENING_LISTS_DIR.
+      source: { kind: 'schedule', cron: { minute: '0', hour: '4' }, localEveryMs: 600_000 },
+      // The stored listings of the sources it covers (the lists' partitions, byTenant, then
+      // the listings) and the last refresh (the version item); the listings added, changed
+      // and taken off, the change, the version and the note of the refresh.
+      table: {
+        actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        indexes: ['byTenant'],
+        leadingKeys: ['screeningEntry'],
+      },
+      // Five files of a few MB downloaded, about 4,700 listings compared; a first load writes them all.
+      timeoutSeconds: 300,
+    },
     {
       id: 'ScreeningWorker',
       handler: 'functions/screening/handlers/screening-worker.ts',

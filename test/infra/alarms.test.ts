@@ -212,10 +212,45 @@ describe('webhook delivery alarms (the application’s EMF metrics: namespace Ve
   });
 });
 
+describe('screening lists refresh alarms (docs/operations.md#screening-lists-refresh-failed)', () => {
+  const ofStack = { Namespace: 'VerifyService', Dimensions: [{ Name: 'service', Value: stack.stackName }] };
+
+  it('failed: any failed refresh within an hour', () => {
+    const found = alarms.filter((a) => a.MetricName === 'ScreeningListsRefreshFailed');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      ...ofStack,
+      Statistic: 'Sum',
+      Period: 3600,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+      ...notifiesTheTopic,
+    });
+    expect(found[0]?.AlarmDescription).toMatch(/operations\.md#screening-lists-refresh-failed$/);
+  });
+
+  it('stale: no successful refresh on 2 consecutive days, a day without any data counting as none', () => {
+    const found = alarms.filter((a) => a.MetricName === 'ScreeningListsRefreshed');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      ...ofStack,
+      Statistic: 'Sum',
+      Period: 86_400,
+      EvaluationPeriods: 2,
+      Threshold: 1,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+      ...notifiesTheTopic,
+    });
+    expect(found[0]?.AlarmDescription).toMatch(/operations\.md#screening-lists-stale$/);
+  });
+});
+
 describe('alarm count', () => {
-  it('is two per function, one per stream consumer, one per dead-letter store, and three for the API and webhooks: nothing else', () => {
+  it('is two per function, one per stream consumer, one per dead-letter store, three for the API and webhooks and two for the screening lists’ refresh: nothing else', () => {
     const streamConsumers = CONSUMERS.filter((c) => c.source.kind === 'table-stream').length;
     const stores = stack.pipeline.queues.size + stack.pipeline.onFailure.size + stack.pipeline.scheduleDeadLetters.size;
-    expect(alarms).toHaveLength(2 * FUNCTIONS.length + streamConsumers + stores + 3);
+    expect(alarms).toHaveLength(2 * FUNCTIONS.length + streamConsumers + stores + 3 + 2);
   });
 });

@@ -339,11 +339,11 @@ describe('screening entries (SCREEN#): only rows that write them', () => {
     },
   );
 
-  it('no deployed row writes screening entries (the lists are loaded with the operator’s credentials)', () => {
-    expect(screeningWriters(roles)).toEqual([]);
+  it('one deployed row writes screening entries: the daily refresh of the lists (no function a partner’s request reaches)', () => {
+    expect(screeningWriters(roles).map((role) => role.row?.id)).toEqual(['ListsRefresh']);
   });
 
-  it('a deployed row that writes them (the local-only AddSanctionsEntry, deployed for this test) is allowed exactly them, and still denied aliases and settings', () => {
+  it('another deployed row that writes them (the local-only AddSanctionsEntry, deployed for this test) is allowed exactly them, and still denied aliases and settings', () => {
     const withWriter = [
       ...ROUTES.map((route) => (route.id === 'AddSanctionsEntry' ? { ...route, localOnly: false } : route)),
     ];
@@ -352,14 +352,14 @@ describe('screening entries (SCREEN#): only rows that write them', () => {
     const probeArn = JSON.stringify({ 'Fn::GetAtt': [probeTable, 'Arn'] });
     const probeRoles = templateRoles(probe, [...deployedRoutes(withWriter), ...CONSUMERS]);
     const writers = screeningWriters(probeRoles);
-    expect(writers.map((role) => role.row?.id)).toEqual(['AddSanctionsEntry']);
-    const [writer] = writers as [TemplateRole];
+    expect(writers.map((role) => role.row?.id)).toEqual(['AddSanctionsEntry', 'ListsRefresh']);
+    const writer = writers.find((role) => role.row?.id === 'AddSanctionsEntry') as TemplateRole;
     expect(mayDo(writer.statements, 'dynamodb:PutItem', SAMPLE_KEYS.screening_listing, probeArn)).toBe(true);
     expect(mayDo(writer.statements, 'dynamodb:PutItem', SAMPLE_KEYS.tenant_alias, probeArn)).toBe(false);
     expect(
       WRITES.filter((a) => writer.statements.some((s) => denies(s, a, SAMPLE_KEYS.screening_listing, probeArn))),
     ).toEqual([]);
-    for (const role of probeRoles.filter((r) => r !== writer)) {
+    for (const role of probeRoles.filter((r) => !writers.includes(r))) {
       expect(mayDo(role.statements, 'dynamodb:PutItem', SAMPLE_KEYS.screening_listing, probeArn), role.name).toBe(
         false,
       );

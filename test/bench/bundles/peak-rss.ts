@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { loadListsFolder, SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
+import { SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
+import { refreshLists } from '#functions/screening/refresh-lists';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#lib/local/aws-account';
 import { configureHandlerEnvironment } from '#lib/local/handler-environment';
 import { ensureTable } from '#lib/local/table';
@@ -137,7 +138,7 @@ export async function prepareTable(local: LocalAws): Promise<{ streamArn: string
   if (!table.LatestStreamArn) throw new Error(`table ${local.tableName} has no stream`);
   const db = DynamoDBDocumentClient.from(client);
   await withHandlerEnvironment(local, async () => {
-    await loadListsFolder(join(REPO_ROOT, SANDBOX_LISTS_DIR));
+    await refreshLists({ dir: join(REPO_ROOT, SANDBOX_LISTS_DIR) });
   });
   const items = times(FLOOR_ITEMS, (n) => ({
     pk: `floor#${n}`,

@@ -27,6 +27,15 @@ export interface ListingRef {
  */
 export type ListChange = { readonly all: true } | { readonly all: false; readonly listings: readonly ListingRef[] };
 
+/** The last refresh of the lists from OFAC's files (or a folder): when, and what it read. */
+export interface ListsRefresh {
+  readonly refreshedAt: string;
+  /** Each file's publication date (its download's `Last-Modified`, ISO), by file name. */
+  readonly published: Readonly<Record<string, string>>;
+  /** Listed persons by source (`SDN`, `CONS`, `ALERTS`) after it. */
+  readonly counts: Readonly<Record<string, number>>;
+}
+
 /** The most listings a change names; a larger change re-screens against the whole lists. */
 export const CHANGE_LISTINGS_LIMIT = 1000;
 
@@ -157,6 +166,42 @@ export class ListingRepository {
       entryId: ref.entry_id,
     }));
     return { all: false, listings };
+  }
+
+  /**
+   * The last refresh, noted on the lists' version item (read consistently: the refresh that
+   * follows checks the dates against it); undefined before the first.
+   */
+  async lastRefresh(): Promise<ListsRefresh | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: screeningKeys.version, ConsistentRead: true }),
+    );
+    const item = out.Item;
+    if (!item?.refreshed_at) return undefined;
+    return {
+      refreshedAt: String(item.refreshed_at),
+      published: (item.published_files ?? {}) as Record<string, string>,
+      counts: (item.listed_counts ?? {}) as Record<string, number>,
+    };
+  }
+
+  /** Notes a refresh that passed its checks, whether or not it changed the lists (the version stays). */
+  async recordRefresh(refresh: Omit<ListsRefresh, 'refreshedAt'>, now: Date): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: screeningKeys.version,
+        UpdateExpression:
+          'SET entity = :entity, refreshed_at = :at, published_files = :published, listed_counts = :counts ADD version :one',
+        ExpressionAttributeValues: {
+          ':entity': ENTITY.screeningVersion,
+          ':at': now.toISOString(),
+          ':published': refresh.published,
+          ':counts': refresh.counts,
+          ':one': 1,
+        },
+      }),
+    );
   }
 
   private async bumpVersion(now: Date): Promise<void> {

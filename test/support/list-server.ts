@@ -1,0 +1,87 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isAbsolute, join } from 'node:path';
+import { REPO_ROOT } from '#lib/repo-root';
+
+// OFAC's download service as the refresh sees it, on 127.0.0.1: the files of a folder
+// under `<url>/<folder-name>/`, each with a `Last-Modified`, and the ways a download goes
+// wrong, chosen per file by the test (`serve`).
+
+/** How one file is answered. */
+export type Answer =
+  | { readonly kind: 'file'; readonly text: string; readonly lastModified?: string; readonly chunked?: boolean }
+  | { readonly kind: 'status'; readonly status: number }
+  | { readonly kind: 'silent' }
+  | { readonly kind: 'redirect'; readonly location: string }
+  | { readonly kind: 'cut'; readonly text: string; readonly after: number };
+
+export interface ListServer {
+  /** The base URL, with a trailing slash. */
+  readonly url: string;
+  /** Every path asked for, in order. */
+  readonly requests: string[];
+  /** How `name` is answered from now on. */
+  serve(name: string, answer: Answer): void;
+  /** Serves every file of a folder (relative to the repository or absolute) with one `Last-Modified`. */
+  serveFolder(dir: string, lastModified?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const OFAC_FIXTURES = 'test/fixtures/ofac';
+const OFAC_FILE_NAMES = ['sdn.csv', 'alt.csv', 'add.csv', 'cons_prim.csv', 'cons_alt.csv'];
+
+export async function startListServer(): Promise<ListServer> {
+  const answers = new Map<string, Answer>();
+  const requests: string[] = [];
+  const held = new Set<ServerResponse>();
+  const server: Server = createServer((request, response) => {
+    const name = (request.url ?? '/').slice(1);
+    requests.push(name);
+    const answer = answers.get(name) ?? { kind: 'status', status: 404 };
+    switch (answer.kind) {
+      case 'file':
+        response.writeHead(200, {
+          'content-type': 'text/csv',
+          ...(!answer.chunked && { 'content-length': Buffer.byteLength(answer.text) }),
+          ...(answer.lastModified && { 'last-modified': answer.lastModified }),
+        });
+        response.end(answer.text);
+        return;
+      case 'status':
+        response.writeHead(answer.status).end();
+        return;
+      case 'silent':
+        held.add(response);
+        return;
+      case 'redirect':
+        response.writeHead(302, { location: answer.location }).end();
+        return;
+      case 'cut': {
+        // Announces the whole file, sends part of it, then drops the connection.
+        response.writeHead(200, { 'content-length': Buffer.byteLength(answer.text) });
+        response.write(answer.text.slice(0, answer.after));
+        setTimeout(() => response.socket?.destroy(), 10);
+        return;
+      }
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    serve: (name, answer) => void answers.set(name, answer),
+    async serveFolder(dir, lastModified = 'Fri, 04 Sep 2026 14:01:44 GMT') {
+      for (const name of OFAC_FILE_NAMES) {
+        const text = await readFile(join(isAbsolute(dir) ? dir : join(REPO_ROOT, dir), name), 'utf8');
+        answers.set(name, { kind: 'file', text, lastModified });
+      }
+    },
+    async close() {
+      for (const response of held) response.socket?.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

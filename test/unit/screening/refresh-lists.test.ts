@@ -1,0 +1,148 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ListFileError } from '#domain/csv';
+import type { ListedPerson, ScreeningList } from '#domain/screening-match';
+import { ListsRefreshRefused, refreshLists } from '#functions/screening/refresh-lists';
+import type { ListingRepository } from '#shared/db/screening/index';
+import type { ListingRef, ListsRefresh } from '#shared/db/screening/listings';
+import { setDependencies } from '#shared/dependencies';
+
+// The refresh's decisions on a repository that keeps the listings in memory and notes every
+// write (the same refresh on DynamoDB Local and OFAC's real files:
+// test/integration/screening/lists-refresh.test.ts).
+
+class ListingsInMemory {
+  readonly listings = new Map<string, ListedPerson>();
+  readonly writes: string[] = [];
+  refresh?: ListsRefresh;
+
+  async put(listing: ListedPerson) {
+    this.writes.push(`put ${listing.entryId}`);
+    this.listings.set(listing.entryId, listing);
+  }
+  async remove(ref: ListingRef) {
+    this.writes.push(`remove ${ref.entryId}`);
+    this.listings.delete(ref.entryId);
+  }
+  async all(list: ScreeningList) {
+    return [...this.listings.values()].filter((listing) => listing.list === list);
+  }
+  async recordChange(changed: readonly ListingRef[]) {
+    this.writes.push(`change of ${changed.length}`);
+    return 'change-1';
+  }
+  async lastRefresh() {
+    return this.refresh;
+  }
+  async recordRefresh(refresh: Omit<ListsRefresh, 'refreshedAt'>, now: Date) {
+    this.refresh = { ...refresh, refreshedAt: now.toISOString() };
+  }
+}
+
+let table: ListingsInMemory;
+beforeEach(() => {
+  table = new ListingsInMemory();
+  setDependencies({ screeningListings: table as unknown as ListingRepository });
+});
+afterEach(() => setDependencies({ screeningListings: undefined }));
+
+async function folder(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'lists-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+const sdnRow = (entNum: number, name: string, dob = '01 Jan 1970') =>
+  `${entNum},"${name}","individual","X",-0-,-0-,-0-,-0-,-0-,-0-,-0-,"DOB ${dob}"\n`;
+const SDN = sdnRow(1, 'DOE, Jane') + sdnRow(2, 'ROE, Richard') + sdnRow(3, 'POE, Paula');
+const ALT = '1,7,"aka","DOE, Janet",-0-\n';
+
+describe('refreshing the lists from a folder', () => {
+  it('writes each listing with its aliases, then records the change once', async () => {
+    const outcome = await refreshLists({ dir: await folder({ 'sdn.csv': SDN, 'alt.csv': ALT }) });
+    expect(outcome).toEqual({ changeId: 'change-1', put: 3, removed: 0, counts: { SDN: 3 } });
+    expect(table.writes).toEqual(['put SDN-1', 'put SDN-2', 'put SDN-3', 'change of 3']);
+    expect(table.listings.get('SDN-1')?.names.map((n) => n.name)).toEqual(['DOE, Jane', 'DOE, Janet']);
+  });
+
+  it('writes nothing when the folder holds what the table holds (no change, no re-screen)', async () => {
+    const dir = await folder({ 'sdn.csv': SDN, 'alt.csv': ALT });
+    await refreshLists({ dir });
+    table.writes.length = 0;
+    expect(await refreshLists({ dir })).toEqual({ put: 0, removed: 0, counts: { SDN: 3 } });
+    expect(table.writes).toEqual([]);
+    expect(table.refresh?.counts).toEqual({ SDN: 3 });
+  });
+
+  it('writes only the listings added, changed (an alias, a date) or taken off', async () => {
+    await refreshLists({ dir: await folder({ 'sdn.csv': SDN, 'alt.csv': ALT }) });
+    table.writes.length = 0;
+    const next = sdnRow(1, 'DOE, Jane') + sdnRow(2, 'ROE, Richard', '02 Feb 1971') + sdnRow(4, 'NEW, Nora');
+    const outcome = await refreshLists({
+      dir: await folder({ 'sdn.csv': next, 'alt.csv': '1,8,"aka","DOE, J.",-0-\n' }),
+    });
+    expect(outcome).toMatchObject({ put: 3, removed: 1 });
+    expect(table.writes.sort()).toEqual(['change of 3', 'put SDN-1', 'put SDN-2', 'put SDN-4', 'remove SDN-3']);
+  });
+
+  it('never takes off a listing of a source the folder has no file for (the local entries, the alert list)', async () => {
+    table.listings.set('LOCAL-1', { ...listing('LOCAL-1'), source: 'LOCAL' });
+    table.listings.set('ALERTS-a', { ...listing('ALERTS-a'), list: 'alerts', source: 'ALERTS' });
+    table.listings.set('CONS-9', { ...listing('CONS-9'), source: 'CONS' });
+    await refreshLists({ dir: await folder({ 'sdn.csv': SDN }) });
+    expect([...table.listings.keys()].sort()).toEqual(['ALERTS-a', 'CONS-9', 'LOCAL-1', 'SDN-1', 'SDN-2', 'SDN-3']);
+  });
+
+  it('writes nothing when one file is malformed, and names the file and the line', async () => {
+    const refresh = refreshLists({ dir: await folder({ 'sdn.csv': SDN, 'alt.csv': `${ALT}1,8,"aka"\n` }) });
+    await expect(refresh).rejects.toThrow(ListFileError);
+    await expect(refresh).rejects.toThrow('alt.csv, line 2: expected 5 fields, found 3');
+    expect(table.writes).toEqual([]);
+  });
+
+  it('refuses aliases without the list they belong to', async () => {
+    await expect(refreshLists({ dir: await folder({ 'alt.csv': ALT }) })).rejects.toThrow(
+      'alt.csv and add.csv need the sdn.csv they belong to',
+    );
+  });
+
+  it('refuses a folder without any list file', async () => {
+    await expect(refreshLists({ dir: await folder({}) })).rejects.toThrow(ListsRefreshRefused);
+  });
+
+  it('refuses a copy that would take off too many listings at once, unless forced', async () => {
+    const many = Array.from({ length: 40 }, (_, n) => sdnRow(n + 1, `PERSON, Number${n + 1}`)).join('');
+    await refreshLists({ dir: await folder({ 'sdn.csv': many }) });
+    table.writes.length = 0;
+    const fewer = await folder({ 'sdn.csv': many.split('\n').slice(0, 29).join('\n') });
+    const refresh = refreshLists({ dir: fewer });
+    await expect(refresh).rejects.toThrow(ListsRefreshRefused);
+    await expect(refresh).rejects.toThrow(
+      'SDN: 29 listed persons, 11 fewer than the 40 stored (at most 10 may go at once)',
+    );
+    expect(table.writes).toEqual([]);
+
+    expect(await refreshLists({ dir: fewer }, { force: true })).toMatchObject({ removed: 11 });
+  });
+
+  it('lets the alert list, the service’s own, be emptied', async () => {
+    await refreshLists({ dir: await folder({ 'alerts.csv': 'id,name,date_of_birth\na1,Alex Alertlist,\n' }) });
+    expect(await refreshLists({ dir: await folder({ 'alerts.csv': 'id,name,date_of_birth\n' }) })).toMatchObject({
+      removed: 1,
+      counts: { ALERTS: 0 },
+    });
+  });
+});
+
+function listing(entryId: string): ListedPerson {
+  return {
+    list: 'sanctions',
+    source: 'SDN',
+    entryId,
+    name: 'X, Y',
+    names: [{ name: 'X, Y', kind: 'primary' }],
+    datesOfBirth: [],
+  };
+}
