@@ -4,6 +4,8 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { type Person, personSecretContext } from '#domain/person';
 import type { VerifyAccount } from '#domain/verify-account';
 import { identifyPerson } from '#functions/persons/identify-person';
+import { SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
+import { refreshLists } from '#functions/screening/refresh-lists';
 import { completeVerification } from '#functions/verify-accounts/complete-verification';
 import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import type { LocalCipher } from '#shared/cipher/local-cipher';
@@ -82,6 +84,8 @@ export async function makeTemplates(service: BenchService, tenant = TEMPLATE_TEN
     accounts.push(await storedItem(service, accountKeys.account(tenant, account.id)));
   }
   const persons = [];
+  // Identification screens, and screening refuses an empty sanctions list.
+  await refreshLists({ dir: SANDBOX_LISTS_DIR });
   for (const identity of [{ ssn: '123-45-6789' }, { ssn: '123-45-0001' }, undefined]) {
     const { person } = await created('CreatePerson', {
       customer_reference_id: randomUUID(),

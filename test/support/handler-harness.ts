@@ -17,6 +17,8 @@ import type { Cipher } from '#shared/cipher/cipher';
 import { ENTITY } from '#shared/db/entities';
 import { KEY_PREFIX, keys } from '#shared/db/keys';
 import type { RateLimitRepository } from '#shared/db/rate-limits/index';
+import { forgetHeldLists } from '#shared/db/screening/held-lists';
+import { screeningKeys } from '#shared/db/screening/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';
@@ -112,6 +114,7 @@ export function useHandlerHarness(): Harness {
     ddb.on(PutCommand).resolves({});
     ddb.on(UpdateCommand).resolves({});
     ddb.on(DeleteCommand).resolves({});
+    givenSanctionsListing();
     takeRecorded();
     setDependencies({
       documentClient: recordingClient(
@@ -135,6 +138,41 @@ export function useHandlerHarness(): Harness {
   });
   afterAll(() => writeGrantUses('unit', usedGrants));
   return harness;
+}
+
+// ---- the screening lists --------------------------------------------------------------
+
+const HELD_LISTING_KEY = screeningKeys.listing('sanctions', 'SDN-1');
+const sanctionsPartition = { ExpressionAttributeValues: { ':pk': screeningKeys.listings('sanctions') } };
+
+/**
+ * The table's sanctions list, as every handler test starts with it: one fictional listing
+ * no test person matches (screening fails closed on an empty list), built afresh.
+ */
+export function givenSanctionsListing(): void {
+  forgetHeldLists();
+  ddb.on(QueryCommand, sanctionsPartition).resolves({ Items: [HELD_LISTING_KEY] });
+  ddb.on(BatchGetCommand, { RequestItems: { [TABLE]: { Keys: [HELD_LISTING_KEY] } } }).resolves({
+    Responses: {
+      [TABLE]: [
+        {
+          ...HELD_LISTING_KEY,
+          list: 'sanctions',
+          source: 'SDN',
+          entry_id: 'SDN-1',
+          name: 'NOBODY, Listed Nowhere',
+          names: JSON.stringify([{ name: 'NOBODY, Listed Nowhere', kind: 'primary' }]),
+          dates_of_birth: '[]',
+        },
+      ],
+    },
+  });
+}
+
+/** An empty sanctions list (none loaded): screening refuses to screen. */
+export function givenNoSanctionsListing(): void {
+  forgetHeldLists();
+  ddb.on(QueryCommand, sanctionsPartition).resolves({ Items: [] });
 }
 
 // ---- requests -------------------------------------------------------------------------

@@ -18,7 +18,7 @@ let runtime: LocalRuntime;
 let call: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime({ consumers: [], screeningLists: false });
+  runtime = await startTestRuntime({ consumers: [] });
   call = api(runtime, await runtime.mintToken(TENANT));
 });
 

@@ -2,6 +2,7 @@ import { ScreeningIndex } from '#domain/screening-index';
 import { DEFAULT_SCREENING_THRESHOLD, type ListedPerson, type ScreeningList } from '#domain/screening-match';
 import { screeningThreshold } from '#shared/config';
 import { screeningListings } from './index';
+import { requireSanctionsListings } from './lists-unavailable';
 
 // The screening lists held in memory by the function that screens (docs/decisions.md#screening):
 // built from the table's listings once per container and again whenever the lists'
@@ -31,6 +32,7 @@ async function build(): Promise<HeldLists> {
     screeningListings().all('sanctions'),
     screeningListings().all('alerts'),
   ]);
+  requireSanctionsListings(sanctions);
   return { sanctions: screeningIndexOf(sanctions), alerts: screeningIndexOf(alerts) };
 }
 
