@@ -1,6 +1,6 @@
 import { FILE_NAMES, type ListFile, type ListFiles, OFAC_FILES } from './load-lists';
 
-// Downloading OFAC's list files (docs/operations.md#screening-lists-refresh): each of the
+// Downloading OFAC's list files (docs/operations.md#screening-lists-refresh-failed): each of the
 // five files under one base URL, over HTTPS, whole or not at all. What the files say is
 // checked afterwards (functions/domain/list-refresh-checks.ts); here only how they came.
 
