@@ -192,9 +192,14 @@ export class ServiceDashboard extends Construct {
           app('PersonStatusChanged', 'person status changes'),
           app('IdentificationCompleted', 'identifications completed'),
         ],
-        HALF,
+        THIRD,
       ),
-      graph('Idempotent replays', [app('IdempotentReplay', 'replayed requests')], HALF),
+      graph('Idempotent replays', [app('IdempotentReplay', 'replayed requests')], THIRD),
+      graph(
+        'Screening lists refreshes',
+        [app('ScreeningListsRefreshed', 'refreshed'), app('ScreeningListsRefreshFailed', 'failed')],
+        THIRD,
+      ),
     );
   }
 }
