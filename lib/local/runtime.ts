@@ -183,6 +183,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // a download); only what differs from the table is written.
       const outcome = await refreshLists({ dir }, { force: true });
       process.env[ENV.screeningListsDir] = dir;
+      teardown.push(() => {
+        delete process.env[ENV.screeningListsDir];
+      });
       log('debug', `screening lists from ${dir}`, { ...outcome });
     }
 

@@ -35,6 +35,8 @@ describe('the screening lists of the local runtime', () => {
     expect(process.env[ENV.screeningListsDir]).toBe(resolve(REPO_ROOT, SANDBOX_LISTS_DIR));
     expect(await runtime.runSchedule('ListsRefresh')).toEqual({ put: 0, removed: 0, counts: { SDN: 4, ALERTS: 2 } });
     expect(await screeningListings().version()).toBe(1);
+    await runtime.stop();
+    expect(process.env[ENV.screeningListsDir]).toBeUndefined();
   });
 
   it('are none, and the schedule has no folder to read, with screeningLists: false', async () => {

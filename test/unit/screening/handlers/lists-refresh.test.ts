@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler as listsRefresh } from '#functions/screening/handlers/lists-refresh';
 import { scheduledEvent } from '#lib/local/pipeline/schedule-runner';
 import { ENV } from '#shared/config';
@@ -34,10 +34,12 @@ beforeAll(async () => {
   server = await startListServer();
 });
 afterAll(() => server.close());
-afterEach(() => {
+const clearSources = () => {
   delete process.env[ENV.screeningListsUrl];
   delete process.env[ENV.screeningListsDir];
-});
+};
+beforeEach(clearSources);
+afterEach(clearSources);
 
 function serveCopy(overrides: Record<string, string> = {}) {
   for (const [name, text] of Object.entries({ ...OFAC_COPY, ...overrides })) server.serve(name, { kind: 'file', text });
