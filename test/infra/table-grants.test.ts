@@ -124,11 +124,11 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   // a Query of the tenant's configurations, and the stream itself read.
   StreamRouter: { ...onTenantData('PutItem', 'Query'), ...STREAM_CONSUMER },
   // Reads tenant data and the tenant's settings, reads the screening lists' version and
-  // listings (walking their byTenant partitions), writes only tenant data.
+  // listings (walking their byTenant partitions), queries a person's hits, writes only tenant data.
   IdentificationWorker: {
     'dynamodb:GetItem': ['table (SCREEN#*)', 'table (T#* TENANT#*)'],
     'dynamodb:BatchGetItem': ['table (SCREEN#*)'],
-    'dynamodb:Query': ['table/index/gsi1'],
+    'dynamodb:Query': ['table (T#*)', 'table/index/gsi1'],
     'dynamodb:PutItem': ['table (T#*)'],
     'dynamodb:UpdateItem': ['table (T#*)'],
   },

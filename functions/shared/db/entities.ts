@@ -12,6 +12,7 @@ export const ENTITY = {
   person: 'person',
   personReference: 'person_reference',
   reviewCase: 'review_case',
+  screeningHit: 'screening_hit',
   screeningEntry: 'screening_entry',
   screeningListing: 'screening_listing',
   screeningVersion: 'screening_version',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { statusReason } from '#domain/person';
+import { type Hit, listingRevision } from '#domain/screening-match';
 import {
   clearingLiftsHold,
   type HitRecord,
@@ -7,7 +8,6 @@ import {
   planRecording,
   type Screening,
 } from '#domain/screening-review';
-import { type Hit, listingRevision } from '#domain/screening-match';
 
 const SANDY = { name: 'SANCTIONED, Sandy', names: [{ name: 'SANCTIONED, Sandy', kind: 'primary' as const }] };
 
@@ -33,7 +33,11 @@ const screening = (overrides: Partial<Screening> = {}): Screening => ({
   ...overrides,
 });
 
-const decision = { decision: 'false_positive' as const, decided_by: 'ops-client', decided_at: '2026-11-30T11:00:00.000Z' };
+const decision = {
+  decision: 'false_positive' as const,
+  decided_by: 'ops-client',
+  decided_at: '2026-11-30T11:00:00.000Z',
+};
 
 /** The record a first screening writes, then decided as given. */
 function recorded(status: HitRecord['status'], overrides: Partial<HitRecord> = {}): HitRecord {
@@ -42,7 +46,9 @@ function recorded(status: HitRecord['status'], overrides: Partial<HitRecord> = {
     ...(write?.next as HitRecord),
     status,
     version: 2,
-    ...(status !== 'open' && { decision: { ...decision, decision: status === 'cleared' ? 'false_positive' : 'confirmed' } }),
+    ...(status !== 'open' && {
+      decision: { ...decision, decision: status === 'cleared' ? 'false_positive' : 'confirmed' },
+    }),
     ...overrides,
   };
 }
@@ -85,15 +91,18 @@ describe('recording a screening’s hits', () => {
     ['a middle name added', { middle_name: 'Q' }],
     ['the last name', { last_name: 'Sanctioner' }],
     ['the date of birth', { date_of_birth: '1980-01-01' }],
-  ])('flags a cleared hit again once the person’s %s changed, keeping the decision among the earlier ones', (_, change) => {
-    const cleared = recorded('cleared');
-    const later = screening({ screened: { ...screening().screened, ...change }, at: '2026-12-02T00:00:00.000Z' });
-    const { effective, writes } = planRecording([cleared], later, [hit()]);
-    expect(effective).toHaveLength(1);
-    expect(writes[0]?.next).toMatchObject({ status: 'open', foundAt: '2026-12-02T00:00:00.000Z' });
-    expect(writes[0]?.next.decision).toBeUndefined();
-    expect(writes[0]?.next.earlierDecisions).toEqual([cleared.decision]);
-  });
+  ])(
+    'flags a cleared hit again once the person’s %s changed, keeping the decision among the earlier ones',
+    (_, change) => {
+      const cleared = recorded('cleared');
+      const later = screening({ screened: { ...screening().screened, ...change }, at: '2026-12-02T00:00:00.000Z' });
+      const { effective, writes } = planRecording([cleared], later, [hit()]);
+      expect(effective).toHaveLength(1);
+      expect(writes[0]?.next).toMatchObject({ status: 'open', foundAt: '2026-12-02T00:00:00.000Z' });
+      expect(writes[0]?.next.decision).toBeUndefined();
+      expect(writes[0]?.next.earlierDecisions).toEqual([cleared.decision]);
+    },
+  );
 
   it('flags a cleared hit again once the listing’s names or dates changed', () => {
     const moved = listingRevision({ ...SANDY, datesOfBirth: [{ year: 1961, toYear: 1961, day: '1961-03-12' }] });
