@@ -192,9 +192,14 @@ export class ServiceDashboard extends Construct {
           app('PersonStatusChanged', 'person status changes'),
           app('IdentificationCompleted', 'identifications completed'),
         ],
-        HALF,
+        THIRD,
       ),
-      graph('Idempotent replays', [app('IdempotentReplay', 'replayed requests')], HALF),
+      graph(
+        'Screening hits',
+        [app('ScreeningHitFound', 'hits found'), app('ScreeningHitDecided', 'hits decided')],
+        THIRD,
+      ),
+      graph('Idempotent replays', [app('IdempotentReplay', 'replayed requests')], THIRD),
     );
   }
 }
