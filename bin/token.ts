@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_TOKEN_TTL_SECONDS, LocalIssuer } from '#lib/local/gateway/jwt-issuer';
 import { stateDir } from '#lib/local/state-dir';
-import { SCOPES } from '#shared/scopes';
+import { OPERATOR_SCOPES, SCOPES, SERVICE_SCOPES } from '#shared/scopes';
 
 // `npm run --silent token [-- --tenant <name>] [--scope "a b"] [--ttl seconds]`
 // Prints only the JWT, so `TOKEN=$(npm run --silent token)` works. The tenant is `dev`
-// unless given, the tenant `npm start` prints a token for. It
+// unless given, the tenant `npm start` prints a token for. Every partner scope unless
+// `--scope` says otherwise; an operator's (`--scope review:screening`) only when named. It
 // signs with the key the running server trusts (in DATA_DIR, or .local/).
 
 const USAGE =
@@ -32,7 +33,9 @@ try {
 }
 
 if (values.help) {
-  console.log(`${USAGE}\nscopes: ${SCOPES.join(' ')}`);
+  console.log(
+    `${USAGE}\nscopes (every one by default): ${SCOPES.join(' ')}\noperator scopes (only when asked for, e.g. --tenant ops --scope ${OPERATOR_SCOPES[0]}): ${OPERATOR_SCOPES.join(' ')}`,
+  );
   process.exit(0);
 }
 if (!values.tenant?.trim()) fail('--tenant must name a tenant');
@@ -41,7 +44,7 @@ const ttlSeconds = values.ttl === undefined ? DEFAULT_TOKEN_TTL_SECONDS : Number
 if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) fail('--ttl must be a positive whole number of seconds');
 
 const scopes = values.scope === undefined ? [...SCOPES] : values.scope.split(/\s+/).filter(Boolean);
-const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+const unknown = scopes.filter((scope) => !(SERVICE_SCOPES as readonly string[]).includes(scope));
 // Still minted: a token with a scope no route asks for is how a 403 is tried out.
 if (unknown.length > 0) console.error(`warning: not scopes of this service: ${unknown.join(' ')}`);
 

@@ -322,5 +322,11 @@ export class VerifyServiceStack extends Stack {
         description: `App client id of partner "${name}" (secret: aws cognito-idp describe-user-pool-client)`,
       });
     }
+    for (const [name, client] of this.identity.operatorClients) {
+      new CfnOutput(this, `OperatorClientId${name.replace(/[^A-Za-z0-9]/g, '')}`, {
+        value: client.userPoolClientId,
+        description: `App client id of operator "${name}": review:screening only (secret: aws cognito-idp describe-user-pool-client)`,
+      });
+    }
   }
 }

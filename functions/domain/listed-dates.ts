@@ -17,7 +17,8 @@ export interface ListedDate {
 }
 
 /** How a person's date of birth agrees with a listing's (absent on either side: `unknown`). */
-export type DateAgreement = 'exact' | 'year' | 'conflict' | 'unknown';
+export const DATE_AGREEMENTS = ['exact', 'year', 'conflict', 'unknown'] as const;
+export type DateAgreement = (typeof DATE_AGREEMENTS)[number];
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const DAY = /^(\d{1,2})\s+([a-z]{3})[a-z]*\.?\s+(\d{4})$/i;

@@ -16,6 +16,12 @@ export const PERSON_TRIGGERS = [
   'updated',
   /** DELETE. */
   'closed',
+  /**
+   * An operator cleared the last screening hit holding the person as a false positive
+   * (docs/api.md#hits-to-review); applied only when screening was the person's sole reason
+   * (`#domain/screening-review`'s `clearingLiftsHold`).
+   */
+  'screening_cleared',
 ] as const;
 export type PersonTrigger = (typeof PERSON_TRIGGERS)[number];
 
@@ -37,6 +43,8 @@ const REFUSED_RESTRICTED: TransitionRefusal = Object.freeze({ refused: 'person_r
  * - identity_updated on `restricted` is refused: editing the identity of a sanctioned
  *   person would re-identify it out of the restriction.
  * - closed is terminal, and closing again is idempotent (a retried DELETE answers 200).
+ * - screening_cleared lifts a hold that screening alone put on the person (restricted, or
+ *   rejected); the use case applies it only when no other reason or hit remains.
  */
 export const PERSON_TRANSITIONS: Readonly<Record<PersonStatus, Readonly<Record<PersonTrigger, TransitionOutcome>>>> = {
   created: {
@@ -46,6 +54,7 @@ export const PERSON_TRANSITIONS: Readonly<Record<PersonStatus, Readonly<Record<P
     identity_updated: 'created',
     updated: 'created',
     closed: 'closed',
+    screening_cleared: 'created',
   },
   verified: {
     identified: 'verified',
@@ -54,6 +63,7 @@ export const PERSON_TRANSITIONS: Readonly<Record<PersonStatus, Readonly<Record<P
     identity_updated: 'created',
     updated: 'verified',
     closed: 'closed',
+    screening_cleared: 'verified',
   },
   rejected: {
     identified: 'verified',
@@ -62,6 +72,7 @@ export const PERSON_TRANSITIONS: Readonly<Record<PersonStatus, Readonly<Record<P
     identity_updated: 'created',
     updated: 'rejected',
     closed: 'closed',
+    screening_cleared: 'verified',
   },
   restricted: {
     identified: 'restricted',
@@ -70,6 +81,7 @@ export const PERSON_TRANSITIONS: Readonly<Record<PersonStatus, Readonly<Record<P
     identity_updated: REFUSED_RESTRICTED,
     updated: 'restricted',
     closed: 'closed',
+    screening_cleared: 'verified',
   },
   closed: {
     identified: 'closed',
@@ -78,6 +90,7 @@ export const PERSON_TRANSITIONS: Readonly<Record<PersonStatus, Readonly<Record<P
     identity_updated: REFUSED_CLOSED,
     updated: REFUSED_CLOSED,
     closed: 'closed',
+    screening_cleared: 'closed',
   },
 };
 

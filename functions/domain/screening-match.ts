@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type DateAgreement, dateAgreement, type ListedDate } from './listed-dates';
 import {
   type ListedWords,
@@ -55,6 +56,11 @@ export interface Hit {
   /** 0–100. */
   readonly score: number;
   readonly dateOfBirth: DateAgreement;
+  /**
+   * What the listing said when it was matched (`listingRevision`): a review's decision
+   * holds only while the listing still says it.
+   */
+  readonly listingRevision: string;
 }
 
 /**
@@ -78,12 +84,28 @@ export const MOST_DATE_POINTS = Math.max(...Object.values(DATE_POINTS));
 export interface PreparedListing {
   readonly listing: ListedPerson;
   readonly names: readonly ListedWords[];
+  readonly revision: string;
 }
 
 export const prepareListing = (listing: ListedPerson): PreparedListing => ({
   listing,
   names: listing.names.map((name) => listedWords(name.name)),
+  revision: listingRevision(listing),
 });
+
+/**
+ * A digest of what a listing says about the person it lists (its names and dates of birth),
+ * the same for the same content whatever its order: a cleared hit flags again once it moves.
+ * Not keyed: list content is public, no secret.
+ */
+export function listingRevision(listing: Pick<ListedPerson, 'name' | 'names' | 'datesOfBirth'>): string {
+  const names = listing.names.map((name) => `${name.kind}:${name.name}`).sort();
+  const dates = listing.datesOfBirth
+    .map((date) => [date.year, date.toYear, date.day ?? '', date.circa ? 'c' : ''].join('/'))
+    .sort();
+  const content = JSON.stringify([listing.name, names, dates]);
+  return createHash('sha256').update(content).digest('hex').slice(0, 32);
+}
 
 /** The person's score against one listing: its best name, with the dates' points, 0–100. */
 export function scoreListing(person: ScreenedPerson, words: PersonWords, prepared: PreparedListing): Hit {
@@ -108,6 +130,7 @@ export function scoreListing(person: ScreenedPerson, words: PersonWords, prepare
     matchedKind: matched?.kind ?? 'primary',
     score: Math.max(0, Math.min(100, Math.round(100 * best + DATE_POINTS[agreement]))),
     dateOfBirth: agreement,
+    listingRevision: prepared.revision,
   };
 }
 

@@ -2,6 +2,8 @@ import { checkIdentityData } from '#domain/identification';
 import type { IdentityData, Person, ReasonCode, StatusReason } from '#domain/person';
 import { personSecretContext, REASON_CODES, statusReason } from '#domain/person';
 import { IDENTIFICATION_RUNS, identificationNeedsSsn, transition } from '#domain/person-lifecycle';
+import { REASON_OF_LIST } from '#domain/screening-review';
+import { recordScreening } from '#functions/screening-review/record-screening';
 import { cipher } from '#shared/cipher/index';
 import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { retryOnConflict } from '#shared/db/retry';
@@ -74,7 +76,7 @@ async function identificationReasons(stored: StoredPerson): Promise<ReasonCode[]
     ssn: stored.ssnSecret ? await cipher().decrypt(stored.ssnSecret, personSecretContext(person)) : undefined,
     address: person.addresses?.[0],
   };
-  const reasons = [...checkIdentityData(data, now()), ...(await screen(person))];
+  const reasons = [...checkIdentityData(data, now()), ...(await screen(stored))];
   if ((await tenants().kycModeOf(person.tenant)) === 'service') reasons.push(...(await identityVendor().verify(data)));
   // Each reason once, in the contract's order.
   return REASON_CODES.filter((code) => reasons.includes(code));
@@ -83,12 +85,12 @@ async function identificationReasons(stored: StoredPerson): Promise<ReasonCode[]
 /**
  * Screening against both lists with the scored matcher (docs/api.md#screening): the lists
  * are held in memory (`heldLists`), so a person costs one read of their version, never a
- * walk over a list.
+ * walk over a list. Every hit is recorded for review with that version; a hit an operator
+ * cleared as a false positive, on an unchanged person and listing, gives no reason.
  */
-async function screen(person: Person): Promise<ReasonCode[]> {
+async function screen(stored: StoredPerson): Promise<ReasonCode[]> {
   const lists = await heldLists();
-  return [
-    ...(lists.sanctions.screen(person).length > 0 ? (['matched_watchlist'] as const) : []),
-    ...(lists.alerts.screen(person).length > 0 ? (['matched_alertlist'] as const) : []),
-  ];
+  const hits = [...lists.sanctions.screen(stored.person), ...lists.alerts.screen(stored.person)];
+  const effective = await recordScreening(stored, hits, lists.version, now());
+  return effective.map((hit) => REASON_OF_LIST[hit.list]);
 }

@@ -1,11 +1,13 @@
 import { type Person, statusReason } from '#domain/person';
 import { transition } from '#domain/person-lifecycle';
 import type { ScreeningIndex } from '#domain/screening-index';
+import { recordScreening } from '#functions/screening-review/record-screening';
 import { type PersonRef, persons, screeningWalk } from '#shared/db/persons/index';
 import { SCREENING_SHARDS } from '#shared/db/persons/item';
 import { retryOnConflict } from '#shared/db/retry';
 import { heldLists, screeningIndexOf } from '#shared/db/screening/held-lists';
 import { screeningListings } from '#shared/db/screening/index';
+import type { ListingRef } from '#shared/db/screening/listings';
 import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
@@ -20,18 +22,32 @@ import type { ScreeningMessage } from './screening-message';
 /** Pages of 100 persons one message walks before it hands the rest of its shard on. */
 export const PAGES_PER_MESSAGE = 20;
 
+/** The sanctions listings a re-screen scores against, and the lists' version they are of (kept on each hit). */
+export interface RescreenLists {
+  readonly sanctions: ScreeningIndex;
+  readonly version: number;
+}
+
 /**
  * What a re-screen message screens against: the sanctions listings its change put (none
  * when the change is gone or put alert listings only), or the whole sanctions list held
  * in memory (daily, or a change too large to name its listings).
  */
-export async function sanctionsFor(message: ScreeningMessage): Promise<ScreeningIndex | undefined> {
-  if (message.kind === 'daily') return (await heldLists()).sanctions;
+export async function sanctionsFor(message: ScreeningMessage): Promise<RescreenLists | undefined> {
+  if (message.kind === 'daily') return heldLists();
   const change = await screeningListings().change(message.change_id);
   if (!change) return undefined;
-  if (change.all) return (await heldLists()).sanctions;
-  const listings = await screeningListings().get(change.listings.filter((ref) => ref.list === 'sanctions'));
-  return listings.length > 0 ? screeningIndexOf(listings) : undefined;
+  if (change.all) return heldLists();
+  return changedSanctions(change.listings);
+}
+
+/** The sanctions listings of `refs` indexed, with the lists' version; none when there is none. */
+export async function changedSanctions(refs: readonly ListingRef[]): Promise<RescreenLists | undefined> {
+  const [listings, version] = await Promise.all([
+    screeningListings().get(refs.filter((ref) => ref.list === 'sanctions')),
+    screeningListings().version(),
+  ]);
+  return listings.length > 0 ? { sanctions: screeningIndexOf(listings), version } : undefined;
 }
 
 /**
@@ -39,7 +55,7 @@ export async function sanctionsFor(message: ScreeningMessage): Promise<Screening
  * each one `sanctions` matches. `next`: where the walk goes on, none at the shard's end.
  */
 export async function rescreenShard(
-  sanctions: ScreeningIndex,
+  lists: RescreenLists,
   walk: { shard: number; after?: PersonRef; pages: number },
   logger: Logger,
 ): Promise<RescreenOutcome & { next?: PersonRef }> {
@@ -49,8 +65,8 @@ export async function rescreenShard(
     const found = await screeningWalk().page(walk.shard, after);
     for (const person of found.persons) {
       outcome.screened++;
-      if (sanctions.screen(person).length === 0) continue;
-      const result = await restrict(person, sanctions);
+      if (lists.sanctions.screen(person).length === 0) continue;
+      const result = await restrict(person, lists);
       if (result === 'no_match') continue;
       outcome.matching++;
       if (result === 'restricted') {
@@ -65,12 +81,12 @@ export async function rescreenShard(
 }
 
 /** Every shard walked to its end (the local admin route's list change, small tables only). */
-export async function rescreenEverywhere(sanctions: ScreeningIndex, logger: Logger): Promise<RescreenOutcome> {
+export async function rescreenEverywhere(lists: RescreenLists, logger: Logger): Promise<RescreenOutcome> {
   const total = { restricted: 0, matching: 0, screened: 0 };
   for (let shard = 0; shard < SCREENING_SHARDS; shard++) {
     let after: PersonRef | undefined;
     do {
-      const outcome = await rescreenShard(sanctions, { shard, after, pages: PAGES_PER_MESSAGE }, logger);
+      const outcome = await rescreenShard(lists, { shard, after, pages: PAGES_PER_MESSAGE }, logger);
       total.restricted += outcome.restricted;
       total.matching += outcome.matching;
       total.screened += outcome.screened;
@@ -80,12 +96,18 @@ export async function rescreenEverywhere(sanctions: ScreeningIndex, logger: Logg
   return total;
 }
 
-/** The person as stored now, screened again, restricted when it still matches and is verified. */
-async function restrict(person: Person, sanctions: ScreeningIndex) {
+/**
+ * The person as stored now, screened again and its hits recorded for review (a hit an
+ * operator cleared on an unchanged person and listing counts no more), restricted when a
+ * hit counts and it is verified.
+ */
+async function restrict(person: Person, lists: RescreenLists) {
   return retryOnConflict(
     async () => {
       const stored = await persons().getStored(person.tenant, person.id);
-      if (!stored || sanctions.screen(stored.person).length === 0) return 'no_match';
+      if (!stored || (stored.person.status !== 'verified' && stored.person.status !== 'restricted')) return 'no_match';
+      const hits = await recordScreening(stored, lists.sanctions.screen(stored.person), lists.version, now());
+      if (hits.length === 0) return 'no_match';
       if (stored.person.status === 'restricted') return 'already_restricted';
       if (stored.person.status !== 'verified') return 'no_match';
       const status = transition(stored.person.status, 'sanctions_match') as Person['status'];

@@ -17,6 +17,10 @@ export const COUNT_METRICS = [
   'PersonStatusChanged',
   /** An identification run ended with its outcome stored (verified or rejected). */
   'IdentificationCompleted',
+  /** A hit found by screening was recorded for review (found anew, or reopened by a change). */
+  'ScreeningHitFound',
+  /** An operator decided a screening hit (a false positive or confirmed; which, in the metadata). */
+  'ScreeningHitDecided',
   /** A webhook delivery attempt was answered 2xx. */
   'WebhookDeliverySucceeded',
   /** A webhook delivery attempt failed (one per failed attempt, retried or not). */

@@ -46,6 +46,11 @@ export const errorDetails = z
         z.array(z.string()).check(z.describe('The kinds asked for that the token does not read.')),
       ),
     }),
+    z.strictObject({
+      status: z.string().check(z.describe('A screening hit decided already: its review status.')),
+      decided_by: z.optional(z.string()),
+      decided_at: z.optional(timestamp()),
+    }),
   ])
   .check(z.describe('More about the error, when there is more to say.'));
 

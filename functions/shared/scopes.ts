@@ -1,6 +1,7 @@
 /**
- * OAuth scopes of the contract (docs/api.md#scopes). The Cognito resource server declares
- * exactly these; the route table picks from them.
+ * OAuth scopes of the contract (docs/api.md#scopes): what partners may be granted. The
+ * Cognito resource server declares these and the operators' (`SERVICE_SCOPES`); the route
+ * table picks from both.
  */
 export const SCOPES = [
   'read:verify-accounts',
@@ -15,6 +16,23 @@ export const SCOPES = [
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
+
+/**
+ * The service's own operators' scopes (docs/api.md#hits-to-review), beyond the contract's:
+ * declared on the same resource server, granted only to operator clients (context
+ * `operators`), never to a partner (lib/context/identity.ts refuses them there).
+ */
+export const OPERATOR_SCOPES = ['review:screening'] as const;
+
+export type OperatorScope = (typeof OPERATOR_SCOPES)[number];
+
+/** Every scope a route may name: the partners' and the operators'. */
+export const SERVICE_SCOPES = [...SCOPES, ...OPERATOR_SCOPES] as const;
+
+export type ServiceScope = (typeof SERVICE_SCOPES)[number];
+
+export const isOperatorScope = (value: unknown): value is OperatorScope =>
+  (OPERATOR_SCOPES as readonly unknown[]).includes(value);
 
 /** Resource-server identifier; Cognito prefixes each scope with it (`<id>/<scope>`). */
 export const RESOURCE_SERVER_ID = 'verify-service';

@@ -11,7 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import type { IdentityProps } from '#lib/context/identity';
-import { RESOURCE_SERVER_ID, SCOPES, type Scope } from '#shared/scopes';
+import { OPERATOR_SCOPES, RESOURCE_SERVER_ID, SCOPES, SERVICE_SCOPES, type ServiceScope } from '#shared/scopes';
 import type { TenantAlias } from './tenant-records';
 
 /** What the HTTP API's JWT authorizer needs to know about the issuer. */
@@ -35,6 +35,8 @@ export class Identity extends Construct {
   readonly domain?: UserPoolDomain;
   /** App clients by partner name (Cognito mode). */
   readonly clients: ReadonlyMap<string, UserPoolClient>;
+  /** App clients by operator name (Cognito mode): each holds the operator scopes only. */
+  readonly operatorClients: ReadonlyMap<string, UserPoolClient>;
   /**
    * Every client id of every partner with its tenant (the partner's name), for
    * `TenantRecords`: in Cognito mode each app client's id and the partner's `aliases`; with
@@ -50,12 +52,14 @@ export class Identity extends Construct {
       if (audience.length === 0) throw new Error('jwtAudience needs at least one value when jwtIssuer is set');
       this.jwt = { issuer, audience: [...audience], scopePrefix };
       this.clients = new Map();
+      this.operatorClients = new Map();
       // Partners without client ids are skipped: the context's default partner list is
-      // for Cognito mode and names no client id.
-      this.tenantAliases = (props.partners ?? []).flatMap((partner) =>
-        [...(partner.clientIds ?? []), ...(partner.aliases ?? [])].map((clientId) => ({
+      // for Cognito mode and names no client id; operators' client ids map to
+      // their own names, which own no partner data.
+      this.tenantAliases = [...(props.partners ?? []), ...(props.operators ?? [])].flatMap((person) =>
+        [...(person.clientIds ?? []), ...(person.aliases ?? [])].map((clientId) => ({
           clientId,
-          tenant: partner.name,
+          tenant: person.name,
         })),
       );
       return;
@@ -94,8 +98,9 @@ export class Identity extends Construct {
         'The Plus plan adds threat protection for user sign-ins; this pool has no users and only issues machine-to-machine client-credentials tokens, which threat protection does not evaluate.',
     });
 
+    // The partners' scopes and the operators': one resource server, so a token names both alike.
     const scopes = new Map(
-      SCOPES.map((name) => [
+      SERVICE_SCOPES.map((name) => [
         name,
         new ResourceServerScope({ scopeName: name, scopeDescription: `Verify service: ${name}` }),
       ]),
@@ -104,9 +109,10 @@ export class Identity extends Construct {
       identifier: RESOURCE_SERVER_ID,
       scopes: [...scopes.values()],
     });
-    const oauthScope = (name: Scope) => {
+    const oauthScope = (name: ServiceScope) => {
       const scope = scopes.get(name);
-      if (scope === undefined) throw new Error(`scope "${name}" is not among the contract's: ${SCOPES.join(', ')}`);
+      if (scope === undefined)
+        throw new Error(`scope "${name}" is not among the service's: ${SERVICE_SCOPES.join(', ')}`);
       return OAuthScope.resourceServer(resourceServer, scope);
     };
 
@@ -115,30 +121,45 @@ export class Identity extends Construct {
     });
 
     const clients = new Map<string, UserPoolClient>();
+    const operatorClients = new Map<string, UserPoolClient>();
     const tenantAliases: TenantAlias[] = [];
-    for (const partner of partners) {
-      if (clients.has(partner.name)) throw new Error(`partner "${partner.name}" is listed twice`);
-      const client = this.userPool.addClient(`Client-${partner.name}`, {
-        userPoolClientName: partner.name,
+    const pool = this.userPool;
+    const addClient = (id: string, name: string, granted: readonly ServiceScope[], aliases: readonly string[] = []) => {
+      const client = pool.addClient(id, {
+        userPoolClientName: name,
         generateSecret: true,
-        oAuth: { flows: { clientCredentials: true }, scopes: (partner.scopes ?? SCOPES).map(oauthScope) },
+        oAuth: { flows: { clientCredentials: true }, scopes: granted.map(oauthScope) },
         supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
         accessTokenValidity: props.accessTokenValidity ?? Duration.hours(1),
         enableTokenRevocation: true,
         preventUserExistenceErrors: true,
       });
-      clients.set(partner.name, client);
       tenantAliases.push(
-        { clientId: client.userPoolClientId, tenant: partner.name },
-        ...(partner.aliases ?? []).map((clientId) => ({ clientId, tenant: partner.name })),
+        { clientId: client.userPoolClientId, tenant: name },
+        ...aliases.map((clientId) => ({ clientId, tenant: name })),
+      );
+      return client;
+    };
+    for (const partner of partners) {
+      if (clients.has(partner.name)) throw new Error(`partner "${partner.name}" is listed twice`);
+      // A partner holds the contract's scopes only (`Scope`), never an operator's.
+      clients.set(
+        partner.name,
+        addClient(`Client-${partner.name}`, partner.name, partner.scopes ?? SCOPES, partner.aliases),
       );
     }
+    for (const operator of props.operators ?? []) {
+      if (clients.has(operator.name)) throw new Error(`operator "${operator.name}" is also a partner's name`);
+      const client = addClient(`Operator-${operator.name}`, operator.name, OPERATOR_SCOPES, operator.aliases);
+      operatorClients.set(operator.name, client);
+    }
     this.clients = clients;
+    this.operatorClients = operatorClients;
     this.tenantAliases = tenantAliases;
     this.jwt = {
       issuer: `https://cognito-idp.${stack.region}.amazonaws.com/${this.userPool.userPoolId}`,
       // Cognito access tokens carry no `aud`; API Gateway then matches `client_id`. Every
-      // client id of a partner is accepted: its app client's and its aliases.
+      // client id of a partner (or operator) is accepted: its app client's and its aliases.
       audience: this.tenantAliases.map((alias) => alias.clientId),
       scopePrefix: `${RESOURCE_SERVER_ID}/`,
     };

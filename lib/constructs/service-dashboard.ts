@@ -194,7 +194,14 @@ export class ServiceDashboard extends Construct {
         ],
         THIRD,
       ),
+      graph(
+        'Screening hits',
+        [app('ScreeningHitFound', 'hits found'), app('ScreeningHitDecided', 'hits decided')],
+        THIRD,
+      ),
       graph('Idempotent replays', [app('IdempotentReplay', 'replayed requests')], THIRD),
+    );
+    this.dashboard.addWidgets(
       graph(
         'Screening lists refreshes',
         [app('ScreeningListsRefreshed', 'refreshed'), app('ScreeningListsRefreshFailed', 'failed')],

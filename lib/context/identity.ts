@@ -2,7 +2,7 @@ import type { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import { MAX_LIST_SHARDS } from '#shared/db/shards';
-import { SCOPES, type Scope } from '#shared/scopes';
+import { isOperatorScope, OPERATOR_SCOPES, SCOPES, type Scope } from '#shared/scopes';
 import { burst, type RequestLimit, rate } from './api-limits';
 import { parseKycMode } from './identification';
 
@@ -54,6 +54,28 @@ export interface PartnerConfig {
   readonly listShards?: number;
 }
 
+/**
+ * An operator of the service itself (compliance staff reviewing screening hits): a client
+ * holding the operator scopes (`OPERATOR_SCOPES`) and nothing else, never a partner. Its
+ * name is its own tenant for the HTTP stack's records (rate limit, idempotency, list
+ * positions); it owns no partner data.
+ */
+export interface OperatorConfig {
+  /** Letters, digits, `-` and `_`; no partner may have the same name. Cognito mode: also the app client's name. */
+  readonly name: string;
+  /**
+   * Cognito mode: further client ids of this operator (credential rotation).
+   * @default - none
+   */
+  readonly aliases?: readonly string[];
+  /**
+   * External-issuer mode: the operator's client ids at that issuer, which must grant them
+   * the operator scopes only.
+   * @default - none
+   */
+  readonly clientIds?: readonly string[];
+}
+
 /** An OAuth issuer that already exists (Okta, Auth0, another Cognito pool, ...). */
 export interface ExternalIssuerConfig {
   /** Issuer URL exactly as in the tokens' `iss` claim (https). */
@@ -75,6 +97,12 @@ export interface IdentityProps {
    * @default - none; Cognito mode then fails synthesis, since an authorizer needs an audience
    */
   readonly partners?: readonly PartnerConfig[];
+  /**
+   * The service's operators: Cognito mode creates an app client for each holding the
+   * operator scopes only (docs/deploy.md#operators).
+   * @default - none; no one can review screening hits
+   */
+  readonly operators?: readonly OperatorConfig[];
   /**
    * Trust an existing issuer instead of creating a Cognito user pool.
    * @default - a Cognito user pool is created
@@ -100,6 +128,7 @@ export interface IdentityProps {
  */
 export const IDENTITY_CONTEXT = {
   partners: 'partners',
+  operators: 'operators',
   jwtIssuer: 'jwtIssuer',
   jwtAudience: 'jwtAudience',
   jwtScopePrefix: 'jwtScopePrefix',
@@ -123,13 +152,23 @@ export function identityPropsFromContext(scope: Construct): IdentityProps {
         scopePrefix: optionalString(read(IDENTITY_CONTEXT.jwtScopePrefix), IDENTITY_CONTEXT.jwtScopePrefix),
       },
       // Only their client ids (alias records) and KYC modes (settings records) matter here.
-      partners: partners(read(IDENTITY_CONTEXT.partners)),
+      ...people(read),
     };
   }
   return {
-    partners: partners(read(IDENTITY_CONTEXT.partners)),
+    ...people(read),
     domainPrefix: optionalString(read(IDENTITY_CONTEXT.cognitoDomainPrefix), IDENTITY_CONTEXT.cognitoDomainPrefix),
   };
+}
+
+/** The partners and the operators, every client id listed once across both, no operator named as a partner. */
+function people(read: (key: string) => unknown): Pick<IdentityProps, 'partners' | 'operators'> {
+  const seen = new Set<string>();
+  const listed = partners(read(IDENTITY_CONTEXT.partners), seen);
+  const staff = operators(read(IDENTITY_CONTEXT.operators), seen);
+  const clash = staff.find((operator) => listed.some((partner) => partner.name === operator.name));
+  if (clash) throw new Error(`context "operators": "${clash.name}" is also a partner's name; an operator is no tenant`);
+  return { partners: listed, ...(staff.length > 0 && { operators: staff }) };
 }
 
 function optionalString(value: unknown, key: string): string | undefined {
@@ -147,7 +186,7 @@ function stringList(value: unknown, key: string): string[] {
   return list.map((v) => v.trim()).filter((v) => v !== '');
 }
 
-function partners(value: unknown): PartnerConfig[] {
+function partners(value: unknown, seen: Set<string>): PartnerConfig[] {
   if (value === undefined) return [];
   const list = typeof value === 'string' ? maybeJson(value) : value;
   if (!Array.isArray(list)) {
@@ -155,7 +194,6 @@ function partners(value: unknown): PartnerConfig[] {
       'context "partners" must be an array of { name, scopes?, aliases?, clientIds?, kycMode?, rateLimit? }',
     );
   }
-  const seen = new Set<string>();
   return list.map((entry, i) => {
     const where = `context "partners"[${i}]`;
     if (typeof entry !== 'object' || entry === null) throw new Error(`${where} must be an object`);
@@ -173,6 +211,12 @@ function partners(value: unknown): PartnerConfig[] {
     }
     const partner: { -readonly [K in keyof PartnerConfig]: PartnerConfig[K] } = { name };
     if (scopes !== undefined) {
+      const operatorScope = Array.isArray(scopes) ? scopes.find(isOperatorScope) : undefined;
+      if (operatorScope !== undefined) {
+        throw new Error(
+          `${where}.scopes: "${operatorScope}" is an operator scope, never granted to a partner; list the service's operators under context "operators"`,
+        );
+      }
       if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every(isScope)) {
         throw new Error(`${where}.scopes must be a non-empty list drawn from: ${SCOPES.join(', ')}`);
       }
@@ -186,22 +230,55 @@ function partners(value: unknown): PartnerConfig[] {
       }
       partner.listShards = listShards as number;
     }
-    for (const [field, ids] of [
-      ['aliases', aliases],
-      ['clientIds', clientIds],
-    ] as const) {
-      if (ids === undefined) continue;
-      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && CLIENT_ID.test(id))) {
-        throw new Error(`${where}.${field} must be a list of client ids (1-256 printable ASCII characters, no spaces)`);
-      }
-      for (const id of ids as string[]) {
-        // One client id acts for one tenant only.
-        if (seen.has(id)) throw new Error(`${where}.${field}: client id "${id}" is listed twice`);
-        seen.add(id);
-      }
-      partner[field] = ids as string[];
-    }
+    Object.assign(partner, clientIdsOf({ aliases, clientIds }, where, seen));
     return partner;
+  });
+}
+
+/** A person's `aliases` and `clientIds`, each a client id listed once across everyone (`seen`). */
+function clientIdsOf(
+  fields: { aliases?: unknown; clientIds?: unknown },
+  where: string,
+  seen: Set<string>,
+): { aliases?: string[]; clientIds?: string[] } {
+  const result: { aliases?: string[]; clientIds?: string[] } = {};
+  for (const field of ['aliases', 'clientIds'] as const) {
+    const ids = fields[field];
+    if (ids === undefined) continue;
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && CLIENT_ID.test(id))) {
+      throw new Error(`${where}.${field} must be a list of client ids (1-256 printable ASCII characters, no spaces)`);
+    }
+    for (const id of ids as string[]) {
+      // One client id acts for one tenant (or operator) only.
+      if (seen.has(id)) throw new Error(`${where}.${field}: client id "${id}" is listed twice`);
+      seen.add(id);
+    }
+    result[field] = ids as string[];
+  }
+  return result;
+}
+
+function operators(value: unknown, seen: Set<string>): OperatorConfig[] {
+  if (value === undefined) return [];
+  const list = typeof value === 'string' ? maybeJson(value) : value;
+  if (!Array.isArray(list)) throw new Error('context "operators" must be an array of { name, aliases?, clientIds? }');
+  const names = new Set<string>();
+  return list.map((entry, i) => {
+    const where = `context "operators"[${i}]`;
+    if (typeof entry !== 'object' || entry === null) throw new Error(`${where} must be an object`);
+    const { name, aliases, clientIds, ...other } = entry as Record<string, unknown>;
+    if (typeof name !== 'string' || !PARTNER_NAME.test(name)) {
+      throw new Error(`${where}.name must be 1-64 letters, digits, "-" or "_"`);
+    }
+    if (names.has(name)) throw new Error(`${where}: operator "${name}" is listed twice`);
+    names.add(name);
+    const unknown = Object.keys(other)[0];
+    if (unknown !== undefined) {
+      throw new Error(
+        `${where}.${unknown} is not an operator setting (an operator holds ${OPERATOR_SCOPES.join(', ')} and nothing else): name, aliases?, clientIds?`,
+      );
+    }
+    return { name, ...clientIdsOf({ aliases, clientIds }, where, seen) };
   });
 }
 

@@ -2,12 +2,13 @@ import * as z from 'zod/mini';
 import { EVENT_COMPONENTS } from '#functions/events/responses';
 import { PERSON_COMPONENTS } from '#functions/persons/responses';
 import { SCREENING_COMPONENTS } from '#functions/screening/responses';
+import { SCREENING_REVIEW_COMPONENTS } from '#functions/screening-review/responses';
 import { VERIFY_ACCOUNT_COMPONENTS } from '#functions/verify-accounts/responses';
 import { WEBHOOK_COMPONENTS } from '#functions/webhooks/responses';
 import { MAX_KEY_LENGTH } from '#shared/http/idempotency';
 import { SERVICE_VERSION } from '#shared/http/middlewares';
 import { SHARED_COMPONENTS } from '#shared/responses';
-import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
+import { RESOURCE_SERVER_ID, SERVICE_SCOPES, type ServiceScope } from '#shared/scopes';
 import type { HeaderName } from './contract';
 import type { JsonSchema } from './json-schema';
 
@@ -30,6 +31,7 @@ export const RESPONSE_COMPONENTS = {
   ...EVENT_COMPONENTS,
   ...WEBHOOK_COMPONENTS,
   ...SCREENING_COMPONENTS,
+  ...SCREENING_REVIEW_COMPONENTS,
 };
 
 export const PARAMETER_COMPONENTS = {
@@ -50,7 +52,7 @@ export const PARAMETER_COMPONENTS = {
   },
 };
 
-const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
+const SCOPE_DESCRIPTIONS: Record<ServiceScope, string> = {
   'read:verify-accounts': 'Read verify accounts and their events (`verify_account_updated`)',
   'write:verify-accounts': 'Start verifications, submit statement codes, re-check debits',
   'read:persons': 'Read persons and their events (`person_*`)',
@@ -60,16 +62,18 @@ const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
   'read:webhook-secret': 'Read the webhook signing secret',
   'write:webhook-secret': 'Create or rotate the webhook signing secret',
   'invoke:webhook': 'Send test events, redeliver events, read the test events of kinds the service never emits',
+  'review:screening':
+    'The service’s own operators only, never a partner: list every tenant’s screening hits and decide them',
 };
 
 export const SECURITY_SCHEMES = {
   oauth2: {
     type: 'oauth2',
-    description: `OAuth 2.0 client credentials: one client per partner, holding the scopes it bought. In AWS the token endpoint is the Cognito domain’s \`/oauth2/token\` (the stack output \`TokenUrl\`), and Cognito names each scope \`${RESOURCE_SERVER_ID}/<scope>\` (ask for \`${RESOURCE_SERVER_ID}/read:persons\`); the local runtime serves a Cognito-compatible token endpoint at \`/oauth2/token\` (and \`npm run token\` prints a token). A token must carry one of the route’s scopes (its \`security\` lists one requirement per scope), else \`403\`.`,
+    description: `OAuth 2.0 client credentials: one client per partner, holding the scopes it bought (and operator clients of the service itself, holding \`review:screening\`). In AWS the token endpoint is the Cognito domain’s \`/oauth2/token\` (the stack output \`TokenUrl\`), and Cognito names each scope \`${RESOURCE_SERVER_ID}/<scope>\` (ask for \`${RESOURCE_SERVER_ID}/read:persons\`); the local runtime serves a Cognito-compatible token endpoint at \`/oauth2/token\` (and \`npm run token\` prints a token). A token must carry one of the route’s scopes (its \`security\` lists one requirement per scope), else \`403\`.`,
     flows: {
       clientCredentials: {
         tokenUrl: '/oauth2/token',
-        scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
+        scopes: Object.fromEntries(SERVICE_SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
       },
     },
   },

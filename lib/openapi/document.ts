@@ -44,6 +44,11 @@ export const DEFAULT_SERVERS = [
 const TAGS: readonly { name: Tag; description: string }[] = [
   { name: 'Verify accounts', description: 'Verification of US bank accounts: status, debits, ownership, control.' },
   { name: 'Persons', description: 'People the partner pays or is paid by: identification (KYC) and screening.' },
+  {
+    name: 'Screening review',
+    description:
+      'The service’s operators only (scope `review:screening`, never a partner’s): screening hits of every tenant, and their decisions.',
+  },
   { name: 'Events', description: 'The event log (30 days) and redelivery.' },
   { name: 'Webhooks', description: 'Where events go, the signing secret, and test events.' },
   { name: 'Local sandbox', description: 'Routes of the local runtime (`npm start`) only; never deployed.' },

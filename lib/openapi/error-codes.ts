@@ -50,6 +50,13 @@ export const ERROR_CODES = {
   duplicate_customer_reference_id: 'another person of this tenant has this `customer_reference_id`',
   person_closed: 'the person is closed; a closed person cannot change',
   person_restricted: 'the person is restricted; its identity data cannot change',
+  // Screening review (operators).
+  invalid_person_id: 'the `person_id` filter is not one person id (a UUID)',
+  missing_tenant: '`person_id` without `tenant`: a person is named by both',
+  missing_person_id: '`tenant` without `person_id`: a person is named by both',
+  unknown_id_screening_hit: 'no screening hit has this id (a malformed id too)',
+  screening_hit_decided:
+    'the hit was decided already (`details`: its status, who decided it and when); a hit is decided once',
   // Events and webhooks.
   unknown_id_event: 'no event of this tenant has the id (events are kept 30 days)',
   too_many_redeliveries: 'the event was redelivered 5 times recently; one more every 4.8 hours (`Retry-After`)',

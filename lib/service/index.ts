@@ -4,6 +4,7 @@ import type { QueueId } from '#shared/queue/message-queue';
 import { EVENTS } from './events';
 import { PERSONS } from './persons';
 import { SCREENING } from './screening';
+import { SCREENING_REVIEW } from './screening-review';
 import type {
   ConsumerDefinition,
   QueueSettings,
@@ -25,7 +26,7 @@ export type * from './types';
  * endpoint by adding a handler file and a row to its area; add an area by adding a file
  * and an entry to AREAS.
  */
-export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, PERSONS, SCREENING, EVENTS, WEBHOOKS];
+export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, PERSONS, SCREENING, SCREENING_REVIEW, EVENTS, WEBHOOKS];
 
 /** Every API function's timeout: below API Gateway's 30 s limit; the local runtime enforces the same. */
 export const API_FUNCTION_TIMEOUT_SECONDS = 10;

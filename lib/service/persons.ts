@@ -90,12 +90,13 @@ export const PERSONS: ServiceArea = {
       handler: 'functions/persons/handlers/identification-worker.ts',
       source: { kind: 'queue', queue: 'identification', batchSize: 10 },
       // The person and the tenant's settings (its KYC mode); the lists' version, and when it
-      // moved the lists' listings (their byTenant partitions, then the items); a review case
+      // moved the lists' listings (their byTenant partitions, then the items); with a hit, the
+      // person's recorded hits (a Query of its partition) and each hit's put; a review case
       // and the outcome, written to the tenant's records only.
       table: [
         { actions: ['GetItem'], leadingKeys: ['tenantData', 'tenantSettings'] },
         { actions: ['GetItem', 'BatchGetItem'], indexes: ['byTenant'], leadingKeys: ['screeningEntry'] },
-        { actions: ['PutItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
+        { actions: ['PutItem', 'UpdateItem', 'Query'], leadingKeys: ['tenantData'] },
       ],
       cipher: { decrypt: ['ssn'] },
       timeoutSeconds: 30,

@@ -16,12 +16,17 @@ export const SCREENING: ServiceArea = {
       scopes: ['write:persons'],
       handler: 'functions/screening/handlers/add-sanctions-entry.ts',
       // Puts the listing and the change and moves the lists' version, then re-screens every
-      // verified person against it at once: the persons' screening walk (byLookup), the
-      // persons, each one matching read again and restricted. The one route that writes the
+      // verified person against it at once: the lists' version, the listing read back; the
+      // persons' screening walk (byLookup), the persons, each one matching read again, its
+      // hits recorded and restricted. The one route that writes the
       // lists (the deployed lists are written by the daily refresh, ListsRefresh, and `npm run lists:load`).
       table: [
-        { actions: ['PutItem', 'UpdateItem'], leadingKeys: ['screeningEntry'] },
-        { actions: ['GetItem', 'BatchGetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
+        { actions: ['PutItem', 'UpdateItem', 'GetItem', 'BatchGetItem'], leadingKeys: ['screeningEntry'] },
+        {
+          actions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'Query', 'PutItem'],
+          indexes: ['byLookup'],
+          leadingKeys: ['tenantData'],
+        },
       ],
       localOnly: true,
     },
@@ -50,10 +55,15 @@ export const SCREENING: ServiceArea = {
       source: { kind: 'queue', queue: 'screening', batchSize: 10 },
       // The change and its listings, or the whole lists (their version, the listings'
       // partition, the listings); one shard of the persons' screening walk (byLookup), the
-      // persons, each one matching read again and restricted; the rest of the shard handed on.
+      // persons, each one matching read again, its hits recorded (a Query of its partition, a
+      // put per hit) and restricted; the rest of the shard handed on.
       table: [
         { actions: ['GetItem', 'BatchGetItem'], indexes: ['byTenant'], leadingKeys: ['screeningEntry'] },
-        { actions: ['GetItem', 'BatchGetItem', 'UpdateItem'], indexes: ['byLookup'], leadingKeys: ['tenantData'] },
+        {
+          actions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'Query', 'PutItem'],
+          indexes: ['byLookup'],
+          leadingKeys: ['tenantData'],
+        },
       ],
       sendsTo: ['screening'],
       timeoutSeconds: 60,

@@ -3,7 +3,7 @@ import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { KeyKind } from '#shared/db/keys';
 import type { IndexName, TableAction } from '#shared/db/schema';
 import type { QueueId } from '#shared/queue/message-queue';
-import type { Scope } from '#shared/scopes';
+import type { ServiceScope } from '#shared/scopes';
 
 // The vocabulary of the service description: a route, a consumer, a queue, and what each
 // function may do with the table. `lib/service/<area>.ts` files describe one area each
@@ -78,9 +78,10 @@ export interface RouteDefinition {
    * OAuth scopes of the route. Like API Gateway's JWT authorizer, a token must carry at
    * least ONE of them, never all. Most routes name one; the event log's name every area's
    * read scope and their handlers narrow what a token sees by the scopes it holds
-   * (`HandlerRequest.scopes`).
+   * (`HandlerRequest.scopes`). An operator route names an operator scope, which no partner
+   * holds (`OPERATOR_SCOPES`).
    */
-  readonly scopes: readonly Scope[];
+  readonly scopes: readonly ServiceScope[];
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly handler: string;
   readonly table: RowTableAccess;

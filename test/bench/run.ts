@@ -120,6 +120,7 @@ function report(r: Partial<BenchResults>): string {
     const s = r.screening;
     lines.push(
       `Screening at full list size (${s.listings.toLocaleString('en')} listed persons, ${s.names.toLocaleString('en')} names): index built in ${s.build_ms} ms (${s.build_rru} read units to read the listings, once per cold worker or list change); one screening ${s.screen_median_ms} ms median, ${s.screen_p99_ms} ms p99, ${s.screen_rru} read unit (the lists' version)`,
+      `A list change (one listing) re-screening ${s.walk.persons.toLocaleString('en')} verified persons: ${s.walk.change_ms} ms, ${s.walk.change_rru} read units (${s.walk.change_rru_per_million.toLocaleString('en')} per million persons); the daily re-screen against the whole lists: ${s.walk.daily_ms} ms (${s.walk.daily_seconds_per_million.toLocaleString('en')} s of scoring and reading per million persons, one process)`,
       '',
     );
   }

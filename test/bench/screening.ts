@@ -5,12 +5,14 @@ import { ScreeningIndex } from '#domain/screening-index';
 import { REPO_ROOT } from '#lib/repo-root';
 import { commonNames, VARIANT_CLASSES, variants } from '#test/support/screening-variants';
 import type { BenchContext } from './context';
+import { measureWalk, WALK_PERSONS, type WalkFigures } from './screening-walk';
 import { median, percentile, round } from './stats';
 
 // `npm run bench -- --only screening`: the matcher at full list size (OFAC's SDN and
 // Consolidated lists from test/fixtures/ofac, as published), in process. Reported:
 // building the in-memory index (a cold identification worker's work after it read the
-// listings), one screening (median, p99), and the reads around them (docs/decisions.md#screening).
+// listings), one screening (median, p99), and the reads around them; then a list change
+// and the daily re-screen through DynamoDB Local (./screening-walk.ts) (docs/decisions.md#screening).
 
 export interface ScreeningFigures {
   readonly listings: number;
@@ -24,6 +26,8 @@ export interface ScreeningFigures {
   readonly screen_rru: number;
   /** Read units a cold worker spends reading the listings (index pages, BatchGets at ½ unit per 4 KB). */
   readonly build_rru: number;
+  /** A list change and the daily re-screen walking verified persons on DynamoDB Local. */
+  readonly walk: WalkFigures;
 }
 
 export async function measureScreening(context: BenchContext): Promise<ScreeningFigures> {
@@ -69,5 +73,6 @@ export async function measureScreening(context: BenchContext): Promise<Screening
     screen_p99_ms: round(percentile(times, 99), 2),
     screen_rru: 1,
     build_rru: round(batchRru + keyPages * 128, 0),
+    walk: await measureWalk(context, listings, index as ScreeningIndex, commonNames(names, WALK_PERSONS, true)),
   };
 }

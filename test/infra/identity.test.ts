@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deployedRoutes, ROUTES, routeKey } from '#lib/service/index';
 import { ENV as CONFIG_ENV } from '#shared/config';
-import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
+import { OPERATOR_SCOPES, RESOURCE_SERVER_ID, SCOPES, SERVICE_SCOPES } from '#shared/scopes';
 import { buildApp, ENV, refId, resourcesOf, synthTemplate } from './harness';
 
 const authorizerOf = (template: ReturnType<typeof synthTemplate>) =>
@@ -39,11 +39,11 @@ describe('Cognito identity (default)', () => {
     expect(pools[0]!.Properties?.AdminCreateUserConfig).toEqual({ AllowAdminCreateUserOnly: true });
   });
 
-  it('declares every contract scope on the resource server', () => {
+  it('declares every contract scope and the operators’ on the resource server', () => {
     const servers = Object.values(resourcesOf(template, 'AWS::Cognito::UserPoolResourceServer'));
     expect(servers).toHaveLength(1);
     expect(servers[0]!.Properties?.Identifier).toBe(RESOURCE_SERVER_ID);
-    expect(servers[0]!.Properties?.Scopes.map((s: { ScopeName: string }) => s.ScopeName)).toEqual([...SCOPES]);
+    expect(servers[0]!.Properties?.Scopes.map((s: { ScopeName: string }) => s.ScopeName)).toEqual([...SERVICE_SCOPES]);
   });
 
   it('gives each partner one client-credentials app client with the scopes it bought (all by default)', () => {
@@ -122,6 +122,62 @@ describe('Cognito identity (default)', () => {
     expect(() => buildApp({ context: { partners: twice } })).toThrow(/"x1" is listed twice/);
     expect(() => buildApp({ context: { partners: [{ name: 'acme', aliases: ['has space'] }] } })).toThrow(/aliases/);
     expect(() => buildApp({ context: { partners: [{ name: 'acme', aliases: 'x1' }] } })).toThrow(/aliases/);
+  });
+});
+
+describe('operators (context "operators"): the review:screening scope, never a partner’s', () => {
+  const partners = [{ name: 'acme' }, { name: 'globex', scopes: ['read:persons'] }];
+  const operators = [{ name: 'compliance', aliases: ['rotated-compliance'] }];
+  const template = synthTemplate({ context: { partners, operators: JSON.stringify(operators) } });
+  const clients = Object.entries(resourcesOf(template, 'AWS::Cognito::UserPoolClient'));
+  const scopeNames = (client: (typeof clients)[number]) =>
+    client[1].Properties?.AllowedOAuthScopes.map((s: { 'Fn::Join': [string, unknown[]] }) => s['Fn::Join'][1][1]);
+  const operatorClient = clients.find(([, c]) => c.Properties?.ClientName === 'compliance')!;
+
+  it('gives no partner client an operator scope, whatever it bought', () => {
+    const partnerClients = clients.filter(([, c]) => c.Properties?.ClientName !== 'compliance');
+    expect(partnerClients).toHaveLength(partners.length);
+    for (const client of partnerClients) {
+      for (const scope of OPERATOR_SCOPES) expect(scopeNames(client)).not.toContain(`/${scope}`);
+    }
+  });
+
+  it('gives each operator a client-credentials app client holding the operator scopes and nothing else', () => {
+    expect(scopeNames(operatorClient)).toEqual(OPERATOR_SCOPES.map((s) => `/${s}`));
+    expect(operatorClient[1].Properties).toMatchObject({
+      AllowedOAuthFlows: ['client_credentials'],
+      GenerateSecret: true,
+    });
+  });
+
+  it('lets the operator’s client ids through the authorizer, and maps them to the operator’s own name', () => {
+    expect(authorizerOf(template).JwtConfiguration.Audience).toContainEqual({ Ref: operatorClient[0] });
+    expect(authorizerOf(template).JwtConfiguration.Audience).toContain('rotated-compliance');
+    template.hasOutput('OperatorClientIdcompliance', { Value: { Ref: operatorClient[0] } });
+  });
+
+  it('protects the review routes with review:screening alone', () => {
+    const routes = scopesByRoute(template);
+    expect(routes['GET /screening/hits']).toEqual([`${RESOURCE_SERVER_ID}/review:screening`]);
+    expect(routes['POST /screening/hits/{id}/decision']).toEqual([`${RESOURCE_SERVER_ID}/review:screening`]);
+  });
+
+  it('refuses an operator scope among a partner’s, saying where operators go', () => {
+    expect(() =>
+      buildApp({ context: { partners: [{ name: 'acme', scopes: ['read:persons', 'review:screening'] }] } }),
+    ).toThrow(/"review:screening" is an operator scope, never granted to a partner.*"operators"/);
+  });
+
+  it('refuses an operator named as a partner, a setting operators do not have, and a client id of both', () => {
+    expect(() => buildApp({ context: { partners, operators: [{ name: 'acme' }] } })).toThrow(/also a partner/);
+    expect(() => buildApp({ context: { partners, operators: [{ name: 'ops', scopes: ['read:persons'] }] } })).toThrow(
+      /scopes is not an operator setting/,
+    );
+    expect(() =>
+      buildApp({
+        context: { partners: [{ name: 'acme', aliases: ['x1'] }], operators: [{ name: 'ops', aliases: ['x1'] }] },
+      }),
+    ).toThrow(/"x1" is listed twice/);
   });
 });
 

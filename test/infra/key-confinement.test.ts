@@ -20,6 +20,7 @@ import { keyPattern, keys } from '#shared/db/keys';
 import { positionKeys } from '#shared/db/list-positions/index';
 import { personKeys } from '#shared/db/persons/keys';
 import { screeningKeys } from '#shared/db/screening/keys';
+import { hitKeys } from '#shared/db/screening-hits/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
@@ -68,6 +69,7 @@ const SAMPLE_KEYS = {
   person_reference: personKeys.reference('acme', 'ref-1').pk,
   review_case: personKeys.reviewCase('acme', 'id-2', '2026-01-01T00:00:00.000Z').pk,
   screening_change: screeningKeys.change('2026-01-01T00:00:00.000Z#c1').pk,
+  screening_hit: hitKeys.hit('acme', 'id-2', 'sanctions', 'SDN-1').pk,
   screening_listing: screeningKeys.listing('sanctions', 'SDN-1').pk,
   screening_version: screeningKeys.version.pk,
   tenant_settings: keys.tenantSettings('acme').pk,

@@ -124,11 +124,11 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   // a Query of the tenant's configurations, and the stream itself read.
   StreamRouter: { ...onTenantData('PutItem', 'Query'), ...STREAM_CONSUMER },
   // Reads tenant data and the tenant's settings, reads the screening lists' version and
-  // listings (walking their byTenant partitions), writes only tenant data.
+  // listings (walking their byTenant partitions), queries a person's hits, writes only tenant data.
   IdentificationWorker: {
     'dynamodb:GetItem': ['table (SCREEN#*)', 'table (T#* TENANT#*)'],
     'dynamodb:BatchGetItem': ['table (SCREEN#*)'],
-    'dynamodb:Query': ['table/index/gsi1'],
+    'dynamodb:Query': ['table (T#*)', 'table/index/gsi1'],
     'dynamodb:PutItem': ['table (T#*)'],
     'dynamodb:UpdateItem': ['table (T#*)'],
   },
@@ -145,11 +145,13 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   // A schedule that only sends messages (one per screening shard): nothing on the table at all.
   DailyRescreen: {},
   // A change's listings or the whole lists read; the persons' screening walk (an index) and
-  // the persons read; a match restricted. Writes only tenant data.
+  // the persons read; a match's hits recorded (the person's partition queried, a hit put)
+  // and the person restricted. Writes only tenant data.
   ScreeningWorker: {
     'dynamodb:GetItem': ['table (SCREEN#*)', 'table (T#*)'],
     'dynamodb:BatchGetItem': ['table (SCREEN#*)', 'table (T#*)'],
-    'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'],
+    'dynamodb:Query': ['table (T#*)', 'table/index/gsi1', 'table/index/gsi2'],
+    'dynamodb:PutItem': ['table (T#*)'],
     'dynamodb:UpdateItem': ['table (T#*)'],
   },
 };

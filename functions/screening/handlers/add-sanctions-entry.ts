@@ -3,12 +3,11 @@ import * as z from 'zod/mini';
 import { isoListedDate } from '#domain/listed-dates';
 import { words } from '#domain/name-folding';
 import type { ListedPerson } from '#domain/screening-match';
-import { screeningIndexOf } from '#shared/db/screening/held-lists';
 import { httpHandler } from '#shared/http/handler';
 import { documented, text } from '#shared/input-schemas';
 import { createLogger } from '#shared/logger';
 import { writeListChanges } from '../load-lists';
-import { rescreenEverywhere } from '../rescreen';
+import { changedSanctions, rescreenEverywhere } from '../rescreen';
 
 /**
  * A name of punctuation, spaces or symbols alone folds to no word and matches no one: it
@@ -56,7 +55,8 @@ export const handler = httpHandler({ body }, async ({ body, tenant }) => {
   };
   await writeListChanges({ put: [listing] });
   const logger = createLogger({ tenant, route: 'local-sanctions' });
-  const { matching } = await rescreenEverywhere(screeningIndexOf([listing]), logger);
+  const lists = await changedSanctions([listing]);
+  const { matching } = lists ? await rescreenEverywhere(lists, logger) : { matching: 0 };
   return {
     statusCode: 201,
     body: { entry: { id: entryId, name: body.name, date_of_birth: body.date_of_birth }, restricted: matching },

@@ -9,9 +9,9 @@ import { type ScreeningMessage, screeningMessage } from '../screening-message';
  * same message starting after the last person walked.
  */
 export const handler = queueWorker({ worker: 'screening-worker', body: screeningMessage }, async (message, logger) => {
-  const sanctions = await sanctionsFor(message);
-  if (!sanctions) return;
-  const outcome = await rescreenShard(sanctions, { ...message, pages: PAGES_PER_MESSAGE }, logger);
+  const lists = await sanctionsFor(message);
+  if (!lists) return;
+  const outcome = await rescreenShard(lists, { ...message, pages: PAGES_PER_MESSAGE }, logger);
   logger.info('screening shard walked', { kind: message.kind, shard: message.shard, ...outcome, next: undefined });
   if (outcome.next) {
     const body: ScreeningMessage = { ...message, after: outcome.next };

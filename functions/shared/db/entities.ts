@@ -13,6 +13,7 @@ export const ENTITY = {
   personReference: 'person_reference',
   reviewCase: 'review_case',
   screeningChange: 'screening_change',
+  screeningHit: 'screening_hit',
   screeningListing: 'screening_listing',
   screeningVersion: 'screening_version',
   tenantSettings: 'tenant_settings',

@@ -35,16 +35,47 @@ export async function getToken(tenant) {
   return answer;
 }
 
+/** The client id of the console's operator: an operator is no partner, so never the tenant's own token. */
+export const OPERATOR_CLIENT = 'console-operator';
+
+/** @type {string | undefined} the operator's token (`review:screening` only), kept in memory like the tenant's */
+let operatorToken;
+
+/**
+ * As `call`, with an operator's token (`review:screening`, docs/api.md#hits-to-review),
+ * asked from the token endpoint on first use; a refusal of it is answered as is.
+ * @param {'GET' | 'POST'} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<Answer>}
+ */
+export async function callAsOperator(method, path, body) {
+  if (!operatorToken) {
+    const answer = await send('/oauth2/token', {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: OPERATOR_CLIENT,
+        scope: 'review:screening',
+      }),
+    });
+    if (!answer.ok) return answer;
+    operatorToken = answer.body.access_token;
+  }
+  return call(method, path, body, operatorToken);
+}
+
 /**
  * @param {'GET' | 'POST' | 'PUT' | 'DELETE'} method
  * @param {string} path
  * @param {unknown} [body] sent as JSON
+ * @param {string} [token] another token than the session's (the operator's)
  * @returns {Promise<Answer>}
  */
-export function call(method, path, body) {
+export function call(method, path, body, token = session?.token) {
   /** @type {Record<string, string>} */
   const headers = { 'service-version': SERVICE_VERSION };
-  if (session) headers.authorization = `Bearer ${session.token}`;
+  if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return send(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }

@@ -1,6 +1,6 @@
-import { call, currentSession, describeFailure, getToken } from './api.js';
+import { call, callAsOperator, currentSession, describeFailure, getToken } from './api.js';
 import { h, report } from './dom.js';
-import { accountRows, configurationRows, eventBlocks, personRows } from './views.js';
+import { accountRows, configurationRows, eventBlocks, hitRows, personRows } from './views.js';
 
 /**
  * The sandbox console (docs/console.md): a partner's view of its tenant through the public
@@ -84,7 +84,7 @@ onSubmit('connect', async (data) => {
   refreshButton.disabled = !session;
   shown.clear();
   known.clear();
-  for (const id of ['configurations', 'events', 'accounts', 'persons']) container(id).replaceChildren();
+  for (const id of ['configurations', 'events', 'accounts', 'persons', 'hits']) container(id).replaceChildren();
   if (!session) return report('session', false, describeFailure(answer));
   report(
     'session',
@@ -131,7 +131,12 @@ async function refresh(full = false) {
       (body) => accountRows(body.accounts),
       'None yet: create one below, or POST /verify/accounts.',
     );
-    show('persons', persons, (body) => personRows(body.persons), 'None yet: create one below, or POST /persons.');
+    show(
+      'persons',
+      persons,
+      (body) => personRows(body.persons, showHits),
+      'None yet: create one below, or POST /persons.',
+    );
     byId('refreshed').textContent = `updated ${new Date().toLocaleTimeString()}`;
     if ([configurations, events, accounts, persons].some((answer) => answer.status === 401)) {
       autoRefresh.checked = false;
@@ -329,3 +334,35 @@ onSubmit('add-sanctions-entry', (data) => {
     (answer) => `${answer.status}: entry added; ${answer.body.restricted} person(s) restricted by it`,
   );
 });
+
+// ---- screening hits (an operator's view) -----------------------------------------------
+
+/** @type {string | undefined} the person whose hits are shown */
+let hitsOf;
+
+/** @param {string} personId */
+async function showHits(personId) {
+  const session = currentSession();
+  if (!session) return;
+  hitsOf = personId;
+  const query = new URLSearchParams({ tenant: session.tenant, person_id: personId });
+  const answer = await callAsOperator('GET', `/screening/hits?${query}`);
+  if (!answer.ok) return report('hits-output', false, describeFailure(answer));
+  const hits = answer.body.screening_hits;
+  report('hits-output', true, `${hits.length} hit(s) of person ${personId}`);
+  container('hits').replaceChildren(...hitRows(hits, decide));
+}
+
+/**
+ * @param {string} id
+ * @param {'false_positive' | 'confirmed'} decision
+ */
+async function decide(id, decision) {
+  const answer = await act(
+    'hits-output',
+    callAsOperator('POST', `/screening/hits/${id}/decision`, { decision }),
+    (answer) => `${answer.status}: hit ${answer.body.screening_hit.status}`,
+  );
+  if (answer.ok && hitsOf) await showHits(hitsOf);
+  if (answer.ok) report('hits-output', true, `${answer.status}: hit ${answer.body.screening_hit.status}`);
+}

@@ -22,8 +22,11 @@ export const accountRows = (accounts) =>
     ),
   );
 
-/** @param {any[]} persons `GET /persons` */
-export const personRows = (persons) =>
+/**
+ * @param {any[]} persons `GET /persons`
+ * @param {(id: string) => void} onHits shows the person's screening hits
+ */
+export const personRows = (persons, onHits) =>
   persons.map((person) =>
     h(
       'tr',
@@ -34,6 +37,40 @@ export const personRows = (persons) =>
       h('td', {}, badge(person.status)),
       h('td', {}, (person.status_reasons ?? []).map((/** @type {any} */ reason) => reason.reason_code).join(', ')),
       h('td', {}, time(person.created_at)),
+      h('td', {}, h('button', { type: 'button', onclick: () => onHits(person.id) }, 'Hits')),
+    ),
+  );
+
+/**
+ * A person's screening hits as an operator sees them (`GET /screening/hits?tenant=…&person_id=…`).
+ * @param {any[]} hits
+ * @param {(id: string, decision: 'false_positive' | 'confirmed') => void} onDecide
+ */
+export const hitRows = (hits, onDecide) =>
+  hits.map((hit) =>
+    h(
+      'tr',
+      { data: { id: hit.id } },
+      h('td', {}, hit.list, ' ', h('code', {}, hit.entry_id)),
+      h('td', {}, hit.listed_name, hit.matched_name === hit.listed_name ? '' : ` (as ${hit.matched_name})`),
+      h('td', {}, String(hit.score), ' · dob ', hit.date_of_birth_agreement),
+      h('td', {}, badge(hit.status)),
+      h('td', {}, hit.decision ? [hit.decision.decided_by, ' ', time(hit.decision.decided_at)] : ''),
+      h(
+        'td',
+        {},
+        hit.status === 'open'
+          ? [
+              h(
+                'button',
+                { type: 'button', onclick: () => onDecide(hit.id, 'false_positive') },
+                'Clear (false positive)',
+              ),
+              ' ',
+              h('button', { type: 'button', onclick: () => onDecide(hit.id, 'confirmed') }, 'Confirm'),
+            ]
+          : '',
+      ),
     ),
   );
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PARTNER_NAME } from '#lib/context/identity';
-import { RESOURCE_SERVER_ID, SCOPES } from '#shared/scopes';
+import { RESOURCE_SERVER_ID, SCOPES, SERVICE_SCOPES } from '#shared/scopes';
 import type { HttpResponse } from './apigw-response';
 import { DEFAULT_TOKEN_TTL_SECONDS, type LocalIssuer } from './jwt-issuer';
 import type { LocalEndpoint, LocalRequest } from './local-endpoints';
@@ -80,8 +80,9 @@ async function issueToken(issuer: Pick<LocalIssuer, 'mint'>, request: LocalReque
 }
 
 /**
- * Space-separated, as OAuth has it; absent or blank means every scope, as Cognito grants
- * every scope of the app client. Cognito's resource-server form (`verify-service/read:persons`)
+ * Space-separated, as OAuth has it; absent or blank means every partner scope, as Cognito
+ * grants every scope of a partner's app client; an operator scope (`review:screening`) only
+ * when asked for, as only an operator's client holds it. Cognito's resource-server form (`verify-service/read:persons`)
  * is accepted too, so the request a partner sends to AWS works here unchanged.
  */
 function requestedScopes(scope: string | undefined): string[] | { unknown: string } {
@@ -89,7 +90,7 @@ function requestedScopes(scope: string | undefined): string[] | { unknown: strin
   if (words.length === 0) return [...SCOPES];
   const prefix = `${RESOURCE_SERVER_ID}/`;
   const scopes = words.map((word) => (word.startsWith(prefix) ? word.slice(prefix.length) : word));
-  const unknown = scopes.find((candidate) => !(SCOPES as readonly string[]).includes(candidate));
+  const unknown = scopes.find((candidate) => !(SERVICE_SCOPES as readonly string[]).includes(candidate));
   return unknown === undefined ? [...new Set(scopes)] : { unknown };
 }
 

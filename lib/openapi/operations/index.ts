@@ -1,6 +1,7 @@
 import { EVENT_OPERATIONS } from './events';
 import { PERSON_OPERATIONS } from './persons';
 import { SCREENING_OPERATIONS } from './screening';
+import { SCREENING_REVIEW_OPERATIONS } from './screening-review';
 import type { OperationSpec } from './types';
 import { VERIFY_ACCOUNT_OPERATIONS } from './verify-accounts';
 import { WEBHOOK_OPERATIONS } from './webhooks';
@@ -20,6 +21,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ...VERIFY_ACCOUNT_OPERATIONS,
   ...PERSON_OPERATIONS,
   ...SCREENING_OPERATIONS,
+  ...SCREENING_REVIEW_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
 };

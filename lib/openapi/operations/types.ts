@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import type { ErrorCode } from '../error-codes';
 import type { Example } from '../examples';
 
-export type Tag = 'Verify accounts' | 'Persons' | 'Events' | 'Webhooks' | 'Local sandbox';
+export type Tag = 'Verify accounts' | 'Persons' | 'Screening review' | 'Events' | 'Webhooks' | 'Local sandbox';
 
 export interface SuccessSpec {
   readonly status: 200 | 201 | 202 | 204;

@@ -146,6 +146,30 @@ describe.skipIf(!executablePath)('sandbox console in headless Chromium', () => {
     expect((await partner.get(`/persons/${personId}`)).body.person.status).toBe('restricted');
   });
 
+  it('shows a rejected person’s screening hit as an operator, and clears it as a false positive: the person is verified', async () => {
+    const form = page.locator('#create-person');
+    await form.getByLabel('First name').fill('Sandy');
+    await form.getByLabel('Last name').fill('Sanctioned');
+    await form.getByRole('button', { name: 'Create person' }).click();
+    await text(page.locator('#create-person-output')).toMatch(/^200: person [0-9a-f-]{36} created$/);
+    const personId = (await page.locator('#create-person-output').innerText()).split(' ')[2];
+    const row = page.locator(`#persons tr[data-id="${personId}"]`);
+    await text(row.locator('.badge')).toBe('rejected');
+
+    await row.getByRole('button', { name: 'Hits' }).click();
+    const hit = page.locator('#hits tbody tr');
+    await text(page.locator('#hits-output')).toBe(`1 hit(s) of person ${personId}`);
+    await text(hit.locator('.badge')).toBe('open');
+    expect(await hit.innerText()).toContain('SANCTIONED, Sandy');
+
+    await hit.getByRole('button', { name: 'Clear (false positive)' }).click();
+    await text(page.locator('#hits-output')).toBe('200: hit cleared');
+    await text(hit.locator('.badge')).toBe('cleared');
+    expect(await hit.innerText()).toContain('console-operator');
+    await text(row.locator('.badge')).toBe('verified');
+    expect((await partner.get(`/persons/${personId}`)).body.person.status).toBe('verified');
+  });
+
   it('shows an API error with its error_code and message: a plain-http webhook URL outside loopback is 400 invalid_url', async () => {
     await page.getByLabel('Webhook URL').fill('http://192.168.1.20:8080/hooks');
     await page.getByRole('button', { name: 'Add configuration' }).click();

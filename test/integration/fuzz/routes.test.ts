@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { openApiDocument } from '#lib/openapi/document';
 import { ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
+import { SERVICE_SCOPES } from '#shared/scopes';
 import { type ApiResponse, api, type RawResponse, rawRequest, SERVICE_VERSION, startTestRuntime } from '../harness';
 import { personBody } from '../persons/support';
 import { accountBody } from '../verify-accounts/support';
@@ -43,7 +44,8 @@ const existing: string[] = [];
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
   useTestDns();
-  token = await runtime.mintToken('tenant-route-fuzz');
+  // Every scope a route may name, the operators' too, so every route's handler is reached.
+  token = await runtime.mintToken('tenant-route-fuzz', SERVICE_SCOPES);
   const call = api(runtime, token);
   existing.push((await call.post('/verify/accounts', accountBody())).body.account.id);
   existing.push((await call.post('/persons', personBody())).body.person.id);

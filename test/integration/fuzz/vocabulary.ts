@@ -56,6 +56,8 @@ export const VOCABULARY: Readonly<Record<string, RouteVocabulary>> = {
     query: [...PAGING, 'id', 'account_number', 'customer_reference_id', 'status', 'first_name', 'last_name'],
   },
   'GET /persons/{id}': {},
+  'GET /screening/hits': { query: ['index', 'size', 'cursor', 'status', 'tenant', 'person_id'] },
+  'POST /screening/hits/{id}/decision': { body: { decision: null, note: null } },
   'PATCH /persons/{id}': { body: PERSON_BODY },
   'PUT /persons/{id}': { body: PERSON_BODY },
   'PUT /persons': { body: PERSON_BODY },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '#lib/local/gateway/jwt-issuer';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
-import { SCOPES } from '#shared/scopes';
+import { SCOPES, SERVICE_SCOPES } from '#shared/scopes';
 import { rawRequest, SERVICE_VERSION, startTestRuntime } from '../harness';
 
 /**
@@ -77,7 +77,8 @@ let valid: string;
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
   for (const [name, make] of Object.entries(BAD_TOKENS)) tokens[name] = await make();
-  valid = await runtime.mintToken('tenant-tokens');
+  // Every scope a route names, the operators' too: each route's own scope gets through.
+  valid = await runtime.mintToken('tenant-tokens', SERVICE_SCOPES);
 });
 afterAll(() => runtime?.stop());
 

@@ -4,6 +4,7 @@ import { parseOfacList } from '#domain/ofac-lists';
 import { DEFAULT_SCREENING_THRESHOLD, type ListedPerson, matchListing } from '#domain/screening-match';
 import { writeListChanges } from '#functions/screening/load-lists';
 import { VARIANT_CLASSES, type VariantPerson, variants } from '#test/support/screening-variants';
+import { api } from '../harness';
 import { personBody } from '../persons/support';
 import { useScreeningRuntime } from './support';
 
@@ -95,6 +96,36 @@ describe('a list change restricts the verified persons it now names, in any vari
         status: 'restricted',
         reasons: ['matched_watchlist'],
       });
+    },
+  );
+
+  it(
+    'a restriction by a list change is recorded as a hit to review; cleared, the person is verified and the next re-screen leaves it so',
+    SLOW,
+    async () => {
+      const [variant] = variants('no_middle_name', listings, 1, 35) as [VariantPerson];
+      const { entryId, ...name } = variant;
+      const created = await env.call.post(
+        '/persons',
+        personBody({ ...name, date_of_birth: name.date_of_birth ?? '1970-01-01' }),
+      );
+      await env.runtime.settle();
+      const id = created.body.person.id;
+      await writeListChanges({ put: [byId.get(entryId as string) as ListedPerson] });
+      await env.runtime.settle();
+      expect((await env.call.get(`/persons/${id}`)).body.person.status).toBe('restricted');
+
+      const operator = api(env.runtime, await env.runtime.mintToken('ops-list-change', ['review:screening']));
+      const hits = (await operator.get(`/screening/hits?tenant=tenant-list-change&person_id=${id}`)).body
+        .screening_hits;
+      expect(hits).toMatchObject([{ status: 'open', entry_id: entryId, lists_version: expect.any(Number) }]);
+      const cleared = await operator.post(`/screening/hits/${hits[0].id}/decision`, { decision: 'false_positive' });
+      expect(cleared.status).toBe(200);
+      expect((await env.call.get(`/persons/${id}`)).body.person.status).toBe('verified');
+
+      await env.runtime.runSchedule('DailyRescreen');
+      await env.runtime.settle();
+      expect((await env.call.get(`/persons/${id}`)).body.person.status).toBe('verified');
     },
   );
 });

@@ -38,8 +38,10 @@ const AREAS_MAY_IMPORT: Record<string, readonly string[]> = {
   shared: ['domain'],
   // The areas that own entities and emit events know nothing of who reads their events.
   'verify-accounts': ['domain', 'shared'],
-  persons: ['domain', 'shared'],
-  screening: ['domain', 'shared'],
+  // Both directions of screening record their hits for review (screening-review/record-screening.ts).
+  persons: ['screening-review', 'domain', 'shared'],
+  screening: ['screening-review', 'domain', 'shared'],
+  'screening-review': ['domain', 'shared'],
   deploy: ['domain', 'shared'],
   // The event catalogue joins the emitting areas' kinds and record shapes.
   'event-catalogue': ['verify-accounts', 'persons', 'domain', 'shared'],

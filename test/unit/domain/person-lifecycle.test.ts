@@ -22,6 +22,7 @@ const cells: [PersonStatus, PersonTrigger, TransitionOutcome, string][] = [
   ['created', 'identity_updated', 'created', 'identity data changed: identify again'],
   ['created', 'updated', 'created', 'other fields keep the status'],
   ['created', 'closed', 'closed', 'DELETE closes'],
+  ['created', 'screening_cleared', 'created', 'a created person waits for identification'],
 
   ['verified', 'identified', 'verified', 'a repeated pass changes nothing'],
   ['verified', 'identification_failed', 'verified', 'a late failure does not apply to a verified person'],
@@ -29,6 +30,7 @@ const cells: [PersonStatus, PersonTrigger, TransitionOutcome, string][] = [
   ['verified', 'identity_updated', 'created', 'identity data changed: identify again'],
   ['verified', 'updated', 'verified', 'other fields keep the status'],
   ['verified', 'closed', 'closed', 'DELETE closes'],
+  ['verified', 'screening_cleared', 'verified', 'nothing held a verified person'],
 
   ['rejected', 'identified', 'verified', 'the automatic retry passes'],
   ['rejected', 'identification_failed', 'rejected', 'the automatic retry fails again'],
@@ -36,6 +38,7 @@ const cells: [PersonStatus, PersonTrigger, TransitionOutcome, string][] = [
   ['rejected', 'identity_updated', 'created', 'corrected identity data: identify again'],
   ['rejected', 'updated', 'rejected', 'other fields keep the status'],
   ['rejected', 'closed', 'closed', 'DELETE closes'],
+  ['rejected', 'screening_cleared', 'verified', 'rejected for screening alone: the review clears it'],
 
   ['restricted', 'identified', 'restricted', 'identification never lifts a restriction'],
   ['restricted', 'identification_failed', 'restricted', 'identification does not apply to a restricted person'],
@@ -43,6 +46,7 @@ const cells: [PersonStatus, PersonTrigger, TransitionOutcome, string][] = [
   ['restricted', 'identity_updated', restrictedRefusal, 'editing identity could re-identify out of the restriction'],
   ['restricted', 'updated', 'restricted', 'other fields keep the status'],
   ['restricted', 'closed', 'closed', 'DELETE closes'],
+  ['restricted', 'screening_cleared', 'verified', 'the service lifts its own hold once the hit is a false positive'],
 
   ['closed', 'identified', 'closed', 'a late identification result never reopens'],
   ['closed', 'identification_failed', 'closed', 'a late identification result never reopens'],
@@ -50,6 +54,7 @@ const cells: [PersonStatus, PersonTrigger, TransitionOutcome, string][] = [
   ['closed', 'identity_updated', closedRefusal, 'closed is final: 409 person_closed'],
   ['closed', 'updated', closedRefusal, 'closed is final: 409 person_closed'],
   ['closed', 'closed', 'closed', 'closing again is idempotent'],
+  ['closed', 'screening_cleared', 'closed', 'a review never reopens a closed person'],
 ];
 
 describe('person lifecycle (SPEC §3.2)', () => {

@@ -26,8 +26,13 @@ function refusal(query: (typeof listRoutes)[number]['query'], input: Record<stri
 }
 
 describe('list page parameters: the ceiling on a cold page number', () => {
-  it('applies to every list route: verify accounts, persons, events', () => {
-    expect(listRoutes.map((route) => route.id).sort()).toEqual(['ListEvents', 'ListPersons', 'ListVerifyAccounts']);
+  it('applies to every list route: verify accounts, persons, events, screening hits', () => {
+    expect(listRoutes.map((route) => route.id).sort()).toEqual([
+      'ListEvents',
+      'ListPersons',
+      'ListScreeningHits',
+      'ListVerifyAccounts',
+    ]);
   });
 
   describe.each(listRoutes)('$id', ({ query }) => {

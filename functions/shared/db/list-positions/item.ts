@@ -16,7 +16,7 @@ import { TABLE_SCHEMA } from '../schema';
 // the same in every partition of the merged walk): below it in every partition is
 // exactly the rest of the list, however the entries spread over statuses and shards.
 
-export type ListKind = 'verify_accounts' | 'persons' | 'events';
+export type ListKind = 'verify_accounts' | 'persons' | 'events' | 'screening_hits';
 
 export const CURSOR_TTL_SECONDS = 24 * 60 * 60;
 export const BOOKMARK_TTL_SECONDS = 15 * 60;

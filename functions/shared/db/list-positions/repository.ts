@@ -55,6 +55,12 @@ export interface ListPages {
    * @default every walk of the list
    */
   admits?: (query: IndexQuery) => boolean;
+  /**
+   * Whether a stored walk may read this index partition for the tenant: a position is
+   * found under the tenant's key, but what it walks is stored data, so it is checked.
+   * @default the tenant's own data (`T#<tenant>#…`)
+   */
+  owns?: (partition: string) => boolean;
   /** The test of the filter the index cannot evaluate, from `afterRead`. */
   matchesOf?: (
     afterRead: Record<string, unknown> | undefined,
@@ -102,7 +108,7 @@ export class ListPositions {
     const bookmarks = source.bookmarkable && source.query.newestFirst !== false;
     const bookmark =
       bookmarks && page.skip > 0
-        ? await this.read(tenant, positionKeys.bookmark(tenant, list.kind, source.query, page.skip), now)
+        ? await this.read(tenant, list, positionKeys.bookmark(tenant, list.kind, source.query, page.skip), now)
         : undefined;
     const walked =
       (bookmark && (await fromBookmark(this.table, source.query, bookmark, page.take))) ??
@@ -137,7 +143,7 @@ export class ListPositions {
     now: Date,
   ): Promise<ServedPage> {
     if (!CURSOR.test(request.cursor)) throw invalidCursor();
-    const position = await this.read(tenant, positionKeys.cursor(tenant, request.cursor), now);
+    const position = await this.read(tenant, list, positionKeys.cursor(tenant, request.cursor), now);
     if (!position || position.kind !== list.kind || list.admits?.(position.query) === false) throw invalidCursor();
     if (request.take === 0) return { items: [] };
     const source = { query: position.query, afterRead: position.afterRead, bookmarkable: false };
@@ -202,14 +208,15 @@ export class ListPositions {
 
   /**
    * The position, unless gone, past its TTL (DynamoDB deletes expired items late), or
-   * walking a partition that is not the tenant's: a position is found under the tenant's
-   * key, but what it walks is stored data, so it is checked rather than trusted.
+   * walking a partition that is not the tenant's (`ListPages.owns`): a position is found
+   * under the tenant's key, but what it walks is stored data, so it is checked rather than trusted.
    */
-  private async read(tenant: string, key: ItemKey, now: Date): Promise<Position | undefined> {
+  private async read(tenant: string, list: ListPages, key: ItemKey, now: Date): Promise<Position | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key }));
     const position = toPosition(out.Item, now);
     const own = tenantDataPrefix(tenant);
-    return position?.query.partitions.every((partition) => partition.startsWith(own)) ? position : undefined;
+    const owns = list.owns ?? ((partition: string) => partition.startsWith(own));
+    return position?.query.partitions.every(owns) ? position : undefined;
   }
 }
 

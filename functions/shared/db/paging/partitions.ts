@@ -38,11 +38,13 @@ export async function tablePartition(
   db: DynamoDBDocumentClient,
   tableName: string,
   pk: string,
+  /** Only the items whose sort key starts so (a person's hits beside the person). */
+  skPrefix?: string,
 ): Promise<Record<string, unknown>[]> {
   return everyPage(db, {
     TableName: tableName,
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': pk },
+    KeyConditionExpression: skPrefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ...(skPrefix !== undefined && { ':prefix': skPrefix }) },
     ConsistentRead: true,
   });
 }

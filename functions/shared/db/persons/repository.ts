@@ -140,6 +140,23 @@ export class PersonRepository {
    */
   async update(stored: StoredPerson, change: PersonChange, now: Date): Promise<Person> {
     const { person } = stored;
+    const versioned = this.versionedChange(stored, change);
+    const reference = change.set.customer_reference_id;
+    if (reference !== undefined && reference !== person.customer_reference_id)
+      return this.updateWithReference(person, versioned, reference, now);
+    const key = personKeys.person(person.tenant, person.id);
+    return toPerson(await updateVersioned(this.db, this.tableName, key, person.version, versioned, now));
+  }
+
+  /** A change without a new reference id as a transaction item, for one made with another record's (a hit's decision). */
+  updateInput(stored: StoredPerson, change: PersonChange & { set: { customer_reference_id?: never } }, now: Date) {
+    const { person } = stored;
+    const key = personKeys.person(person.tenant, person.id);
+    return versionedUpdateInput(this.tableName, key, person.version, this.versionedChange(stored, change), now);
+  }
+
+  private versionedChange(stored: StoredPerson, change: PersonChange): VersionedChange {
+    const { person } = stored;
     const set = changedFields(change.set);
     const remove: string[] = [...(change.remove ?? [])];
     const next = { ...person, ...change.set };
@@ -151,21 +168,7 @@ export class PersonRepository {
     else if (change.ssnSecret !== undefined) set.ssn_secret = change.ssnSecret;
     if (change.ssnSecret !== undefined) set.has_ssn = change.ssnSecret !== null;
     if (change.identityChanged) set.identity_rev = stored.identityRev + 1;
-    const versioned: VersionedChange = { set, remove };
-    const reference = change.set.customer_reference_id;
-    if (reference === undefined || reference === person.customer_reference_id) {
-      return toPerson(
-        await updateVersioned(
-          this.db,
-          this.tableName,
-          personKeys.person(person.tenant, person.id),
-          person.version,
-          versioned,
-          now,
-        ),
-      );
-    }
-    return this.updateWithReference(person, versioned, reference, now);
+    return { set, remove };
   }
 
   /** Stores a status the pipeline decided on the person it read (a re-screen's restriction). */

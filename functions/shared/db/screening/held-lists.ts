@@ -9,9 +9,12 @@ import { requireSanctionsListings } from './lists-unavailable';
 // version has moved, which one consistent read per screening tells, so a list change is
 // seen by the next screening after it.
 
-type HeldLists = Readonly<Record<ScreeningList, ScreeningIndex>>;
+type Indexes = Readonly<Record<ScreeningList, ScreeningIndex>>;
 
-let held: { version: number; lists: Promise<HeldLists> } | undefined;
+/** Both lists, and the version of the lists they were built from (a screening records it with its hits). */
+export type HeldLists = Indexes & { readonly version: number };
+
+let held: { version: number; lists: Promise<Indexes> } | undefined;
 
 /** The lists as of now: the held ones while the version stands, else rebuilt from the table. */
 export async function heldLists(): Promise<HeldLists> {
@@ -24,10 +27,10 @@ export async function heldLists(): Promise<HeldLists> {
       if (held?.lists === lists) held = undefined;
     });
   }
-  return held.lists;
+  return { ...(await held.lists), version: held.version };
 }
 
-async function build(): Promise<HeldLists> {
+async function build(): Promise<Indexes> {
   const [sanctions, alerts] = await Promise.all([
     screeningListings().all('sanctions'),
     screeningListings().all('alerts'),

@@ -64,6 +64,16 @@ describe('local token endpoint (Cognito client-credentials stand-in)', () => {
     expect((await authorizer(`Bearer ${response.json.access_token}`, ['write:persons'])).ok).toBe(false);
   });
 
+  it('grants the operators’ review:screening only when asked for, never in the default set', async () => {
+    const asked = await requestToken('grant_type=client_credentials&client_id=ops&scope=review:screening');
+    expect(asked.statusCode).toBe(200);
+    expect(claimsOf(asked.json.access_token).scope).toBe('review:screening');
+    expect((await authorizer(`Bearer ${asked.json.access_token}`, ['review:screening'])).ok).toBe(true);
+
+    const byDefault = await requestToken('grant_type=client_credentials&client_id=acme');
+    expect(String(claimsOf(byDefault.json.access_token).scope).split(' ')).not.toContain('review:screening');
+  });
+
   it('refuses a scope the service does not have: 400 invalid_scope', async () => {
     const response = await requestToken('grant_type=client_credentials&client_id=acme&scope=read:persons+admin');
 

@@ -6,6 +6,7 @@ import { KEY_PREFIX, type KeyKind, keyPattern, keys } from '#shared/db/keys';
 import { positionKeys } from '#shared/db/list-positions/index';
 import { personKeys } from '#shared/db/persons/keys';
 import { screeningKeys } from '#shared/db/screening/keys';
+import { hitKeys } from '#shared/db/screening-hits/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
@@ -40,6 +41,7 @@ const TABLE_KEYS: Record<Entity, readonly KeyOf[] | { readonly noTenant: string 
   person_reference: [(t) => personKeys.reference(t, 'ref-1').pk],
   review_case: [(t) => personKeys.reviewCase(t, 'id-2', '2026-01-01T00:00:00.000Z').pk],
   screening_change: { noTenant: 'a change of the lists re-screens every tenant’s persons' },
+  screening_hit: [(t) => hitKeys.hit(t, 'id-2', 'sanctions', 'SDN-1').pk],
   screening_listing: { noTenant: 'the sanctions and alert lists screen every tenant’s persons' },
   screening_version: { noTenant: 'the version of the lists every tenant is screened against' },
   webhook_configuration: [(t) => webhookKeys.configuration(t, 'cfg-1').pk, (t) => webhookKeys.configurations(t)],

@@ -1,0 +1,20 @@
+import { tableName } from '#shared/config';
+import { documentClient, port } from '#shared/dependencies';
+import { ScreeningHitRepository } from './repository';
+
+export type { HitAddress } from './hit-id';
+export { hitIdOf, parseHitId } from './hit-id';
+export type { TransactUpdate } from './repository';
+export { ScreeningHitRepository } from './repository';
+
+/** The hits to review on the service's table. */
+export const screeningHits = /* @__PURE__ */ port(
+  'screeningHits',
+  () => new ScreeningHitRepository(documentClient(), tableName()),
+);
+
+declare module '#shared/dependencies' {
+  interface Dependencies {
+    screeningHits: ScreeningHitRepository;
+  }
+}
