@@ -33,13 +33,17 @@ export function identifyPerson(request: IdentificationMessage, logger: Logger): 
         logger.info('identification not needed any more', { person_id: request.id });
         return;
       }
-      const reasons = await identificationReasons(stored);
+      const { reasons, listsVersion } = await identificationReasons(stored);
       const attempt = stored.person.identification_attempts + 1;
       const outcome = reasons.length === 0 ? 'identified' : 'identification_failed';
       const status = transition(stored.person.status, outcome) as Person['status'];
       const statusReasons = reasons.map(statusReason);
       if (status === 'rejected') await persons().openReviewCase(stored, attempt, statusReasons, now());
-      await persons().update(stored, outcomeChange(status, statusReasons, attempt), now());
+      await persons().update(
+        stored,
+        { ...outcomeChange(status, statusReasons, attempt), screeningListsVersion: listsVersion },
+        now(),
+      );
       metrics().count('IdentificationCompleted');
       metrics().metadata('identification_status', status);
       if (status !== stored.person.status) metrics().count('PersonStatusChanged');
@@ -65,8 +69,8 @@ function awaitsIdentification(stored: StoredPerson, request: IdentificationMessa
   return request.retry ? status === 'rejected' && identification_attempts < IDENTIFICATION_RUNS : status === 'created';
 }
 
-/** Every reason the person fails identification for, each once, in a stable order. */
-async function identificationReasons(stored: StoredPerson): Promise<ReasonCode[]> {
+/** Every reason the person fails identification for, each once, in a stable order; the lists' version it was screened against. */
+async function identificationReasons(stored: StoredPerson): Promise<{ reasons: ReasonCode[]; listsVersion: number }> {
   const { person } = stored;
   const data: IdentityData = {
     first_name: person.first_name,
@@ -76,21 +80,23 @@ async function identificationReasons(stored: StoredPerson): Promise<ReasonCode[]
     ssn: stored.ssnSecret ? await cipher().decrypt(stored.ssnSecret, personSecretContext(person)) : undefined,
     address: person.addresses?.[0],
   };
-  const reasons = [...checkIdentityData(data, now()), ...(await screen(stored))];
+  const screening = await screen(stored);
+  const reasons = [...checkIdentityData(data, now()), ...screening.reasons];
   if ((await tenants().kycModeOf(person.tenant)) === 'service') reasons.push(...(await identityVendor().verify(data)));
   // Each reason once, in the contract's order.
-  return REASON_CODES.filter((code) => reasons.includes(code));
+  return { reasons: REASON_CODES.filter((code) => reasons.includes(code)), listsVersion: screening.listsVersion };
 }
 
 /**
  * Screening against both lists with the scored matcher (docs/api.md#screening): the lists
  * are held in memory (`heldLists`), so a person costs one read of their version, never a
- * walk over a list. Every hit is recorded for review with that version; a hit an operator
- * cleared as a false positive, on an unchanged person and listing, gives no reason.
+ * walk over a list. The outcome keeps that version (`screening_lists_version`), and every
+ * hit is recorded for review with it; a hit an operator cleared as a false positive, on an
+ * unchanged person and listing, gives no reason.
  */
-async function screen(stored: StoredPerson): Promise<ReasonCode[]> {
+async function screen(stored: StoredPerson): Promise<{ reasons: ReasonCode[]; listsVersion: number }> {
   const lists = await heldLists();
   const hits = [...lists.sanctions.screen(stored.person), ...lists.alerts.screen(stored.person)];
   const effective = await recordScreening(stored, hits, lists.version, now());
-  return effective.map((hit) => REASON_OF_LIST[hit.list]);
+  return { reasons: effective.map((hit) => REASON_OF_LIST[hit.list]), listsVersion: lists.version };
 }

@@ -12,7 +12,8 @@ const shard = z.int().check(z.nonnegative(), z.lt(SCREENING_SHARDS));
  * The screening queue's message, one definition for both ends: a sender builds a
  * `ScreeningMessage`, the worker parses with this schema. One shard of the verified
  * persons to screen again, from its start or `after` a person: against the listings of a
- * list change (`change`, its id), or against the whole lists (`daily`).
+ * list change (`change`, its id, which is its run's), or against the whole lists (`daily`,
+ * the day's run: every shard's message carries the same).
  */
 export const screeningMessage = z.discriminatedUnion('kind', [
   z.object({
@@ -21,6 +22,11 @@ export const screeningMessage = z.discriminatedUnion('kind', [
     shard,
     after: z.optional(after),
   }),
-  z.object({ kind: z.literal('daily'), shard, after: z.optional(after) }),
+  z.object({
+    kind: z.literal('daily'),
+    run_id: z.string().check(z.minLength(1), z.maxLength(128)),
+    shard,
+    after: z.optional(after),
+  }),
 ]);
 export type ScreeningMessage = z.output<typeof screeningMessage>;

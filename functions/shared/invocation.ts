@@ -23,8 +23,9 @@ import { flushMetrics } from './metrics';
  * @example
  * // functions/screening/handlers/daily-rescreen.ts: a schedule
  * export const handler = invocation<void, { shards: number }>(async () => {
+ *   const runId = `daily#${now().toISOString()}`;
  *   const messages = Array.from({ length: SCREENING_SHARDS }, (_, shard) => {
- *     const body: ScreeningMessage = { kind: 'daily', shard };
+ *     const body: ScreeningMessage = { kind: 'daily', run_id: runId, shard };
  *     return { id: `shard-${shard}`, body };
  *   });
  *   await messageQueue().send('screening', messages);

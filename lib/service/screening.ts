@@ -56,7 +56,7 @@ export const SCREENING: ServiceArea = {
       // The change and its listings, or the whole lists (their version, the listings'
       // partition, the listings); one shard of the persons' screening walk (byLookup), the
       // persons, each one matching read again, its hits recorded (a Query of its partition, a
-      // put per hit) and restricted; the rest of the shard handed on.
+      // put per hit) and restricted; the rest of the shard handed on; the run's record.
       table: [
         { actions: ['GetItem', 'BatchGetItem'], indexes: ['byTenant'], leadingKeys: ['screeningEntry'] },
         {
@@ -64,6 +64,7 @@ export const SCREENING: ServiceArea = {
           indexes: ['byLookup'],
           leadingKeys: ['tenantData'],
         },
+        { actions: ['UpdateItem'], leadingKeys: ['screeningRun'] },
       ],
       sendsTo: ['screening'],
       timeoutSeconds: 60,

@@ -78,6 +78,7 @@ const SAMPLE_KEYS = {
   webhook_configuration_count: webhookKeys.configurationCount('acme').pk,
   webhook_secret: webhookKeys.secret('acme').pk,
   redelivery_pace: eventKeys.redeliveryPace('acme').pk,
+  screening_run: screeningKeys.run('daily#2026-01-01T04:30:00.000Z', 3).pk,
   list_position: positionKeys.cursor('acme', 'AAAAAAAAAAAAAAAAAAAAAA').pk,
 } as const satisfies Record<Entity, string>;
 

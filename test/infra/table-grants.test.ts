@@ -146,13 +146,13 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   DailyRescreen: {},
   // A change's listings or the whole lists read; the persons' screening walk (an index) and
   // the persons read; a match's hits recorded (the person's partition queried, a hit put)
-  // and the person restricted. Writes only tenant data.
+  // and the person restricted; the run's record. Writes tenant data and run records only.
   ScreeningWorker: {
     'dynamodb:GetItem': ['table (SCREEN#*)', 'table (T#*)'],
     'dynamodb:BatchGetItem': ['table (SCREEN#*)', 'table (T#*)'],
     'dynamodb:Query': ['table (T#*)', 'table/index/gsi1', 'table/index/gsi2'],
     'dynamodb:PutItem': ['table (T#*)'],
-    'dynamodb:UpdateItem': ['table (T#*)'],
+    'dynamodb:UpdateItem': ['table (SCREENRUN#*)', 'table (T#*)'],
   },
 };
 

@@ -1,4 +1,5 @@
 import { SCREENING_SHARDS } from '#shared/db/persons/item';
+import { now } from '#shared/dependencies';
 import { invocation } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
 import { messageQueue } from '#shared/queue/index';
@@ -10,8 +11,9 @@ import type { ScreeningMessage } from '../screening-message';
  * walked by the screening worker page by page (docs/data-model.md, pattern 13).
  */
 export const handler = invocation<void, { shards: number }>(async () => {
+  const runId = `daily#${now().toISOString()}`;
   const messages = Array.from({ length: SCREENING_SHARDS }, (_, shard) => {
-    const body: ScreeningMessage = { kind: 'daily', shard };
+    const body: ScreeningMessage = { kind: 'daily', run_id: runId, shard };
     return { id: `shard-${shard}`, body };
   });
   await messageQueue().send('screening', messages);

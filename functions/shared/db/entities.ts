@@ -15,6 +15,7 @@ export const ENTITY = {
   screeningChange: 'screening_change',
   screeningHit: 'screening_hit',
   screeningListing: 'screening_listing',
+  screeningRun: 'screening_run',
   screeningVersion: 'screening_version',
   tenantSettings: 'tenant_settings',
   rateBucket: 'rate_bucket',

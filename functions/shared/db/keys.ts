@@ -37,6 +37,8 @@ export const KEY_PREFIX = {
   listPosition: 'PAGE#',
   /** The sanctions and alert lists' entries, `SCREEN#<list>#<name>`: no tenant's (./screening/keys.ts). */
   screeningEntry: 'SCREEN#',
+  /** What each re-screen of every tenant's persons did, `SCREENRUN#<run>`: no tenant's (./screening/keys.ts). */
+  screeningRun: 'SCREENRUN#',
   /** A tenant's redelivery pace, `REDELIVER#<tenant>` (./events/keys.ts). */
   redeliveryPace: 'REDELIVER#',
 } as const;

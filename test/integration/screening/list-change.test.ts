@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { parseOfacList } from '#domain/ofac-lists';
 import { DEFAULT_SCREENING_THRESHOLD, type ListedPerson, matchListing } from '#domain/screening-match';
 import { writeListChanges } from '#functions/screening/load-lists';
+import { SCREENING_SHARDS } from '#shared/db/persons/item';
+import { screeningListings } from '#shared/db/screening/index';
+import { screeningKeys } from '#shared/db/screening/keys';
+import { documentClient } from '#shared/dependencies';
 import { VARIANT_CLASSES, type VariantPerson, variants } from '#test/support/screening-variants';
 import { api } from '../harness';
 import { personBody } from '../persons/support';
@@ -86,8 +91,26 @@ describe('a list change restricts the verified persons it now names, in any vari
       expect((await env.call.get(`/persons/${id}`)).body.person.status).toBe('verified');
 
       // No route re-screens in line here: the change's stream record and the screening queue do.
-      await writeListChanges({ put: [byId.get(entryId as string) as ListedPerson] });
+      const changeId = await writeListChanges({ put: [byId.get(entryId as string) as ListedPerson] });
       await env.runtime.settle();
+
+      // Every shard's walk of this change is recorded, completed, against the version the change moved the lists to.
+      const runs = await documentClient().send(
+        new QueryCommand({
+          TableName: env.runtime.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': screeningKeys.run(changeId, 0).pk },
+        }),
+      );
+      const version = await screeningListings().version();
+      expect(runs.Items?.map((run) => run.sk).sort()).toEqual(
+        Array.from({ length: SCREENING_SHARDS }, (_, shard) => `SHARD#${shard}`).sort(),
+      );
+      for (const run of runs.Items ?? []) {
+        expect(run).toMatchObject({ kind: 'change', lists_version: version, completed_at: expect.any(String) });
+      }
+      expect(runs.Items?.reduce((sum, run) => sum + run.screened, 0)).toBeGreaterThanOrEqual(1);
+      expect(runs.Items?.reduce((sum, run) => sum + run.restricted, 0)).toBe(1);
       const stored = (await env.call.get(`/persons/${id}`)).body.person;
       expect({
         status: stored.status,

@@ -1,4 +1,9 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { personKeys } from '#shared/db/persons/keys';
+import { screeningListings } from '#shared/db/screening/index';
+import { documentClient } from '#shared/dependencies';
+import { personBody } from '../persons/support';
 import { useScreeningRuntime } from './support';
 
 /**
@@ -41,5 +46,16 @@ describe('screening at identification: the scored matcher', () => {
       status: 'rejected',
       reasons: ['matched_watchlist'],
     });
+  });
+
+  it('keeps the lists’ version an identification screened against with the person, never in its answers', async () => {
+    const created = await env.call.post('/persons', personBody({ first_name: 'Vera', last_name: 'Versioned' }));
+    await env.runtime.settle();
+    const id = created.body.person.id;
+    const stored = await documentClient().send(
+      new GetCommand({ TableName: env.runtime.tableName, Key: personKeys.person('tenant-scored-screening', id) }),
+    );
+    expect(stored.Item?.screening_lists_version).toBe(await screeningListings().version());
+    expect((await env.call.get(`/persons/${id}`)).body.person).not.toHaveProperty('screening_lists_version');
   });
 });

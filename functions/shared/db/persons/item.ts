@@ -4,8 +4,17 @@ import { withoutStorageFields } from '../items';
 import { listShardOf, shardOf } from '../shards';
 import { personKeys } from './keys';
 
-/** Stored beside the person, never returned: the SSN ciphertext and the list-filter keys. */
-const PERSON_STORAGE_ONLY = ['ssn_secret', 'first_name_key', 'last_name_key', 'identity_rev'] as const;
+/**
+ * Stored beside the person, never returned: the SSN ciphertext, the list-filter keys, the
+ * identity revision and the screening lists' version its identification used.
+ */
+const PERSON_STORAGE_ONLY = [
+  'ssn_secret',
+  'first_name_key',
+  'last_name_key',
+  'identity_rev',
+  'screening_lists_version',
+] as const;
 
 /** The domain's person from a stored item (or a stream image). */
 export function toPerson(item: Record<string, unknown>): Person {

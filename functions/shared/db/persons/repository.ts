@@ -38,6 +38,8 @@ export interface PersonChange {
   ssnSecret?: string | null;
   /** The identity data changed: identification must run again. */
   identityChanged?: boolean;
+  /** The screening lists' version this outcome was screened against (kept, never returned). */
+  screeningListsVersion?: number;
 }
 
 const duplicateReference = () =>
@@ -168,6 +170,7 @@ export class PersonRepository {
     else if (change.ssnSecret !== undefined) set.ssn_secret = change.ssnSecret;
     if (change.ssnSecret !== undefined) set.has_ssn = change.ssnSecret !== null;
     if (change.identityChanged) set.identity_rev = stored.identityRev + 1;
+    if (change.screeningListsVersion !== undefined) set.screening_lists_version = change.screeningListsVersion;
     return { set, remove };
   }
 

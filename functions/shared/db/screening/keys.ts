@@ -17,6 +17,8 @@ export const screeningKeys = {
    * the verified persons against those listings (functions/screening/rescreen.ts).
    */
   change: (changeId: string) => ({ pk: `${KEY_PREFIX.screeningEntry}CHANGE#${changeId}`, sk: 'CHANGE' }),
+  /** One shard's part of one re-screen (a list change's, or a day's): what it screened, against which version. */
+  run: (runId: string, shard: number) => ({ pk: `${KEY_PREFIX.screeningRun}${runId}`, sk: `SHARD#${shard}` }),
   /** Bumped by every change of either list, so a function holding the lists in memory sees it. */
   version: { pk: `${KEY_PREFIX.screeningEntry}VERSION`, sk: 'VERSION' },
 };

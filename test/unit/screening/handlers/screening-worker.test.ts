@@ -93,6 +93,12 @@ function sentMessages() {
   return sent;
 }
 
+/** The updates of persons (the run's record is an update too). */
+const personUpdates = () =>
+  ddb.commandCalls(UpdateCommand).filter((call) => String(call.args[0].input.Key?.pk).startsWith('T#'));
+const runUpdates = () =>
+  ddb.commandCalls(UpdateCommand).filter((call) => String(call.args[0].input.Key?.pk).startsWith('SCREENRUN#'));
+
 const change = (): ScreeningMessage => ({ kind: 'change', change_id: 'c1', shard: 3 });
 const run = (body: ScreeningMessage) => worker(sqsBatch(sqsRecord('m1', body)));
 
@@ -101,8 +107,8 @@ describe('screening worker: a list change, one shard', () => {
     given(storedPerson('verified'));
     const result = await run(change());
     expect(result.batchItemFailures).toEqual([]);
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
-    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input.ExpressionAttributeValues).toMatchObject({
+    expect(personUpdates()).toHaveLength(1);
+    expect(personUpdates()[0]?.args[0].input.ExpressionAttributeValues).toMatchObject({
       ':status': 'restricted',
     });
     expect(countOf(harness.metrics, 'PersonStatusChanged')).toBe(1);
@@ -111,7 +117,22 @@ describe('screening worker: a list change, one shard', () => {
   it('leaves another given name under the listed surname verified', async () => {
     given(storedPerson('verified', 'Maria'));
     await run(change());
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(personUpdates()).toHaveLength(0);
+  });
+
+  it('adds what it did to its run’s record, completed when the shard’s walk ends', async () => {
+    given(storedPerson('verified'));
+    await run(change());
+    expect(runUpdates()).toHaveLength(1);
+    const update = runUpdates()[0]?.args[0].input;
+    expect(update?.Key).toEqual({ pk: 'SCREENRUN#c1', sk: 'SHARD#3' });
+    expect(update?.UpdateExpression).toContain('completed_at = :at');
+    expect(update?.ExpressionAttributeValues).toMatchObject({
+      ':kind': 'change',
+      ':screened': 1,
+      ':matching': 1,
+      ':restricted': 1,
+    });
   });
 
   it('walks only verified and restricted persons: the index query filters on the status', async () => {
@@ -131,6 +152,7 @@ describe('screening worker: a list change, one shard', () => {
     given(storedPerson('verified', 'Maria'), PAGES_PER_MESSAGE + 1);
     await run(change());
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(PAGES_PER_MESSAGE);
+    expect(runUpdates()[0]?.args[0].input.UpdateExpression).not.toContain('completed_at');
     expect(sent).toEqual([
       {
         id: 'shard-3',

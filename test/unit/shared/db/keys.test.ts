@@ -42,6 +42,7 @@ const TABLE_KEYS: Record<Entity, readonly KeyOf[] | { readonly noTenant: string 
   review_case: [(t) => personKeys.reviewCase(t, 'id-2', '2026-01-01T00:00:00.000Z').pk],
   screening_change: { noTenant: 'a change of the lists re-screens every tenant’s persons' },
   screening_hit: [(t) => hitKeys.hit(t, 'id-2', 'sanctions', 'SDN-1').pk],
+  screening_run: { noTenant: 'a re-screen walks every tenant’s persons' },
   screening_listing: { noTenant: 'the sanctions and alert lists screen every tenant’s persons' },
   screening_version: { noTenant: 'the version of the lists every tenant is screened against' },
   webhook_configuration: [(t) => webhookKeys.configuration(t, 'cfg-1').pk, (t) => webhookKeys.configurations(t)],
@@ -118,6 +119,7 @@ describe('keys of a tenant’s records', () => {
     expect(without.map(([entity]) => entity).sort()).toEqual([
       'screening_change',
       'screening_listing',
+      'screening_run',
       'screening_version',
       'tenant_alias',
     ]);
@@ -135,6 +137,7 @@ describe('kinds of key', () => {
       listPosition: positionKeys.cursor('acme', 'AAAAAAAAAAAAAAAAAAAAAA').pk,
       screeningEntry: screeningKeys.listing('sanctions', 'SDN-1').pk,
       redeliveryPace: eventKeys.redeliveryPace('acme').pk,
+      screeningRun: screeningKeys.run('c1', 0).pk,
     };
     for (const kind of KINDS) {
       for (const [other, pk] of Object.entries(samples))
