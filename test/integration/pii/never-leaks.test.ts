@@ -73,14 +73,19 @@ beforeAll(async () => {
     ttlSeconds: 60,
   });
   const readOnly = await runtime.mintToken('tenant-pii', ['read:persons']);
+  const operatorToken = await runtime.mintToken('ops-pii', ['review:screening']);
   bearerTokens = {
     label: 'bearer token',
-    forms: [aliceToken, bobToken, expired, readOnly].flatMap((token) => [token, token.split('.')[2] as string]),
+    forms: [aliceToken, bobToken, expired, readOnly, operatorToken].flatMap((token) => [
+      token,
+      token.split('.')[2] as string,
+    ]),
   };
   context = {
     runtime,
     alice: recordingApi(runtime, aliceToken, exchanges),
     bob: recordingApi(runtime, bobToken, exchanges),
+    operator: recordingApi(runtime, operatorToken, exchanges),
     tokens: { alice: aliceToken, expired },
     strayWebhookSecret,
     receiverUrl: receiver.url,

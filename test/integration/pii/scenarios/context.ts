@@ -10,6 +10,8 @@ export interface Context {
   readonly alice: RecordingApi;
   /** Another tenant: every id of Alice's answers it 404. */
   readonly bob: RecordingApi;
+  /** The service's operator (`review:screening`): reviews every tenant's screening hits. */
+  readonly operator: RecordingApi;
   /** Alice's bearer tokens, and a webhook secret that is not hers (sent where it does not belong). */
   readonly tokens: { readonly alice: string; readonly expired: string };
   readonly strayWebhookSecret: string;
@@ -21,6 +23,7 @@ export interface Context {
     accounts: Record<'status' | 'ownership' | 'control', string>;
     persons: Record<'verified' | 'closed', string>;
     eventId?: string;
+    hitId?: string;
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Scenario } from './context';
 import { EVENT_SCENARIOS } from './events';
 import { PERSON_SCENARIOS } from './persons';
+import { REVIEW_SCENARIOS } from './screening-review';
 import { VERIFY_SCENARIOS } from './verify-accounts';
 import { WEBHOOK_SCENARIOS } from './webhooks';
 
@@ -17,5 +18,6 @@ export const SCENARIOS: Record<string, Scenario> = {
   ...WEBHOOK_SCENARIOS,
   ...VERIFY_SCENARIOS,
   ...PERSON_SCENARIOS,
+  ...REVIEW_SCENARIOS,
   ...EVENT_SCENARIOS,
 };

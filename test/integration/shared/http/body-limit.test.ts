@@ -4,6 +4,7 @@ import { MAX_BODY_BYTES } from '#lib/local/gateway/http-gateway';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { ROUTES, routeKey } from '#lib/service/index';
 import { MAX_REQUEST_BODY_BYTES } from '#shared/http/body-limit';
+import { SERVICE_SCOPES } from '#shared/scopes';
 import { api, rawRequest, SERVICE_VERSION, startTestRuntime } from '#test/integration/harness';
 
 /**
@@ -17,7 +18,8 @@ let token: string;
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
-  token = await runtime.mintToken('tenant-limits');
+  // Every scope, the operators' too: every route is reached.
+  token = await runtime.mintToken('tenant-limits', SERVICE_SCOPES);
   call = api(runtime, token);
 });
 afterAll(() => runtime?.stop());

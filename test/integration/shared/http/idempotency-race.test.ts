@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordScreening } from '#functions/screening-review/record-screening';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { ROUTES, routeKey } from '#lib/service/index';
+import { persons, type StoredPerson } from '#shared/db/persons/index';
+import { hitIdOf } from '#shared/db/screening-hits/index';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
+import { SERVICE_SCOPES } from '#shared/scopes';
 import { type ApiResponse, api, startTestRuntime } from '#test/integration/harness';
 import { freshReference, personBody } from '#test/integration/persons/support';
 import { accountBody, freshAccountNumber } from '#test/integration/verify-accounts/support';
@@ -20,7 +24,8 @@ let keyCounter = 0;
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
   useTestDns();
-  call = api(runtime, await runtime.mintToken('tenant-race'));
+  // Every scope, the operators' too: every route is reached.
+  call = api(runtime, await runtime.mintToken('tenant-race', SERVICE_SCOPES));
   await call.post('/webhooks/secret');
 });
 afterAll(() => runtime?.stop());
@@ -46,6 +51,32 @@ const configuration = () =>
 const event = async () => {
   await call.post('/webhooks/invoke', { event_type: 'person_created' });
   return (await call.get('/events?test=true&size=1')).body.events[0].event_id as string;
+};
+
+/** A person with an open screening hit (identification does not run here: the hit is recorded as it would). */
+const hit = async () => {
+  const id = await person();
+  const stored = (await persons().getStored('tenant-race', id)) as StoredPerson;
+  const entryId = `SDN-RACE-${++keyCounter}`;
+  await recordScreening(
+    stored,
+    [
+      {
+        list: 'sanctions',
+        source: 'SDN',
+        entryId,
+        listedName: 'DOE, Jane',
+        matchedName: 'DOE, Jane',
+        matchedKind: 'primary',
+        score: 100,
+        dateOfBirth: 'unknown',
+        listingRevision: 'race',
+      },
+    ],
+    1,
+    new Date(),
+  );
+  return hitIdOf({ tenant: 'tenant-race', personId: id, list: 'sanctions', entryId });
 };
 
 const RACES: Record<string, RaceCase> = {
@@ -74,6 +105,9 @@ const RACES: Record<string, RaceCase> = {
   },
   'POST /local/sanctions/entries': {
     request: async () => ({ path: '/local/sanctions/entries', body: { name: `Race Case ${++keyCounter}` } }),
+  },
+  'POST /screening/hits/{id}/decision': {
+    request: async () => ({ path: `/screening/hits/${await hit()}/decision`, body: { decision: 'confirmed' } }),
   },
   'POST /events/{id}/redeliver': {
     request: async () => ({ path: `/events/${await event()}/redeliver` }),

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { ROUTES, routeKey } from '#lib/service/index';
+import { hitIdOf } from '#shared/db/screening-hits/index';
+import { SERVICE_SCOPES } from '#shared/scopes';
 import { api, startTestRuntime } from '#test/integration/harness';
 
 /**
@@ -15,14 +17,20 @@ let call: ReturnType<typeof api>;
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
-  call = api(runtime, await runtime.mintToken('tenant-unknown-input'));
+  // Every scope, the operators' too: every route is reached.
+  call = api(runtime, await runtime.mintToken('tenant-unknown-input', SERVICE_SCOPES));
 });
 
 afterAll(async () => {
   await runtime?.stop();
 });
 
-const pathOf = (template: string) => template.replace(/\{[^}]+\}/g, () => randomUUID());
+/** An id of the route's own shape for each path parameter (a hit's id addresses tenant, person and listing). */
+const idFor = (template: string) =>
+  template.startsWith('/screening/hits/')
+    ? hitIdOf({ tenant: 'tenant-unknown-input', personId: randomUUID(), list: 'sanctions', entryId: 'SDN-1' })
+    : randomUUID();
+const pathOf = (template: string) => template.replace(/\{[^}]+\}/g, () => idFor(template));
 const takesBody = (method: string) => method === 'POST' || method === 'PUT' || method === 'PATCH';
 
 describe('unknown input is refused on every route', () => {

@@ -12,6 +12,7 @@ import { setDependencies } from '#shared/dependencies';
 import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-queue';
 import { ddb, functionUnderTest, givenStored, TABLE, TENANT, useHandlerHarness } from '#test/support/handler-harness';
 import { countOf } from '#test/support/metrics';
+import { observePorts } from '#test/support/port-access-recorder';
 import { sqsBatch, sqsRecord } from '#test/support/records';
 
 /**
@@ -89,6 +90,8 @@ function sentMessages() {
       sent.push(...messages);
     },
   } as unknown as MessageQueue;
+  // Observed like the runtime's queue, so the grant audit sees the worker send.
+  observePorts({ queue, cipher: harness.cipher, notifier: { send: async () => undefined } as never });
   setDependencies({ queue });
   return sent;
 }
