@@ -7,11 +7,11 @@ import {
   ownershipSecretContext,
   type VerifyAccount,
 } from '#domain/verify-account';
-import type { OwnershipCheck, OwnershipClaims } from '#shared/bank/bank-provider';
+import type { AccountCheck, OwnershipCheck, OwnershipClaims, PendingCheck } from '#shared/bank/bank-provider';
 import { bank } from '#shared/bank/index';
 import { cipher } from '#shared/cipher/index';
 import { retryOnConflict } from '#shared/db/retry';
-import { type VerificationResult, verifyAccounts } from '#shared/db/verify-accounts/index';
+import { bankWaits, type VerificationResult, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
 import { digestOf } from '#shared/digest/index';
 import type { Logger } from '#shared/logger';
@@ -20,7 +20,9 @@ import { metrics } from '#shared/metrics';
 /**
  * The asynchronous half of a verification (docs/api.md#verify-accounts): ask the bank,
  * match ownership, send the statement-code credit; or, after
- * `POST …/debits`, ask the bank about debits again. Safe to run twice on the same
+ * `POST …/debits`, ask the bank about debits again. A bank on real rails answers later:
+ * its pending check is kept (`bankWaits`) and ./bank-outcome.ts settles the account when
+ * the return comes or the return window ends. Safe to run twice on the same
  * account: every step looks at what is already stored and does only what is missing. A
  * lost optimistic-locking race is retried at once on a fresh read.
  */
@@ -36,15 +38,41 @@ async function completeOnce(tenant: string, id: string, logger: Logger): Promise
   }
   const { account } = found;
   if (account.verification_status === 'pending') {
-    settled(await verify(account, found.ownershipSecret), logger);
+    // One status check per account: a repeated run asks the provider again with the same key.
+    const answer = await bank().checkAccount(account, 1);
+    if (isPending(answer)) return awaitBank(account, answer, logger);
+    settled(await settleVerification(account, found.ownershipSecret, answer), logger);
   } else if (account.debit_status === 'pending') {
-    await recheckDebits(account);
+    // Each `POST …/debits` moves the account's version: the version names the attempt.
+    const answer = await bank().checkDebits(account, account.version);
+    if (isPending(answer)) return awaitBank(account, answer, logger);
+    await recordDebits(account, answer);
   }
 }
 
-async function verify(account: VerifyAccount, ownershipSecret: string | undefined): Promise<VerifyAccount> {
+const isPending = (answer: AccountCheck | PendingCheck): answer is PendingCheck => 'pending' in answer;
+
+/** A check sent over the rails: kept until its return comes or its window ends; the account stays pending. */
+async function awaitBank(account: VerifyAccount, pending: PendingCheck, logger: Logger): Promise<void> {
+  await bankWaits().put(account, pending);
+  logger.info('bank check sent; awaiting its return window', {
+    verify_account_id: account.id,
+    provider: pending.provider,
+    checks: Object.keys(pending.references),
+    window_ends_at: pending.windowEndsAt.toISOString(),
+  });
+}
+
+/**
+ * The account settled from the bank's check: ownership matched, the statement-code credit
+ * sent to a valid control account, all stored in one write.
+ */
+export async function settleVerification(
+  account: VerifyAccount,
+  ownershipSecret: string | undefined,
+  check: AccountCheck,
+): Promise<VerifyAccount> {
   const provider = bank();
-  const check = await provider.checkAccount(account);
   const result: VerificationResult = { ...check };
 
   if (checksOwnership(account.type)) {
@@ -67,7 +95,7 @@ async function verify(account: VerifyAccount, ownershipSecret: string | undefine
 }
 
 /** The account's verification left `pending`: counted once, its outcome in the metrics line's metadata and the log. */
-function settled(account: VerifyAccount, logger: Logger): void {
+export function settled(account: VerifyAccount, logger: Logger): void {
   metrics().count('VerificationSettled');
   metrics().metadata('verification_status', account.verification_status);
   logger.info('verification settled', {
@@ -77,9 +105,11 @@ function settled(account: VerifyAccount, logger: Logger): void {
   });
 }
 
-/** A repeated debit check: only the debit status and its reason change. */
-async function recheckDebits(account: VerifyAccount): Promise<VerifyAccount> {
-  const check = await bank().checkAccount(account);
+/** A repeated debit check's answer: only the debit status and its reason change. */
+export function recordDebits(
+  account: VerifyAccount,
+  check: Pick<AccountCheck, 'debit_status' | 'debit_status_reason'>,
+): Promise<VerifyAccount> {
   return verifyAccounts().recordDebitCheck(
     account,
     { debit_status: check.debit_status, debit_status_reason: check.debit_status_reason },

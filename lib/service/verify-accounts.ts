@@ -75,7 +75,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       id: 'VerificationWorker',
       handler: 'functions/verify-accounts/handlers/verification-worker.ts',
       source: { kind: 'queue', queue: 'verification', batchSize: 10 },
-      table: { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
+      // The account; its result; on real rails the pending checks kept beside it.
+      table: { actions: ['GetItem', 'UpdateItem', 'PutItem'], leadingKeys: ['tenantData'] },
       cipher: { decrypt: ['ownership'] },
       // The statement code is stored as its keyed digest.
       digestKey: true,
@@ -100,6 +101,24 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       source: { kind: 'schedule', cron: { minute: '15', hour: '3' }, localEveryMs: 60_000 },
       table: { actions: ['GetItem', 'UpdateItem'], indexes: ['byDueTime'], leadingKeys: ['tenantData'] },
       // Reads each due account through the repository, which opens its account number.
+      fieldKey: true,
+      timeoutSeconds: 300,
+    },
+    {
+      // Real rails only (docs/api.md#real-rails): nothing is due with the sandbox bank.
+      id: 'BankReturnWindows',
+      handler: 'functions/verify-accounts/handlers/bank-return-windows.ts',
+      source: { kind: 'schedule', cron: { minute: '45', hour: '*' }, localEveryMs: 60_000 },
+      // The checks whose window ended (byDueTime), each account with its checks (a Query of
+      // its partition), the account settled, its checks deleted.
+      table: {
+        actions: ['GetItem', 'UpdateItem', 'Query', 'DeleteItem'],
+        indexes: ['byDueTime'],
+        leadingKeys: ['tenantData'],
+      },
+      // As the verification worker: ownership matched, the statement code sent and stored as its digest.
+      cipher: { decrypt: ['ownership'] },
+      digestKey: true,
       fieldKey: true,
       timeoutSeconds: 300,
     },

@@ -60,6 +60,7 @@ setDependencies({ digestKey: new DigestKey(Buffer.alloc(32, 1)) });
  */
 const SAMPLE_KEYS = {
   verify_account: accountKeys.account('acme', 'id-1').pk,
+  bank_wait: accountKeys.bankWait('acme', 'id-1', 'status').pk,
   verification_slot: accountKeys.slots('acme', '021000021', '123456789'),
   idempotency: keys.idempotency('acme', 'POST /verify/accounts', 'key-1').pk,
   tenant_alias: keys.tenantAlias('client-1').pk,

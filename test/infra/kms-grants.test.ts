@@ -260,9 +260,12 @@ describe('KMS grants, stack-wide', () => {
     expect(decryptablePurposes('WebhookDeliveryWorker').sort()).toEqual(['field-key', 'webhook_signing_secret']);
   });
 
-  it('only the identification worker can decrypt a person’s SSN, and only the verification worker an owner’s SSN or tax id', () => {
+  it('only the identification worker can decrypt a person’s SSN, and only the functions that settle a verification (the worker, and the end of a return window on real rails) an owner’s SSN or tax id', () => {
     const ids = [...roles.keys()];
     expect(ids.filter((id) => decryptablePurposes(id).includes('ssn'))).toEqual(['IdentificationWorker']);
-    expect(ids.filter((id) => decryptablePurposes(id).includes('ownership'))).toEqual(['VerificationWorker']);
+    expect(ids.filter((id) => decryptablePurposes(id).includes('ownership')).sort()).toEqual([
+      'BankReturnWindows',
+      'VerificationWorker',
+    ]);
   });
 });

@@ -6,13 +6,48 @@ import type {
   VerificationStatus,
 } from '#domain/verify-account';
 
-// The bank side of a verification. The sandbox bank is the only implementation today;
-// a real provider implements the same port.
+// The bank side of a verification (docs/api.md#verify-accounts), one port for the
+// sandbox bank, which answers at once, and for real rails (ACH through a provider), which
+// answer days later: a prenotification is sent now and its return, or the end of its
+// return window with none, decides the account (docs/decisions.md#real-rails).
 
 export interface BankAccountRef {
   routing_number: string;
   account_number: string;
   account_holder_name: string;
+}
+
+/** Which check a prenotification answers: the account's status, or whether it takes debits. */
+export type BankCheckKind = 'status' | 'debit';
+
+/** The account a check is about, with the ids a provider's answer is routed back by. */
+export interface BankAccountCheckRef extends BankAccountRef {
+  readonly tenant: string;
+  readonly id: string;
+}
+
+/**
+ * A check sent over the rails and not answered yet: what was sent (the provider's ids,
+ * kept with the account, never shown to partners) and when the return window of the last
+ * entry sent ends (no return by then is a valid account).
+ */
+export interface PendingCheck {
+  readonly pending: true;
+  readonly provider: string;
+  /** The provider's id of each prenotification sent, by the check it answers. */
+  readonly references: Readonly<Partial<Record<BankCheckKind, string>>>;
+  /** When no return can come any more: the account is then settled as valid (debits too, unless returned). */
+  readonly windowEndsAt: Date;
+}
+
+/** What a provider tells later about one prenotification: returned (with the bank's reason) or not. */
+export interface BankOutcome {
+  readonly tenant: string;
+  /** The verify account's id. */
+  readonly id: string;
+  readonly kind: BankCheckKind;
+  /** The Orum statuses the return maps to (docs/api.md#real-rails); absent while not returned. */
+  readonly returned?: Partial<AccountCheck>;
 }
 
 export interface AccountCheck {
@@ -45,8 +80,24 @@ export interface StatementCredit {
 }
 
 export interface BankProvider {
-  checkAccount(account: BankAccountRef): Promise<AccountCheck>;
+  /** The provider's name (`sandbox`, `increase`): kept with a pending check. */
+  readonly name: string;
+  /**
+   * Checks an account's status and debits: the answer, or a check sent and pending. A
+   * repeated call for the same account and `attempt` must not send again (the provider's
+   * idempotency key comes from tenant, id and attempt).
+   */
+  checkAccount(account: BankAccountCheckRef, attempt: number): Promise<AccountCheck | PendingCheck>;
+  /** Asks again whether the account takes debits (`POST …/debits`): the answer, or a check sent and pending. */
+  checkDebits(account: BankAccountCheckRef, attempt: number): Promise<AccountCheck | PendingCheck>;
   checkOwnership(account: BankAccountRef, claims: OwnershipClaims): Promise<OwnershipCheck>;
+  /**
+   * A notice the provider sent to the service's webhook route (rails providers only): its
+   * signature checked with the provider's scheme (a bad or stale one throws
+   * `BankNoticeRefused`), then what it tells about the service's prenotifications (none
+   * for notices about anything else). Applying an outcome twice changes nothing.
+   */
+  readNotice?(body: string, headers: Readonly<Record<string, string | undefined>>): Promise<BankOutcome[]>;
   /**
    * Sends the 1-cent credit carrying the statement code. `idempotencyKey` (the verify
    * account id) must make a repeated call return the first credit instead of sending a
@@ -57,4 +108,9 @@ export interface BankProvider {
     senderName: string | undefined,
     idempotencyKey: string,
   ): Promise<StatementCredit>;
+}
+
+/** A notice that is not the provider's: a bad, missing or stale signature. The route answers 401 and applies nothing. */
+export class BankNoticeRefused extends Error {
+  override readonly name = 'BankNoticeRefused';
 }

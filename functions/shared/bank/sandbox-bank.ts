@@ -94,9 +94,16 @@ export function sandboxOwnershipCheck(account: BankAccountRef, claims: Ownership
 }
 
 export class SandboxBank implements BankProvider {
+  readonly name = 'sandbox';
+
   constructor(private readonly now: () => Date = () => new Date()) {}
 
+  /** The sandbox answers at once, from the account number or the holder's name. */
   async checkAccount(account: BankAccountRef): Promise<AccountCheck> {
+    return sandboxAccountCheck(account);
+  }
+
+  async checkDebits(account: BankAccountRef): Promise<AccountCheck> {
     return sandboxAccountCheck(account);
   }
 

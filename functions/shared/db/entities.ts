@@ -5,6 +5,7 @@
 export const ENTITY = {
   verifyAccount: 'verify_account',
   verificationSlot: 'verification_slot',
+  bankWait: 'bank_wait',
   idempotency: 'idempotency',
   tenantAlias: 'tenant_alias',
   event: 'event',

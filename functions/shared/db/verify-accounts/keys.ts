@@ -29,4 +29,12 @@ export const accountKeys = {
    */
   pendingStatementCodes: (shard: number) => `STATEMENT_CODE_SENT#${shard}`,
   pendingStatementCode: (sentAt: string, tenant: string, id: string) => `${sentAt}#${tenant}#${id}`,
+  /** A check sent over the rails and not answered yet, beside its account (./bank-waits.ts). */
+  bankWait: (tenant: string, id: string, kind: string) => ({
+    pk: `${KEY_PREFIX.tenantData}${tenant}#VA#${id}`,
+    sk: `BANKWAIT#${kind}`,
+  }),
+  /** byDueTime partition of pending checks by the end of their return window, split like the statement codes. */
+  bankWindows: (shard: number) => `BANK_WINDOW#${shard}`,
+  bankWindow: (endsAt: string, tenant: string, id: string, kind: string) => `${endsAt}#${tenant}#${id}#${kind}`,
 };

@@ -29,6 +29,7 @@ type KeyOf = (tenant: string) => string;
  */
 const TABLE_KEYS: Record<Entity, readonly KeyOf[] | { readonly noTenant: string }> = {
   verify_account: [(t) => accountKeys.account(t, 'id-1').pk],
+  bank_wait: [(t) => accountKeys.bankWait(t, 'id-1', 'status').pk],
   verification_slot: [(t) => accountKeys.slots(t, '021000021', '123456789')],
   idempotency: [(t) => keys.idempotency(t, 'POST /verify/accounts', 'key-1').pk],
   rate_bucket: [(t) => keys.rateBucket(t).pk],

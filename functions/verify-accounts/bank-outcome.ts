@@ -1,0 +1,82 @@
+import type { AccountCheck, BankOutcome } from '#shared/bank/bank-provider';
+import { retryOnConflict } from '#shared/db/retry';
+import { bankWaits, type DueWait, verifyAccounts } from '#shared/db/verify-accounts/index';
+import type { Logger } from '#shared/logger';
+import { recordDebits, settled, settleVerification } from './complete-verification';
+
+// What real rails say later (docs/api.md#real-rails): a prenotification's return, told by
+// the provider's signed webhook, decides its check at once; no return by the end of the
+// return window makes the account valid (and its debits, unless their own prenotification
+// was returned). Each is applied once: a duplicated or replayed notice finds its check
+// answered already and changes nothing.
+
+/** A valid account's check, before a debit return says otherwise. */
+const NO_RETURN: AccountCheck = { verification_status: 'valid', debit_status: 'valid' };
+
+/** A return the provider told of: kept on its check, and the account settled when it decides it. */
+export async function applyBankOutcome(outcome: BankOutcome, logger: Logger): Promise<void> {
+  if (!outcome.returned) return;
+  if (!(await bankWaits().markReturned(outcome, outcome.returned))) {
+    logger.info('bank return already applied, or for no pending check', { verify_account_id: outcome.id });
+    return;
+  }
+  await settleFromBank(outcome, { windowEnded: false }, logger);
+}
+
+/** Checks whose return window ended (the schedule): each account settled from what came back, if anything. */
+export async function settleEndedWindows(cutoff: Date, logger: Logger): Promise<number> {
+  const due = await bankWaits().endedBefore(cutoff);
+  for (const wait of due) await settleFromBank(wait, { windowEnded: true }, logger);
+  return due.length;
+}
+
+/**
+ * Settles the account of a pending check from its checks as stored: a status return
+ * settles it at once (a closed or invalid account takes no debits either); a debit return
+ * waits for the status; once the window ended, no return is a valid account.
+ */
+async function settleFromBank(wait: DueWait, { windowEnded }: { windowEnded: boolean }, logger: Logger) {
+  await retryOnConflict(
+    async () => {
+      const [found, waits] = await Promise.all([
+        verifyAccounts().getWithSecret(wait.tenant, wait.id),
+        bankWaits().of(wait.tenant, wait.id),
+      ]);
+      const status = waits.find((check) => check.kind === 'status');
+      const debit = waits.find((check) => check.kind === 'debit');
+      const answered = () =>
+        bankWaits().clear(
+          wait.tenant,
+          wait.id,
+          waits.map((check) => check.kind),
+        );
+      if (!found) return answered();
+      const { account } = found;
+      if (account.verification_status === 'pending' && status) {
+        if (!status.returned && !windowEnded) return;
+        const check: AccountCheck = status.returned
+          ? { ...NO_RETURN, ...status.returned }
+          : { ...NO_RETURN, ...debitsOf(debit?.returned) };
+        settled(await settleVerification(account, found.ownershipSecret, check), logger);
+        return answered();
+      }
+      if (account.verification_status !== 'pending' && account.debit_status === 'pending' && debit) {
+        if (!debit.returned && !windowEnded) return;
+        await recordDebits(account, { debit_status: 'valid', ...debitsOf(debit.returned) });
+        return answered();
+      }
+      // Settled meanwhile (a repeated notice, a restart): nothing is waiting any more.
+      if (account.verification_status !== 'pending' && account.debit_status !== 'pending') return answered();
+    },
+    { attempts: 3, jitterMs: 20 },
+  );
+}
+
+/** What a debit prenotification's return says about debits alone. */
+function debitsOf(returned: Partial<AccountCheck> | undefined): Partial<AccountCheck> {
+  if (!returned?.debit_status) return {};
+  return {
+    debit_status: returned.debit_status,
+    ...(returned.debit_status_reason && { debit_status_reason: returned.debit_status_reason }),
+  };
+}

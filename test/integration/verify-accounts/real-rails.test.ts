@@ -1,0 +1,122 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
+import { bankWaits } from '#shared/db/verify-accounts/index';
+import { setDependencies } from '#shared/dependencies';
+import { createLogger } from '#shared/logger';
+import { RailsBank } from '#test/support/rails-bank';
+import { accountBody, freshAccountNumber, storedItem, useVerifyRuntime } from './support';
+
+/**
+ * A bank on real rails (docs/api.md#real-rails), through the local runtime: an account
+ * stays `pending` while its prenotifications are out; a status return settles it at once,
+ * applied once however often it is told; no return by the end of the window makes it
+ * valid (debits too, unless their own prenotification came back); a control account then
+ * gets its credit; a repeated debit check waits the same way.
+ */
+const env = useVerifyRuntime();
+const logger = createLogger({ test: 'real-rails' });
+let rails: RailsBank;
+
+beforeEach(() => {
+  rails = new RailsBank();
+  setDependencies({ bank: rails });
+});
+afterEach(() => setDependencies({ bank: undefined }));
+
+async function created(over: Record<string, unknown> = {}) {
+  const answer = await env.clients.alice.post(
+    '/verify/accounts',
+    accountBody({ account_number: freshAccountNumber(), ...over }),
+  );
+  expect(answer.status).toBe(200);
+  await env.runtime.settle();
+  return answer.body.account.id as string;
+}
+const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
+const CLOSED = {
+  verification_status: 'closed',
+  status_reason: 'closed_account',
+  debit_status: 'failed',
+  debit_status_reason: 'closed_account',
+} as const;
+
+describe('real rails: an account waits for its prenotifications', () => {
+  it('stays pending with both checks kept, sent once however often the worker runs', async () => {
+    const id = await created();
+    expect(await account(id)).toMatchObject({ verification_status: 'pending', debit_status: 'pending' });
+    expect((await bankWaits().of('tenant-alice', id)).map((wait) => wait.kind).sort()).toEqual(['debit', 'status']);
+    expect(rails.sent.filter((sent) => sent.id === id).every((sent) => sent.attempt === 1)).toBe(true);
+  });
+
+  it('a status return settles it at once: closed, debits failed; told twice, applied once', async () => {
+    const id = await created();
+    const outcome = { tenant: 'tenant-alice', id, kind: 'status' as const, returned: CLOSED };
+    await applyBankOutcome(outcome, logger);
+    await applyBankOutcome(outcome, logger);
+    await env.runtime.settle();
+    const settled = await account(id);
+    expect(settled).toMatchObject(CLOSED);
+    expect(await bankWaits().of('tenant-alice', id)).toEqual([]);
+    // Created (version 1), settled once (version 2): the second notice wrote nothing.
+    expect((await storedItem(env.runtime, 'tenant-alice', id))?.version).toBe(2);
+  });
+
+  it('no return by the end of the window: valid, and debits blocked when their own prenotification came back', async () => {
+    rails.windowEndsAt = new Date(Date.now() - 1000);
+    const quiet = await created();
+    const blocked = await created();
+    await applyBankOutcome(
+      {
+        tenant: 'tenant-alice',
+        id: blocked,
+        kind: 'debit',
+        returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' },
+      },
+      logger,
+    );
+    // A debit return alone waits for the status.
+    expect(await account(blocked)).toMatchObject({ verification_status: 'pending' });
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(quiet)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
+    expect(await account(blocked)).toMatchObject({
+      verification_status: 'valid',
+      debit_status: 'blocked',
+      debit_status_reason: 'debit_blocked',
+    });
+  });
+
+  it('a control account gets its credit once the window ended with no return', async () => {
+    rails.windowEndsAt = new Date(Date.now() - 1000);
+    const id = await created({ type: 'control' });
+    expect(rails.credits).not.toContain(id);
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
+    expect(rails.credits).toEqual([id]);
+  });
+
+  it('a repeated debit check waits for its own prenotification', async () => {
+    rails.windowEndsAt = new Date(Date.now() - 1000);
+    const id = await created();
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
+
+    rails.windowEndsAt = new Date(Date.now() + 3 * 24 * 3600_000);
+    expect((await env.clients.alice.post(`/verify/accounts/${id}/debits`, {})).status).toBe(200);
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ debit_status: 'pending' });
+    await applyBankOutcome(
+      {
+        tenant: 'tenant-alice',
+        id,
+        kind: 'debit',
+        returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' },
+      },
+      logger,
+    );
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ debit_status: 'blocked', debit_status_reason: 'debit_blocked' });
+  });
+});

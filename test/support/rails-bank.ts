@@ -1,0 +1,54 @@
+import type {
+  BankAccountCheckRef,
+  BankAccountRef,
+  BankCheckKind,
+  BankProvider,
+  OwnershipCheck,
+  OwnershipClaims,
+  PendingCheck,
+  StatementCredit,
+} from '#shared/bank/bank-provider';
+
+/**
+ * A bank on real rails as the verification flow sees it, without a provider: every check
+ * is a prenotification sent and pending until the test tells a return or lets the window
+ * end (`windowEndsAt`). Ownership is not offered (every field `not_found`); the credit
+ * carries a fixed code. Keeps what was sent, with each call's attempt, to check idempotency.
+ */
+export class RailsBank implements BankProvider {
+  readonly name = 'rails-test';
+  readonly sent: { kind: BankCheckKind; id: string; attempt: number }[] = [];
+  readonly credits: string[] = [];
+  /** When the return window of the checks sent from now on ends. */
+  windowEndsAt = new Date(Date.now() + 3 * 24 * 3600_000);
+
+  async checkAccount(account: BankAccountCheckRef, attempt: number): Promise<PendingCheck> {
+    this.sent.push({ kind: 'status', id: account.id, attempt }, { kind: 'debit', id: account.id, attempt });
+    return this.pending({ status: `pre-status-${account.id}`, debit: `pre-debit-${account.id}` });
+  }
+
+  async checkDebits(account: BankAccountCheckRef, attempt: number): Promise<PendingCheck> {
+    this.sent.push({ kind: 'debit', id: account.id, attempt });
+    return this.pending({ debit: `pre-debit-${account.id}-${attempt}` });
+  }
+
+  async checkOwnership(_account: BankAccountRef, claims: OwnershipClaims): Promise<OwnershipCheck> {
+    return {
+      ...(claims.person && { person: { first_name_match: 'not_found', last_name_match: 'not_found' } }),
+      ...(claims.business && { business: { business_name_match: 'not_found' } }),
+    };
+  }
+
+  async sendStatementCredit(
+    _account: BankAccountRef,
+    _sender: string | undefined,
+    key: string,
+  ): Promise<StatementCredit> {
+    this.credits.push(key);
+    return { statementCode: 'RL42', sentAt: new Date() };
+  }
+
+  private pending(references: PendingCheck['references']): PendingCheck {
+    return { pending: true, provider: this.name, references, windowEndsAt: this.windowEndsAt };
+  }
+}
