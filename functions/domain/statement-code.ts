@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomInt, timingSafeEqual } from 'node:crypto';
 import {
   checksControl,
   STATEMENT_CODE_ATTEMPTS,
@@ -17,6 +17,17 @@ export type CodeDigest = (value: string) => string;
  * is stored; a submission is compared case-insensitively and in constant time.
  */
 export const hashStatementCode = (code: string, digest: CodeDigest): string => digest(code.toUpperCase());
+
+/** The characters of a statement code: upper case, as a submission is compared case-insensitively. */
+export const STATEMENT_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const STATEMENT_CODE_LENGTH = 4;
+
+/** A fresh code for a statement credit, from a cryptographic source: a guessable code proves no control. */
+export const newStatementCode = (): string =>
+  Array.from(
+    { length: STATEMENT_CODE_LENGTH },
+    () => STATEMENT_CODE_ALPHABET[randomInt(STATEMENT_CODE_ALPHABET.length)],
+  ).join('');
 
 export function statementCodeMatches(submitted: string, storedHash: string, digest: CodeDigest): boolean {
   const a = Buffer.from(hashStatementCode(submitted, digest), 'hex');

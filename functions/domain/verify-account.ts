@@ -1,3 +1,5 @@
+import { addBankingDays } from './banking-days';
+
 // The verify account as the domain sees it: enums of the contract (docs/api.md#enums), what
 // each verification type checks, and the rules that do not depend on storage.
 
@@ -108,12 +110,7 @@ export interface VerifyAccount {
  * next business day (Monday to Friday) when a statement-code credit must settle first.
  */
 export function estimatedVerificationDate(type: VerificationType, now: Date): string {
-  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  if (checksControl(type)) {
-    do day.setUTCDate(day.getUTCDate() + 1);
-    while (day.getUTCDay() === 0 || day.getUTCDay() === 6);
-  }
-  return day.toISOString();
+  return addBankingDays(now, checksControl(type) ? 1 : 0).toISOString();
 }
 
 export interface NewVerifyAccount {

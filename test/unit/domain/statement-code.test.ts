@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type CodeDigest, decideControlSubmission, hashStatementCode } from '#domain/statement-code';
-import type { VerifyAccount } from '#domain/verify-account';
+import { type CodeDigest, decideControlSubmission, hashStatementCode, newStatementCode } from '#domain/statement-code';
+import { STATEMENT_CODE_PATTERN, type VerifyAccount } from '#domain/verify-account';
 
 const NOW = new Date('2026-11-19T09:00:00.000Z');
 
@@ -97,5 +97,16 @@ describe('statement code submission', () => {
     expect(hashStatementCode('ab12', DIGEST)).toBe(hashStatementCode('AB12', DIGEST));
     expect(stored.statement_code_hash).not.toBe(hashStatementCode('AB12', DIGEST));
     expect(decide(stored, 'AB12', NOW)).toMatchObject({ kind: 'incorrect' });
+  });
+});
+
+describe('a new statement code', () => {
+  it('is 4 upper-case letters or digits, as a submission is compared, and varies', () => {
+    const codes = Array.from({ length: 200 }, () => newStatementCode());
+    for (const code of codes) {
+      expect(code).toMatch(STATEMENT_CODE_PATTERN);
+      expect(code).toBe(code.toUpperCase());
+    }
+    expect(new Set(codes).size).toBeGreaterThan(150);
   });
 });
