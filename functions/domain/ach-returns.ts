@@ -33,6 +33,18 @@ const debits = (debit_status: DebitReturn['debit_status'], debit_status_reason: 
   debit_status_reason,
 });
 
+/** Funds, checks, enrolments, international entries and returns of returns: not about a prenotification. */
+const UNEXPECTED = {
+  // biome-ignore format: a block of codes reads better than one a line
+  codes: [
+    'R01', 'R06', 'R09', 'R27', 'R30', 'R31', 'R33', 'R35', 'R36', 'R37', 'R38', 'R39', 'R40', 'R41',
+    'R42', 'R43', 'R44', 'R46', 'R47', 'R50', 'R51', 'R52', 'R53', 'R61', 'R62', 'R67', 'R68', 'R70',
+    'R71', 'R72', 'R73', 'R74', 'R75', 'R76', 'R77', 'R80', 'R81', 'R82', 'R83', 'R84', 'R85',
+  ],
+  status: account('failed', 'unexpected_error'),
+  debit: debits('failed', 'unexpected_error'),
+} as const;
+
 const MEANINGS = [
   // The account is gone: closed, or sold to another bank (its number there no longer works).
   { codes: ['R02', 'R12'], status: account('closed', 'closed_account'), debit: debits('failed', 'closed_account') },
@@ -71,17 +83,7 @@ const MEANINGS = [
     status: account('failed', 'unavailable_financial_institution'),
     debit: debits('failed', 'unavailable_financial_institution'),
   },
-  {
-    // Funds, checks, enrolments, international entries and returns of returns: not about a prenotification.
-    // biome-ignore format: a block of codes reads better than one a line
-    codes: [
-      'R01', 'R06', 'R09', 'R27', 'R30', 'R31', 'R33', 'R35', 'R36', 'R37', 'R38', 'R39', 'R40', 'R41',
-      'R42', 'R43', 'R44', 'R46', 'R47', 'R50', 'R51', 'R52', 'R53', 'R61', 'R62', 'R67', 'R68', 'R70',
-      'R71', 'R72', 'R73', 'R74', 'R75', 'R76', 'R77', 'R80', 'R81', 'R82', 'R83', 'R84', 'R85',
-    ],
-    status: account('failed', 'unexpected_error'),
-    debit: debits('failed', 'unexpected_error'),
-  },
+  UNEXPECTED,
 ] as const;
 
 /** A NACHA return code this service knows the meaning of. */
@@ -94,17 +96,14 @@ const MEANING_OF = new Map<string, (typeof MEANINGS)[number]>(
 /** Every known code, in order. */
 export const ACH_RETURN_CODES: readonly AchReturnCode[] = MEANINGS.flatMap((meaning) => [...meaning.codes]).sort();
 
-const meaningOf = (code: AchReturnCode) => {
-  const meaning = MEANING_OF.get(code);
-  if (!meaning) throw new Error(`unknown ACH return code ${code}`);
-  return meaning;
-};
+/** An unknown code (a provider newer than this table) fails the check like a meaningless one. */
+const meaningOf = (code: string) => MEANING_OF.get(code) ?? UNEXPECTED;
 
 /** What a returned status prenotification makes of the account. */
-export const statusReturnOf = (code: AchReturnCode): StatusReturn => ({ ...meaningOf(code).status });
+export const statusReturnOf = (code: AchReturnCode | (string & {})): StatusReturn => ({ ...meaningOf(code).status });
 
 /** What a returned debit prenotification makes of the account's debits. */
-export const debitReturnOf = (code: AchReturnCode): DebitReturn => ({ ...meaningOf(code).debit });
+export const debitReturnOf = (code: AchReturnCode | (string & {})): DebitReturn => ({ ...meaningOf(code).debit });
 
 /**
  * NACHA has the receiving bank return an entry by the opening of the second banking day

@@ -42,6 +42,8 @@ describe('what a returned prenotification says (docs/api.md#ach-returns)', () =>
   it('a code that has no meaning for a prenotification fails the check: unexpected_error', () => {
     expect(statusReturnOf('R01')).toMatchObject({ verification_status: 'failed', status_reason: 'unexpected_error' });
     expect(debitReturnOf('R85')).toEqual({ debit_status: 'failed', debit_status_reason: 'unexpected_error' });
+    // A code newer than this table, too.
+    expect(statusReturnOf('R99')).toMatchObject({ verification_status: 'failed', status_reason: 'unexpected_error' });
   });
 
   it('knows each code once, in order, and answers only Orum reasons, never valid or pending', () => {

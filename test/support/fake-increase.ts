@@ -1,0 +1,244 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ACHPrenotification, ACHPrenotificationCreateParams } from 'increase/resources/ach-prenotifications';
+import type { ACHTransfer, ACHTransferCreateParams } from 'increase/resources/ach-transfers';
+import type { UnwrapWebhookEvent } from 'increase/resources/events';
+
+/**
+ * Increase's HTTP API as the adapter uses it, on 127.0.0.1 (a random port): prenotifications
+ * (create, retrieve), ACH transfers (create, retrieve). Answers are the SDK's own response
+ * types, so an SDK change breaks this file's build. Idempotency as Increase documents it:
+ * the same key with the same body answers the first object (`Idempotent-Replayed`), with
+ * another body `409 idempotency_key_already_used_error` naming it; `createdPerKey` counts
+ * the entries each key created (more than one is a double send). `failNext` makes the next
+ * requests answer 429 or 503, before or after doing the work (a lost answer). A test
+ * returns a prenotification with `returnPrenotification` and gets Increase's signed
+ * webhook for it (Standard Webhooks; the SDK keys the HMAC with the secret's raw bytes).
+ */
+export class FakeIncrease {
+  readonly prenotifications = new Map<string, ACHPrenotification>();
+  readonly transfers = new Map<string, ACHTransfer>();
+  readonly createdPerKey = new Map<string, number>();
+  /** Every request as received, faults included. */
+  readonly requests: { method: string; path: string; idempotencyKey?: string }[] = [];
+  private readonly byKey = new Map<string, { id: string; body: string }>();
+  private faults: { status: 429 | 503; afterWork: boolean }[] = [];
+  private sequence = 0;
+  private constructor(
+    readonly url: string,
+    private readonly close: () => Promise<void>,
+    readonly options: FakeIncreaseOptions,
+  ) {}
+
+  static async start(options: Partial<FakeIncreaseOptions> = {}): Promise<FakeIncrease> {
+    const settings: FakeIncreaseOptions = {
+      apiKey: 'fake-increase-key',
+      webhookSecret: randomBytes(24).toString('hex'),
+      now: () => new Date(),
+      ...options,
+    };
+    let fake: FakeIncrease | undefined;
+    const server = createServer((req, res) => void fake?.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    fake = new FakeIncrease(`http://127.0.0.1:${port}`, () => new Promise((r) => server.close(() => r())), settings);
+    return fake;
+  }
+
+  stop(): Promise<void> {
+    return this.close();
+  }
+
+  /** The next `count` requests answer `status`; `afterWork`: the object is created, only the answer is lost. */
+  failNext(count: number, status: 429 | 503, { afterWork = false } = {}): void {
+    this.faults.push(...Array.from({ length: count }, () => ({ status, afterWork })));
+  }
+
+  /** The prenotification sent with this idempotency key. */
+  prenotificationByKey(key: string): ACHPrenotification | undefined {
+    const id = this.byKey.get(key)?.id;
+    return id === undefined ? undefined : this.prenotifications.get(id);
+  }
+
+  /** The receiving bank returns the prenotification. */
+  returnPrenotification(id: string, reason: ACHPrenotification.PrenotificationReturn['return_reason_code']) {
+    const prenote = this.prenotifications.get(id);
+    if (!prenote) throw new Error(`no prenotification ${id}`);
+    prenote.status = 'returned';
+    prenote.prenotification_return = { created_at: this.options.now().toISOString(), return_reason_code: reason };
+    return prenote;
+  }
+
+  /** Increase's webhook telling that an object changed, signed with the secret (or another key, or at another time). */
+  webhookFor(
+    objectId: string,
+    { category = 'ach_prenotification.updated', signedWith = this.options.webhookSecret, at = new Date() } = {},
+  ): { body: string; headers: Record<string, string> } {
+    const event: UnwrapWebhookEvent = {
+      id: `event_${++this.sequence}`,
+      associated_object_id: objectId,
+      associated_object_type: objectId.split('_').slice(0, -1).join('_'),
+      category: category as UnwrapWebhookEvent['category'],
+      created_at: at.toISOString(),
+      type: 'event',
+    };
+    const body = JSON.stringify(event);
+    const id = `msg_${this.sequence}`;
+    const timestamp = String(Math.floor(at.getTime() / 1000));
+    const signature = createHmac('sha256', Buffer.from(signedWith, 'utf8'))
+      .update(`${id}.${timestamp}.${body}`)
+      .digest('base64');
+    return {
+      body,
+      headers: { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` },
+    };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const path = new URL(req.url ?? '/', this.url).pathname;
+    const idempotencyKey = header(req, 'idempotency-key');
+    this.requests.push({ method: req.method ?? '', path, ...(idempotencyKey && { idempotencyKey }) });
+    if (header(req, 'authorization') !== `Bearer ${this.options.apiKey}`) {
+      return send(res, 401, { status: 401, type: 'invalid_api_key_error', title: 'Invalid API key.' });
+    }
+    const fault = this.faults.shift();
+    if (fault && !fault.afterWork) return send(res, fault.status, { status: fault.status, type: 'fault' });
+    const [status, answer, headers] = this.route(req.method ?? '', path, body, idempotencyKey);
+    if (fault) return send(res, fault.status, { status: fault.status, type: 'fault' });
+    send(res, status, answer, headers);
+  }
+
+  private route(method: string, path: string, body: string, key: string | undefined): Answer {
+    const [, collection, id] = path.split('/');
+    const store = collection === 'ach_prenotifications' ? this.prenotifications : this.transfers;
+    if (collection !== 'ach_prenotifications' && collection !== 'ach_transfers') return notFound();
+    if (method === 'GET' && id) {
+      const found = store.get(id);
+      return found ? [200, found] : notFound();
+    }
+    if (method !== 'POST' || id) return notFound();
+    if (key) {
+      const first = this.byKey.get(key);
+      if (first && first.body === body) return [200, store.get(first.id), { 'idempotent-replayed': 'true' }];
+      if (first) {
+        const conflict = { status: 409, type: 'idempotency_key_already_used_error', resource_id: first.id };
+        return [409, { ...conflict, title: 'The idempotency key has been used for another request.', detail: null }];
+      }
+    }
+    const created =
+      collection === 'ach_prenotifications'
+        ? this.createPrenotification(JSON.parse(body) as ACHPrenotificationCreateParams, key)
+        : this.createTransfer(JSON.parse(body) as ACHTransferCreateParams, key);
+    if ('error' in created) return [400, { status: 400, type: 'invalid_parameters_error', title: created.error }];
+    store.set(created.id, created as ACHPrenotification & ACHTransfer);
+    if (key) {
+      this.byKey.set(key, { id: created.id, body });
+      this.createdPerKey.set(key, (this.createdPerKey.get(key) ?? 0) + 1);
+    }
+    return [200, created];
+  }
+
+  private createPrenotification(p: ACHPrenotificationCreateParams, key?: string): ACHPrenotification | Invalid {
+    if (!p.account_id || !p.account_number || !p.routing_number) return { error: 'Missing required parameters.' };
+    return {
+      id: `ach_prenotification_${++this.sequence}`,
+      account_id: p.account_id,
+      account_number: p.account_number,
+      addendum: p.addendum ?? null,
+      company_descriptive_date: p.company_descriptive_date ?? null,
+      company_discretionary_data: p.company_discretionary_data ?? null,
+      company_entry_description: p.company_entry_description ?? null,
+      company_name: p.company_name ?? null,
+      created_at: this.options.now().toISOString(),
+      credit_debit_indicator: p.credit_debit_indicator ?? null,
+      effective_date: p.effective_date ?? null,
+      idempotency_key: key ?? null,
+      individual_id: p.individual_id ?? null,
+      individual_name: p.individual_name ?? null,
+      notifications_of_change: [],
+      prenotification_return: null,
+      routing_number: p.routing_number,
+      standard_entry_class_code: p.standard_entry_class_code ?? null,
+      status: 'pending_submitting',
+      type: 'ach_prenotification',
+    };
+  }
+
+  private createTransfer(p: ACHTransferCreateParams, key?: string): ACHTransfer | Invalid {
+    if (!p.account_id || !p.account_number || !p.routing_number || !p.statement_descriptor) {
+      return { error: 'Missing required parameters.' };
+    }
+    // Nacha's field widths: Increase refuses longer values.
+    if ((p.company_entry_description?.length ?? 0) > 10) return { error: 'company_entry_description is too long.' };
+    if ((p.individual_name?.length ?? 0) > 22) return { error: 'individual_name is too long.' };
+    if ((p.company_name?.length ?? 0) > 16) return { error: 'company_name is too long.' };
+    return {
+      id: `ach_transfer_${++this.sequence}`,
+      account_id: p.account_id,
+      account_number: p.account_number,
+      acknowledgement: null,
+      addenda: null,
+      amount: p.amount,
+      approval: null,
+      cancellation: null,
+      company_descriptive_date: p.company_descriptive_date ?? null,
+      company_discretionary_data: p.company_discretionary_data ?? null,
+      company_entry_description: p.company_entry_description ?? null,
+      company_id: '1234987601',
+      company_name: p.company_name ?? null,
+      created_at: this.options.now().toISOString(),
+      created_by: null,
+      currency: 'USD',
+      destination_account_holder: p.destination_account_holder ?? 'unknown',
+      external_account_id: null,
+      funding: p.funding ?? 'checking',
+      idempotency_key: key ?? null,
+      inbound_funds_hold: null,
+      individual_id: p.individual_id ?? null,
+      individual_name: p.individual_name ?? null,
+      network: 'ach',
+      notifications_of_change: [],
+      pending_transaction_id: null,
+      preferred_effective_date: { date: null, settlement_schedule: 'same_day' },
+      return: null,
+      routing_number: p.routing_number,
+      settlement: null,
+      standard_entry_class_code: p.standard_entry_class_code ?? 'corporate_credit_or_debit',
+      statement_descriptor: p.statement_descriptor,
+      status: 'pending_submission',
+      submission: null,
+      transaction_id: null,
+      type: 'ach_transfer',
+    };
+  }
+}
+
+export interface FakeIncreaseOptions {
+  apiKey: string;
+  /** The secret as Increase shows it (the SDK keys the HMAC with its raw bytes). */
+  webhookSecret: string;
+  /** The fake's clock: `created_at` of what it creates. */
+  now: () => Date;
+}
+
+type Invalid = { error: string };
+type Answer = [number, unknown, Record<string, string>?];
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+const notFound = (): Answer => [404, { status: 404, type: 'object_not_found_error', title: 'Not found.' }];
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  // A fault asks the SDK to retry at once instead of after its back-off (0.5 s and more).
+  const retry = status === 429 || status === 503 ? { 'retry-after-ms': '1' } : {};
+  // Increase's answer to a reused key is final: the SDK would otherwise retry a 409.
+  const final = status === 409 ? { 'x-should-retry': 'false' } : {};
+  res.writeHead(status, { 'content-type': 'application/json', ...retry, ...final, ...headers });
+  res.end(JSON.stringify(body));
+}
