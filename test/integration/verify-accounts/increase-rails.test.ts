@@ -1,0 +1,127 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
+import { IncreaseBank } from '#shared/bank/increase/increase-bank';
+import { bank } from '#shared/bank/index';
+import { setDependencies } from '#shared/dependencies';
+import { createLogger } from '#shared/logger';
+import { FakeIncrease } from '#test/support/fake-increase';
+import { accountBody, freshAccountNumber, storedItem, useVerifyRuntime } from './support';
+
+/**
+ * Real rails through the Increase adapter, end to end on the local runtime and a local
+ * fake of Increase (docs/api.md#real-rails): the worker sends the prenotifications, a
+ * signed notice of a return is read by the adapter and applied (once, however often it
+ * comes), a window ended with no return makes the account valid, and the statement code
+ * Increase carried in the credit proves control.
+ */
+const env = useVerifyRuntime();
+const logger = createLogger({ test: 'increase-rails' });
+let fake: FakeIncrease;
+
+beforeAll(async () => {
+  fake = await FakeIncrease.start();
+});
+afterAll(() => fake?.stop());
+beforeEach(() => {
+  fake.options.now = () => new Date();
+  const increase = new IncreaseBank({
+    apiKey: fake.options.apiKey,
+    webhookSecret: fake.options.webhookSecret,
+    accountId: 'account_in71c4amph0vgo2qllky',
+    baseURL: fake.url,
+  });
+  setDependencies({ bank: increase });
+});
+afterEach(() => setDependencies({ bank: undefined }));
+
+async function created(over: Record<string, unknown> = {}) {
+  const answer = await env.clients.alice.post(
+    '/verify/accounts',
+    accountBody({ account_number: freshAccountNumber(), ...over }),
+  );
+  expect(answer.status).toBe(200);
+  await env.runtime.settle();
+  return answer.body.account.id as string;
+}
+const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
+
+/** What the webhook route does with a notice: the adapter reads it, each outcome applied. */
+async function delivered(notice: { body: string; headers: Record<string, string> }) {
+  for (const outcome of (await bank().readNotice?.(notice.body, notice.headers)) ?? []) {
+    await applyBankOutcome(outcome, logger);
+  }
+  await env.runtime.settle();
+}
+
+function returnedNotice(
+  id: string,
+  kind: 'status' | 'debit',
+  reason: Parameters<FakeIncrease['returnPrenotification']>[1],
+) {
+  const prenote = fake.prenotificationByKey(`tenant-alice.${id}.${kind}.1`);
+  if (!prenote) throw new Error(`no ${kind} prenotification for ${id}`);
+  fake.returnPrenotification(prenote.id, reason);
+  return fake.webhookFor(prenote.id);
+}
+
+describe('real rails through Increase', () => {
+  it('sends both prenotifications once and keeps the account pending', async () => {
+    const id = await created();
+    expect(await account(id)).toMatchObject({ verification_status: 'pending', debit_status: 'pending' });
+    expect(fake.createdPerKey.get(`tenant-alice.${id}.status.1`)).toBe(1);
+    expect(fake.createdPerKey.get(`tenant-alice.${id}.debit.1`)).toBe(1);
+  });
+
+  it('a status prenotification returned R02 closes the account; the notice told twice changes it once', async () => {
+    const id = await created();
+    const notice = returnedNotice(id, 'status', 'account_closed');
+    await delivered(notice);
+    await delivered(notice);
+    // Increase sends a new event for a later update of the same prenotification, too.
+    await delivered(fake.webhookFor(fake.prenotificationByKey(`tenant-alice.${id}.status.1`)?.id as string));
+    expect(await account(id)).toMatchObject({
+      verification_status: 'closed',
+      status_reason: 'closed_account',
+      debit_status: 'failed',
+      debit_status_reason: 'closed_account',
+    });
+    expect((await storedItem(env.runtime, 'tenant-alice', id))?.version).toBe(2);
+  });
+
+  it('a debit prenotification returned R16, then the window ends: valid, debits blocked', async () => {
+    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
+    const id = await created();
+    await delivered(returnedNotice(id, 'debit', 'account_frozen_entry_returned_per_ofac_instruction'));
+    expect(await account(id)).toMatchObject({ verification_status: 'pending' });
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({
+      verification_status: 'valid',
+      debit_status: 'blocked',
+      debit_status_reason: 'blocked_account',
+    });
+  });
+
+  it('a control account gets the one-cent credit after the window, and its code proves control', async () => {
+    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
+    const id = await created({ type: 'control' });
+    fake.options.now = () => new Date();
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
+    const credits = [...fake.transfers.values()].filter((t) => t.idempotency_key === `${id}.statement-credit`);
+    expect(credits).toHaveLength(1);
+    const code = credits[0]?.company_entry_description?.slice(-4);
+    const answer = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: code });
+    expect(answer.body).toMatchObject({ account: { control_status: 'valid' } });
+  });
+
+  it('a forged notice is refused and changes nothing', async () => {
+    const id = await created();
+    const prenote = fake.prenotificationByKey(`tenant-alice.${id}.status.1`);
+    fake.returnPrenotification(prenote?.id as string, 'account_closed');
+    const forged = fake.webhookFor(prenote?.id as string, { signedWith: 'guessed' });
+    await expect(delivered(forged)).rejects.toThrow(/not a notice from Increase/);
+    expect(await account(id)).toMatchObject({ verification_status: 'pending' });
+  });
+});
