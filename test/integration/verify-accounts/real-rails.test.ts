@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
+import { completeVerification } from '#functions/verify-accounts/complete-verification';
 import { bankWaits } from '#shared/db/verify-accounts/index';
 import { setDependencies } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
@@ -46,6 +47,23 @@ describe('real rails: an account waits for its prenotifications', () => {
     expect(await account(id)).toMatchObject({ verification_status: 'pending', debit_status: 'pending' });
     expect((await bankWaits().of('tenant-alice', id)).map((wait) => wait.kind).sort()).toEqual(['debit', 'status']);
     expect(rails.sent.filter((sent) => sent.id === id).every((sent) => sent.attempt === 1)).toBe(true);
+  });
+
+  it('a return kept on a check survives the worker running again for the account', async () => {
+    const id = await created();
+    await applyBankOutcome(
+      {
+        tenant: 'tenant-alice',
+        id,
+        kind: 'debit',
+        returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' },
+      },
+      logger,
+    );
+    // The verification message again (a redelivery): the checks are sent with the same key, and kept as they were.
+    await completeVerification('tenant-alice', id, logger);
+    const debit = (await bankWaits().of('tenant-alice', id)).find((wait) => wait.kind === 'debit');
+    expect(debit?.returned).toEqual({ debit_status: 'blocked', debit_status_reason: 'debit_blocked' });
   });
 
   it('a status return settles it at once: closed, debits failed; told twice, applied once', async () => {

@@ -41,13 +41,16 @@ export class BankWaitRepository {
     private readonly tableName: string,
   ) {}
 
-  /** Keeps a pending check, one item per prenotification sent (a repeat writes the same). */
+  /**
+   * Keeps a pending check, one item per prenotification sent. A repeated run of the worker
+   * writes nothing: an item already kept may carry a return by now, which must stay.
+   */
   async put(account: { tenant: string; id: string }, pending: PendingCheck): Promise<void> {
     const endsAt = pending.windowEndsAt.toISOString();
     const kinds = Object.entries(pending.references) as [BankCheckKind, string][];
     await Promise.all(
       kinds.map(([kind, reference]) =>
-        this.db.send(
+        this.putOnce(
           new PutCommand({
             TableName: this.tableName,
             Item: {
@@ -63,10 +66,19 @@ export class BankWaitRepository {
               gsi3pk: keys.bankWindows(shardOf(account.id, PENDING_CODE_SHARDS)),
               gsi3sk: keys.bankWindow(endsAt, account.tenant, account.id, kind),
             },
+            ConditionExpression: 'attribute_not_exists(pk)',
           }),
         ),
       ),
     );
+  }
+
+  private async putOnce(put: PutCommand): Promise<void> {
+    try {
+      await this.db.send(put);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   /** The account's pending checks (consistent: an answer just stored is seen). */
