@@ -5,6 +5,7 @@ import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { AlarmTopic } from '#lib/constructs/alarms';
 import { ApiFunction } from '#lib/constructs/api-function';
+import { type BankBinding, BankSecrets } from '#lib/constructs/bank-secrets';
 import { CipherKey } from '#lib/constructs/cipher-key';
 import { DataKey } from '#lib/constructs/data-key';
 import { DataTable, writtenKinds } from '#lib/constructs/data-table';
@@ -17,6 +18,7 @@ import { ServiceDashboard } from '#lib/constructs/service-dashboard';
 import { StorageKey } from '#lib/constructs/storage-key';
 import { TENANT_RECORD_KEY_KINDS, TenantRecords } from '#lib/constructs/tenant-records';
 import { apiLimitsFromContext, type RequestLimit } from '#lib/context/api-limits';
+import { type BankSettings, bankSettingsFromContext, onRails } from '#lib/context/bank-provider';
 import { type IdentificationSettings, identificationSettingsFromContext } from '#lib/context/identification';
 import { type IdentityProps, identityPropsFromContext } from '#lib/context/identity';
 import { type ScreeningListsSettings, screeningListsSettingsFromContext } from '#lib/context/screening-lists';
@@ -96,6 +98,13 @@ export interface VerifyServiceStackProps extends StackProps {
    * else OFAC's Sanctions List Service and 5 %; see docs/deploy.md#context-keys
    */
   readonly screeningLists?: ScreeningListsSettings;
+  /**
+   * The bank the rows with `bank` call: the sandbox bank, or a provider on real rails,
+   * whose two secrets the stack then creates in Secrets Manager.
+   * @default - read from CDK context (`bankProvider`, `increaseAccountId`,
+   * `increaseEnvironment`), else the sandbox bank; see docs/deploy.md#real-rails-increase
+   */
+  readonly bank?: BankSettings;
 }
 
 /**
@@ -131,6 +140,8 @@ export class VerifyServiceStack extends Stack {
   /** Function, stream, API and application alarms (the dead-letter alarms sit beside their queues). */
   readonly serviceAlarms: ServiceAlarms;
   readonly dashboard: ServiceDashboard;
+  /** The provider's API key and webhook secret, on real rails only. */
+  readonly bankSecrets?: BankSecrets;
 
   constructor(scope: Construct, id: string, props: VerifyServiceStackProps = {}) {
     super(scope, id, props);
@@ -172,6 +183,10 @@ export class VerifyServiceStack extends Stack {
       throttleBurstLimit: props.throttle?.throttleBurstLimit ?? limits.stage.burst,
     });
     const tenantLimit = props.tenantLimit ?? limits.tenant;
+    const bankSettings = props.bank ?? bankSettingsFromContext(this);
+    if (onRails(bankSettings))
+      this.bankSecrets = new BankSecrets(this, 'BankSecrets', { provider: bankSettings.provider });
+    const bank: BankBinding = { settings: bankSettings, secrets: this.bankSecrets };
 
     const functions = new Map<string, ApiFunction>();
     for (const route of deployedRoutes(props.routes ?? ROUTES)) {
@@ -183,6 +198,7 @@ export class VerifyServiceStack extends Stack {
         bundling: route.bundling,
         dataKeys: dataKeysOf(route).map((purpose) => dataKeys[purpose]),
         takesIdempotencyKey: takesIdempotencyKey(route),
+        bank: route.bank ? bank : undefined,
       })
         .bindTable(this.dataTable, tableAccessOfRoute(route))
         .bindCipherKey(this.cipherKey, route.cipher);
@@ -206,6 +222,7 @@ export class VerifyServiceStack extends Stack {
       consumers: props.consumers,
       queueSettings: props.queueSettings,
       emailSender: props.emailSender === undefined ? emailSenderFromContext(this) : (props.emailSender ?? undefined),
+      bank,
       // Each setting goes to the one function whose code reads it (functions/shared/config.ts).
       consumerEnvironment: {
         [KYC_MODE_READER]: {

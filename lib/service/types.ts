@@ -106,6 +106,12 @@ export interface RouteDefinition {
   readonly listPositions?: boolean;
   /** Served by the local runtime only (sandbox administration); never deployed. */
   readonly localOnly?: boolean;
+  /**
+   * Calls the bank (functions/shared/bank/): the function gets `BANK_PROVIDER` and, on
+   * real rails, the provider's settings and `secretsmanager:GetSecretValue` on its two
+   * secrets, which no other function gets.
+   */
+  readonly bank?: boolean;
   readonly bundling?: FunctionBundling;
 }
 
@@ -178,6 +184,8 @@ export interface ConsumerDefinition {
   readonly sendsTo?: readonly QueueId[];
   /** Sends account-holder emails (SES grant when a sender is configured). */
   readonly sendsEmail?: boolean;
+  /** Calls the bank: as a route's `bank`. */
+  readonly bank?: boolean;
   readonly timeoutSeconds: number;
   readonly bundling?: FunctionBundling;
 }

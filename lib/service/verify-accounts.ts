@@ -82,6 +82,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       digestKey: true,
       // The bank is asked about the plain account number.
       fieldKey: true,
+      // Checks the account, and sends the statement credit.
+      bank: true,
       timeoutSeconds: 30,
     },
     {
@@ -120,6 +122,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       cipher: { decrypt: ['ownership'] },
       digestKey: true,
       fieldKey: true,
+      // Settling a control account sends its statement credit.
+      bank: true,
       timeoutSeconds: 300,
     },
   ],
