@@ -26,11 +26,12 @@ import {
   type ConsumerDefinition,
   dataKeysOf,
   deployedRoutes,
+  isProviderSigned,
   type QueueSettings,
-  ROUTES,
   type RouteDefinition,
   routeKey,
   STREAM_ROUTER,
+  servedRoutes,
   tableAccessOfRoute,
   takesIdempotencyKey,
 } from '#lib/service/index';
@@ -56,7 +57,8 @@ export interface VerifyServiceStackProps extends StackProps {
   /**
    * The route table: one Lambda function and one API route per route, local-only routes
    * excepted (`deployedRoutes`).
-   * @default ROUTES from lib/service/
+   * @default - `servedRoutes` of the bank: ROUTES from lib/service/, and on real rails the
+   * provider's notice routes (NOTICE_ROUTES)
    */
   readonly routes?: readonly RouteDefinition[];
   /**
@@ -188,8 +190,10 @@ export class VerifyServiceStack extends Stack {
       this.bankSecrets = new BankSecrets(this, 'BankSecrets', { provider: bankSettings.provider });
     const bank: BankBinding = { settings: bankSettings, secrets: this.bankSecrets };
 
+    // The partner routes, and on real rails the provider's notice route.
+    const routes = deployedRoutes(props.routes ?? servedRoutes(bankSettings.provider));
     const functions = new Map<string, ApiFunction>();
-    for (const route of deployedRoutes(props.routes ?? ROUTES)) {
+    for (const route of routes) {
       if (functions.has(route.id)) throw new Error(`route "${route.id}" is listed twice`);
       const fn = new ApiFunction(this, route.id, {
         entry: join(PROJECT_ROOT, route.handler),
@@ -202,11 +206,14 @@ export class VerifyServiceStack extends Stack {
       })
         .bindTable(this.dataTable, tableAccessOfRoute(route))
         .bindCipherKey(this.cipherKey, route.cipher);
-      // Every route takes a token from its tenant's bucket (the HTTP middleware stack).
-      fn.addEnvironment(ENV.tenantRatePerSecond, String(tenantLimit.ratePerSecond));
-      fn.addEnvironment(ENV.tenantBurst, String(tenantLimit.burst));
-      // Handlers that read the token's scopes (the event log) strip the issuer's prefix.
-      if (this.identity.jwt.scopePrefix) fn.addEnvironment(ENV.scopePrefix, this.identity.jwt.scopePrefix);
+      // Every partner route takes a token from its tenant's bucket (the HTTP middleware
+      // stack); the provider's notices have no tenant and no token.
+      if (!isProviderSigned(route)) {
+        fn.addEnvironment(ENV.tenantRatePerSecond, String(tenantLimit.ratePerSecond));
+        fn.addEnvironment(ENV.tenantBurst, String(tenantLimit.burst));
+        // Handlers that read the token's scopes (the event log) strip the issuer's prefix.
+        if (this.identity.jwt.scopePrefix) fn.addEnvironment(ENV.scopePrefix, this.identity.jwt.scopePrefix);
+      }
       this.httpApi.addRoute(route, fn);
       functions.set(route.id, fn);
     }
@@ -245,7 +252,7 @@ export class VerifyServiceStack extends Stack {
       },
     });
     // Routes that send to a queue (redelivery) are bound once the queues exist.
-    for (const route of deployedRoutes(props.routes ?? ROUTES)) {
+    for (const route of routes) {
       for (const queueId of route.sendsTo ?? []) {
         const workQueue = this.pipeline.queues.get(queueId);
         if (!workQueue) throw new Error(`route "${route.id}" sends to unknown queue "${queueId}"`);
@@ -323,6 +330,21 @@ export class VerifyServiceStack extends Stack {
       description:
         'SNS topic of every alarm (dead letters, function errors and throttles, stream lag, API 5xx, webhook failures): subscribe to it',
     });
+    const noticeRoute = routes.find(isProviderSigned);
+    if (noticeRoute && this.bankSecrets) {
+      new CfnOutput(this, 'BankNoticeUrl', {
+        value: `${this.httpApi.url}${noticeRoute.path.slice(1)}`,
+        description: `Register this URL as the ${bankSettings.provider} webhook endpoint (docs/deploy.md#real-rails-increase)`,
+      });
+      new CfnOutput(this, 'BankApiKeySecretArn', {
+        value: this.bankSecrets.apiKey.secretArn,
+        description: `Set the ${bankSettings.provider} API key here: aws secretsmanager put-secret-value`,
+      });
+      new CfnOutput(this, 'BankWebhookSecretArn', {
+        value: this.bankSecrets.webhookSecret.secretArn,
+        description: `Set the ${bankSettings.provider} webhook secret here: aws secretsmanager put-secret-value`,
+      });
+    }
     new CfnOutput(this, 'JwtIssuer', { value: this.identity.jwt.issuer, description: 'Issuer the API trusts' });
     if (this.identity.tokenUrl) {
       new CfnOutput(this, 'TokenUrl', {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consumerDescription } from '#lib/constructs/consumer-function';
-import { CONSUMERS, deployedRoutes, ROUTES, routeKey } from '#lib/service/index';
+import { CONSUMERS, deployedRoutes, NOTICE_ROUTES, ROUTES, routeKey, servedRoutes } from '#lib/service/index';
 import { ENV as CONFIG_ENV } from '#shared/config';
 import { actionsOf, type BuildOptions, buildApp, refId, resourcesOf, statementsOfRole, synthTemplate } from './harness';
 
@@ -132,5 +132,51 @@ describe('-c bankProvider=increase', () => {
 
 /** The deployed routes of a stack on rails. */
 function bankRoutesOnRails() {
-  return deployedRoutes(ROUTES);
+  return deployedRoutes(servedRoutes('increase'));
 }
+
+const NOTICE = 'POST /bank/notices';
+const routesOf = (options: BuildOptions) =>
+  Object.values(resourcesOf(synthTemplate(options), 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties ?? {});
+
+describe('the provider’s notice route, POST /bank/notices', () => {
+  it('is the one notice route, and calls the bank', () => {
+    expect(NOTICE_ROUTES.map(routeKey)).toEqual([NOTICE]);
+    expect(NOTICE_ROUTES[0]).toMatchObject({ auth: 'provider-signature', bank: true, scopes: [] });
+  });
+
+  it('is not deployed with the sandbox bank: every route keeps the JWT authorizer and no notice URL is output', () => {
+    const routes = routesOf({});
+    expect(routes.map((r) => r.RouteKey)).not.toContain(NOTICE);
+    expect(routes.every((r) => r.AuthorizationType === 'JWT')).toBe(true);
+    expect(Object.keys(synthTemplate({}).findOutputs('*'))).not.toContain('BankNoticeUrl');
+  });
+
+  it('on rails, is exactly the one route without an authorizer; every other route keeps the JWT authorizer', () => {
+    const routes = routesOf({ context: INCREASE });
+    const unauthorized = routes.filter((r) => r.AuthorizationType !== 'JWT');
+    expect(unauthorized.map((r) => [r.RouteKey, r.AuthorizationType])).toEqual([[NOTICE, 'NONE']]);
+    expect(unauthorized[0]!.AuthorizerId).toBeUndefined();
+    expect(routes.map((r) => r.RouteKey).sort()).toEqual(bankRoutesOnRails().map(routeKey).sort());
+  });
+
+  it('on rails, its function may only do what its row says: no tenant alias, settings, token bucket or idempotency record', () => {
+    const { functions } = functionsOf({ context: INCREASE });
+    const notice = functions.find((f) => f.description === NOTICE)!;
+    const allowed = notice.statements.filter((statement) => statement.Effect === 'Allow');
+    const tableActions = actionsOf(allowed).filter((a) => a.startsWith('dynamodb:'));
+    expect(new Set(tableActions)).toEqual(
+      new Set(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'dynamodb:DeleteItem']),
+    );
+    expect(notice.variables[CONFIG_ENV.tenantRatePerSecond]).toBeUndefined();
+    expect(JSON.stringify(allowed)).not.toMatch(/"(CLIENT|RATE|IDEM|TENANT)#/);
+  });
+
+  it('on rails, outputs the URL to register with the provider and the two secrets to set', () => {
+    const outputs = synthTemplate({ context: INCREASE }).findOutputs('*');
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining(['BankNoticeUrl', 'BankApiKeySecretArn', 'BankWebhookSecretArn']),
+    );
+    expect(JSON.stringify(outputs.BankNoticeUrl?.Value)).toContain('bank/notices');
+  });
+});
