@@ -5,6 +5,7 @@ import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { AlarmTopic } from '#lib/constructs/alarms';
 import { ApiFunction } from '#lib/constructs/api-function';
+import { type BankBinding, BankSecrets } from '#lib/constructs/bank-secrets';
 import { CipherKey } from '#lib/constructs/cipher-key';
 import { DataKey } from '#lib/constructs/data-key';
 import { DataTable, writtenKinds } from '#lib/constructs/data-table';
@@ -17,6 +18,7 @@ import { ServiceDashboard } from '#lib/constructs/service-dashboard';
 import { StorageKey } from '#lib/constructs/storage-key';
 import { TENANT_RECORD_KEY_KINDS, TenantRecords } from '#lib/constructs/tenant-records';
 import { apiLimitsFromContext, type RequestLimit } from '#lib/context/api-limits';
+import { type BankSettings, bankSettingsFromContext, onRails } from '#lib/context/bank-provider';
 import { type IdentificationSettings, identificationSettingsFromContext } from '#lib/context/identification';
 import { type IdentityProps, identityPropsFromContext } from '#lib/context/identity';
 import { type ScreeningListsSettings, screeningListsSettingsFromContext } from '#lib/context/screening-lists';
@@ -24,11 +26,12 @@ import {
   type ConsumerDefinition,
   dataKeysOf,
   deployedRoutes,
+  isProviderSigned,
   type QueueSettings,
-  ROUTES,
   type RouteDefinition,
   routeKey,
   STREAM_ROUTER,
+  servedRoutes,
   tableAccessOfRoute,
   takesIdempotencyKey,
 } from '#lib/service/index';
@@ -54,7 +57,8 @@ export interface VerifyServiceStackProps extends StackProps {
   /**
    * The route table: one Lambda function and one API route per route, local-only routes
    * excepted (`deployedRoutes`).
-   * @default ROUTES from lib/service/
+   * @default - `servedRoutes` of the bank: ROUTES from lib/service/, and on real rails the
+   * provider's notice routes (NOTICE_ROUTES)
    */
   readonly routes?: readonly RouteDefinition[];
   /**
@@ -96,6 +100,13 @@ export interface VerifyServiceStackProps extends StackProps {
    * else OFAC's Sanctions List Service and 5 %; see docs/deploy.md#context-keys
    */
   readonly screeningLists?: ScreeningListsSettings;
+  /**
+   * The bank the rows with `bank` call: the sandbox bank, or a provider on real rails,
+   * whose two secrets the stack then creates in Secrets Manager.
+   * @default - read from CDK context (`bankProvider`, `increaseAccountId`,
+   * `increaseEnvironment`), else the sandbox bank; see docs/deploy.md#real-rails-increase
+   */
+  readonly bank?: BankSettings;
 }
 
 /**
@@ -131,6 +142,8 @@ export class VerifyServiceStack extends Stack {
   /** Function, stream, API and application alarms (the dead-letter alarms sit beside their queues). */
   readonly serviceAlarms: ServiceAlarms;
   readonly dashboard: ServiceDashboard;
+  /** The provider's API key and webhook secret, on real rails only. */
+  readonly bankSecrets?: BankSecrets;
 
   constructor(scope: Construct, id: string, props: VerifyServiceStackProps = {}) {
     super(scope, id, props);
@@ -172,9 +185,15 @@ export class VerifyServiceStack extends Stack {
       throttleBurstLimit: props.throttle?.throttleBurstLimit ?? limits.stage.burst,
     });
     const tenantLimit = props.tenantLimit ?? limits.tenant;
+    const bankSettings = props.bank ?? bankSettingsFromContext(this);
+    if (onRails(bankSettings))
+      this.bankSecrets = new BankSecrets(this, 'BankSecrets', { provider: bankSettings.provider });
+    const bank: BankBinding = { settings: bankSettings, secrets: this.bankSecrets };
 
+    // The partner routes, and on real rails the provider's notice route.
+    const routes = deployedRoutes(props.routes ?? servedRoutes(bankSettings.provider));
     const functions = new Map<string, ApiFunction>();
-    for (const route of deployedRoutes(props.routes ?? ROUTES)) {
+    for (const route of routes) {
       if (functions.has(route.id)) throw new Error(`route "${route.id}" is listed twice`);
       const fn = new ApiFunction(this, route.id, {
         entry: join(PROJECT_ROOT, route.handler),
@@ -183,14 +202,18 @@ export class VerifyServiceStack extends Stack {
         bundling: route.bundling,
         dataKeys: dataKeysOf(route).map((purpose) => dataKeys[purpose]),
         takesIdempotencyKey: takesIdempotencyKey(route),
+        bank: route.bank ? bank : undefined,
       })
         .bindTable(this.dataTable, tableAccessOfRoute(route))
         .bindCipherKey(this.cipherKey, route.cipher);
-      // Every route takes a token from its tenant's bucket (the HTTP middleware stack).
-      fn.addEnvironment(ENV.tenantRatePerSecond, String(tenantLimit.ratePerSecond));
-      fn.addEnvironment(ENV.tenantBurst, String(tenantLimit.burst));
-      // Handlers that read the token's scopes (the event log) strip the issuer's prefix.
-      if (this.identity.jwt.scopePrefix) fn.addEnvironment(ENV.scopePrefix, this.identity.jwt.scopePrefix);
+      // Every partner route takes a token from its tenant's bucket (the HTTP middleware
+      // stack); the provider's notices have no tenant and no token.
+      if (!isProviderSigned(route)) {
+        fn.addEnvironment(ENV.tenantRatePerSecond, String(tenantLimit.ratePerSecond));
+        fn.addEnvironment(ENV.tenantBurst, String(tenantLimit.burst));
+        // Handlers that read the token's scopes (the event log) strip the issuer's prefix.
+        if (this.identity.jwt.scopePrefix) fn.addEnvironment(ENV.scopePrefix, this.identity.jwt.scopePrefix);
+      }
       this.httpApi.addRoute(route, fn);
       functions.set(route.id, fn);
     }
@@ -206,6 +229,7 @@ export class VerifyServiceStack extends Stack {
       consumers: props.consumers,
       queueSettings: props.queueSettings,
       emailSender: props.emailSender === undefined ? emailSenderFromContext(this) : (props.emailSender ?? undefined),
+      bank,
       // Each setting goes to the one function whose code reads it (functions/shared/config.ts).
       consumerEnvironment: {
         [KYC_MODE_READER]: {
@@ -228,7 +252,7 @@ export class VerifyServiceStack extends Stack {
       },
     });
     // Routes that send to a queue (redelivery) are bound once the queues exist.
-    for (const route of deployedRoutes(props.routes ?? ROUTES)) {
+    for (const route of routes) {
       for (const queueId of route.sendsTo ?? []) {
         const workQueue = this.pipeline.queues.get(queueId);
         if (!workQueue) throw new Error(`route "${route.id}" sends to unknown queue "${queueId}"`);
@@ -306,6 +330,21 @@ export class VerifyServiceStack extends Stack {
       description:
         'SNS topic of every alarm (dead letters, function errors and throttles, stream lag, API 5xx, webhook failures): subscribe to it',
     });
+    const noticeRoute = routes.find(isProviderSigned);
+    if (noticeRoute && this.bankSecrets) {
+      new CfnOutput(this, 'BankNoticeUrl', {
+        value: `${this.httpApi.url}${noticeRoute.path.slice(1)}`,
+        description: `Register this URL as the ${bankSettings.provider} webhook endpoint (docs/deploy.md#real-rails-increase)`,
+      });
+      new CfnOutput(this, 'BankApiKeySecretArn', {
+        value: this.bankSecrets.apiKey.secretArn,
+        description: `Set the ${bankSettings.provider} API key here: aws secretsmanager put-secret-value`,
+      });
+      new CfnOutput(this, 'BankWebhookSecretArn', {
+        value: this.bankSecrets.webhookSecret.secretArn,
+        description: `Set the ${bankSettings.provider} webhook secret here: aws secretsmanager put-secret-value`,
+      });
+    }
     new CfnOutput(this, 'JwtIssuer', { value: this.identity.jwt.issuer, description: 'Issuer the API trusts' });
     if (this.identity.tokenUrl) {
       new CfnOutput(this, 'TokenUrl', {

@@ -72,6 +72,26 @@ export const ENV = {
   screeningListsDir: 'SCREENING_LISTS_DIR',
   /** The most of a source's listed persons one refresh may take off, in percent (above 0, at most 100); default 5. */
   screeningListsMaxDropPercent: 'SCREENING_LISTS_MAX_DROP_PERCENT',
+  /**
+   * The bank the functions that call one use (functions/shared/bank/providers.ts):
+   * `sandbox` (default) or a provider on real rails (`increase`). Set by the stack on the
+   * rows with `bank` only (docs/deploy.md#real-rails-increase).
+   */
+  bankProvider: 'BANK_PROVIDER',
+  /** ARN of the Secrets Manager secret holding the provider's API key (AWS mode, rails only). */
+  bankApiKeySecretArn: 'BANK_API_KEY_SECRET_ARN',
+  /** ARN of the Secrets Manager secret holding the provider's webhook signing secret (AWS mode, rails only). */
+  bankWebhookSecretArn: 'BANK_WEBHOOK_SECRET_ARN',
+  /** The Increase account entries are sent from (`account_…`): not secret. */
+  increaseAccountId: 'INCREASE_ACCOUNT_ID',
+  /** Increase's environment: `sandbox` (default, no money moves) or `production`. */
+  increaseEnvironment: 'INCREASE_ENVIRONMENT',
+  /** Increase's API key, local mode only (a deployed function reads it from Secrets Manager). */
+  increaseApiKey: 'INCREASE_API_KEY',
+  /** Increase's webhook secret, local mode only (a deployed function reads it from Secrets Manager). */
+  increaseWebhookSecret: 'INCREASE_WEBHOOK_SECRET',
+  /** Another base URL for Increase's API (local mode and tests: a fake of it on loopback). */
+  increaseBaseUrl: 'INCREASE_BASE_URL',
 } as const;
 
 export class ConfigError extends Error {}

@@ -15,7 +15,7 @@ import { ENV, optionalEnv, serviceName } from './config';
 // statement code or a secret.
 
 export const SENSITIVE_KEY =
-  /ssn|social_security|tax_id|account_number|statement_code|secret|password|authorization|token|ciphertext/i;
+  /ssn|social_security|tax_id|account_number|statement_code|secret|password|authorization|token|ciphertext|api_?key/i;
 export const REDACTED = '[redacted]';
 
 /** The JSON replacer every log line is serialized with: a sensitive key's value never reaches the line. */

@@ -1,6 +1,9 @@
-import type { AccountCheck, BankOutcome } from '#shared/bank/bank-provider';
+import { type AccountCheck, BankNoticeRefused, type BankOutcome } from '#shared/bank/bank-provider';
+import { bank } from '#shared/bank/index';
+import { ConfigError } from '#shared/config';
 import { retryOnConflict } from '#shared/db/retry';
 import { bankWaits, type DueWait, verifyAccounts } from '#shared/db/verify-accounts/index';
+import { AppError } from '#shared/errors';
 import type { Logger } from '#shared/logger';
 import { recordDebits, settled, settleVerification } from './complete-verification';
 
@@ -21,6 +24,35 @@ export async function applyBankOutcome(outcome: BankOutcome, logger: Logger): Pr
     return;
   }
   await settleFromBank(outcome, { windowEnded: false }, logger);
+}
+
+/**
+ * A notice the provider sent to its webhook route: read with the provider's signature
+ * scheme (one it did not sign answers 401 `invalid_signature`, and nothing is applied),
+ * then each outcome it tells applied once. A failure answers 500 and the provider sends
+ * the notice again; what was applied already is not applied twice.
+ */
+export async function takeBankNotice(
+  body: string,
+  headers: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+): Promise<number> {
+  const provider = bank();
+  if (!provider.readNotice) throw new ConfigError(`the ${provider.name} bank sends no notices`);
+  let outcomes: BankOutcome[];
+  try {
+    outcomes = await provider.readNotice(body, headers);
+  } catch (error) {
+    if (!(error instanceof BankNoticeRefused)) throw error;
+    throw new AppError(401, 'invalid_signature', `the notice is not signed by the ${provider.name} bank`, undefined, {
+      cause: error,
+    });
+  }
+  for (const outcome of outcomes) {
+    await applyBankOutcome(outcome, logger.child({ tenant: outcome.tenant, verify_account_id: outcome.id }));
+  }
+  logger.info('bank notice taken', { provider: provider.name, outcomes: outcomes.length });
+  return outcomes.length;
 }
 
 /** Checks whose return window ended (the schedule): each account settled from what came back, if anything. */

@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { type ConsumerDefinition, type ConsumerSource, dataKeysOf } from '#lib/service/index';
 import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { QueueId } from '#shared/queue/message-queue';
+import type { BankBinding } from './bank-secrets';
 import type { CipherKey } from './cipher-key';
 import type { DataKey } from './data-key';
 import type { DataTable } from './data-table';
@@ -40,6 +41,8 @@ export interface ConsumerFunctionProps {
   readonly queues: ReadonlyMap<QueueId, WorkQueue>;
   /** The email sender, when one is configured. */
   readonly emailSender?: EmailSenderSettings;
+  /** The bank, for a consumer whose row calls it (`bank`). */
+  readonly bank: BankBinding;
   /**
    * Further environment variables: deployment settings that this consumer's code reads
    * (see `EventPipelineProps.consumerEnvironment`).
@@ -51,7 +54,7 @@ export interface ConsumerFunctionProps {
 /**
  * The function of one consumer row (`CONSUMERS` in lib/service/): the house defaults of
  * `ServiceFunction` with the row's timeout, and exactly the access the row declares:
- * the table (`table`), the cipher key (`cipher`), the data keys (`digestKey`, `fieldKey`), sending to each queue of `sendsTo`,
+ * the table (`table`), the cipher key (`cipher`), the data keys (`digestKey`, `fieldKey`), the bank (`bank`), sending to each queue of `sendsTo`,
  * and SES when it `sendsEmail` and a sender is configured; plus the deployment settings
  * given in `environment`. What feeds it (stream, queue,
  * schedule) is wired by `EventPipeline`.
@@ -68,6 +71,7 @@ export class ConsumerFunction extends ServiceFunction {
       timeout: Duration.seconds(consumer.timeoutSeconds),
       bundling: consumer.bundling,
       dataKeys: dataKeysOf(consumer).map((purpose) => props.dataKeys[purpose]),
+      bank: consumer.bank ? props.bank : undefined,
     });
     this.consumer = consumer;
     this.bindTable(props.dataTable, consumer.table);

@@ -14,6 +14,7 @@ import {
 import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { QueueId } from '#shared/queue/message-queue';
 import type { AlarmTopic } from './alarms';
+import type { BankBinding } from './bank-secrets';
 import type { CipherKey } from './cipher-key';
 import { ConsumerFunction } from './consumer-function';
 import type { DataKey } from './data-key';
@@ -64,6 +65,11 @@ export interface EventPipelineProps {
    * @default - none: no SES permission, emails are skipped
    */
   readonly emailSender?: EmailSenderSettings;
+  /**
+   * The bank, for consumers whose row calls it (`bank`).
+   * @default - the sandbox bank
+   */
+  readonly bank?: BankBinding;
   /**
    * Further environment variables by consumer id, for deployment settings (CDK context)
    * that only some consumers' code reads, e.g. `{ IdentificationWorker: { DEFAULT_KYC_MODE:
@@ -145,6 +151,7 @@ export class EventPipeline extends Construct {
         dataKeys: props.dataKeys,
         queues,
         emailSender: props.emailSender,
+        bank: props.bank ?? { settings: { provider: 'sandbox' } },
         environment: props.consumerEnvironment?.[consumer.id],
       });
       this.connectSource(fn, consumer.source, props.dataTable);

@@ -5,10 +5,12 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { CipherAccess, FunctionBundling, TableAccess } from '#lib/service/index';
+import { BANK_RAILS_BUNDLE_CONSTANT } from '#shared/bank/providers';
 import { ENV } from '#shared/config';
 import type { DataKeySpec } from '#shared/data-key/index';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import { APP_METRICS_ENV, APP_METRICS_NAMESPACE, appServiceName } from './app-metrics';
+import type { BankBinding } from './bank-secrets';
 import { functionBundling } from './bundling';
 import { type CipherKey, purposeCondition } from './cipher-key';
 import type { DataTable } from './data-table';
@@ -64,6 +66,14 @@ export interface ServiceFunctionProps {
    * @default - no data key
    */
   readonly dataKeys?: readonly BoundDataKey[];
+  /**
+   * The bank, for a function whose row calls it (`bank`): `BANK_PROVIDER`, and on real
+   * rails the provider's settings and read access to its two secrets (see `bindBank`).
+   * Given at construction because it also shapes the bundle: only a function that calls
+   * the bank on rails carries the rails (`BANK_RAILS_IN_BUNDLE`).
+   * @default - no bank: neither the variables nor any Secrets Manager permission
+   */
+  readonly bank?: BankBinding;
   /**
    * Constants defined in the bundle beside the data keys' (esbuild `define`), each derived
    * from the function's row, so that code behind a false one is left out of the bundle.
@@ -129,11 +139,15 @@ export class ServiceFunction extends NodejsFunction {
       bundling: functionBundling(props.projectRoot, {
         files: props.bundling?.files ?? [],
         heldDataKeys: held,
-        bundleConstants: props.bundleConstants ?? {},
+        bundleConstants: {
+          [BANK_RAILS_BUNDLE_CONSTANT]: props.bank?.secrets !== undefined,
+          ...props.bundleConstants,
+        },
       }),
     });
 
     for (const dataKey of dataKeys) this.bindDataKey(dataKey);
+    if (props.bank) this.bindBank(props.bank);
 
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -213,6 +227,23 @@ export class ServiceFunction extends NodejsFunction {
     );
     this.addEnvironment(dataKey.spec.ciphertextEnv, dataKey.ciphertext);
     this.addEnvironment(ENV.cipherKeyArn, dataKey.cipherKey.key.keyArn);
+  }
+
+  /**
+   * The bank the function calls: `BANK_PROVIDER`; on real rails also the provider's
+   * settings (`INCREASE_ACCOUNT_ID`, `INCREASE_ENVIRONMENT`), its two secrets' ARNs
+   * (`BANK_API_KEY_SECRET_ARN`, `BANK_WEBHOOK_SECRET_ARN`) and `secretsmanager:GetSecretValue`
+   * on exactly those two, read once per warm container.
+   */
+  private bindBank({ settings, secrets }: BankBinding): void {
+    this.addEnvironment(ENV.bankProvider, settings.provider);
+    if (settings.provider === 'sandbox') return;
+    if (!secrets) throw new Error(`${this.node.path}: the ${settings.provider} bank needs its secrets`);
+    this.addEnvironment(ENV.increaseAccountId, settings.increase.accountId);
+    this.addEnvironment(ENV.increaseEnvironment, settings.increase.environment);
+    this.addEnvironment(ENV.bankApiKeySecretArn, secrets.apiKey.secretArn);
+    this.addEnvironment(ENV.bankWebhookSecretArn, secrets.webhookSecret.secretArn);
+    this.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.arns }));
   }
 
   /**

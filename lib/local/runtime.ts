@@ -3,7 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
 import { refreshLists } from '#functions/screening/refresh-lists';
 import { REPO_ROOT } from '#lib/repo-root';
-import { CONSUMERS, type ConsumerDefinition, ROUTES, type RouteDefinition } from '#lib/service/index';
+import { CONSUMERS, type ConsumerDefinition, type RouteDefinition, servedRoutes } from '#lib/service/index';
 import { ENV } from '#shared/config';
 import { setDependencies } from '#shared/dependencies';
 import { LOCAL_REGION } from './aws-account';
@@ -39,8 +39,9 @@ export interface LocalRuntimeOptions {
    */
   readonly dataDir?: string;
   /**
-   * Default: every route of the service (lib/service ROUTES), local-only ones included.
-   * Tests mount fixture handlers.
+   * Default: every route of the service (lib/service ROUTES), local-only ones included, and
+   * the bank provider's notice route when `BANK_PROVIDER` names a provider on rails
+   * (`servedRoutes`). Tests mount fixture handlers.
    */
   readonly routes?: readonly RouteDefinition[];
   /** Default: the key pair persisted in `dataDir`, or `.local/`, that `npm run token` signs with. */
@@ -190,7 +191,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
 
     const gateway = await startHttpGateway({
-      routes: options.routes ?? ROUTES,
+      // The provider's notice route only when BANK_PROVIDER names one on rails, as a stack on rails has it.
+      routes: options.routes ?? servedRoutes(process.env[ENV.bankProvider] || 'sandbox'),
       endpoints: localEndpoints(issuer),
       authorizer,
       invoker,

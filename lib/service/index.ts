@@ -31,8 +31,40 @@ export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, PERSONS, SCREENIN
 /** Every API function's timeout: below API Gateway's 30 s limit; the local runtime enforces the same. */
 export const API_FUNCTION_TIMEOUT_SECONDS = 10;
 
-/** Every route, local-only ones included (the local runtime serves them all). */
+/** Every partner (and operator) route, local-only ones included (the local runtime serves them all). */
 export const ROUTES: readonly RouteDefinition[] = AREAS.flatMap((area) => area.routes);
+
+/** The bank provider's notice routes (`noticeRoutes`): no JWT authorizer, on real rails only. */
+export const NOTICE_ROUTES: readonly RouteDefinition[] = AREAS.flatMap((area) => area.noticeRoutes ?? []);
+
+/** Every route of any kind: what grants, the layout and the key-kinds table are checked over. */
+export const EVERY_ROUTE: readonly RouteDefinition[] = [...ROUTES, ...NOTICE_ROUTES];
+
+for (const route of ROUTES) {
+  if (route.auth === 'provider-signature') {
+    throw new Error(`route "${route.id}" has no JWT authorizer: list it under its area's noticeRoutes, not routes`);
+  }
+}
+for (const route of NOTICE_ROUTES) {
+  if (route.auth !== 'provider-signature' || !route.bank || route.scopes.length > 0) {
+    throw new Error(
+      `notice route "${route.id}" must say auth: 'provider-signature' and bank: true, and take no scopes`,
+    );
+  }
+}
+
+/**
+ * The routes a stack (or the local runtime) with this bank serves: the partner routes, and
+ * the provider's notice routes on real rails only, so a sandbox stack has no unauthorized
+ * route at all.
+ */
+export const servedRoutes = (bankProvider: string): RouteDefinition[] => [
+  ...ROUTES,
+  ...(bankProvider === 'sandbox' ? [] : NOTICE_ROUTES),
+];
+
+/** Whether a route is served without the JWT authorizer (the provider's signed notices). */
+export const isProviderSigned = (route: Pick<RouteDefinition, 'auth'>): boolean => route.auth === 'provider-signature';
 
 /** The routes deployed to AWS. */
 export const deployedRoutes = (routes: readonly RouteDefinition[]): RouteDefinition[] =>
@@ -77,17 +109,20 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [STREAM_ROUTER, ...AREAS
  * HTTP stack then claims, completes and releases an idempotency record, which its grant,
  * its digest key and its bundle (`ApiFunction`) follow.
  */
-export const takesIdempotencyKey = (route: Pick<RouteDefinition, 'method'>): boolean =>
-  IDEMPOTENT_METHODS.includes(route.method);
+export const takesIdempotencyKey = (route: Pick<RouteDefinition, 'method' | 'auth'>): boolean =>
+  !isProviderSigned(route) && IDEMPOTENT_METHODS.includes(route.method);
 
 /**
  * A route's table accesses as granted: its handler's own row, then what the HTTP
  * middleware stack asks (the tenant alias, settings and token bucket on every route; the
  * idempotency record where the method takes an `Idempotency-Key`) and a list's positions
- * (`listPositions`), each confined to the keys of those records. Kept apart rather than joined, so the stack's writes never widen
+ * (`listPositions`); a provider's notice route has only its own (`noticeHandler` reads no
+ * tenant). Each confined to the keys of those records. Kept apart rather than joined, so the stack's writes never widen
  * into writes of the route's data (each becomes its own statement).
  */
 export function tableAccessOfRoute(route: RouteDefinition): TableAccess[] {
+  // A provider's notice has no tenant: no alias, settings or token bucket is read.
+  if (isProviderSigned(route)) return [...tableAccessOf(route)];
   return [
     ...tableAccessOf(route),
     ...HTTP_STACK_TABLE_ACCESS.everyRoute,

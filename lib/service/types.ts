@@ -75,7 +75,16 @@ export interface RouteDefinition {
   /** API Gateway route path, with `{param}` placeholders. */
   readonly path: string;
   /**
-   * OAuth scopes of the route. Like API Gateway's JWT authorizer, a token must carry at
+   * Who may call it. `jwt` (every partner and operator route): API Gateway's JWT
+   * authorizer, then the HTTP stack's tenant, rate limit and idempotency. `provider-signature`
+   * (the bank provider's notices, `noticeRoutes` only): no authorizer at all, since the
+   * provider cannot hold a token; its handler checks the provider's signature on every
+   * request and refuses the rest (`noticeHandler`).
+   * @default 'jwt'
+   */
+  readonly auth?: 'jwt' | 'provider-signature';
+  /**
+   * OAuth scopes of the route (none for a `provider-signature` route). Like API Gateway's JWT authorizer, a token must carry at
    * least ONE of them, never all. Most routes name one; the event log's name every area's
    * read scope and their handlers narrow what a token sees by the scopes it holds
    * (`HandlerRequest.scopes`). An operator route names an operator scope, which no partner
@@ -106,6 +115,12 @@ export interface RouteDefinition {
   readonly listPositions?: boolean;
   /** Served by the local runtime only (sandbox administration); never deployed. */
   readonly localOnly?: boolean;
+  /**
+   * Calls the bank (functions/shared/bank/): the function gets `BANK_PROVIDER` and, on
+   * real rails, the provider's settings and `secretsmanager:GetSecretValue` on its two
+   * secrets, which no other function gets.
+   */
+  readonly bank?: boolean;
   readonly bundling?: FunctionBundling;
 }
 
@@ -178,6 +193,8 @@ export interface ConsumerDefinition {
   readonly sendsTo?: readonly QueueId[];
   /** Sends account-holder emails (SES grant when a sender is configured). */
   readonly sendsEmail?: boolean;
+  /** Calls the bank: as a route's `bank`. */
+  readonly bank?: boolean;
   readonly timeoutSeconds: number;
   readonly bundling?: FunctionBundling;
 }
@@ -197,7 +214,14 @@ export interface StreamRulesDefinition {
 
 /** One area of the service (verify accounts, events, …): everything it adds. */
 export interface ServiceArea {
+  /** The partner (and operator) API: every route behind the JWT authorizer. */
   readonly routes: readonly RouteDefinition[];
+  /**
+   * Routes the bank provider calls with its signed notices (`auth: 'provider-signature'`,
+   * `bank`): deployed, and served locally, only on real rails (`servedRoutes`). Not partner
+   * routes: no scopes, no tenant, not in the OpenAPI document.
+   */
+  readonly noticeRoutes?: readonly RouteDefinition[];
   readonly consumers: readonly ConsumerDefinition[];
   readonly queues: Partial<Readonly<Record<QueueId, QueueSettings>>>;
   readonly streamRules?: StreamRulesDefinition;

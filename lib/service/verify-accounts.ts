@@ -70,6 +70,27 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       fieldKey: true,
     },
   ],
+  noticeRoutes: [
+    {
+      // The provider's webhook (docs/api.md#real-rails): returns of the prenotifications sent.
+      id: 'BankNotice',
+      method: 'POST',
+      path: '/bank/notices',
+      // No JWT: the provider signs every notice and the handler refuses any it did not sign.
+      auth: 'provider-signature',
+      scopes: [],
+      handler: 'functions/verify-accounts/handlers/bank-notice.ts',
+      // As BankReturnWindows, less the index: the return marked on its check, the account
+      // with its checks (a Query of its partition) settled, its checks deleted.
+      table: { actions: ['GetItem', 'UpdateItem', 'Query', 'DeleteItem'], leadingKeys: ['tenantData'] },
+      // Settling matches ownership and may send a valid control account its credit.
+      cipher: { decrypt: ['ownership'] },
+      digestKey: true,
+      fieldKey: true,
+      // Reads the notice with the provider's signature scheme, and settling may send the credit.
+      bank: true,
+    },
+  ],
   consumers: [
     {
       id: 'VerificationWorker',
@@ -82,6 +103,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       digestKey: true,
       // The bank is asked about the plain account number.
       fieldKey: true,
+      // Checks the account, and sends the statement credit.
+      bank: true,
       timeoutSeconds: 30,
     },
     {
@@ -120,6 +143,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       cipher: { decrypt: ['ownership'] },
       digestKey: true,
       fieldKey: true,
+      // Settling a control account sends its statement credit.
+      bank: true,
       timeoutSeconds: 300,
     },
   ],

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ConsumerDefinition, RouteDefinition, TableAccess } from '#lib/service/index';
-import { CONSUMERS, ROUTES, routeKey, tableAccessOf, tableAccessOfRoute } from '#lib/service/index';
+import { CONSUMERS, EVERY_ROUTE, routeKey, tableAccessOf, tableAccessOfRoute } from '#lib/service/index';
 import { KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/keys';
 import { type IndexName, TABLE_SCHEMA } from '#shared/db/schema';
 
@@ -189,15 +189,15 @@ export function recordingClient(client: DynamoDBDocumentClient): DynamoDBDocumen
 
 /** The row of lib/service with this id (a route's or a consumer's), as a function under test. */
 export function rowFunction(id: string): FunctionUnderTest | undefined {
-  const route = ROUTES.find((candidate) => candidate.id === id);
+  const route = EVERY_ROUTE.find((candidate) => candidate.id === id);
   if (route) return { id, grant: tableAccessOfRoute(route), own: tableAccessOf(route), row: route };
   const consumer = CONSUMERS.find((candidate) => candidate.id === id);
   return consumer && { id, grant: tableAccessOf(consumer), own: tableAccessOf(consumer), row: consumer };
 }
 
-/** Every function of the service: each route and consumer row. */
+/** Every function of the service: each route (the provider's notice routes too) and consumer row. */
 export const allRowFunctions = (): FunctionUnderTest[] =>
-  [...ROUTES, ...CONSUMERS].map(({ id }) => rowFunction(id) as FunctionUnderTest);
+  [...EVERY_ROUTE, ...CONSUMERS].map(({ id }) => rowFunction(id) as FunctionUnderTest);
 
 /** The function the current code runs in (`runAsRow`), if any. */
 export const currentFunction = (): FunctionUnderTest | undefined => running.getStore();
@@ -214,7 +214,7 @@ export function runAsRow<T>(id: string, invocation: () => T): T {
  * function: a table command it sends in a handler test fails as unattributed.
  */
 export function asRoute<T>(eventRouteKey: string, invocation: () => Promise<T>): Promise<T> {
-  const route = ROUTES.find((candidate) => routeKey(candidate) === eventRouteKey);
+  const route = EVERY_ROUTE.find((candidate) => routeKey(candidate) === eventRouteKey);
   return route ? runAsRow(route.id, invocation) : invocation();
 }
 

@@ -26,7 +26,8 @@ export interface GatewayRequest {
 export interface EventContext {
   readonly route: Pick<RouteDefinition, 'method' | 'path'>;
   readonly pathParameters: Record<string, string>;
-  readonly claims: JWTPayload;
+  /** The token's claims; undefined on a route without an authorizer, whose event then has none. */
+  readonly claims: JWTPayload | undefined;
   readonly requestId: string;
   readonly receivedAt: Date;
 }
@@ -58,7 +59,10 @@ export function buildEvent(request: GatewayRequest, context: EventContext): APIG
     requestContext: {
       accountId: LOCAL_ACCOUNT_ID,
       apiId: LOCAL_API_ID,
-      authorizer: { jwt: { claims: claimsToStrings(context.claims), scopes: null } },
+      // An event of a route without an authorizer has no `authorizer` at all (the type insists).
+      ...(context.claims
+        ? { authorizer: { jwt: { claims: claimsToStrings(context.claims), scopes: null } } }
+        : ({} as { authorizer: APIGatewayProxyEventV2WithJWTAuthorizer['requestContext']['authorizer'] })),
       domainName,
       domainPrefix: domainName.split('.')[0] ?? domainName,
       http: {

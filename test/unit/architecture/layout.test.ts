@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { DATA_KEY_GENERATOR } from '#lib/constructs/data-key';
 import { REPO_ROOT } from '#lib/repo-root';
-import { CONSUMERS, ROUTES } from '#lib/service/index';
+import { CONSUMERS, EVERY_ROUTE } from '#lib/service/index';
 import { sourceFiles } from '#test/support/import-graph';
 
 // The naming convention docs/architecture.md states ("Where a file goes"): a function's
 // entry point is `functions/<area>/handlers/<name>.ts`, and nothing else lives there; use
 // cases, schemas, presenters, events and stream rules sit beside the handlers/ folder.
 
-const ENTRY_POINTS = [...ROUTES.map((row) => row.handler), ...CONSUMERS.map((row) => row.handler), DATA_KEY_GENERATOR];
+const ENTRY_POINTS = [
+  ...EVERY_ROUTE.map((row) => row.handler),
+  ...CONSUMERS.map((row) => row.handler),
+  DATA_KEY_GENERATOR,
+];
 
 describe('the source layout', () => {
   it('puts every function entry point in its area handlers/ folder', () => {

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TENANT_RECORD_KEY_KINDS } from '#lib/constructs/tenant-records';
 import { REPO_ROOT } from '#lib/repo-root';
-import { CONSUMERS, ROUTES, type TableAccess, tableAccessOf, tableAccessOfRoute } from '#lib/service/index';
+import {
+  CONSUMERS,
+  NOTICE_ROUTES,
+  ROUTES,
+  type TableAccess,
+  tableAccessOf,
+  tableAccessOfRoute,
+} from '#lib/service/index';
 import { KEY_PREFIX, type KeyKind } from '#shared/db/keys';
 
 /**
@@ -40,6 +47,7 @@ function keyKindsTable(): string[] {
     ...ROUTES.map((route) =>
       line(`\`${route.id}\`${route.localOnly ? ' (local only)' : ''}`, tableAccessOfRoute(route)),
     ),
+    ...NOTICE_ROUTES.map((route) => line(`\`${route.id}\` (real rails only)`, tableAccessOfRoute(route))),
     ...CONSUMERS.map((consumer) => line(`\`${consumer.id}\``, tableAccessOf(consumer))),
     `| the tenant-records provider (the stack's custom resources) | ${TENANT_RECORD_KEY_KINDS.map((kind) => `\`${KEY_PREFIX[kind]}\``).join(' ')} | – | – |`,
   ];

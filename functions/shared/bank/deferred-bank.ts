@@ -1,0 +1,60 @@
+import type {
+  AccountCheck,
+  BankAccountCheckRef,
+  BankAccountRef,
+  BankOutcome,
+  BankProvider,
+  OwnershipCheck,
+  OwnershipClaims,
+  PendingCheck,
+  StatementCredit,
+} from './bank-provider';
+
+/**
+ * A provider on real rails behind the synchronous `bank()` port: its adapter needs secrets
+ * that are read over the network, so it is opened on the first call (once per container)
+ * and every call is handed to it. A failed opening is forgotten, so the next call tries
+ * again rather than failing for the container's lifetime.
+ */
+export class DeferredBank implements BankProvider {
+  private opened: Promise<BankProvider> | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly open: () => Promise<BankProvider>,
+  ) {}
+
+  async checkAccount(account: BankAccountCheckRef, attempt: number): Promise<AccountCheck | PendingCheck> {
+    return (await this.provider()).checkAccount(account, attempt);
+  }
+
+  async checkDebits(account: BankAccountCheckRef, attempt: number): Promise<AccountCheck | PendingCheck> {
+    return (await this.provider()).checkDebits(account, attempt);
+  }
+
+  async checkOwnership(account: BankAccountRef, claims: OwnershipClaims): Promise<OwnershipCheck> {
+    return (await this.provider()).checkOwnership(account, claims);
+  }
+
+  async readNotice(body: string, headers: Readonly<Record<string, string | undefined>>): Promise<BankOutcome[]> {
+    const provider = await this.provider();
+    if (!provider.readNotice) throw new Error(`the ${this.name} bank reads no notices`);
+    return provider.readNotice(body, headers);
+  }
+
+  async sendStatementCredit(
+    account: BankAccountRef,
+    senderName: string | undefined,
+    idempotencyKey: string,
+  ): Promise<StatementCredit> {
+    return (await this.provider()).sendStatementCredit(account, senderName, idempotencyKey);
+  }
+
+  private provider(): Promise<BankProvider> {
+    this.opened ??= this.open().catch((error: unknown) => {
+      this.opened = undefined;
+      throw error;
+    });
+    return this.opened;
+  }
+}

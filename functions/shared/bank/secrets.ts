@@ -1,0 +1,93 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { ConfigError, ENV, optionalEnv } from '#shared/config';
+import { PLACEHOLDER_MARK, type RailsProviderName } from './providers';
+
+// A provider's two secrets: its API key and the secret its webhook notices are signed with.
+// In AWS they live in Secrets Manager (the stack creates both, the operator sets their
+// values; docs/deploy.md#real-rails-increase) and are read once per container; locally
+// they come from the environment. They are never logged: the object serialises without
+// them, and the logger redacts `apiKey` and `*secret*` keys besides.
+
+export interface BankSecrets {
+  readonly apiKey: string;
+  readonly webhookSecret: string;
+}
+
+export { PLACEHOLDER_MARK };
+
+let cached: Promise<BankSecrets> | undefined;
+let client: SecretsManagerClient | undefined;
+
+/**
+ * The provider's secrets, read once per container; a failed read is forgotten, so the next
+ * call reads again (a throttled request, or a secret the operator has just set).
+ */
+export function bankSecrets(provider: RailsProviderName): Promise<BankSecrets> {
+  cached ??= readSecrets(provider).catch((error: unknown) => {
+    cached = undefined;
+    throw error;
+  });
+  return cached;
+}
+
+/** Forget what was read (tests that change the environment). */
+export function resetBankSecrets(): void {
+  cached = undefined;
+  client = undefined;
+}
+
+async function readSecrets(provider: RailsProviderName): Promise<BankSecrets> {
+  const apiKeyArn = optionalEnv(ENV.bankApiKeySecretArn);
+  const webhookArn = optionalEnv(ENV.bankWebhookSecretArn);
+  if (apiKeyArn && webhookArn) {
+    const [apiKey, webhookSecret] = await Promise.all([secretValue(apiKeyArn), secretValue(webhookArn)]);
+    return hidden({ apiKey, webhookSecret });
+  }
+  return hidden(localSecrets(provider));
+}
+
+async function secretValue(arn: string): Promise<string> {
+  client ??= new SecretsManagerClient({});
+  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+  if (!SecretString) throw new ConfigError(`secret ${arn} holds no string`);
+  if (isPlaceholder(SecretString)) {
+    throw new ConfigError(
+      `secret ${arn} still holds the stack's placeholder: set the provider's value with aws secretsmanager put-secret-value --secret-id ${arn} --secret-string … (docs/deploy.md#real-rails-increase)`,
+    );
+  }
+  return SecretString;
+}
+
+function isPlaceholder(value: string): boolean {
+  if (!value.startsWith('{')) return false;
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    return typeof parsed === 'object' && parsed !== null && PLACEHOLDER_MARK in parsed;
+  } catch {
+    return false;
+  }
+}
+
+/** Locally: `INCREASE_API_KEY` and `INCREASE_WEBHOOK_SECRET` (docs/local.md). */
+function localSecrets(provider: RailsProviderName): BankSecrets {
+  const names = { increase: [ENV.increaseApiKey, ENV.increaseWebhookSecret] } as const;
+  const [apiKeyName, webhookName] = names[provider];
+  const apiKey = optionalEnv(apiKeyName);
+  const webhookSecret = optionalEnv(webhookName);
+  if (!apiKey || !webhookSecret) {
+    throw new ConfigError(
+      `BANK_PROVIDER is ${provider}: set ${apiKeyName} and ${webhookName} (locally), or ${ENV.bankApiKeySecretArn} and ${ENV.bankWebhookSecretArn} (the stack sets them)`,
+    );
+  }
+  return { apiKey, webhookSecret };
+}
+
+/** The values, with a `toJSON` that shows neither: a secret passed to a log line or an error stays out of it. */
+function hidden(secrets: BankSecrets): BankSecrets {
+  return Object.freeze(
+    Object.defineProperty({ ...secrets }, 'toJSON', {
+      value: () => ({ apiKey: '[redacted]', webhookSecret: '[redacted]' }),
+      enumerable: false,
+    }),
+  );
+}

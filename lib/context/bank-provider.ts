@@ -1,0 +1,104 @@
+import type { Construct } from 'constructs';
+import {
+  BANK_PROVIDERS,
+  type BankProviderName,
+  INCREASE_ENVIRONMENTS,
+  type IncreaseEnvironment,
+} from '#shared/bank/providers';
+
+/**
+ * The CDK context keys that choose the rails (docs/deploy.md#real-rails-increase). Values
+ * given on the command line (`-c bankProvider=increase`) arrive as strings, as they do in
+ * cdk.json.
+ */
+export const BANK_CONTEXT = {
+  provider: 'bankProvider',
+  increaseEnvironment: 'increaseEnvironment',
+  increaseAccountId: 'increaseAccountId',
+} as const;
+
+/** Increase's object ids: `account_in71c4amph0vgo2qllky` (a sandbox's may carry a prefix before `account_`). */
+const INCREASE_ACCOUNT_ID = /^[a-z_]*account_[a-z0-9]+$/i;
+
+/** Increase's settings in a stack on its rails: none of them secret (the API key and webhook secret are in Secrets Manager). */
+export interface IncreaseSettings {
+  /** The Increase account prenotifications and statement credits are sent from (`INCREASE_ACCOUNT_ID`). */
+  readonly accountId: string;
+  /**
+   * Increase's own environment (`INCREASE_ENVIRONMENT`): its sandbox moves no money.
+   * @default 'sandbox'
+   */
+  readonly environment: IncreaseEnvironment;
+}
+
+/** Which bank the functions that call one use, and its settings. */
+export type BankSettings =
+  | { readonly provider: 'sandbox' }
+  | { readonly provider: 'increase'; readonly increase: IncreaseSettings };
+
+/** Whether the settings name real rails (a provider with secrets, notices and a webhook route). */
+export const onRails = (settings: BankSettings): settings is Extract<BankSettings, { provider: 'increase' }> =>
+  settings.provider !== 'sandbox';
+
+/** Reads and validates the bank context; throws with the key's name and the way out on bad input. */
+export function bankSettingsFromContext(scope: Construct): BankSettings {
+  const read = (key: string): unknown => scope.node.tryGetContext(key);
+  const provider = read(BANK_CONTEXT.provider);
+  const name: BankProviderName = isUnset(provider) ? 'sandbox' : providerName(provider);
+  const accountId = read(BANK_CONTEXT.increaseAccountId);
+  const environment = read(BANK_CONTEXT.increaseEnvironment);
+  if (name !== 'increase') {
+    for (const [key, value] of [
+      [BANK_CONTEXT.increaseAccountId, accountId],
+      [BANK_CONTEXT.increaseEnvironment, environment],
+    ] as const) {
+      if (!isUnset(value)) {
+        throw new Error(
+          `context "${key}" is an Increase setting, but context "${BANK_CONTEXT.provider}" is ${name}: add -c ${BANK_CONTEXT.provider}=increase or drop it`,
+        );
+      }
+    }
+    return { provider: 'sandbox' };
+  }
+  return {
+    provider: 'increase',
+    increase: {
+      accountId: increaseAccountId(accountId),
+      environment: isUnset(environment) ? 'sandbox' : increaseEnvironment(environment),
+    },
+  };
+}
+
+function providerName(value: unknown): BankProviderName {
+  if (!(BANK_PROVIDERS as readonly unknown[]).includes(value)) {
+    throw new Error(
+      `context "${BANK_CONTEXT.provider}" must be one of ${BANK_PROVIDERS.join(', ')}; got ${JSON.stringify(value)}`,
+    );
+  }
+  return value as BankProviderName;
+}
+
+function increaseAccountId(value: unknown): string {
+  if (isUnset(value)) {
+    throw new Error(
+      `context "${BANK_CONTEXT.increaseAccountId}" is required with ${BANK_CONTEXT.provider}=increase: the id of the Increase account entries are sent from (account_…, in Increase's dashboard under Accounts)`,
+    );
+  }
+  if (typeof value !== 'string' || !INCREASE_ACCOUNT_ID.test(value)) {
+    throw new Error(
+      `context "${BANK_CONTEXT.increaseAccountId}" must be an Increase account id such as account_in71c4amph0vgo2qllky; got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+function increaseEnvironment(value: unknown): IncreaseEnvironment {
+  if (!(INCREASE_ENVIRONMENTS as readonly unknown[]).includes(value)) {
+    throw new Error(
+      `context "${BANK_CONTEXT.increaseEnvironment}" must be one of ${INCREASE_ENVIRONMENTS.join(', ')}; got ${JSON.stringify(value)}`,
+    );
+  }
+  return value as IncreaseEnvironment;
+}
+
+const isUnset = (value: unknown): boolean => value === undefined || value === null || value === '';

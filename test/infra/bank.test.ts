@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { consumerDescription } from '#lib/constructs/consumer-function';
+import { CONSUMERS, deployedRoutes, NOTICE_ROUTES, ROUTES, routeKey, servedRoutes } from '#lib/service/index';
+import { ENV as CONFIG_ENV } from '#shared/config';
+import { actionsOf, type BuildOptions, buildApp, refId, resourcesOf, statementsOfRole, synthTemplate } from './harness';
+
+const INCREASE = { bankProvider: 'increase', increaseAccountId: 'account_in71c4amph0vgo2qllky' };
+
+/** Every function of the stack, by description, with its variables and its role's statements. */
+function functionsOf(options: BuildOptions) {
+  const template = synthTemplate(options);
+  const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((f) => ({
+    description: f.Properties?.Description as string,
+    variables: (f.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>,
+    statements: statementsOfRole(template, refId(f.Properties?.Role)!),
+  }));
+  return { template, functions };
+}
+
+/** The description of each function whose row says it calls the bank. */
+const bankRowsDeployed = (routes = deployedRoutes(ROUTES)) =>
+  [...routes.filter((r) => r.bank).map(routeKey), ...CONSUMERS.filter((c) => c.bank).map(consumerDescription)].sort();
+
+const consumer = (id: string) => consumerDescription(CONSUMERS.find((c) => c.id === id)!);
+const secretActions = (statements: ReturnType<typeof functionsOf>['functions'][number]['statements']) =>
+  actionsOf(statements).filter((action) => action.startsWith('secretsmanager:'));
+
+describe('the rows that call the bank', () => {
+  it('are the verification worker and the hourly return windows (and, on rails, the notice route)', () => {
+    expect(
+      CONSUMERS.filter((c) => c.bank)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(['BankReturnWindows', 'VerificationWorker']);
+  });
+});
+
+describe('the default bank (sandbox)', () => {
+  const { template, functions } = functionsOf({});
+
+  it('creates no secret', () => {
+    expect(resourcesOf(template, 'AWS::SecretsManager::Secret')).toEqual({});
+  });
+
+  it('gives BANK_PROVIDER=sandbox to exactly the functions whose row calls the bank, and no provider setting to any', () => {
+    const withProvider = functions.filter((f) => f.variables[CONFIG_ENV.bankProvider] !== undefined);
+    expect(withProvider.map((f) => f.description).sort()).toEqual(bankRowsDeployed());
+    expect(withProvider.map((f) => f.variables[CONFIG_ENV.bankProvider])).toEqual(withProvider.map(() => 'sandbox'));
+    for (const f of functions) {
+      for (const name of [
+        CONFIG_ENV.increaseAccountId,
+        CONFIG_ENV.increaseEnvironment,
+        CONFIG_ENV.bankApiKeySecretArn,
+        CONFIG_ENV.bankWebhookSecretArn,
+      ]) {
+        expect(f.variables[name], `${f.description} ${name}`).toBeUndefined();
+      }
+    }
+  });
+
+  it('grants no function any Secrets Manager action', () => {
+    expect(functions.flatMap((f) => secretActions(f.statements))).toEqual([]);
+  });
+});
+
+describe('-c bankProvider=increase', () => {
+  const { template, functions } = functionsOf({ context: INCREASE });
+  const secrets = resourcesOf(template, 'AWS::SecretsManager::Secret');
+  const secretIds = Object.keys(secrets).sort();
+  const bankFunctions = functions.filter((f) => f.variables[CONFIG_ENV.bankProvider] !== undefined);
+
+  it('creates the API key and the webhook secret in Secrets Manager, retained, holding a placeholder the operator replaces', () => {
+    expect(secretIds).toHaveLength(2);
+    for (const secret of Object.values(secrets)) {
+      expect(secret.DeletionPolicy).toBe('Retain');
+      expect(secret.UpdateReplacePolicy).toBe('Retain');
+      expect(secret.Properties?.SecretString).toBeUndefined();
+      expect(JSON.parse(secret.Properties?.GenerateSecretString.SecretStringTemplate)).toHaveProperty('unset');
+      expect(secret.Properties?.Description).toMatch(/put-secret-value/);
+    }
+    expect(
+      Object.values(secrets)
+        .map((s) => s.Properties?.Description)
+        .join('\n'),
+    ).toMatch(/API key[\s\S]*webhook/);
+  });
+
+  it('gives the provider and its settings to exactly the functions whose row calls the bank', () => {
+    expect(bankFunctions.map((f) => f.description).sort()).toEqual(bankRowsDeployed(bankRoutesOnRails()));
+    expect(bankFunctions.map((f) => f.description)).toEqual(
+      expect.arrayContaining([consumer('VerificationWorker'), consumer('BankReturnWindows')]),
+    );
+    for (const f of bankFunctions) {
+      expect(f.variables).toMatchObject({
+        [CONFIG_ENV.bankProvider]: 'increase',
+        [CONFIG_ENV.increaseAccountId]: 'account_in71c4amph0vgo2qllky',
+        [CONFIG_ENV.increaseEnvironment]: 'sandbox',
+      });
+      const arns = [f.variables[CONFIG_ENV.bankApiKeySecretArn], f.variables[CONFIG_ENV.bankWebhookSecretArn]];
+      expect(arns.map(refId).sort()).toEqual(secretIds);
+    }
+    for (const f of functions.filter((f) => !bankFunctions.includes(f))) {
+      expect(f.variables[CONFIG_ENV.bankApiKeySecretArn], f.description).toBeUndefined();
+      expect(f.variables[CONFIG_ENV.increaseAccountId], f.description).toBeUndefined();
+    }
+  });
+
+  it('lets exactly those functions read exactly the two secrets (GetSecretValue, nothing else), and no other function any', () => {
+    for (const f of bankFunctions) {
+      const reads = f.statements.filter((s) => secretActions([s]).length > 0);
+      expect(reads, f.description).toHaveLength(1);
+      expect(reads[0]!.Action).toBe('secretsmanager:GetSecretValue');
+      expect(([reads[0]!.Resource].flat() as unknown[]).map(refId).sort()).toEqual(secretIds);
+    }
+    const others = functions.filter((f) => !bankFunctions.includes(f));
+    expect(others.flatMap((f) => secretActions(f.statements))).toEqual([]);
+  });
+
+  it('sends to Increase’s production environment only when asked', () => {
+    const production = functionsOf({ context: { ...INCREASE, increaseEnvironment: 'production' } }).functions;
+    const environments = production
+      .filter((f) => f.variables[CONFIG_ENV.bankProvider] !== undefined)
+      .map((f) => f.variables[CONFIG_ENV.increaseEnvironment]);
+    expect(new Set(environments)).toEqual(new Set(['production']));
+  });
+
+  it('passes cdk-nag, the secrets’ rotation finding acknowledged', () => {
+    const { app } = buildApp({ nag: true, context: INCREASE });
+    expect(() => app.synth()).not.toThrow();
+  });
+});
+
+/** The deployed routes of a stack on rails. */
+function bankRoutesOnRails() {
+  return deployedRoutes(servedRoutes('increase'));
+}
+
+const NOTICE = 'POST /bank/notices';
+const routesOf = (options: BuildOptions) =>
+  Object.values(resourcesOf(synthTemplate(options), 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties ?? {});
+
+describe('the provider’s notice route, POST /bank/notices', () => {
+  it('is the one notice route, and calls the bank', () => {
+    expect(NOTICE_ROUTES.map(routeKey)).toEqual([NOTICE]);
+    expect(NOTICE_ROUTES[0]).toMatchObject({ auth: 'provider-signature', bank: true, scopes: [] });
+  });
+
+  it('is not deployed with the sandbox bank: every route keeps the JWT authorizer and no notice URL is output', () => {
+    const routes = routesOf({});
+    expect(routes.map((r) => r.RouteKey)).not.toContain(NOTICE);
+    expect(routes.every((r) => r.AuthorizationType === 'JWT')).toBe(true);
+    expect(Object.keys(synthTemplate({}).findOutputs('*'))).not.toContain('BankNoticeUrl');
+  });
+
+  it('on rails, is exactly the one route without an authorizer; every other route keeps the JWT authorizer', () => {
+    const routes = routesOf({ context: INCREASE });
+    const unauthorized = routes.filter((r) => r.AuthorizationType !== 'JWT');
+    expect(unauthorized.map((r) => [r.RouteKey, r.AuthorizationType])).toEqual([[NOTICE, 'NONE']]);
+    expect(unauthorized[0]!.AuthorizerId).toBeUndefined();
+    expect(routes.map((r) => r.RouteKey).sort()).toEqual(bankRoutesOnRails().map(routeKey).sort());
+  });
+
+  it('on rails, its function may only do what its row says: no tenant alias, settings, token bucket or idempotency record', () => {
+    const { functions } = functionsOf({ context: INCREASE });
+    const notice = functions.find((f) => f.description === NOTICE)!;
+    const allowed = notice.statements.filter((statement) => statement.Effect === 'Allow');
+    const tableActions = actionsOf(allowed).filter((a) => a.startsWith('dynamodb:'));
+    expect(new Set(tableActions)).toEqual(
+      new Set(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'dynamodb:DeleteItem']),
+    );
+    expect(notice.variables[CONFIG_ENV.tenantRatePerSecond]).toBeUndefined();
+    expect(JSON.stringify(allowed)).not.toMatch(/"(CLIENT|RATE|IDEM|TENANT)#/);
+  });
+
+  it('on rails, outputs the URL to register with the provider and the two secrets to set', () => {
+    const outputs = synthTemplate({ context: INCREASE }).findOutputs('*');
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining(['BankNoticeUrl', 'BankApiKeySecretArn', 'BankWebhookSecretArn']),
+    );
+    expect(JSON.stringify(outputs.BankNoticeUrl?.Value)).toContain('bank/notices');
+  });
+});

@@ -1,0 +1,64 @@
+import { App } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { bankSettingsFromContext } from '#lib/context/bank-provider';
+import { buildApp } from '../harness';
+
+const settings = (context: Record<string, unknown>) => bankSettingsFromContext(new App({ context }));
+const INCREASE = { bankProvider: 'increase', increaseAccountId: 'account_in71c4amph0vgo2qllky' };
+
+describe('context bankProvider: which rails the verification worker uses', () => {
+  it('defaults to the sandbox bank when unset or empty (`-c bankProvider=`)', () => {
+    expect(settings({})).toEqual({ provider: 'sandbox' });
+    expect(settings({ bankProvider: '' })).toEqual({ provider: 'sandbox' });
+    expect(settings({ bankProvider: 'sandbox' })).toEqual({ provider: 'sandbox' });
+  });
+
+  it('names Increase with its account, on Increase’s sandbox environment unless production is asked for', () => {
+    expect(settings(INCREASE)).toEqual({
+      provider: 'increase',
+      increase: { accountId: 'account_in71c4amph0vgo2qllky', environment: 'sandbox' },
+    });
+    expect(settings({ ...INCREASE, increaseEnvironment: 'production' })).toEqual({
+      provider: 'increase',
+      increase: { accountId: 'account_in71c4amph0vgo2qllky', environment: 'production' },
+    });
+  });
+
+  it.each([['Increase'], ['orum'], [1], [true], [['increase']]])(
+    'refuses %j, naming the key and the providers',
+    (value) => {
+      expect(() => settings({ bankProvider: value })).toThrow(
+        /context "bankProvider" must be one of sandbox, increase/,
+      );
+    },
+  );
+
+  it('refuses Increase without the account entries are sent from, saying where to find it', () => {
+    expect(() => settings({ bankProvider: 'increase' })).toThrow(
+      /context "increaseAccountId" is required with bankProvider=increase.*account_/,
+    );
+  });
+
+  it.each([['acct-1'], ['account_'], [42], ['account_x y']])('refuses the account id %j', (value) => {
+    expect(() => settings({ ...INCREASE, increaseAccountId: value })).toThrow(/context "increaseAccountId" must be/);
+  });
+
+  it.each([['live'], ['Production'], [1]])('refuses the environment %j', (value) => {
+    expect(() => settings({ ...INCREASE, increaseEnvironment: value })).toThrow(
+      /context "increaseEnvironment" must be one of sandbox, production/,
+    );
+  });
+
+  it.each([
+    ['increaseAccountId', 'account_in71c4amph0vgo2qllky'],
+    ['increaseEnvironment', 'production'],
+  ])('refuses %s without bankProvider=increase rather than ignoring it', (key, value) => {
+    expect(() => settings({ [key]: value })).toThrow(new RegExp(`context "${key}" is an Increase setting`));
+  });
+
+  it('fails synthesis with the same message', () => {
+    expect(() => buildApp({ context: { bankProvider: 'increase' } })).toThrow(
+      /context "increaseAccountId" is required/,
+    );
+  });
+});
