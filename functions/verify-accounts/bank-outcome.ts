@@ -1,8 +1,8 @@
-import { type AccountCheck, BankNoticeRefused, type BankOutcome } from '#shared/bank/bank-provider';
+import { type AccountCheck, type BankCheckKind, BankNoticeRefused, type BankOutcome } from '#shared/bank/bank-provider';
 import { bank } from '#shared/bank/index';
 import { ConfigError } from '#shared/config';
 import { retryOnConflict } from '#shared/db/retry';
-import { bankWaits, type DueWait, verifyAccounts } from '#shared/db/verify-accounts/index';
+import { type BankWait, bankWaits, type DueWait, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { AppError } from '#shared/errors';
 import type { Logger } from '#shared/logger';
 import { recordDebits, settled, settleVerification } from './complete-verification';
@@ -15,6 +15,20 @@ import { recordDebits, settled, settleVerification } from './complete-verificati
 
 /** A valid account's check, before a debit return says otherwise. */
 const NO_RETURN: AccountCheck = { verification_status: 'valid', debit_status: 'valid' };
+
+/**
+ * A check whose prenotification the provider never sent: its silence proves nothing, so
+ * the account is not taken for valid (a partner may verify it again).
+ */
+const UNSENT: Readonly<Record<BankCheckKind, Partial<AccountCheck>>> = {
+  status: {
+    verification_status: 'failed',
+    status_reason: 'unexpected_error',
+    debit_status: 'failed',
+    debit_status_reason: 'unexpected_error',
+  },
+  debit: { debit_status: 'failed', debit_status_reason: 'unexpected_error' },
+};
 
 /** A return the provider told of: kept on its check, and the account settled when it decides it. */
 export async function applyBankOutcome(outcome: BankOutcome, logger: Logger): Promise<void> {
@@ -70,10 +84,11 @@ export async function settleEndedWindows(cutoff: Date, logger: Logger): Promise<
 async function settleFromBank(wait: DueWait, { windowEnded }: { windowEnded: boolean }, logger: Logger) {
   await retryOnConflict(
     async () => {
-      const [found, waits] = await Promise.all([
+      const [found, kept] = await Promise.all([
         verifyAccounts().getWithSecret(wait.tenant, wait.id),
         bankWaits().of(wait.tenant, wait.id),
       ]);
+      const waits = windowEnded ? await confirmed(kept, logger) : kept;
       const status = waits.find((check) => check.kind === 'status');
       const debit = waits.find((check) => check.kind === 'debit');
       const answered = () =>
@@ -111,4 +126,21 @@ function debitsOf(returned: Partial<AccountCheck> | undefined): Partial<AccountC
     debit_status: returned.debit_status,
     ...(returned.debit_status_reason && { debit_status_reason: returned.debit_status_reason }),
   };
+}
+
+/**
+ * The checks of an ended window as the provider confirms them: a silence stays one, a
+ * late return counts, and a prenotification never sent is not taken for a silence.
+ */
+async function confirmed(waits: readonly BankWait[], logger: Logger): Promise<BankWait[]> {
+  const provider = bank();
+  return Promise.all(
+    waits.map(async (wait) => {
+      if (wait.returned || wait.provider !== provider.name || !provider.confirmSilence) return wait;
+      const answer = await provider.confirmSilence(wait.kind, wait.reference);
+      if (answer === 'silent') return wait;
+      if (answer === 'unsent') logger.error('prenotification never sent by the end of its window', { kind: wait.kind });
+      return { ...wait, returned: answer === 'unsent' ? UNSENT[wait.kind] : answer };
+    }),
+  );
 }

@@ -61,6 +61,20 @@ export class FakeIncrease {
     return id === undefined ? undefined : this.prenotifications.get(id);
   }
 
+  /** Increase submits every prenotification waiting to be (it does so within the day it was made). */
+  submitPrenotifications(): void {
+    for (const prenote of this.prenotifications.values()) {
+      if (prenote.status === 'pending_submitting') prenote.status = 'submitted';
+    }
+  }
+
+  /** Increase holds a prenotification for a person to look at: it is not sent. */
+  holdPrenotification(id: string): void {
+    const prenote = this.prenotifications.get(id);
+    if (!prenote) throw new Error(`no prenotification ${id}`);
+    prenote.status = 'requires_attention';
+  }
+
   /** The receiving bank returns the prenotification. */
   returnPrenotification(id: string, reason: ACHPrenotification.PrenotificationReturn['return_reason_code']) {
     const prenote = this.prenotifications.get(id);

@@ -19,6 +19,8 @@ export class RailsBank implements BankProvider {
   readonly name = 'rails-test';
   readonly sent: { kind: BankCheckKind; id: string; attempt: number }[] = [];
   readonly credits: string[] = [];
+  /** What the provider confirms at the end of a window with no return told. */
+  silence: 'silent' | 'unsent' = 'silent';
   /** When the return window of the checks sent from now on ends. */
   windowEndsAt = new Date(Date.now() + 3 * 24 * 3600_000);
 
@@ -46,6 +48,10 @@ export class RailsBank implements BankProvider {
   ): Promise<StatementCredit> {
     this.credits.push(key);
     return { statementCode: 'RL42', sentAt: new Date() };
+  }
+
+  async confirmSilence(): Promise<'silent' | 'unsent'> {
+    return this.silence;
   }
 
   private pending(references: PendingCheck['references']): PendingCheck {

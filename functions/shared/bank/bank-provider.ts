@@ -99,6 +99,13 @@ export interface BankProvider {
    */
   readNotice?(body: string, headers: Readonly<Record<string, string | undefined>>): Promise<BankOutcome[]>;
   /**
+   * At the end of a return window with no return told (rails providers only): whether the
+   * prenotification was really sent and stayed unreturned (`silent`), was returned after
+   * all (what the return sets), or was never sent (`unsent`: held by the provider, so its
+   * silence proves nothing).
+   */
+  confirmSilence?(kind: BankCheckKind, reference: string): Promise<'silent' | 'unsent' | Partial<AccountCheck>>;
+  /**
    * Sends the 1-cent credit carrying the statement code. `idempotencyKey` (the verify
    * account id) must make a repeated call return the first credit instead of sending a
    * second one: the worker may call again after a failed write.

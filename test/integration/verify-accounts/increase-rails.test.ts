@@ -93,6 +93,7 @@ describe('real rails through Increase', () => {
     const id = await created();
     await delivered(returnedNotice(id, 'debit', 'account_frozen_entry_returned_per_ofac_instruction'));
     expect(await account(id)).toMatchObject({ verification_status: 'pending' });
+    fake.submitPrenotifications();
     await env.runtime.runSchedule('BankReturnWindows');
     await env.runtime.settle();
     expect(await account(id)).toMatchObject({
@@ -102,10 +103,26 @@ describe('real rails through Increase', () => {
     });
   });
 
+  it('a prenotification Increase held and never sent proves nothing: at the window’s end the account is failed, not valid', async () => {
+    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
+    const id = await created();
+    fake.options.now = () => new Date();
+    fake.submitPrenotifications();
+    fake.holdPrenotification(fake.prenotificationByKey(`tenant-alice.${id}.status.1`)?.id as string);
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({
+      verification_status: 'failed',
+      status_reason: 'unexpected_error',
+      debit_status: 'failed',
+    });
+  });
+
   it('a control account gets the one-cent credit after the window, and its code proves control', async () => {
     fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
     const id = await created({ type: 'control' });
     fake.options.now = () => new Date();
+    fake.submitPrenotifications();
     await env.runtime.runSchedule('BankReturnWindows');
     await env.runtime.settle();
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });

@@ -104,6 +104,20 @@ describe('real rails: an account waits for its prenotifications', () => {
     });
   });
 
+  it('a window whose prenotification the provider never sent settles nothing as valid: failed, unexpected_error', async () => {
+    rails.windowEndsAt = new Date(Date.now() - 1000);
+    rails.silence = 'unsent';
+    const id = await created();
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({
+      verification_status: 'failed',
+      status_reason: 'unexpected_error',
+      debit_status: 'failed',
+      debit_status_reason: 'unexpected_error',
+    });
+  });
+
   it('a control account gets its credit once the window ended with no return', async () => {
     rails.windowEndsAt = new Date(Date.now() - 1000);
     const id = await created({ type: 'control' });

@@ -156,6 +156,16 @@ export class IncreaseBank implements BankProvider {
     return outcomesOf(prenote, this.accountId);
   }
 
+  /** At the end of a return window: submitted and not returned is a silence; held by Increase, never sent. */
+  async confirmSilence(kind: BankCheckKind, reference: string): Promise<'silent' | 'unsent' | Partial<AccountCheck>> {
+    const prenote = await this.call('reading a prenotification', () =>
+      this.client.achPrenotifications.retrieve(reference),
+    );
+    const [returned] = outcomesOf(prenote, this.accountId);
+    if (returned?.kind === kind && returned.returned) return returned.returned;
+    return prenote.status === 'submitted' ? 'silent' : 'unsent';
+  }
+
   private unwrap(body: string, headers: Readonly<Record<string, string | undefined>>): unknown {
     const present = Object.fromEntries(
       Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),

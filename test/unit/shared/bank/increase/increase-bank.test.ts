@@ -118,6 +118,29 @@ describe('IncreaseBank.checkDebits', () => {
   });
 });
 
+describe('IncreaseBank.confirmSilence, at the end of a return window', () => {
+  it('a prenotification submitted and never returned is a silence; one still waiting to be sent, or held, is unsent', async () => {
+    const account = accountRef();
+    const answer = await pending(account);
+    const status = answer.references.status as string;
+    expect(await bank.confirmSilence('status', status)).toBe('unsent');
+    fake.submitPrenotifications();
+    expect(await bank.confirmSilence('status', status)).toBe('silent');
+    fake.holdPrenotification(status);
+    expect(await bank.confirmSilence('status', status)).toBe('unsent');
+  });
+
+  it('a return Increase recorded but never told of counts: what its code sets', async () => {
+    const account = accountRef();
+    const answer = await pending(account);
+    fake.returnPrenotification(answer.references.debit as string, 'account_frozen_entry_returned_per_ofac_instruction');
+    expect(await bank.confirmSilence('debit', answer.references.debit as string)).toEqual({
+      debit_status: 'blocked',
+      debit_status_reason: 'blocked_account',
+    });
+  });
+});
+
 describe('IncreaseBank.readNotice', () => {
   it('a status prenotification returned R02 (account_closed): the account is closed, debits failed', async () => {
     const account = accountRef();
