@@ -1,4 +1,4 @@
-import { addBankingDays } from './banking-days';
+import { addSettlementDays } from './banking-days';
 import type { DebitStatusReason, StatusReason, VerificationStatus } from './verify-account';
 
 // What the return of a prenotification says about the account (docs/api.md#ach-returns),
@@ -109,13 +109,13 @@ export const debitReturnOf = (code: AchReturnCode | (string & {})): DebitReturn 
  * NACHA has the receiving bank return an entry by the opening of the second banking day
  * after its settlement date, which is the banking day after sending: a return reaches the
  * provider by the morning of the third banking day after sending at the latest. The window
- * runs to the end of that day, the rest of it a margin for the provider's notice. Federal
- * Reserve holidays are not counted (docs/api.md#ach-returns).
+ * runs to the end of that day, the rest of it a margin for the provider's notice. The
+ * days are settlement days: Federal Reserve holidays do not count (docs/api.md#ach-returns).
  */
 export const RETURN_WINDOW_BANKING_DAYS = 3;
 
 /** When no return of a prenotification sent at `sentAt` can come any more: midnight UTC ending its window's last day. */
 export const returnWindowEnd = (sentAt: Date): Date =>
-  new Date(addBankingDays(sentAt, RETURN_WINDOW_BANKING_DAYS).getTime() + DAY_MS);
+  new Date(addSettlementDays(sentAt, RETURN_WINDOW_BANKING_DAYS).getTime() + DAY_MS);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
