@@ -24,6 +24,8 @@ export type BankCheckKind = 'status' | 'debit';
 export interface BankAccountCheckRef extends BankAccountRef {
   readonly tenant: string;
   readonly id: string;
+  /** Present when the account is a business's: its entries are corporate (CCD), a person's are consumer (PPD). */
+  readonly business?: object;
 }
 
 /**

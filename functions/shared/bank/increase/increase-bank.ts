@@ -188,6 +188,11 @@ export class IncreaseBank implements BankProvider {
             account_number: account.account_number,
             routing_number: account.routing_number,
             credit_debit_indicator: INDICATOR[kind],
+            // NACHA's class for the receiver: a business's account takes corporate entries, a
+            // person's consumer ones (a CCD debit to a consumer account may come back R05).
+            standard_entry_class_code: account.business
+              ? 'corporate_credit_or_debit'
+              : 'prearranged_payments_and_deposit',
             individual_name: account.account_holder_name.slice(0, INDIVIDUAL_NAME_MAX),
           },
           { idempotencyKey: checkKeyOf({ tenant: account.tenant, id: account.id, kind, attempt }) },

@@ -107,6 +107,23 @@ describe('IncreaseBank.checkAccount', () => {
   });
 });
 
+describe('IncreaseBank: the entry class of the receiver', () => {
+  it('sends a person’s account consumer entries (PPD) and a business’s corporate ones (CCD)', async () => {
+    const person = accountRef();
+    await pending(person);
+    const business = { ...accountRef(), business: { business_name: 'Acme LLC' } };
+    await pending(business);
+    for (const kind of ['status', 'debit']) {
+      expect(fake.prenotificationByKey(`tenant-alice.${person.id}.${kind}.1`)?.standard_entry_class_code).toBe(
+        'prearranged_payments_and_deposit',
+      );
+      expect(fake.prenotificationByKey(`tenant-alice.${business.id}.${kind}.1`)?.standard_entry_class_code).toBe(
+        'corporate_credit_or_debit',
+      );
+    }
+  });
+});
+
 describe('IncreaseBank.checkDebits', () => {
   it('sends one debit prenotification keyed by the attempt', async () => {
     const account = accountRef();
