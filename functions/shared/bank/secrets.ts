@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ConfigError, ENV, optionalEnv } from '#shared/config';
-import { PLACEHOLDER_MARK, type RailsProviderName } from './providers';
+import { type BankSecrets, PLACEHOLDER_MARK, type RailsProviderName } from './providers';
 
 // A provider's two secrets: its API key and the secret its webhook notices are signed with.
 // In AWS they live in Secrets Manager (the stack creates both, the operator sets their
@@ -8,11 +8,7 @@ import { PLACEHOLDER_MARK, type RailsProviderName } from './providers';
 // they come from the environment. They are never logged: the object serialises without
 // them, and the logger redacts `apiKey` and `*secret*` keys besides.
 
-export interface BankSecrets {
-  readonly apiKey: string;
-  readonly webhookSecret: string;
-}
-
+export type { BankSecrets };
 export { PLACEHOLDER_MARK };
 
 let cached: Promise<BankSecrets> | undefined;
