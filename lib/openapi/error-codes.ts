@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   too_many_requests: 'the tenant’s request budget is spent: retry after `Retry-After` seconds',
   request_too_large: 'the body is larger than 64 KiB',
   internal_server_error: 'an unexpected failure; retry later',
+  // The bank provider's notice route (not a partner route: it is not in the partner's OpenAPI document).
+  invalid_signature: 'the notice is not signed by the bank provider with the webhook secret, or its signature is stale',
   // Input.
   invalid_json: 'the body is not a JSON object',
   unknown_field: 'the body has a field the route does not know (at any depth)',
@@ -220,3 +222,10 @@ function nonNull(node: JsonSchema | undefined): JsonSchema | undefined {
   const options = node?.anyOf as JsonSchema[] | undefined;
   return options && node?.type === undefined ? options.find((option) => option.type !== 'null') : node;
 }
+
+/**
+ * Codes raised only by the bank provider's notice route (`POST /bank/notices`, deployed on
+ * real rails, no partner's route): explained above, documented in docs/api.md#real-rails,
+ * and absent from the partner's OpenAPI document by design.
+ */
+export const PROVIDER_ONLY_CODES: readonly ErrorCode[] = ['invalid_signature'];
