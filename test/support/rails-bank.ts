@@ -19,6 +19,8 @@ export class RailsBank implements BankProvider {
   readonly name = 'rails-test';
   readonly sent: { kind: BankCheckKind; id: string; attempt: number }[] = [];
   readonly credits: string[] = [];
+  /** What each account's ownership check was asked, by the account's number. */
+  readonly ownershipClaims = new Map<string, OwnershipClaims>();
   /** What the provider confirms at the end of a window with no return told. */
   silence: 'silent' | 'unsent' = 'silent';
   /** When the return window of the checks sent from now on ends. */
@@ -34,7 +36,8 @@ export class RailsBank implements BankProvider {
     return this.pending({ debit: `pre-debit-${account.id}-${attempt}` });
   }
 
-  async checkOwnership(_account: BankAccountRef, claims: OwnershipClaims): Promise<OwnershipCheck> {
+  async checkOwnership(account: BankAccountRef, claims: OwnershipClaims): Promise<OwnershipCheck> {
+    this.ownershipClaims.set((account as BankAccountCheckRef).id, claims);
     return {
       ...(claims.person && { person: { first_name_match: 'not_found', last_name_match: 'not_found' } }),
       ...(claims.business && { business: { business_name_match: 'not_found' } }),

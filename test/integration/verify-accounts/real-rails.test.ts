@@ -118,6 +118,22 @@ describe('real rails: an account waits for its prenotifications', () => {
     });
   });
 
+  it('an ownership account settled at the end of its window: its SSN opened for the bank, which offers no ownership (not_found)', async () => {
+    rails.windowEndsAt = new Date(Date.now() - 1000);
+    const id = await created({
+      type: 'status_ownership',
+      person: { first_name: 'Jane', last_name: 'Doe', ssn: '078051120' },
+    });
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({
+      verification_status: 'valid',
+      ownership_status: 'not_found',
+      person: { first_name_match: 'not_found', last_name_match: 'not_found' },
+    });
+    expect(rails.ownershipClaims.get(id)).toMatchObject({ person: { ssn: '078051120' } });
+  });
+
   it('a control account gets its credit once the window ended with no return', async () => {
     rails.windowEndsAt = new Date(Date.now() - 1000);
     const id = await created({ type: 'control' });
