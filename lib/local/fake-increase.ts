@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { ACHPrenotification, ACHPrenotificationCreateParams } from 'increase/resources/ach-prenotifications';
 import type { ACHTransfer, ACHTransferCreateParams } from 'increase/resources/ach-transfers';
 import type { UnwrapWebhookEvent } from 'increase/resources/events';
+import { compressedSendTime, receivingBankReturn } from './fake-receiving-bank';
 
 /**
  * Increase's HTTP API as the adapter uses it, on 127.0.0.1 (a random port): prenotifications
@@ -15,6 +16,13 @@ import type { UnwrapWebhookEvent } from 'increase/resources/events';
  * requests answer 429 or 503, before or after doing the work (a lost answer). A test
  * returns a prenotification with `returnPrenotification` and gets Increase's signed
  * webhook for it (Standard Webhooks; the SDK keys the HMAC with the secret's raw bytes).
+ *
+ * With `receivingBank` it also plays the banks behind the prenotifications, days compressed
+ * (`npm start` with `BANK_PROVIDER=increase-fake`, docs/local.md): each is submitted at once
+ * and dated so that its return window has ended (fake-receiving-bank.ts); the receiving bank
+ * answers by the account number's last four digits as the sandbox does, a return recorded at
+ * once and its signed notice POSTed to `noticeUrl` `noticeDelayMs` later, as Increase's
+ * webhook would be (so BankReturnWindows, should it run first, finds the return too).
  */
 export class FakeIncrease {
   readonly prenotifications = new Map<string, ACHPrenotification>();
@@ -22,6 +30,9 @@ export class FakeIncrease {
   readonly createdPerKey = new Map<string, number>();
   /** Every request as received, faults included. */
   readonly requests: { method: string; path: string; idempotencyKey?: string }[] = [];
+  /** Each notice POSTed to `noticeUrl`: the object it told of and the status answered (0: no answer). */
+  readonly notices: { objectId: string; status: number }[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly byKey = new Map<string, { id: string; body: string }>();
   private faults: { status: 429 | 503; afterWork: boolean }[] = [];
   private sequence = 0;
@@ -36,6 +47,9 @@ export class FakeIncrease {
       apiKey: 'fake-increase-key',
       webhookSecret: randomBytes(24).toString('hex'),
       now: () => new Date(),
+      receivingBank: false,
+      noticeDelayMs: 2000,
+      log: () => {},
       ...options,
     };
     let fake: FakeIncrease | undefined;
@@ -47,6 +61,8 @@ export class FakeIncrease {
   }
 
   stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     return this.close();
   }
 
@@ -149,6 +165,7 @@ export class FakeIncrease {
         : this.createTransfer(JSON.parse(body) as ACHTransferCreateParams, key);
     if ('error' in created) return [400, { status: 400, type: 'invalid_parameters_error', title: created.error }];
     store.set(created.id, created as ACHPrenotification & ACHTransfer);
+    this.answered(created);
     if (key) {
       this.byKey.set(key, { id: created.id, body });
       this.createdPerKey.set(key, (this.createdPerKey.get(key) ?? 0) + 1);
@@ -156,8 +173,50 @@ export class FakeIncrease {
     return [200, created];
   }
 
+  /** What the receiving bank does with a new entry (`receivingBank`), and the statement code in the log. */
+  private answered(created: ACHPrenotification | ACHTransfer): void {
+    if (created.type === 'ach_transfer') {
+      this.options.log(
+        `Increase fake: a ${created.amount}-cent credit to account …${created.account_number.slice(-4)}, described "${created.company_entry_description ?? ''}"`,
+      );
+      return;
+    }
+    if (!this.options.receivingBank) return;
+    const reason = receivingBankReturn(created.account_number, created.credit_debit_indicator);
+    if (!reason) return;
+    this.returnPrenotification(created.id, reason);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.notify(created.id);
+    }, this.options.noticeDelayMs);
+    this.timers.add(timer);
+  }
+
+  /** Increase's webhook to `noticeUrl`: one attempt (a failure is logged; Increase would retry). */
+  private async notify(objectId: string): Promise<void> {
+    const url = this.options.noticeUrl;
+    if (!url) return;
+    const { body, headers } = this.webhookFor(objectId);
+    let status = 0;
+    try {
+      const answer = await fetch(url, {
+        method: 'POST',
+        body,
+        headers: { ...headers, 'content-type': 'application/json' },
+      });
+      status = answer.status;
+    } catch {
+      // No answer: recorded as 0.
+    }
+    this.notices.push({ objectId, status });
+    if (status !== 200)
+      this.options.log(`Increase fake: the notice of ${objectId} was answered ${status || 'nothing'}`);
+  }
+
   private createPrenotification(p: ACHPrenotificationCreateParams, key?: string): ACHPrenotification | Invalid {
     if (!p.account_id || !p.account_number || !p.routing_number) return { error: 'Missing required parameters.' };
+    const now = this.options.now();
+    const receivingBank = this.options.receivingBank;
     return {
       id: `ach_prenotification_${++this.sequence}`,
       account_id: p.account_id,
@@ -167,7 +226,7 @@ export class FakeIncrease {
       company_discretionary_data: p.company_discretionary_data ?? null,
       company_entry_description: p.company_entry_description ?? null,
       company_name: p.company_name ?? null,
-      created_at: this.options.now().toISOString(),
+      created_at: (receivingBank ? compressedSendTime(now) : now).toISOString(),
       credit_debit_indicator: p.credit_debit_indicator ?? null,
       effective_date: p.effective_date ?? null,
       idempotency_key: key ?? null,
@@ -177,7 +236,7 @@ export class FakeIncrease {
       prenotification_return: null,
       routing_number: p.routing_number,
       standard_entry_class_code: p.standard_entry_class_code ?? null,
-      status: 'pending_submitting',
+      status: receivingBank ? 'submitted' : 'pending_submitting',
       type: 'ach_prenotification',
     };
   }
@@ -237,6 +296,14 @@ export interface FakeIncreaseOptions {
   webhookSecret: string;
   /** The fake's clock: `created_at` of what it creates. */
   now: () => Date;
+  /** The receiving banks answer by the sandbox's numbers, days compressed (see the class). */
+  receivingBank: boolean;
+  /** Where Increase's webhook goes (the runtime's `/bank/notices`); none: no notice is sent. */
+  noticeUrl?: string;
+  /** How long after a return its notice is sent. */
+  noticeDelayMs: number;
+  /** What the fake tells a developer: every credit, with the statement code in its description, and a refused notice. */
+  log: (message: string) => void;
 }
 
 type Invalid = { error: string };
