@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ACHPrenotification, ACHPrenotificationCreateParams } from 'increase/resources/ach-prenotifications';
@@ -57,7 +58,35 @@ export class FakeIncrease {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     fake = new FakeIncrease(`http://127.0.0.1:${port}`, () => new Promise((r) => server.close(() => r())), settings);
+    fake.load();
     return fake;
+  }
+
+  /** What `stateFile` holds: every object and key, so that a restarted fake still knows what it sent. */
+  private load(): void {
+    const file = this.options.stateFile;
+    if (!file || !existsSync(file)) return;
+    const state = JSON.parse(readFileSync(file, 'utf8')) as SavedState;
+    this.sequence = state.sequence;
+    for (const prenote of state.prenotifications) this.prenotifications.set(prenote.id, prenote);
+    for (const transfer of state.transfers) this.transfers.set(transfer.id, transfer);
+    for (const [key, first] of state.byKey) this.byKey.set(key, first);
+    for (const [key, count] of state.createdPerKey) this.createdPerKey.set(key, count);
+  }
+
+  private save(): void {
+    const file = this.options.stateFile;
+    if (!file) return;
+    const state: SavedState = {
+      sequence: this.sequence,
+      prenotifications: [...this.prenotifications.values()],
+      transfers: [...this.transfers.values()],
+      byKey: [...this.byKey],
+      createdPerKey: [...this.createdPerKey],
+    };
+    // Whole or not at all: a crash mid-write leaves the previous state.
+    writeFileSync(`${file}.tmp`, JSON.stringify(state));
+    renameSync(`${file}.tmp`, file);
   }
 
   stop(): Promise<void> {
@@ -170,6 +199,7 @@ export class FakeIncrease {
       this.byKey.set(key, { id: created.id, body });
       this.createdPerKey.set(key, (this.createdPerKey.get(key) ?? 0) + 1);
     }
+    this.save();
     return [200, created];
   }
 
@@ -302,11 +332,20 @@ export interface FakeIncreaseOptions {
   noticeUrl?: string;
   /** How long after a return its notice is sent. */
   noticeDelayMs: number;
+  /** Keep the fake's objects in this file across restarts (`npm start` with `DATA_DIR`); in memory when absent. */
+  stateFile?: string;
   /** What the fake tells a developer: every credit, with the statement code in its description, and a refused notice. */
   log: (message: string) => void;
 }
 
 type Invalid = { error: string };
+interface SavedState {
+  sequence: number;
+  prenotifications: ACHPrenotification[];
+  transfers: ACHTransfer[];
+  byKey: [string, { id: string; body: string }][];
+  createdPerKey: [string, number][];
+}
 type Answer = [number, unknown, Record<string, string>?];
 
 const header = (req: IncomingMessage, name: string): string | undefined => {

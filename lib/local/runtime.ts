@@ -157,7 +157,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
 
     const increaseFake = options.increaseFake ?? process.env[ENV.bankProvider] === INCREASE_FAKE;
-    const bankOnFake = increaseFake ? await startBankOnFake(increaseFake === true ? {} : increaseFake, log) : undefined;
+    // With DATA_DIR the fake's entries are kept beside the accounts: after a restart,
+    // BankReturnWindows still finds the prenotifications it asks about.
+    const fakeState = options.dataDir && { stateFile: join(stateDir(options.dataDir), 'increase-fake.json') };
+    const bankOnFake = increaseFake
+      ? await startBankOnFake({ ...fakeState, ...(increaseFake === true ? {} : increaseFake) }, log)
+      : undefined;
     if (bankOnFake) teardown.push(() => bankOnFake.stop());
 
     const client = new DynamoDBClient({ endpoint: dynamoEndpoint });

@@ -1,5 +1,8 @@
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeIncrease } from '#lib/local/fake-increase';
 import type { AccountCheck, BankAccountCheckRef, BankOutcome, PendingCheck } from '#shared/bank/bank-provider';
@@ -134,5 +137,27 @@ describe('the Increase fake as the receiving bank, by the sandbox’s numbers', 
     const credit = await bank.sendStatementCredit(accountEnding('6789'), 'Acme', 'credit-1');
     expect(lines).toEqual([expect.stringContaining(`described "CODE ${credit.statementCode}"`)]);
     expect(lines[0]).toContain('account …6789');
+  });
+
+  it('with a state file, a restarted fake still knows what it sent (npm start with DATA_DIR)', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'fake-increase-')), 'increase-fake.json');
+    const first = await FakeIncrease.start({ receivingBank: true, stateFile });
+    const account = accountEnding('2222');
+    await new IncreaseBank({ ...first.options, accountId: 'account_local_fake', baseURL: first.url }).checkAccount(
+      account,
+      1,
+    );
+    await first.stop();
+    const again = await FakeIncrease.start({ receivingBank: true, stateFile });
+    try {
+      const restarted = new IncreaseBank({ ...again.options, accountId: 'account_local_fake', baseURL: again.url });
+      const id = again.prenotificationByKey(`tenant-alice.${account.id}.status.1`)?.id ?? '';
+      expect(await restarted.confirmSilence('status', id)).toMatchObject({ verification_status: 'closed' });
+      // The same key answers the first entry, not a second one.
+      await restarted.checkAccount(account, 1);
+      expect(again.createdPerKey.get(`tenant-alice.${account.id}.status.1`)).toBe(1);
+    } finally {
+      await again.stop();
+    }
   });
 });
