@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { ACHPrenotification, ACHPrenotificationCreateParams } from 'increase/resources/ach-prenotifications';
 import type { ACHTransfer, ACHTransferCreateParams } from 'increase/resources/ach-transfers';
 import type { UnwrapWebhookEvent } from 'increase/resources/events';
+import { type Invalid, newPrenotification, newTransfer } from './fake-increase-objects';
 import { compressedSendTime, receivingBankReturn } from './fake-receiving-bank';
 
 /**
@@ -244,79 +245,17 @@ export class FakeIncrease {
   }
 
   private createPrenotification(p: ACHPrenotificationCreateParams, key?: string): ACHPrenotification | Invalid {
-    if (!p.account_id || !p.account_number || !p.routing_number) return { error: 'Missing required parameters.' };
     const now = this.options.now();
     const receivingBank = this.options.receivingBank;
-    return {
+    return newPrenotification(p, key, () => ({
       id: `ach_prenotification_${++this.sequence}`,
-      account_id: p.account_id,
-      account_number: p.account_number,
-      addendum: p.addendum ?? null,
-      company_descriptive_date: p.company_descriptive_date ?? null,
-      company_discretionary_data: p.company_discretionary_data ?? null,
-      company_entry_description: p.company_entry_description ?? null,
-      company_name: p.company_name ?? null,
-      created_at: (receivingBank ? compressedSendTime(now) : now).toISOString(),
-      credit_debit_indicator: p.credit_debit_indicator ?? null,
-      effective_date: p.effective_date ?? null,
-      idempotency_key: key ?? null,
-      individual_id: p.individual_id ?? null,
-      individual_name: p.individual_name ?? null,
-      notifications_of_change: [],
-      prenotification_return: null,
-      routing_number: p.routing_number,
-      standard_entry_class_code: p.standard_entry_class_code ?? null,
+      createdAt: receivingBank ? compressedSendTime(now) : now,
       status: receivingBank ? 'submitted' : 'pending_submitting',
-      type: 'ach_prenotification',
-    };
+    }));
   }
 
   private createTransfer(p: ACHTransferCreateParams, key?: string): ACHTransfer | Invalid {
-    if (!p.account_id || !p.account_number || !p.routing_number || !p.statement_descriptor) {
-      return { error: 'Missing required parameters.' };
-    }
-    // Nacha's field widths: Increase refuses longer values.
-    if ((p.company_entry_description?.length ?? 0) > 10) return { error: 'company_entry_description is too long.' };
-    if ((p.individual_name?.length ?? 0) > 22) return { error: 'individual_name is too long.' };
-    if ((p.company_name?.length ?? 0) > 16) return { error: 'company_name is too long.' };
-    return {
-      id: `ach_transfer_${++this.sequence}`,
-      account_id: p.account_id,
-      account_number: p.account_number,
-      acknowledgement: null,
-      addenda: null,
-      amount: p.amount,
-      approval: null,
-      cancellation: null,
-      company_descriptive_date: p.company_descriptive_date ?? null,
-      company_discretionary_data: p.company_discretionary_data ?? null,
-      company_entry_description: p.company_entry_description ?? null,
-      company_id: '1234987601',
-      company_name: p.company_name ?? null,
-      created_at: this.options.now().toISOString(),
-      created_by: null,
-      currency: 'USD',
-      destination_account_holder: p.destination_account_holder ?? 'unknown',
-      external_account_id: null,
-      funding: p.funding ?? 'checking',
-      idempotency_key: key ?? null,
-      inbound_funds_hold: null,
-      individual_id: p.individual_id ?? null,
-      individual_name: p.individual_name ?? null,
-      network: 'ach',
-      notifications_of_change: [],
-      pending_transaction_id: null,
-      preferred_effective_date: { date: null, settlement_schedule: 'same_day' },
-      return: null,
-      routing_number: p.routing_number,
-      settlement: null,
-      standard_entry_class_code: p.standard_entry_class_code ?? 'corporate_credit_or_debit',
-      statement_descriptor: p.statement_descriptor,
-      status: 'pending_submission',
-      submission: null,
-      transaction_id: null,
-      type: 'ach_transfer',
-    };
+    return newTransfer(p, key, () => ({ id: `ach_transfer_${++this.sequence}`, createdAt: this.options.now() }));
   }
 }
 
@@ -338,7 +277,6 @@ export interface FakeIncreaseOptions {
   log: (message: string) => void;
 }
 
-type Invalid = { error: string };
 interface SavedState {
   sequence: number;
   prenotifications: ACHPrenotification[];
