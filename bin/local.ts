@@ -40,6 +40,11 @@ const runtime = await startLocalRuntime({ port, dataDir, screeningLists }).catch
   process.exit(1);
 });
 const token = await runtime.mintToken(values.tenant);
+const bankLine = runtime.increaseFake
+  ? `Bank: the Increase fake on ${runtime.increaseFake.url} (BANK_PROVIDER=increase-fake): ACH by the sandbox's numbers, days compressed, statement codes in this log (docs/local.md)`
+  : process.env.BANK_PROVIDER === 'increase'
+    ? `Bank: Increase at ${process.env.INCREASE_BASE_URL || `its ${process.env.INCREASE_ENVIRONMENT || 'sandbox'}`} (BANK_PROVIDER=increase)`
+    : 'Bank: the sandbox bank, outcomes by account number (docs/sandbox.md)';
 
 console.log(`
 Local runtime ready on ${runtime.url}  (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})
@@ -47,6 +52,7 @@ Running on Node.js ${process.version}
 Sandbox console: ${runtime.url}${CONSOLE_PATH}    OpenAPI document: ${runtime.url}${OPENAPI_PATH}
 JWT issuer ${LOCAL_ISSUER}, audience ${LOCAL_AUDIENCE}
 Pipeline: table stream → queues → workers, in-process (timings compressed, see docs/local.md)
+${bankLine}
 Emails to account holders are written to ${runtime.outbox.dir}
 
 Token for tenant "${values.tenant}", every scope, valid 12 h (more: npm run --silent token -- --tenant <name>):

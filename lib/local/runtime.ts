@@ -8,8 +8,10 @@ import { ENV } from '#shared/config';
 import { setDependencies } from '#shared/dependencies';
 import { LOCAL_REGION } from './aws-account';
 import type { BackgroundWorker } from './background-worker';
+import { INCREASE_FAKE, startBankOnFake } from './bank-on-fake';
 import { consoleEndpoints } from './console/console-endpoints';
 import { startDynamoDbLocal } from './dynamodb-local';
+import type { FakeIncrease, FakeIncreaseOptions } from './fake-increase';
 import { startHttpGateway } from './gateway/http-gateway';
 import { createJwtAuthorizer } from './gateway/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './gateway/jwt-issuer';
@@ -72,6 +74,12 @@ export interface LocalRuntimeOptions {
   readonly invoker?: LambdaInvoker;
   /** How long the gateway waits for a function, as an HTTP API's integration timeout. Default 30 s. */
   readonly integrationTimeoutMs?: number;
+  /**
+   * The bank on a local fake of Increase playing the receiving banks, days compressed
+   * (lib/local/bank-on-fake.ts, docs/local.md#real-rails-on-the-increase-fake); an object
+   * sets the fake's options (`noticeDelayMs`, …). Default: when `BANK_PROVIDER` is `increase-fake`.
+   */
+  readonly increaseFake?: boolean | Partial<FakeIncreaseOptions>;
   readonly log?: RuntimeLog;
 }
 
@@ -90,6 +98,8 @@ export interface LocalRuntime {
   readonly streamFailures: readonly StreamFailure[];
   /** Emails handlers sent: files under `outbox.dir`, and `outbox.messages`. */
   readonly outbox: LocalOutbox;
+  /** The Increase fake the bank runs on (`increaseFake`), if it does. */
+  readonly increaseFake?: FakeIncrease;
   /** Runs a schedule consumer now, after a run in progress; resolves with the handler's result. */
   runSchedule(id: string): Promise<unknown>;
   /**
@@ -146,6 +156,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       fieldKey: await localFieldKey(options.dataDir),
     });
 
+    const increaseFake = options.increaseFake ?? process.env[ENV.bankProvider] === INCREASE_FAKE;
+    // With DATA_DIR the fake's entries are kept beside the accounts: after a restart,
+    // BankReturnWindows still finds the prenotifications it asks about.
+    const fakeState = options.dataDir && { stateFile: join(stateDir(options.dataDir), 'increase-fake.json') };
+    const bankOnFake = increaseFake
+      ? await startBankOnFake({ ...fakeState, ...(increaseFake === true ? {} : increaseFake) }, log)
+      : undefined;
+    if (bankOnFake) teardown.push(() => bankOnFake.stop());
+
     const client = new DynamoDBClient({ endpoint: dynamoEndpoint });
     teardown.push(() => client.destroy());
     const table = await ensureTable(client, tableName);
@@ -201,6 +220,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       log,
     });
     teardown.push(() => gateway.close());
+    bankOnFake?.noticesTo(`${gateway.url}/bank/notices`);
 
     return {
       url: gateway.url,
@@ -212,6 +232,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queues: pipeline.queues,
       streamFailures: pipeline.streamFailures,
       outbox: pipeline.outbox,
+      ...(bankOnFake && { increaseFake: bankOnFake.fake }),
       runSchedule: pipeline.runSchedule,
       settle: pipeline.settle,
       stop,

@@ -2,6 +2,7 @@ import type {
   AccountCheck,
   BankAccountCheckRef,
   BankAccountRef,
+  BankCheckKind,
   BankOutcome,
   BankProvider,
   OwnershipCheck,
@@ -40,6 +41,12 @@ export class DeferredBank implements BankProvider {
     const provider = await this.provider();
     if (!provider.readNotice) throw new Error(`the ${this.name} bank reads no notices`);
     return provider.readNotice(body, headers);
+  }
+
+  /** As the provider confirms it; one that cannot (none on rails today) leaves the silence a silence, as before. */
+  async confirmSilence(kind: BankCheckKind, reference: string): Promise<'silent' | 'unsent' | Partial<AccountCheck>> {
+    const provider = await this.provider();
+    return provider.confirmSilence ? provider.confirmSilence(kind, reference) : 'silent';
   }
 
   async sendStatementCredit(

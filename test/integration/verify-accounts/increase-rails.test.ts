@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
+import { FakeIncrease } from '#lib/local/fake-increase';
 import { IncreaseBank } from '#shared/bank/increase/increase-bank';
 import { bank } from '#shared/bank/index';
 import { setDependencies } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
-import { FakeIncrease } from '#test/support/fake-increase';
 import { accountBody, freshAccountNumber, storedItem, useVerifyRuntime } from './support';
 
 /**

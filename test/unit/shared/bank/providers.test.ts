@@ -35,6 +35,10 @@ function fakeProvider(): BankProvider & { calls: string[] } {
       return [OUTCOME];
     },
     sendStatementCredit: async () => ({ statementCode: 'AB12', sentAt: new Date(0) }),
+    confirmSilence: async (kind, reference) => {
+      calls.push(`confirmSilence ${kind} ${reference}`);
+      return 'unsent';
+    },
   };
 }
 
@@ -94,6 +98,13 @@ describe('a deferred bank', () => {
     expect(await deferred.readNotice('{"id":"n"}', {})).toEqual([OUTCOME]);
     expect(open).toHaveBeenCalledTimes(1);
     expect(provider.calls).toEqual(['checkAccount', 'readNotice {"id":"n"}']);
+  });
+
+  it('asks its provider to confirm a silence at the end of a window, so a prenotification never sent is not taken for valid', async () => {
+    const provider = fakeProvider();
+    const deferred = new DeferredBank('increase', async () => provider);
+    expect(await deferred.confirmSilence('status', 'pre-1')).toBe('unsent');
+    expect(provider.calls).toEqual(['confirmSilence status pre-1']);
   });
 
   it('opens again after a failed opening (a secret not set yet), rather than failing every later call', async () => {

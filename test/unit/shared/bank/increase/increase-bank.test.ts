@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATEMENT_CODE_PATTERN } from '#domain/verify-account';
+import { FakeIncrease } from '#lib/local/fake-increase';
 import { type BankAccountCheckRef, BankNoticeRefused, type PendingCheck } from '#shared/bank/bank-provider';
 import { IncreaseBank } from '#shared/bank/increase/increase-bank';
-import { FakeIncrease } from '#test/support/fake-increase';
 
 /**
- * The Increase adapter against a local fake of Increase's API (test/support/fake-increase.ts):
+ * The Increase adapter against a local fake of Increase's API (lib/local/fake-increase.ts):
  * what it sends, what a signed notice of a return becomes, and that a retried request never
  * sends an entry twice.
  */

@@ -1,9 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ACHPrenotification, ACHPrenotificationCreateParams } from 'increase/resources/ach-prenotifications';
 import type { ACHTransfer, ACHTransferCreateParams } from 'increase/resources/ach-transfers';
 import type { UnwrapWebhookEvent } from 'increase/resources/events';
+import { type Invalid, newPrenotification, newTransfer } from './fake-increase-objects';
+import { compressedSendTime, receivingBankReturn } from './fake-receiving-bank';
 
 /**
  * Increase's HTTP API as the adapter uses it, on 127.0.0.1 (a random port): prenotifications
@@ -15,6 +18,13 @@ import type { UnwrapWebhookEvent } from 'increase/resources/events';
  * requests answer 429 or 503, before or after doing the work (a lost answer). A test
  * returns a prenotification with `returnPrenotification` and gets Increase's signed
  * webhook for it (Standard Webhooks; the SDK keys the HMAC with the secret's raw bytes).
+ *
+ * With `receivingBank` it also plays the banks behind the prenotifications, days compressed
+ * (`npm start` with `BANK_PROVIDER=increase-fake`, docs/local.md): each is submitted at once
+ * and dated so that its return window has ended (fake-receiving-bank.ts); the receiving bank
+ * answers by the account number's last four digits as the sandbox does, a return recorded at
+ * once and its signed notice POSTed to `noticeUrl` `noticeDelayMs` later, as Increase's
+ * webhook would be (so BankReturnWindows, should it run first, finds the return too).
  */
 export class FakeIncrease {
   readonly prenotifications = new Map<string, ACHPrenotification>();
@@ -22,6 +32,9 @@ export class FakeIncrease {
   readonly createdPerKey = new Map<string, number>();
   /** Every request as received, faults included. */
   readonly requests: { method: string; path: string; idempotencyKey?: string }[] = [];
+  /** Each notice POSTed to `noticeUrl`: the object it told of and the status answered (0: no answer). */
+  readonly notices: { objectId: string; status: number }[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly byKey = new Map<string, { id: string; body: string }>();
   private faults: { status: 429 | 503; afterWork: boolean }[] = [];
   private sequence = 0;
@@ -36,6 +49,9 @@ export class FakeIncrease {
       apiKey: 'fake-increase-key',
       webhookSecret: randomBytes(24).toString('hex'),
       now: () => new Date(),
+      receivingBank: false,
+      noticeDelayMs: 2000,
+      log: () => {},
       ...options,
     };
     let fake: FakeIncrease | undefined;
@@ -43,10 +59,40 @@ export class FakeIncrease {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     fake = new FakeIncrease(`http://127.0.0.1:${port}`, () => new Promise((r) => server.close(() => r())), settings);
+    fake.load();
     return fake;
   }
 
+  /** What `stateFile` holds: every object and key, so that a restarted fake still knows what it sent. */
+  private load(): void {
+    const file = this.options.stateFile;
+    if (!file || !existsSync(file)) return;
+    const state = JSON.parse(readFileSync(file, 'utf8')) as SavedState;
+    this.sequence = state.sequence;
+    for (const prenote of state.prenotifications) this.prenotifications.set(prenote.id, prenote);
+    for (const transfer of state.transfers) this.transfers.set(transfer.id, transfer);
+    for (const [key, first] of state.byKey) this.byKey.set(key, first);
+    for (const [key, count] of state.createdPerKey) this.createdPerKey.set(key, count);
+  }
+
+  private save(): void {
+    const file = this.options.stateFile;
+    if (!file) return;
+    const state: SavedState = {
+      sequence: this.sequence,
+      prenotifications: [...this.prenotifications.values()],
+      transfers: [...this.transfers.values()],
+      byKey: [...this.byKey],
+      createdPerKey: [...this.createdPerKey],
+    };
+    // Whole or not at all: a crash mid-write leaves the previous state.
+    writeFileSync(`${file}.tmp`, JSON.stringify(state));
+    renameSync(`${file}.tmp`, file);
+  }
+
   stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     return this.close();
   }
 
@@ -149,85 +195,67 @@ export class FakeIncrease {
         : this.createTransfer(JSON.parse(body) as ACHTransferCreateParams, key);
     if ('error' in created) return [400, { status: 400, type: 'invalid_parameters_error', title: created.error }];
     store.set(created.id, created as ACHPrenotification & ACHTransfer);
+    this.answered(created);
     if (key) {
       this.byKey.set(key, { id: created.id, body });
       this.createdPerKey.set(key, (this.createdPerKey.get(key) ?? 0) + 1);
     }
+    this.save();
     return [200, created];
   }
 
+  /** What the receiving bank does with a new entry (`receivingBank`), and the statement code in the log. */
+  private answered(created: ACHPrenotification | ACHTransfer): void {
+    if (created.type === 'ach_transfer') {
+      this.options.log(
+        `Increase fake: a ${created.amount}-cent credit to account …${created.account_number.slice(-4)}, described "${created.company_entry_description ?? ''}"`,
+      );
+      return;
+    }
+    if (!this.options.receivingBank) return;
+    const reason = receivingBankReturn(created.account_number, created.credit_debit_indicator);
+    if (!reason) return;
+    this.returnPrenotification(created.id, reason);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.notify(created.id);
+    }, this.options.noticeDelayMs);
+    this.timers.add(timer);
+  }
+
+  /** Increase's webhook to `noticeUrl`: one attempt (a failure is logged; Increase would retry). */
+  private async notify(objectId: string): Promise<void> {
+    const url = this.options.noticeUrl;
+    if (!url) return;
+    const { body, headers } = this.webhookFor(objectId);
+    let status = 0;
+    try {
+      const answer = await fetch(url, {
+        method: 'POST',
+        body,
+        headers: { ...headers, 'content-type': 'application/json' },
+      });
+      status = answer.status;
+    } catch {
+      // No answer: recorded as 0.
+    }
+    this.notices.push({ objectId, status });
+    if (status !== 200)
+      this.options.log(`Increase fake: the notice of ${objectId} was answered ${status || 'nothing'}`);
+  }
+
   private createPrenotification(p: ACHPrenotificationCreateParams, key?: string): ACHPrenotification | Invalid {
-    if (!p.account_id || !p.account_number || !p.routing_number) return { error: 'Missing required parameters.' };
-    return {
+    const now = this.options.now();
+    const receivingBank = this.options.receivingBank;
+    return newPrenotification(p, key, () => ({
       id: `ach_prenotification_${++this.sequence}`,
-      account_id: p.account_id,
-      account_number: p.account_number,
-      addendum: p.addendum ?? null,
-      company_descriptive_date: p.company_descriptive_date ?? null,
-      company_discretionary_data: p.company_discretionary_data ?? null,
-      company_entry_description: p.company_entry_description ?? null,
-      company_name: p.company_name ?? null,
-      created_at: this.options.now().toISOString(),
-      credit_debit_indicator: p.credit_debit_indicator ?? null,
-      effective_date: p.effective_date ?? null,
-      idempotency_key: key ?? null,
-      individual_id: p.individual_id ?? null,
-      individual_name: p.individual_name ?? null,
-      notifications_of_change: [],
-      prenotification_return: null,
-      routing_number: p.routing_number,
-      standard_entry_class_code: p.standard_entry_class_code ?? null,
-      status: 'pending_submitting',
-      type: 'ach_prenotification',
-    };
+      createdAt: receivingBank ? compressedSendTime(now) : now,
+      status: receivingBank ? 'submitted' : 'pending_submitting',
+    }));
   }
 
   private createTransfer(p: ACHTransferCreateParams, key?: string): ACHTransfer | Invalid {
-    if (!p.account_id || !p.account_number || !p.routing_number || !p.statement_descriptor) {
-      return { error: 'Missing required parameters.' };
-    }
-    // Nacha's field widths: Increase refuses longer values.
-    if ((p.company_entry_description?.length ?? 0) > 10) return { error: 'company_entry_description is too long.' };
-    if ((p.individual_name?.length ?? 0) > 22) return { error: 'individual_name is too long.' };
-    if ((p.company_name?.length ?? 0) > 16) return { error: 'company_name is too long.' };
-    return {
-      id: `ach_transfer_${++this.sequence}`,
-      account_id: p.account_id,
-      account_number: p.account_number,
-      acknowledgement: null,
-      addenda: null,
-      amount: p.amount,
-      approval: null,
-      cancellation: null,
-      company_descriptive_date: p.company_descriptive_date ?? null,
-      company_discretionary_data: p.company_discretionary_data ?? null,
-      company_entry_description: p.company_entry_description ?? null,
-      company_id: '1234987601',
-      company_name: p.company_name ?? null,
-      created_at: this.options.now().toISOString(),
-      created_by: null,
-      currency: 'USD',
-      destination_account_holder: p.destination_account_holder ?? 'unknown',
-      external_account_id: null,
-      funding: p.funding ?? 'checking',
-      idempotency_key: key ?? null,
-      inbound_funds_hold: null,
-      individual_id: p.individual_id ?? null,
-      individual_name: p.individual_name ?? null,
-      network: 'ach',
-      notifications_of_change: [],
-      pending_transaction_id: null,
-      preferred_effective_date: { date: null, settlement_schedule: 'same_day' },
-      return: null,
-      routing_number: p.routing_number,
-      settlement: null,
-      standard_entry_class_code: p.standard_entry_class_code ?? 'corporate_credit_or_debit',
-      statement_descriptor: p.statement_descriptor,
-      status: 'pending_submission',
-      submission: null,
-      transaction_id: null,
-      type: 'ach_transfer',
-    };
+    return newTransfer(p, key, () => ({ id: `ach_transfer_${++this.sequence}`, createdAt: this.options.now() }));
   }
 }
 
@@ -237,9 +265,25 @@ export interface FakeIncreaseOptions {
   webhookSecret: string;
   /** The fake's clock: `created_at` of what it creates. */
   now: () => Date;
+  /** The receiving banks answer by the sandbox's numbers, days compressed (see the class). */
+  receivingBank: boolean;
+  /** Where Increase's webhook goes (the runtime's `/bank/notices`); none: no notice is sent. */
+  noticeUrl?: string;
+  /** How long after a return its notice is sent. */
+  noticeDelayMs: number;
+  /** Keep the fake's objects in this file across restarts (`npm start` with `DATA_DIR`); in memory when absent. */
+  stateFile?: string;
+  /** What the fake tells a developer: every credit, with the statement code in its description, and a refused notice. */
+  log: (message: string) => void;
 }
 
-type Invalid = { error: string };
+interface SavedState {
+  sequence: number;
+  prenotifications: ACHPrenotification[];
+  transfers: ACHTransfer[];
+  byKey: [string, { id: string; body: string }][];
+  createdPerKey: [string, number][];
+}
 type Answer = [number, unknown, Record<string, string>?];
 
 const header = (req: IncomingMessage, name: string): string | undefined => {

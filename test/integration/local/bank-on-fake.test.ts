@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { CONSUMERS } from '#lib/service/index';
+import { captureLogs } from '#test/support/logs';
+import { accountBody, useVerifyRuntime } from '../verify-accounts/support';
+
+/**
+ * `BANK_PROVIDER=increase-fake` (docs/local.md#real-rails-on-the-increase-fake): the local
+ * runtime on the Increase fake as the receiving banks, days compressed. Nothing is applied
+ * by hand: the fake's signed notice reaches POST /bank/notices, and BankReturnWindows runs
+ * on its own timer. Its interval is 4 s here instead of the row's 15 s, to keep the test
+ * short, and still well after the fake's notice (100 ms), so the notice is what closes 2222.
+ */
+const logs = captureLogs();
+const statementLines: string[] = [];
+const env = useVerifyRuntime({
+  increaseFake: { noticeDelayMs: 100, log: (line) => statementLines.push(line) },
+  consumers: CONSUMERS.map((consumer) =>
+    consumer.id === 'BankReturnWindows' && consumer.source.kind === 'schedule'
+      ? { ...consumer, source: { ...consumer.source, localEveryMs: 4000 } }
+      : consumer,
+  ),
+});
+
+let counter = 0;
+async function created(suffix: string, over: Record<string, unknown> = {}) {
+  const number = `${Date.now() % 100_000}${String(++counter).padStart(2, '0')}${suffix}`;
+  const answer = await env.clients.alice.post('/verify/accounts', accountBody({ account_number: number, ...over }));
+  expect(answer.status).toBe(200);
+  // Pending when created: on rails nothing is known before a return or the window's end.
+  expect(answer.body.account).toMatchObject({ verification_status: 'pending', debit_status: 'pending' });
+  return answer.body.account.id as string;
+}
+const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
+
+/** Polls until `check` holds: the runtime settles on its own timers here, not on a call of the test. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('the local runtime on the Increase fake', () => {
+  it('sends an account ending 2222 over ACH: the fake returns it R02 and its signed notice closes the account', async () => {
+    const id = await created('2222');
+    const fake = env.runtime.increaseFake;
+    const status = await eventually(
+      async () => fake?.prenotificationByKey(`tenant-alice.${id}.status.1`),
+      (prenote) => prenote !== undefined,
+    );
+    expect(status).toMatchObject({
+      status: 'returned',
+      prenotification_return: { return_reason_code: 'account_closed' },
+    });
+    // The notice is answered once it is applied: the account is closed by then.
+    await eventually(
+      async () => fake?.notices.find((notice) => notice.objectId === status?.id),
+      (notice) => notice !== undefined,
+    );
+    expect(fake?.notices.find((notice) => notice.objectId === status?.id)).toEqual({
+      objectId: status?.id,
+      status: 200,
+    });
+    expect(logs.find((line) => line.message === 'verification settled' && line.verify_account_id === id)).toMatchObject(
+      { route: 'POST /bank/notices', verification_status: 'closed' },
+    );
+    expect(await account(id)).toMatchObject({
+      verification_status: 'closed',
+      status_reason: 'closed_account',
+      debit_status: 'failed',
+      debit_status_reason: 'closed_account',
+    });
+  });
+
+  it('keeps a plain account pending until its compressed return window ends, then BankReturnWindows makes it valid', async () => {
+    const id = await created('6789');
+    const settled = await eventually(
+      () => account(id),
+      (found) => found.verification_status !== 'pending',
+    );
+    expect(settled).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
+  });
+
+  it('sends a valid control account its one-cent credit; the code logged from its description proves control', async () => {
+    const id = await created('6789', { type: 'control' });
+    await eventually(
+      () => account(id),
+      (found) => found.control_status === 'pending' && found.verification_status === 'valid',
+    );
+    const line = statementLines.find((entry) => entry.includes('1-cent credit') && /…\d{4}/.test(entry));
+    const code = /"CODE ([A-Z0-9]{4})"/.exec(line ?? '')?.[1];
+    expect(code).toMatch(/^[A-Z0-9]{4}$/);
+    const answer = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: code });
+    expect(answer.body).toMatchObject({ account: { control_status: 'valid' } });
+  });
+});

@@ -1,0 +1,163 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeIncrease } from '#lib/local/fake-increase';
+import type { AccountCheck, BankAccountCheckRef, BankOutcome, PendingCheck } from '#shared/bank/bank-provider';
+import { IncreaseBank } from '#shared/bank/increase/increase-bank';
+import { sandboxAccountCheck } from '#shared/bank/sandbox-bank';
+
+/**
+ * The Increase fake as the receiving bank (`receivingBank`, what `npm start` runs on with
+ * BANK_PROVIDER=increase-fake): prenotifications submitted at once, dated so their window
+ * has ended, and returned by the sandbox's numbers (docs/sandbox.md) with the ACH code that
+ * means the sandbox's outcome, told by a signed notice POSTed to the notice URL.
+ */
+let fake: FakeIncrease;
+let bank: IncreaseBank;
+const received: { body: string; headers: Record<string, string> }[] = [];
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers as Record<string, string> });
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+});
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as AddressInfo;
+  fake = await FakeIncrease.start({
+    receivingBank: true,
+    noticeDelayMs: 10,
+    noticeUrl: `http://127.0.0.1:${port}/bank/notices`,
+  });
+  bank = new IncreaseBank({
+    apiKey: fake.options.apiKey,
+    webhookSecret: fake.options.webhookSecret,
+    accountId: 'account_local_fake',
+    baseURL: fake.url,
+  });
+});
+afterAll(async () => {
+  await fake.stop();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+let counter = 0;
+const accountEnding = (suffix: string): BankAccountCheckRef => ({
+  tenant: 'tenant-alice',
+  id: `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`,
+  routing_number: '021000021',
+  account_number: `98765${String(counter).padStart(2, '0')}${suffix}`,
+  account_holder_name: 'Jane Doe',
+});
+
+/** Waits for the notices of `count` returns and reads them as the notice route does. */
+async function noticesOf(account: BankAccountCheckRef, count: number): Promise<BankOutcome[]> {
+  const outcomes: BankOutcome[] = [];
+  for (let waited = 0; waited < 2000; waited += 10) {
+    outcomes.length = 0;
+    for (const notice of received) outcomes.push(...(await bank.readNotice(notice.body, notice.headers)));
+    const mine = outcomes.filter((outcome) => outcome.id === account.id);
+    if (mine.length >= count) return mine;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no ${count} notices for ${account.account_number}`);
+}
+
+/** The account as its returns (or their absence at the window's end) settle it. */
+function settledBy(outcomes: readonly BankOutcome[]): AccountCheck {
+  const status = outcomes.find((outcome) => outcome.kind === 'status')?.returned;
+  const debit = outcomes.find((outcome) => outcome.kind === 'debit')?.returned;
+  return { verification_status: 'valid', debit_status: 'valid', ...debit, ...status } as AccountCheck;
+}
+
+describe('the Increase fake as the receiving bank, by the sandbox’s numbers', () => {
+  it.each([
+    ['1111', 2],
+    ['2222', 2],
+    ['3333', 2],
+    ['4444', 1],
+    ['5555', 2],
+  ])(
+    'returns the prenotifications to an account ending %s with the codes that settle it as the sandbox does',
+    async (suffix, returns) => {
+      const account = accountEnding(suffix);
+      await bank.checkAccount(account, 1);
+      const outcomes = await noticesOf(account, returns);
+      expect(settledBy(outcomes)).toEqual(sandboxAccountCheck(account));
+    },
+  );
+
+  it('returns R02 for 2222 and R04 for 1111, as Increase names them', async () => {
+    const closed = accountEnding('2222');
+    const invalid = accountEnding('1111');
+    await bank.checkAccount(closed, 1);
+    await bank.checkAccount(invalid, 1);
+    const reason = (account: BankAccountCheckRef) =>
+      fake.prenotificationByKey(`tenant-alice.${account.id}.status.1`)?.prenotification_return?.return_reason_code;
+    expect(reason(closed)).toBe('account_closed');
+    expect(reason(invalid)).toBe('invalid_account_number_structure');
+  });
+
+  it('submits a prenotification to any other account at once and returns nothing: valid when its window ends', async () => {
+    const account = accountEnding('6789');
+    await bank.checkAccount(account, 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const sent = (['status', 'debit'] as const).map(
+      (kind) => fake.prenotificationByKey(`tenant-alice.${account.id}.${kind}.1`)?.id ?? '',
+    );
+    expect(await bank.confirmSilence('status', sent[0] ?? '')).toBe('silent');
+    expect(await bank.confirmSilence('debit', sent[1] ?? '')).toBe('silent');
+    expect(fake.notices.filter((notice) => sent.includes(notice.objectId))).toEqual([]);
+  });
+
+  it('dates each prenotification so that its return window has already ended: days compressed', async () => {
+    const before = Date.now();
+    const pending = (await bank.checkAccount(accountEnding('6789'), 1)) as PendingCheck;
+    expect(pending.windowEndsAt.getTime()).toBeLessThanOrEqual(Date.now());
+    // The latest such day: a day later, the window would not have ended yet.
+    expect(pending.windowEndsAt.getTime()).toBeGreaterThan(before - 5 * 24 * 3600_000);
+  });
+
+  it('a return is recorded at once, so the end of the window finds it even before its notice', async () => {
+    const account = accountEnding('2222');
+    await bank.checkAccount(account, 1);
+    const id = fake.prenotificationByKey(`tenant-alice.${account.id}.status.1`)?.id ?? '';
+    expect(await bank.confirmSilence('status', id)).toMatchObject({ verification_status: 'closed' });
+  });
+
+  it('logs every credit with its description, where the statement code is', async () => {
+    const lines: string[] = [];
+    fake.options.log = (line) => lines.push(line);
+    const credit = await bank.sendStatementCredit(accountEnding('6789'), 'Acme', 'credit-1');
+    expect(lines).toEqual([expect.stringContaining(`described "CODE ${credit.statementCode}"`)]);
+    expect(lines[0]).toContain('account …6789');
+  });
+
+  it('with a state file, a restarted fake still knows what it sent (npm start with DATA_DIR)', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'fake-increase-')), 'increase-fake.json');
+    const first = await FakeIncrease.start({ receivingBank: true, stateFile });
+    const account = accountEnding('2222');
+    await new IncreaseBank({ ...first.options, accountId: 'account_local_fake', baseURL: first.url }).checkAccount(
+      account,
+      1,
+    );
+    await first.stop();
+    const again = await FakeIncrease.start({ receivingBank: true, stateFile });
+    try {
+      const restarted = new IncreaseBank({ ...again.options, accountId: 'account_local_fake', baseURL: again.url });
+      const id = again.prenotificationByKey(`tenant-alice.${account.id}.status.1`)?.id ?? '';
+      expect(await restarted.confirmSilence('status', id)).toMatchObject({ verification_status: 'closed' });
+      // The same key answers the first entry, not a second one.
+      await restarted.checkAccount(account, 1);
+      expect(again.createdPerKey.get(`tenant-alice.${account.id}.status.1`)).toBe(1);
+    } finally {
+      await again.stop();
+    }
+  });
+});
