@@ -6,9 +6,10 @@ import { accountBody, useVerifyRuntime } from '../verify-accounts/support';
 /**
  * `BANK_PROVIDER=increase-fake` (docs/local.md#real-rails-on-the-increase-fake): the local
  * runtime on the Increase fake as the receiving banks, days compressed. Nothing is applied
- * by hand: the fake's signed notice reaches POST /bank/notices, and BankReturnWindows runs
- * on its own timer. Its interval is 4 s here instead of the row's 15 s, to keep the test
- * short, and still well after the fake's notice (100 ms), so the notice is what closes 2222.
+ * by hand: the fake's signed notice reaches POST /bank/notices, and BankReturnWindows
+ * settles the windows that ended. The schedule's own timer is turned off here and the test
+ * runs it (`runSchedule`), so on a machine of any speed the notice alone closes 2222, and a
+ * quiet account is valid exactly when the schedule ran.
  */
 const logs = captureLogs();
 const statementLines: string[] = [];
@@ -16,7 +17,7 @@ const env = useVerifyRuntime({
   increaseFake: { noticeDelayMs: 100, log: (line) => statementLines.push(line) },
   consumers: CONSUMERS.map((consumer) =>
     consumer.id === 'BankReturnWindows' && consumer.source.kind === 'schedule'
-      ? { ...consumer, source: { ...consumer.source, localEveryMs: 4000 } }
+      ? { ...consumer, source: { ...consumer.source, localEveryMs: 24 * 3600_000 } }
       : consumer,
   ),
 });
@@ -32,8 +33,8 @@ async function created(suffix: string, over: Record<string, unknown> = {}) {
 }
 const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
 
-/** Polls until `check` holds: the runtime settles on its own timers here, not on a call of the test. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+/** Polls until `check` holds: the fake's notice comes on its own timer, not on a call of the test. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 120_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -76,19 +77,19 @@ describe('the local runtime on the Increase fake', () => {
 
   it('keeps a plain account pending until its compressed return window ends, then BankReturnWindows makes it valid', async () => {
     const id = await created('6789');
-    const settled = await eventually(
-      () => account(id),
-      (found) => found.verification_status !== 'pending',
-    );
-    expect(settled).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ verification_status: 'pending' });
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
   });
 
   it('sends a valid control account its one-cent credit; the code logged from its description proves control', async () => {
     const id = await created('6789', { type: 'control' });
-    await eventually(
-      () => account(id),
-      (found) => found.control_status === 'pending' && found.verification_status === 'valid',
-    );
+    await env.runtime.settle();
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
     const line = statementLines.find((entry) => entry.includes('1-cent credit') && /…\d{4}/.test(entry));
     const code = /"CODE ([A-Z0-9]{4})"/.exec(line ?? '')?.[1];
     expect(code).toMatch(/^[A-Z0-9]{4}$/);
