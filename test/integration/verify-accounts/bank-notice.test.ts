@@ -1,12 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { servedRoutes } from '#lib/service/index';
 import { BankNoticeRefused, type BankOutcome } from '#shared/bank/bank-provider';
 import { bankWaits } from '#shared/db/verify-accounts/index';
-import { setDependencies } from '#shared/dependencies';
 import { RailsBank } from '#test/support/rails-bank';
 import { api } from '../harness';
-import { accountBody, freshAccountNumber, storedItem, useVerifyRuntime } from './support';
+import { storedItem, useRailsRuntime } from './support';
 
 /**
  * POST /bank/notices, the provider's signed webhook (docs/api.md#real-rails), through the
@@ -28,24 +27,14 @@ class NoticeBank extends RailsBank {
   }
 }
 
-const env = useVerifyRuntime({ routes: servedRoutes('increase') });
 let rails: NoticeBank;
-beforeEach(() => {
-  rails = new NoticeBank();
-  setDependencies({ bank: rails });
-});
-afterEach(() => setDependencies({ bank: undefined }));
-
-async function created(over: Record<string, unknown> = {}) {
-  const answer = await env.clients.alice.post(
-    '/verify/accounts',
-    accountBody({ account_number: freshAccountNumber(), ...over }),
-  );
-  expect(answer.status).toBe(200);
-  await env.runtime.settle();
-  return answer.body.account.id as string;
-}
-const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
+const { env, created, account } = useRailsRuntime(
+  () => {
+    rails = new NoticeBank();
+    return rails;
+  },
+  { routes: servedRoutes('increase') },
+);
 
 /** What the provider sends: no token, no Service-Version, its own headers. */
 async function notice(body: string, headers: Record<string, string | undefined> = {}) {

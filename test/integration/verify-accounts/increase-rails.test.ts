@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
 import { FakeIncrease } from '#lib/local/fake-increase';
 import { IncreaseBank } from '#shared/bank/increase/increase-bank';
 import { bank } from '#shared/bank/index';
-import { setDependencies } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
-import { accountBody, freshAccountNumber, storedItem, useVerifyRuntime } from './support';
+import { storedItem, useRailsRuntime } from './support';
 
 /**
  * Real rails through the Increase adapter, end to end on the local runtime and a local
@@ -14,36 +13,21 @@ import { accountBody, freshAccountNumber, storedItem, useVerifyRuntime } from '.
  * comes), a window ended with no return makes the account valid, and the statement code
  * Increase carried in the credit proves control.
  */
-const env = useVerifyRuntime();
-const logger = createLogger({ test: 'increase-rails' });
 let fake: FakeIncrease;
-
 beforeAll(async () => {
   fake = await FakeIncrease.start();
 });
 afterAll(() => fake?.stop());
-beforeEach(() => {
+const { env, created, account } = useRailsRuntime(() => {
   fake.options.now = () => new Date();
-  const increase = new IncreaseBank({
+  return new IncreaseBank({
     apiKey: fake.options.apiKey,
     webhookSecret: fake.options.webhookSecret,
     accountId: 'account_in71c4amph0vgo2qllky',
     baseURL: fake.url,
   });
-  setDependencies({ bank: increase });
 });
-afterEach(() => setDependencies({ bank: undefined }));
-
-async function created(over: Record<string, unknown> = {}) {
-  const answer = await env.clients.alice.post(
-    '/verify/accounts',
-    accountBody({ account_number: freshAccountNumber(), ...over }),
-  );
-  expect(answer.status).toBe(200);
-  await env.runtime.settle();
-  return answer.body.account.id as string;
-}
-const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
+const logger = createLogger({ test: 'increase-rails' });
 
 /** What the webhook route does with a notice: the adapter reads it, each outcome applied. */
 async function delivered(notice: { body: string; headers: Record<string, string> }) {

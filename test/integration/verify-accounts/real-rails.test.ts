@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
 import { completeVerification } from '#functions/verify-accounts/complete-verification';
 import { bankWaits } from '#shared/db/verify-accounts/index';
-import { setDependencies } from '#shared/dependencies';
 import { createLogger } from '#shared/logger';
 import { RailsBank } from '#test/support/rails-bank';
-import { accountBody, freshAccountNumber, storedItem, useVerifyRuntime } from './support';
+import { storedItem, useRailsRuntime } from './support';
 
 /**
  * A bank on real rails (docs/api.md#real-rails), through the local runtime: an account
@@ -14,26 +13,20 @@ import { accountBody, freshAccountNumber, storedItem, useVerifyRuntime } from '.
  * valid (debits too, unless their own prenotification came back); a control account then
  * gets its credit; a repeated debit check waits the same way.
  */
-const env = useVerifyRuntime();
-const logger = createLogger({ test: 'real-rails' });
 let rails: RailsBank;
-
-beforeEach(() => {
+const { env, created, account } = useRailsRuntime(() => {
   rails = new RailsBank();
-  setDependencies({ bank: rails });
+  return rails;
 });
-afterEach(() => setDependencies({ bank: undefined }));
+const logger = createLogger({ test: 'real-rails' });
+/** A debit prenotification returned for debits alone. */
+const debitBlocked = (id: string) => ({
+  tenant: 'tenant-alice',
+  id,
+  kind: 'debit' as const,
+  returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' } as const,
+});
 
-async function created(over: Record<string, unknown> = {}) {
-  const answer = await env.clients.alice.post(
-    '/verify/accounts',
-    accountBody({ account_number: freshAccountNumber(), ...over }),
-  );
-  expect(answer.status).toBe(200);
-  await env.runtime.settle();
-  return answer.body.account.id as string;
-}
-const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
 const CLOSED = {
   verification_status: 'closed',
   status_reason: 'closed_account',
@@ -51,15 +44,7 @@ describe('real rails: an account waits for its prenotifications', () => {
 
   it('a return kept on a check survives the worker running again for the account', async () => {
     const id = await created();
-    await applyBankOutcome(
-      {
-        tenant: 'tenant-alice',
-        id,
-        kind: 'debit',
-        returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' },
-      },
-      logger,
-    );
+    await applyBankOutcome(debitBlocked(id), logger);
     // The verification message again (a redelivery): the checks are sent with the same key, and kept as they were.
     await completeVerification('tenant-alice', id, logger);
     const debit = (await bankWaits().of('tenant-alice', id)).find((wait) => wait.kind === 'debit');
@@ -83,15 +68,7 @@ describe('real rails: an account waits for its prenotifications', () => {
     rails.windowEndsAt = new Date(Date.now() - 1000);
     const quiet = await created();
     const blocked = await created();
-    await applyBankOutcome(
-      {
-        tenant: 'tenant-alice',
-        id: blocked,
-        kind: 'debit',
-        returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' },
-      },
-      logger,
-    );
+    await applyBankOutcome(debitBlocked(blocked), logger);
     // A debit return alone waits for the status.
     expect(await account(blocked)).toMatchObject({ verification_status: 'pending' });
     await env.runtime.runSchedule('BankReturnWindows');
@@ -155,15 +132,7 @@ describe('real rails: an account waits for its prenotifications', () => {
     expect((await env.clients.alice.post(`/verify/accounts/${id}/debits`, {})).status).toBe(200);
     await env.runtime.settle();
     expect(await account(id)).toMatchObject({ debit_status: 'pending' });
-    await applyBankOutcome(
-      {
-        tenant: 'tenant-alice',
-        id,
-        kind: 'debit',
-        returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' },
-      },
-      logger,
-    );
+    await applyBankOutcome(debitBlocked(id), logger);
     await env.runtime.settle();
     expect(await account(id)).toMatchObject({ debit_status: 'blocked', debit_status_reason: 'debit_blocked' });
   });

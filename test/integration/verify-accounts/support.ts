@@ -1,8 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { LocalRuntime, LocalRuntimeOptions } from '#lib/local/runtime';
+import type { BankProvider } from '#shared/bank/bank-provider';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
-import { documentClient } from '#shared/dependencies';
+import { documentClient, setDependencies } from '#shared/dependencies';
 import { api, startTestRuntime } from '../harness';
 
 /** A valid create body; account numbers must differ between accounts of a test (5-per-24h limit). */
@@ -47,4 +48,26 @@ export function useVerifyRuntime(options: Partial<LocalRuntimeOptions> = {}) {
   });
   afterAll(() => env.runtime?.stop());
   return env;
+}
+
+/**
+ * `useVerifyRuntime` with a bank on rails put in place before each test (`bank()` builds
+ * it) and taken away after, and the helpers every rails test uses: `created`, an account of
+ * Alice's once the pipeline has run (the rails leave it pending), and `account`, as read now.
+ */
+export function useRailsRuntime(bank: () => BankProvider, options: Partial<LocalRuntimeOptions> = {}) {
+  const env = useVerifyRuntime(options);
+  beforeEach(() => setDependencies({ bank: bank() }));
+  afterEach(() => setDependencies({ bank: undefined }));
+  async function created(over: Record<string, unknown> = {}): Promise<string> {
+    const answer = await env.clients.alice.post(
+      '/verify/accounts',
+      accountBody({ account_number: freshAccountNumber(), ...over }),
+    );
+    expect(answer.status).toBe(200);
+    await env.runtime.settle();
+    return answer.body.account.id as string;
+  }
+  const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
+  return { env, created, account };
 }
