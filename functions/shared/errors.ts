@@ -11,11 +11,17 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details?: Record<string, unknown>,
-    options?: { cause?: unknown; fields?: Record<string, unknown>; headers?: Record<string, string> },
+    options?: {
+      cause?: unknown;
+      fields?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      /** Say a 5xx's code and message to the caller too (503 `service_unavailable`). */
+      expose?: boolean;
+    },
   ) {
     super(message, options);
     this.name = new.target.name;
-    this.expose = statusCode < 500;
+    this.expose = options?.expose ?? statusCode < 500;
     this.fields = options?.fields;
     this.headers = options?.headers;
   }
@@ -50,8 +56,8 @@ export class NotFoundError extends AppError {
 
 /** 409: the request conflicts with the current state of a record. */
 export class ConflictError extends AppError {
-  constructor(code: string, message: string, details?: Record<string, unknown>) {
-    super(409, code, message, details);
+  constructor(code: string, message: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
+    super(409, code, message, details, { headers });
   }
 }
 
@@ -77,6 +83,67 @@ export const retryAfter = (seconds: number): [Record<string, unknown>, Record<st
   { retry_after_seconds: seconds },
   { 'retry-after': String(seconds) },
 ];
+
+/** Seconds a 503 `service_unavailable` asks the caller to wait: the SDK's own retries already waited. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * 503: a dependency (the table, a queue, KMS, a provider) was throttling, failing or out of
+ * reach through all of the SDK's own retries. Nothing the caller sent caused it, and the
+ * same request (same `Idempotency-Key`) may be sent again after `Retry-After`
+ * (docs/api.md#retrying). Nothing of the cause reaches the caller.
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(options?: { cause?: unknown }) {
+    const [details, headers] = retryAfter(UNAVAILABLE_RETRY_AFTER_SECONDS);
+    super(
+      503,
+      'service_unavailable',
+      `the service could not reach a dependency; retry after ${UNAVAILABLE_RETRY_AFTER_SECONDS} s with the same Idempotency-Key`,
+      details,
+      { cause: options?.cause, headers, expose: true },
+    );
+  }
+}
+
+/** Errors AWS services answer when they throttle a caller (the SDK retries them before giving up). */
+const THROTTLING_ERRORS = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'TooManyRequestsException',
+  'ThrottledException',
+  'SlowDown',
+]);
+/** A connection that could not be made or was cut: the dependency is out of reach for now. */
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Whether `error` says a dependency is away for now rather than that the request or the
+ * code is wrong: throttling, a 5xx of the service, a refused, reset or timed-out
+ * connection, as the SDK leaves them once its retries are spent (it retries the same
+ * classes). Read from the error's name, code and metadata, never from its message.
+ */
+export function isDependencyUnavailable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 3; cause = cause.cause, depth++) {
+    const shaped = cause as Error & { code?: unknown; $fault?: unknown; $metadata?: { httpStatusCode?: number } };
+    if (THROTTLING_ERRORS.has(shaped.name) || shaped.name === 'TimeoutError') return true;
+    if (typeof shaped.code === 'string' && NETWORK_ERROR_CODES.has(shaped.code)) return true;
+    const status = shaped.$metadata?.httpStatusCode;
+    if (shaped.$fault === 'server' || (status !== undefined && status >= 500)) return true;
+  }
+  return false;
+}
 
 /** 500: never caused by the caller; the body says only `internal_server_error`. */
 export class InternalError extends AppError {

@@ -148,9 +148,10 @@ function responsesOf(
   if (conflict.size > 0) {
     responses.push({
       status: 409,
-      description: 'The request conflicts with the current state.',
+      description:
+        'The request conflicts with the current state; `idempotency_key_in_use` says with `Retry-After` when the first request’s hold on the key lapses.',
       variants: [service(conflict)],
-      headers: fromService,
+      headers: idempotent ? { ...fromService, 'retry-after': { required: false } } : fromService,
     });
   }
   responses.push({
@@ -189,9 +190,10 @@ function responsesOf(
     },
     {
       status: 503,
-      description: 'API Gateway gave up after 30 s (its own body); the request may have taken effect.',
-      variants: [gateway('serviceUnavailable')],
-      headers: {},
+      description:
+        'A dependency was throttling or out of reach (`service_unavailable`, with `Retry-After`), or API Gateway gave up after 30 s (its own body; the request may have taken effect). Retry with the same `Idempotency-Key`.',
+      variants: [service(codeList(['service_unavailable'])), gateway('serviceUnavailable')],
+      headers: { ...fromEither, 'retry-after': { required: false } },
     },
   );
   return responses;

@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   too_many_requests: 'the tenant’s request budget is spent: retry after `Retry-After` seconds',
   request_too_large: 'the body is larger than 64 KiB',
   internal_server_error: 'an unexpected failure; retry later',
+  service_unavailable:
+    'a dependency (the table, a queue, a key) was throttling or out of reach through every retry: retry after `Retry-After` seconds with the same `Idempotency-Key`',
   // The bank provider's notice route (not a partner route: it is not in the partner's OpenAPI document).
   invalid_signature: 'the notice is not signed by the bank provider with the webhook secret, or its signature is stale',
   // Input.

@@ -1,7 +1,7 @@
 import { idempotencyRecords } from '#shared/db/idempotency/index';
 import { now } from '#shared/dependencies';
 import { digest } from '#shared/digest/index';
-import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
+import { ConflictError, retryAfter, UnprocessableError, ValidationError } from '#shared/errors';
 import { metrics } from '#shared/metrics';
 import { errorResult } from './respond';
 import { IDEMPOTENT_METHODS } from './table-access';
@@ -33,7 +33,13 @@ export const idempotency = (): HttpMiddleware => ({
       throw new UnprocessableError('idempotency_key_reused', 'this Idempotency-Key was used with another request');
     }
     if (claim.state === 'in_progress') {
-      throw new ConflictError('idempotency_key_in_use', 'a request with this Idempotency-Key is still in progress');
+      // The first request may answer any moment, or have died: its lock lapses at the latest.
+      const seconds = Math.max(1, Math.ceil((claim.lockedUntil.getTime() - now().getTime()) / 1000));
+      throw new ConflictError(
+        'idempotency_key_in_use',
+        `a request with this Idempotency-Key is still in progress; retry after ${seconds} s`,
+        ...retryAfter(seconds),
+      );
     }
     if (claim.state === 'completed') {
       metrics().count('IdempotentReplay');

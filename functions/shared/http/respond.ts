@@ -1,4 +1,4 @@
-import { AppError } from '#shared/errors';
+import { AppError, isDependencyUnavailable, ServiceUnavailableError } from '#shared/errors';
 import type { HttpResult } from './types';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -18,17 +18,24 @@ export function jsonResult(
 }
 
 /**
- * The contract's error body `{ error_code, message, details?, request_id }`. Anything
- * that is not an exposed AppError becomes `internal_server_error` with no internals.
+ * The contract's error body `{ error_code, message, details?, request_id }`. A dependency
+ * that is away (isDependencyUnavailable) is `503 service_unavailable` with `Retry-After`;
+ * anything else that is not an exposed AppError becomes `internal_server_error` with no
+ * internals.
  */
 export function errorResult(error: unknown, requestId: string): HttpResult {
-  const known = error instanceof AppError && error.expose;
+  const known =
+    error instanceof AppError && error.expose
+      ? error
+      : isDependencyUnavailable(error)
+        ? new ServiceUnavailableError({ cause: error })
+        : undefined;
   const body = known
-    ? { ...error.fields, error_code: error.code, message: error.message, details: error.details, request_id: requestId }
+    ? { ...known.fields, error_code: known.code, message: known.message, details: known.details, request_id: requestId }
     : {
         error_code: 'internal_server_error',
         message: 'an internal error occurred; retry later',
         request_id: requestId,
       };
-  return jsonResult(known ? error.statusCode : 500, body, requestId, known ? error.headers : undefined);
+  return jsonResult(known ? known.statusCode : 500, body, requestId, known?.headers);
 }

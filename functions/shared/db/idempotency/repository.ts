@@ -13,7 +13,7 @@ export interface StoredResponse {
 
 export type IdempotencyClaim =
   | { state: 'claimed' }
-  | { state: 'in_progress'; fingerprint: string }
+  | { state: 'in_progress'; fingerprint: string; lockedUntil: Date }
   | { state: 'completed'; fingerprint: string; response: StoredResponse };
 
 // Literals, not products: esbuild keeps an unused product at the top of a module, and so
@@ -74,7 +74,11 @@ export class IdempotencyRepository {
           response: this.opened(scope, JSON.parse(String(held.response))),
         };
       }
-      return { state: 'in_progress', fingerprint: String(held.fingerprint) };
+      return {
+        state: 'in_progress',
+        fingerprint: String(held.fingerprint),
+        lockedUntil: new Date(Number(held.locked_until_ms)),
+      };
     }
   }
 

@@ -1,3 +1,9 @@
+import {
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+  RequestLimitExceeded,
+  ThrottlingException,
+} from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as control } from '#functions/verify-accounts/handlers/control';
@@ -252,6 +258,82 @@ describe('unexpected failures', () => {
     expect(res.statusCode).toBe(500);
     expect(res.body.error_code).toBe('internal_server_error');
     expect(res.raw).not.toContain('Provisioned');
+  });
+});
+
+describe('a dependency that is unavailable', () => {
+  // What the SDK throws once its own retries are spent: throttling, a 5xx, a refused or
+  // reset connection, a timeout. The request may be retried as it was (docs/api.md#retrying).
+  const unavailable: [string, () => Error][] = [
+    [
+      'throttling (ProvisionedThroughputExceededException)',
+      () => new ProvisionedThroughputExceededException({ message: 'throughput exceeded', $metadata: {} }),
+    ],
+    ['throttling (ThrottlingException)', () => new ThrottlingException({ message: 'rate exceeded', $metadata: {} })],
+    ['throttling (RequestLimitExceeded)', () => new RequestLimitExceeded({ message: 'limit', $metadata: {} })],
+    [
+      'a 500 of the service (InternalServerError)',
+      () => new InternalServerError({ message: 'internal', $metadata: { httpStatusCode: 500 } }),
+    ],
+    [
+      'a 503 of the service',
+      () =>
+        Object.assign(new Error('Service Unavailable'), {
+          name: 'ServiceUnavailable',
+          $fault: 'server',
+          $metadata: { httpStatusCode: 503 },
+        }),
+    ],
+    [
+      'a refused connection',
+      () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED' }),
+    ],
+    ['a reset connection', () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })],
+    ['a timeout', () => Object.assign(new Error('Connection timed out after 1000 ms'), { name: 'TimeoutError' })],
+  ];
+
+  it.each(unavailable)(
+    '%s answers 503 service_unavailable with Retry-After and nothing of the cause',
+    async (_name, error) => {
+      accountWriteFails(error());
+
+      const res = await invoke(create, createEvent(validCreateBody(), { requestId: 'req-503' }));
+
+      expect(res.statusCode).toBe(503);
+      expect(res.body.error_code).toBe('service_unavailable');
+      expect(res.body.request_id).toBe('req-503');
+      expect(res.body.details).toEqual({ retry_after_seconds: 1 });
+      expect(res.headers['retry-after']).toBe('1');
+      for (const leak of ['Provisioned', 'ECONN', '127.0.0.1', 'Exception', 'internal']) {
+        expect(res.raw).not.toContain(leak);
+      }
+    },
+  );
+
+  it('is logged at error level with its cause, as a 500 is', async () => {
+    ddb.on(GetCommand).rejects(new ThrottlingException({ message: 'rate exceeded', $metadata: {} }));
+
+    const res = await invoke(get, getEvent(ACCOUNT_ID, { requestId: 'req-504' }));
+
+    expect(res.statusCode).toBe(503);
+    const errors = harness.logs.map((line) => JSON.parse(line)).filter((line) => line.level === 'ERROR');
+    expect(errors).toHaveLength(1);
+    expect(JSON.stringify(errors[0])).toContain('ThrottlingException');
+  });
+
+  it('a failure that is not the dependency being away stays 500 (a refused condition, a bad request)', async () => {
+    accountWriteFails(
+      Object.assign(new Error('One or more parameter values were invalid'), {
+        name: 'ValidationException',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 400 },
+      }),
+    );
+
+    const res = await invoke(create, createEvent(validCreateBody()));
+
+    expect(res.statusCode).toBe(500);
+    expect(res.body.error_code).toBe('internal_server_error');
   });
 });
 

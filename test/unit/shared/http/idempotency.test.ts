@@ -126,6 +126,19 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
     expect(countOf(harness.metrics, 'IdempotentReplay')).toBe(0);
   });
 
+  it('answers a key still in progress 409 idempotency_key_in_use with Retry-After: the seconds until its lock lapses', async () => {
+    const first = await firstRequest(validCreateBody());
+    keyHeldBy({ status: 'in_progress', fingerprint: first.fingerprint });
+
+    const res = await invoke(create, createEvent(validCreateBody(), withKey(KEY)));
+
+    expect(res.statusCode).toBe(409);
+    expect(res.body.error_code).toBe('idempotency_key_in_use');
+    // The first request may still answer, or have died: a client retries after the lock at the latest.
+    expect(res.headers['retry-after']).toBe('60');
+    expect(res.body.details).toEqual({ retry_after_seconds: 60 });
+  });
+
   it('does not mark a first response as replayed', async () => {
     const res = await invoke(create, createEvent(validCreateBody(), withKey(KEY)));
 
