@@ -1,4 +1,5 @@
 import type { TableDescription } from '@aws-sdk/client-dynamodb';
+import type { Availability } from './availability';
 import type { LambdaInvoker } from './lambda-invoker';
 import type { RuntimeLog } from './log';
 
@@ -12,6 +13,8 @@ export interface WorkerContext {
   /** Holds `LatestStreamArn`, which a stream poller reads from. */
   readonly table: TableDescription;
   readonly dynamoEndpoint: string;
+  /** Whether the table answers: workers pause while it is down (a supervised DynamoDB Local restarting). */
+  readonly availability: Availability;
   /** Runs consumer handler modules the way Lambda would (cold start, context, timeout). */
   readonly invoker: LambdaInvoker;
   readonly log: RuntimeLog;

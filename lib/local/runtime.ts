@@ -6,11 +6,12 @@ import { REPO_ROOT } from '#lib/repo-root';
 import { CONSUMERS, type ConsumerDefinition, type RouteDefinition, servedRoutes } from '#lib/service/index';
 import { ENV } from '#shared/config';
 import { setDependencies } from '#shared/dependencies';
+import { Availability } from './availability';
 import { LOCAL_REGION } from './aws-account';
 import type { BackgroundWorker } from './background-worker';
 import { INCREASE_FAKE, startBankOnFake } from './bank-on-fake';
 import { consoleEndpoints } from './console/console-endpoints';
-import { startDynamoDbLocal } from './dynamodb-local';
+import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 import type { FakeIncrease, FakeIncreaseOptions } from './fake-increase';
 import { startHttpGateway } from './gateway/http-gateway';
 import { createJwtAuthorizer } from './gateway/jwt-authorizer';
@@ -80,6 +81,12 @@ export interface LocalRuntimeOptions {
    * sets the fake's options (`noticeDelayMs`, …). Default: when `BANK_PROVIDER` is `increase-fake`.
    */
   readonly increaseFake?: boolean | Partial<FakeIncreaseOptions>;
+  /**
+   * Called when the DynamoDB Local this runtime started is gone for good: it died in memory
+   * (its data with it) or could not be restarted (docs/local.md#when-dynamodb-local-dies).
+   * Default: stop the runtime and exit the process with code 1, as `npm start` does.
+   */
+  readonly onDatabaseLost?: (error: Error) => void;
   readonly log?: RuntimeLog;
 }
 
@@ -89,6 +96,8 @@ export interface LocalRuntime {
   readonly port: number;
   readonly tableName: string;
   readonly dynamoEndpoint: string;
+  /** The DynamoDB Local this runtime started and supervises (absent with `dynamoEndpoint`). */
+  readonly dynamoDbLocal?: Pick<DynamoDbLocal, 'pid' | 'availability'>;
   readonly issuer: LocalIssuer;
   /** A token the gateway accepts: `sub` = `client_id` = tenant, every scope by default. */
   mintToken(tenant: string, scopes?: readonly string[]): Promise<string>;
@@ -142,11 +151,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   try {
     let dynamoEndpoint = options.dynamoEndpoint;
+    let dynamo: DynamoDbLocal | undefined;
     if (!dynamoEndpoint) {
-      const dynamo = await startDynamoDbLocal({ dataDir: options.dataDir, log });
-      teardown.push(() => dynamo.stop());
+      const onLost =
+        options.onDatabaseLost ??
+        (() => {
+          void stop().finally(() => process.exit(1));
+        });
+      dynamo = await startDynamoDbLocal({ dataDir: options.dataDir, log, onLost });
+      teardown.push(() => dynamo?.stop());
       dynamoEndpoint = dynamo.endpoint;
     }
+    // A database the runtime did not start is never marked down: its owner watches it.
+    const availability = dynamo?.availability ?? new Availability();
 
     configureHandlerEnvironment({
       dynamoEndpoint,
@@ -190,7 +207,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     teardown.push(() => setDependencies({ queue: undefined, notifier: undefined }));
 
     for (const worker of [...(options.workers ?? []), ...pipeline.workers]) {
-      await worker.start({ tableName, table, dynamoEndpoint, invoker, log });
+      await worker.start({ tableName, table, dynamoEndpoint, availability, invoker, log });
       teardown.push(() => worker.stop());
       log('debug', `worker ${worker.name} started`);
     }
@@ -227,6 +244,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       port: gateway.port,
       tableName,
       dynamoEndpoint,
+      ...(dynamo && { dynamoDbLocal: dynamo }),
       issuer,
       mintToken: (tenant, scopes) => issuer.mint({ tenant, scopes }),
       queues: pipeline.queues,

@@ -58,7 +58,13 @@ export class QueueConsumer implements PipelineWorker {
 
   start(context: WorkerContext): void {
     this.context = context;
-    this.unsubscribe = this.options.queue.onMessage(() => this.sleeper.wake());
+    const unsubscribers = [
+      this.options.queue.onMessage(() => this.sleeper.wake()),
+      context.availability.onChange(() => this.sleeper.wake()),
+    ];
+    this.unsubscribe = () => {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+    };
     this.loop = this.run();
   }
 
@@ -87,8 +93,10 @@ export class QueueConsumer implements PipelineWorker {
   private async run(): Promise<void> {
     const { queue } = this.options;
     while (!this.stopped) {
-      if (this.inFlight.size >= this.concurrency) {
-        await this.sleeper.sleep(IDLE_PAUSE_MS); // until a batch ends
+      // Until a batch ends, or while the table is away: a message received now would fail
+      // and use up one of its receives for nothing (the table coming back wakes the loop).
+      if (this.inFlight.size >= this.concurrency || !this.started.availability.available) {
+        await this.sleeper.sleep(IDLE_PAUSE_MS);
         continue;
       }
       const batch = queue.receive(this.consumer.source.batchSize, this.held);

@@ -10,8 +10,8 @@ import { Sleeper } from './sleeper';
 
 // A scheduled consumer (an EventBridge cron rule in AWS). Locally there is no wall-clock
 // schedule: it runs every `localEveryMs`, first one interval after start, and on demand
-// (`run()`, which tests use). Runs never overlap: a tick that finds a run in progress is
-// skipped, and an on-demand run waits for the current one and then runs afresh. A failed
+// (`run()`, which tests use). Runs never overlap: a tick that finds a run in progress, or
+// the table away (a supervised DynamoDB Local restarting), is skipped, and an on-demand run waits for the current one and then runs afresh. A failed
 // run is logged; the next tick runs again.
 
 export type ScheduleDefinition = ConsumerDefinition & {
@@ -79,7 +79,8 @@ export class ScheduleRunner implements PipelineWorker {
   private async tick(): Promise<void> {
     while (!this.stopped) {
       await this.sleeper.sleep(this.schedule.source.localEveryMs);
-      if (this.stopped || this.unfinished > 0) continue;
+      // A run while the table is away would only fail; EventBridge's next tick comes anyway.
+      if (this.stopped || this.unfinished > 0 || !this.started.availability.available) continue;
       this.run().catch((error: unknown) => {
         this.context?.log('error', `scheduled run of ${this.name} failed`, { error: describeError(error) });
       });

@@ -130,7 +130,14 @@ export class StreamPoller implements PipelineWorker {
 
   private async run(): Promise<void> {
     const { pollMs, retryMaxMs } = this.options.timings;
+    const unsubscribe = this.started.context.availability.onChange(() => this.sleeper.wake());
     while (!this.stopped) {
+      // While the table is away a batch would only fail and use up its retries (the stream
+      // is the table's own: it is away too); the table coming back wakes the loop.
+      if (!this.started.context.availability.available) {
+        await this.sleeper.sleep(retryMaxMs);
+        continue;
+      }
       const passStart = performance.now();
       let waitMs = retryMaxMs;
       try {
@@ -142,6 +149,7 @@ export class StreamPoller implements PipelineWorker {
       }
       await this.sleeper.sleep(waitMs);
     }
+    unsubscribe();
   }
 
   /** Reads each readable shard and starts a batch on each of its idle lanes. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Availability } from '#lib/local/availability';
 import { settle } from '#lib/local/pipeline/local-pipeline';
 import { LocalQueues } from '#lib/local/pipeline/local-queues';
 import { Activity, type PipelineWorker } from '#lib/local/pipeline/pipeline-worker';
@@ -26,7 +27,11 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
     timeoutSeconds: 5,
   };
 
-  function start(handler: (event: SQSEvent) => unknown, source: Partial<QueueConsumerDefinition['source']> = {}) {
+  function start(
+    handler: (event: SQSEvent) => unknown,
+    source: Partial<QueueConsumerDefinition['source']> = {},
+    availability = new Availability(),
+  ) {
     // 180 s visibility × 1/1800 = 100 ms: retries come quickly.
     const queues = new LocalQueues({ timeScale: 1 / 1800, region: 'us-east-1' });
     const activity = new Activity();
@@ -34,10 +39,33 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
       { ...consumer, source: { ...consumer.source, ...source } },
       { queue: queues.queue('verification'), activity, region: 'us-east-1' },
     );
-    worker.start(fakeWorkerContext(handler));
+    worker.start(fakeWorkerContext(handler, availability));
     stopLater.push(worker);
     return { queues, activity, worker };
   }
+
+  it('receives nothing while the table is down, so no message uses up a receive, and carries on once it is up', async () => {
+    const availability = new Availability();
+    availability.markDown('DynamoDB Local exited');
+    const seen: string[] = [];
+    const { queues, activity, worker } = start(
+      (event) => {
+        for (const r of event.Records) seen.push(r.attributes.ApproximateReceiveCount);
+      },
+      {},
+      availability,
+    );
+    await queues.send('verification', [{ id: '1', body: { n: 1 } }]);
+    await sleep(300); // three visibility timeouts: a consumer that did not wait would have received it by now
+
+    expect(seen).toEqual([]);
+    expect(queues.queue('verification').contents()[0]?.receiveCount).toBe(0);
+    expect(worker.busy()).toMatch(/holds 1 message/);
+
+    availability.markUp();
+    await settle([worker], activity, 2_000);
+    expect(seen).toEqual(['1']);
+  });
 
   it('delivers an SQSEvent as Lambda builds it and deletes what succeeded', async () => {
     const events: SQSEvent[] = [];

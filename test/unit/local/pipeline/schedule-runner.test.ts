@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Availability } from '#lib/local/availability';
 import { Activity, type PipelineWorker } from '#lib/local/pipeline/pipeline-worker';
 import { ScheduleRunner } from '#lib/local/pipeline/schedule-runner';
 import { fakeWorkerContext } from './fake-worker-context';
@@ -40,5 +41,29 @@ describe('schedule runner', () => {
     await runner.stop();
     expect(runs).toBeGreaterThan(2);
     expect(most).toBe(1);
+  });
+
+  it('skips its ticks while the table is down, and ticks again once it is up', async () => {
+    const availability = new Availability();
+    availability.markDown('DynamoDB Local exited');
+    let runs = 0;
+    const runner = new ScheduleRunner(
+      {
+        id: 'Hourly',
+        handler: 'unused.ts',
+        source: { kind: 'schedule', cron: { minute: '0', hour: '*' }, localEveryMs: 10 },
+        table: { actions: [] },
+        timeoutSeconds: 5,
+      },
+      { activity: new Activity(), region: 'us-east-1' },
+    );
+    runner.start(fakeWorkerContext(() => ++runs, availability));
+    stopLater.push(runner);
+    await sleep(100);
+    expect(runs).toBe(0);
+
+    availability.markUp();
+    await sleep(100);
+    expect(runs).toBeGreaterThan(0);
   });
 });
