@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_RETENTION_MS } from '#domain/events';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { DELIVERY_TIMEOUT_MS, isSuccess, nextAttemptDelay } from '#domain/webhook-delivery';
@@ -5,6 +6,7 @@ import { webhookHeaders } from '#domain/webhook-signing';
 import { type DeliveryAttempt, events } from '#shared/db/events/index';
 import { type SigningSecrets, webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { now } from '#shared/dependencies';
+import { isDependencyUnavailable } from '#shared/errors';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
 import { messageQueue } from '#shared/queue/index';
@@ -42,7 +44,12 @@ export const deliveryReads = (): DeliveryReads => ({
  * always carries the same `webhook-id`. An attempt already recorded (the same message
  * again, or a replayed stream batch's fan-out) is not POSTed again.
  */
-export async function deliver(request: DeliveryMessage, logger: Logger, reads: DeliveryReads): Promise<void> {
+export async function deliver(
+  request: DeliveryMessage,
+  logger: Logger,
+  reads: DeliveryReads,
+  remainingMs: () => number,
+): Promise<void> {
   if (request.exhausted)
     throw new DeliveryExhausted(`delivery of ${request.event_id} gave up after ${request.attempt} attempts`);
   if (request.remaining_seconds) return requeue(request, request.remaining_seconds);
@@ -84,7 +91,10 @@ export async function deliver(request: DeliveryMessage, logger: Logger, reads: D
   };
   const expires = Math.ceil((Date.parse(stored.envelope.created_at) + EVENT_RETENTION_MS) / 1000);
   // Kept among the event's newest attempts; unrecorded only if every slot tried was taken meanwhile.
-  const kept = await events().recordAttempt(request.tenant, request.event_id, attempt, expires, log.attempts);
+  const kept = await untilRecorded(
+    () => events().recordAttempt(request.tenant, request.event_id, attempt, expires, log.attempts),
+    remainingMs,
+  );
   if (!kept) logger.warn('delivery attempt not recorded: its slots were taken meanwhile', { ...ids(request) });
   countAttempt(success, sent ? outcome.latency_ms : undefined, attempt.final === true);
   logger.info('webhook delivery attempt', {
@@ -99,6 +109,29 @@ export async function deliver(request: DeliveryMessage, logger: Logger, reads: D
   if (success) return;
   if (delay === undefined) return requeue({ ...request, exhausted: true }, 0);
   return requeue({ ...request, attempt: request.attempt + 1 }, delay);
+}
+
+/** Pause between writes of an attempt's record while the table is away: doubling from the first, at most the last. */
+const RECORD_PAUSE_MS = { first: 100, max: 2_000 };
+/** Time left for the invocation to answer once the last write is given up. */
+const RECORD_MARGIN_MS = 1_000;
+
+/**
+ * Writes an attempt's record, again and again while the table is throttling or away
+ * (`isDependencyUnavailable`, after the SDK's own retries) and the invocation has time: the
+ * POST went out, and a message failed now would POST it again to a receiver that may
+ * have answered 2xx. Past the invocation's time the message fails after all, so the
+ * attempt is never lost, only (rarely) sent twice with the same `webhook-id`.
+ */
+async function untilRecorded(write: () => Promise<boolean>, remainingMs: () => number): Promise<boolean> {
+  for (let pause = RECORD_PAUSE_MS.first; ; pause = Math.min(pause * 2, RECORD_PAUSE_MS.max)) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isDependencyUnavailable(error) || remainingMs() - pause < RECORD_MARGIN_MS) throw error;
+      await sleep(pause);
+    }
+  }
 }
 
 /** Whether `attempt` is the record of this request's try: same configuration, same delivery, same number. */

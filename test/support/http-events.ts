@@ -84,7 +84,8 @@ export function httpEvent(options: EventOptions = {}): APIGatewayProxyEventV2Wit
   };
 }
 
-export function lambdaContext(): Context {
+export function lambdaContext(options: { remainingMs?: number } = {}): Context {
+  const deadline = Date.now() + (options.remainingMs ?? 30_000);
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: 'verify-accounts-test',
@@ -94,7 +95,7 @@ export function lambdaContext(): Context {
     awsRequestId: `lambda-${nextRequestId()}`,
     logGroupName: '/aws/lambda/verify-accounts-test',
     logStreamName: 'stream',
-    getRemainingTimeInMillis: () => 30_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

@@ -5,6 +5,7 @@ import { deliver, deliveryReads } from '../deliver';
 import { deliveryMessage } from '../delivery-message';
 
 const options = { worker: 'webhook-delivery', body: deliveryMessage, parallel: true };
+const DEFAULT_REMAINING_MS = 20_000;
 
 /**
  * Delivers webhooks from the webhook-deliveries queue, one attempt per message, the
@@ -16,7 +17,11 @@ export const handler = invocation<SQSEvent, SQSBatchResponse>((event, context) =
   return processQueueBatch(
     event,
     options,
-    (message, logger) => deliver(message, logger.child({ tenant: message.tenant }), reads),
+    (message, logger) =>
+      deliver(message, logger.child({ tenant: message.tenant }), reads, () =>
+        // Lambda always passes a context; a test may not (the function's 20 s then).
+        context ? context.getRemainingTimeInMillis() : DEFAULT_REMAINING_MS,
+      ),
     context,
   );
 });

@@ -1,3 +1,4 @@
+import { ThrottlingException } from '@aws-sdk/client-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { MAX_ATTEMPTS } from '#domain/webhook-delivery';
@@ -11,6 +12,7 @@ import type { TransportResult, WebhookTransport } from '#shared/webhook-transpor
 import { DnsWebhookUrlPolicy, type WebhookUrlVerdict } from '#shared/webhook-url/webhook-url-policy';
 import { FakeQueue } from '#test/support/fakes';
 import { functionUnderTest, TENANT, useHandlerHarness } from '#test/support/handler-harness';
+import { lambdaContext } from '#test/support/http-events';
 import { countOf, valuesOf } from '#test/support/metrics';
 import { sqsBatch, sqsRecord } from '#test/support/records';
 
@@ -41,8 +43,15 @@ class FakeEvents {
     };
     return { stored: { tenant: TENANT, envelope }, attempts: [...this.attempts] };
   }
+  /** Writes of an attempt that fail first, as a throttled table answers once the SDK's retries are spent. */
+  failRecords = 0;
   async recordAttempt(_tenant: string, _eventId: string, attempt: DeliveryAttempt) {
+    if (this.failRecords > 0) {
+      this.failRecords--;
+      throw new ThrottlingException({ message: 'rate exceeded', $metadata: {} });
+    }
     this.attempts.push(attempt);
+    return true;
   }
 }
 
@@ -237,6 +246,27 @@ describe('webhook delivery worker: an attempt already recorded is not sent again
 
     expect(transport.posts).toBe(0);
     expect(queue.sent).toEqual([]);
+  });
+
+  it('records a 2xx answer through a table that throttles for a while, rather than leave the message to POST it again', async () => {
+    events.failRecords = 4;
+
+    const result = await worker(delivery());
+
+    expect(result.batchItemFailures).toEqual([]);
+    expect(transport.posts).toBe(1);
+    expect(events.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200 })]);
+    await worker(delivery()); // SQS hands the same message again: nothing is sent twice
+    expect(transport.posts).toBe(1);
+  });
+
+  it('fails the message when the table stays away past the invocation’s time, so the attempt is not lost', async () => {
+    events.failRecords = Number.POSITIVE_INFINITY;
+
+    const result = await worker(delivery(), lambdaContext({ remainingMs: 1_500 }));
+
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
+    expect(transport.posts).toBe(1);
   });
 
   it('sends a redelivery even though the first delivery’s attempt 1 is recorded', async () => {
