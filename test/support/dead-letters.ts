@@ -27,7 +27,9 @@ export async function deadLetteredAccount(
 ): Promise<string> {
   invoker.down.add('VerificationWorker');
   const created = await partner.post('/verify/accounts', {
-    account_number: `555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+    // A fresh number each time (an account number may be verified 5 times a day), ending in
+    // digits the sandbox bank finds valid.
+    account_number: `${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}0042`,
     routing_number: '021000021',
     account_holder_name: 'Jane Doe',
   });
