@@ -11,6 +11,8 @@ import { LOCAL_REGION } from './aws-account';
 import type { BackgroundWorker } from './background-worker';
 import { INCREASE_FAKE, startBankOnFake } from './bank-on-fake';
 import { consoleEndpoints } from './console/console-endpoints';
+import { deadLetterEndpoints } from './dead-letters/dead-letter-endpoints';
+import { redriveHint, startupNotices } from './dead-letters/hints';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 import type { FakeIncrease, FakeIncreaseOptions } from './fake-increase';
 import { startHttpGateway } from './gateway/http-gateway';
@@ -20,10 +22,11 @@ import type { LocalEndpoint } from './gateway/local-endpoints';
 import { tokenEndpoint } from './gateway/token-endpoint';
 import { configureHandlerEnvironment, localCipherKey, localDigestKey, localFieldKey } from './handler-environment';
 import { LambdaInvoker } from './lambda-invoker';
+import { DEFAULT_PORT } from './local-address';
 import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
 import { openApiEndpoint } from './openapi-endpoint';
 import type { LocalOutbox } from './pipeline/local-outbox';
-import { createLocalPipeline, type PipelineTimings } from './pipeline/local-pipeline';
+import { createLocalPipeline, type LocalPipeline, type PipelineTimings } from './pipeline/local-pipeline';
 import type { LocalQueues } from './pipeline/local-queues';
 import type { StreamFailure } from './pipeline/stream-poller';
 import { stateDir } from './state-dir';
@@ -124,11 +127,11 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_PORT = 3000;
+export { DEFAULT_PORT };
 
 /** What `npm start` serves beside the routes, without a token (lib/local/gateway/local-endpoints.ts). */
-function localEndpoints(issuer: LocalIssuer): LocalEndpoint[] {
-  return [tokenEndpoint(issuer), ...consoleEndpoints(), openApiEndpoint()];
+function localEndpoints(issuer: LocalIssuer, pipeline: LocalPipeline): LocalEndpoint[] {
+  return [tokenEndpoint(issuer), ...consoleEndpoints(), openApiEndpoint(), ...deadLetterEndpoints(pipeline)];
 }
 export const DEFAULT_TABLE_NAME = 'verify-service';
 
@@ -190,6 +193,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const authorizer = createJwtAuthorizer({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], jwks: issuer.jwks });
     const invoker = options.invoker ?? new LambdaInvoker(options.functionTimeoutMs, LOCAL_REGION);
 
+    // The ways to redrive name the gateway's URL, known once it listens (below).
+    let servedAt: string | undefined;
     const pipeline = createLocalPipeline({
       consumers: options.consumers ?? CONSUMERS,
       timings: options.pipelineTimings,
@@ -198,6 +203,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queueJournalPath: options.dataDir && join(stateDir(options.dataDir), 'queues.jsonl'),
       region: LOCAL_REGION,
       log,
+      redriveHint: (queue) => servedAt && redriveHint(queue, servedAt),
     });
     // Once the workers that send and receive have stopped.
     teardown.push(() => pipeline.queues.close());
@@ -229,7 +235,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const gateway = await startHttpGateway({
       // The provider's notice route only when BANK_PROVIDER names one on rails, as a stack on rails has it.
       routes: options.routes ?? servedRoutes(process.env[ENV.bankProvider] || 'sandbox'),
-      endpoints: localEndpoints(issuer),
+      endpoints: localEndpoints(issuer, pipeline),
       authorizer,
       invoker,
       port: options.port ?? DEFAULT_PORT,
@@ -238,6 +244,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     teardown.push(() => gateway.close());
     bankOnFake?.noticesTo(`${gateway.url}/bank/notices`);
+    servedAt = gateway.url;
+    // Dead letters of an earlier run (DATA_DIR) would otherwise wait unseen: no alarm watches them here.
+    for (const notice of startupNotices(pipeline.queues.deadLetters(), gateway.url)) log('warn', notice);
 
     return {
       url: gateway.url,

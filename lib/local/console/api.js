@@ -2,7 +2,8 @@
  * The public API as a partner's code calls it, from the page's own origin: a token from the
  * token endpoint (kept in memory only, never in storage), then `Authorization: Bearer` and
  * `Service-Version` on every request. Nothing here knows the console is local, except that
- * the token endpoint accepts any tenant.
+ * the token endpoint accepts any tenant, and `callLocal`, which reaches `npm start`'s own
+ * endpoints.
  */
 export const SERVICE_VERSION = 'v2022-09-21';
 
@@ -78,6 +79,20 @@ export function call(method, path, body, token = session?.token) {
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return send(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/**
+ * One of the runtime's local endpoints (`/local/dead-letters`, docs/local.md#dead-letters):
+ * no token, as they serve no tenant; a body as JSON, typed so (the redrive refuses any
+ * other type, which is what keeps other sites' pages from sending one).
+ * @param {'GET' | 'POST'} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<Answer>}
+ */
+export function callLocal(method, path, body) {
+  if (body === undefined) return send(path, { method });
+  return send(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
 /**

@@ -4,7 +4,8 @@ import type { LocalEndpoint } from '../gateway/local-endpoints';
 
 // The sandbox console (docs/console.md): static files beside this module, served by
 // `npm start` at CONSOLE_PATH. No build step and nothing from elsewhere: the page's script
-// uses the public API with a token from the local token endpoint, like a partner's code.
+// uses the public API with a token from the local token endpoint, like a partner's code,
+// and the runtime's own dead-letter endpoints (lib/local/dead-letters/).
 
 export const CONSOLE_PATH = '/console';
 
@@ -15,6 +16,7 @@ const FILES: Readonly<Record<string, { file: string; type: string }>> = {
   [`${CONSOLE_PATH}/api.js`]: { file: 'api.js', type: 'text/javascript; charset=utf-8' },
   [`${CONSOLE_PATH}/dom.js`]: { file: 'dom.js', type: 'text/javascript; charset=utf-8' },
   [`${CONSOLE_PATH}/views.js`]: { file: 'views.js', type: 'text/javascript; charset=utf-8' },
+  [`${CONSOLE_PATH}/dead-letters.js`]: { file: 'dead-letters.js', type: 'text/javascript; charset=utf-8' },
   [`${CONSOLE_PATH}/console.css`]: { file: 'console.css', type: 'text/css; charset=utf-8' },
   [`${CONSOLE_PATH}/icon.svg`]: { file: 'icon.svg', type: 'image/svg+xml' },
 };

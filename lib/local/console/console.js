@@ -1,4 +1,5 @@
 import { call, callAsOperator, currentSession, describeFailure, getToken } from './api.js';
+import { showDeadLetters } from './dead-letters.js';
 import { h, report } from './dom.js';
 import { accountRows, configurationRows, eventBlocks, hitRows, personRows } from './views.js';
 
@@ -81,7 +82,6 @@ onSubmit('connect', async (data) => {
   const answer = await getToken(tenant);
   const session = currentSession();
   workspace.disabled = !session;
-  refreshButton.disabled = !session;
   shown.clear();
   known.clear();
   for (const id of ['configurations', 'events', 'accounts', 'persons', 'hits']) container(id).replaceChildren();
@@ -100,8 +100,6 @@ onSubmit('connect', async (data) => {
 
 /** @param {boolean} [full] read every event's attempts */
 async function refresh(full = false) {
-  const session = currentSession();
-  if (!session) return;
   if (running) {
     queued = queued || full;
     return;
@@ -109,39 +107,9 @@ async function refresh(full = false) {
   running = true;
   window.clearTimeout(timer);
   try {
-    const everything = full || ticks++ % FULL_REFRESH_EVERY === 0;
-    const [configurations, events, accounts, persons] = await Promise.all([
-      call('GET', '/webhooks/configurations'),
-      latestEvents().then((answer) => withAttempts(answer, everything)),
-      call('GET', '/verify/accounts?size=20'),
-      call('GET', '/persons?size=20'),
-    ]);
-    // Another tenant's token was taken meanwhile: these answers are not this tenant's.
-    if (currentSession() !== session) return;
-    show(
-      'configurations',
-      configurations,
-      (body) => configurationRows(body.webhook_configurations, remove),
-      'None yet: add one below.',
-    );
-    show('events', events, (body) => eventBlocks(body.events, redeliver), 'No events yet: send a test webhook.');
-    show(
-      'accounts',
-      accounts,
-      (body) => accountRows(body.accounts),
-      'None yet: create one below, or POST /verify/accounts.',
-    );
-    show(
-      'persons',
-      persons,
-      (body) => personRows(body.persons, showHits),
-      'None yet: create one below, or POST /persons.',
-    );
+    // The runtime's dead letters are no tenant's: shown before a token is taken too.
+    await Promise.all([showDeadLetters(), refreshTenant(full)]);
     byId('refreshed').textContent = `updated ${new Date().toLocaleTimeString()}`;
-    if ([configurations, events, accounts, persons].some((answer) => answer.status === 401)) {
-      autoRefresh.checked = false;
-      report('session', false, '401: the token expired or is not accepted any more: get a new one.');
-    }
   } finally {
     running = false;
     if (queued !== undefined) {
@@ -151,6 +119,44 @@ async function refresh(full = false) {
     } else if (autoRefresh.checked && !document.hidden) {
       timer = window.setTimeout(refresh, REFRESH_MS);
     }
+  }
+}
+
+/** @param {boolean} full read every event's attempts */
+async function refreshTenant(full) {
+  const session = currentSession();
+  if (!session) return;
+  const everything = full || ticks++ % FULL_REFRESH_EVERY === 0;
+  const [configurations, events, accounts, persons] = await Promise.all([
+    call('GET', '/webhooks/configurations'),
+    latestEvents().then((answer) => withAttempts(answer, everything)),
+    call('GET', '/verify/accounts?size=20'),
+    call('GET', '/persons?size=20'),
+  ]);
+  // Another tenant's token was taken meanwhile: these answers are not this tenant's.
+  if (currentSession() !== session) return;
+  show(
+    'configurations',
+    configurations,
+    (body) => configurationRows(body.webhook_configurations, remove),
+    'None yet: add one below.',
+  );
+  show('events', events, (body) => eventBlocks(body.events, redeliver), 'No events yet: send a test webhook.');
+  show(
+    'accounts',
+    accounts,
+    (body) => accountRows(body.accounts),
+    'None yet: create one below, or POST /verify/accounts.',
+  );
+  show(
+    'persons',
+    persons,
+    (body) => personRows(body.persons, showHits),
+    'None yet: create one below, or POST /persons.',
+  );
+  if ([configurations, events, accounts, persons].some((answer) => answer.status === 401)) {
+    autoRefresh.checked = false;
+    report('session', false, '401: the token expired or is not accepted any more: get a new one.');
   }
 }
 
@@ -228,6 +234,7 @@ function changing({ event, watchUntil }) {
 }
 
 refreshButton.addEventListener('click', () => refresh(true));
+void refresh();
 autoRefresh.addEventListener('change', () => (autoRefresh.checked ? refresh() : window.clearTimeout(timer)));
 document.addEventListener('visibilitychange', () => !document.hidden && autoRefresh.checked && refresh());
 

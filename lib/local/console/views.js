@@ -153,3 +153,62 @@ function attemptRow(attempt) {
     h('td', {}, attempt.final ? 'final: gave up' : ''),
   );
 }
+
+/**
+ * Each work queue's dead-letter queue, with a Redrive button when it holds any.
+ * @param {any[]} queues `deadLetterQueues` of `GET /local/dead-letters`
+ * @param {(queue: string) => void} onRedrive
+ */
+export const deadLetterQueueRows = (queues, onRedrive) =>
+  queues.map((queue) =>
+    h(
+      'tr',
+      { data: { queue: queue.queue } },
+      h('td', {}, h('code', {}, queue.queue)),
+      h('td', {}, queue.name),
+      h('td', { class: 'count' }, queue.count),
+      h(
+        'td',
+        {},
+        queue.oldest && [
+          shortId(queue.oldest.messageId),
+          ' sent ',
+          // Dead letters may be days old: the date too, not only the time of day.
+          h(
+            'time',
+            { datetime: queue.oldest.sentAt, title: queue.oldest.sentAt },
+            new Date(queue.oldest.sentAt).toLocaleString(),
+          ),
+          `, received ${queue.oldest.receiveCount} times`,
+        ],
+      ),
+      h('td', {}, queue.count > 0 && h('button', { type: 'button', onclick: () => onRedrive(queue.queue) }, 'Redrive')),
+    ),
+  );
+
+/**
+ * The stream batches consumers gave up on, as AWS's on-failure message names them, with
+ * their records' keys.
+ * @param {any[]} failures `streamFailures` of `GET /local/dead-letters`
+ */
+export const streamFailureRows = (failures) =>
+  failures.map(({ consumer, batchInfo, attempts, error, at, records }) =>
+    h(
+      'tr',
+      {},
+      h('td', {}, consumer),
+      h('td', {}, h('code', {}, batchInfo.shardId)),
+      h('td', {}, h('code', {}, `${batchInfo.startSequenceNumber}–${batchInfo.endSequenceNumber}`)),
+      h('td', {}, batchInfo.batchSize),
+      h('td', {}, attempts),
+      h('td', {}, error),
+      h('td', {}, time(at)),
+      h(
+        'td',
+        {},
+        records.map((/** @type {any} */ record) =>
+          h('div', {}, record.eventName, ' ', h('code', {}, Object.values(record.keys).join(' '))),
+        ),
+      ),
+    ),
+  );

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { isProviderSigned, type RouteDefinition } from '#lib/service/index';
 import { type LambdaInvoker, routeFunction } from '../lambda-invoker';
+import { LOCAL_HOST } from '../local-address';
 import type { RuntimeLog } from '../log';
 import { buildEvent, newRequestId, splitTarget } from './apigw-event';
 import { gatewayError, type HttpResponse, toHttpResponse } from './apigw-response';
@@ -59,7 +60,6 @@ export const INTEGRATION_TIMEOUT_MS = 30_000;
  * 431 before the gateway sees them; above the quota, so the gateway answers as AWS does.
  */
 const NODE_MAX_HEADER_SIZE = 64 * 1024;
-const HOST = '127.0.0.1';
 
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const routes = new RouteTable(options.routes);
@@ -119,7 +119,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         headers: req.headers,
         query: new URLSearchParams(rawQueryString),
         body,
-        baseUrl: `http://${HOST}:${(server.address() as AddressInfo).port}`,
+        baseUrl: `http://${LOCAL_HOST}:${(server.address() as AddressInfo).port}`,
       });
       return { response, routeId: endpoint.id, loggedPath: endpoint.path };
     }
@@ -147,7 +147,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         target,
         rawHeaders: req.rawHeaders,
         body,
-        sourceIp: (req.socket.remoteAddress ?? HOST).replace(/^::ffff:/, ''),
+        sourceIp: (req.socket.remoteAddress ?? LOCAL_HOST).replace(/^::ffff:/, ''),
         httpVersion: req.httpVersion,
         localPort: req.socket.localPort ?? 0,
       },
@@ -185,11 +185,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, HOST, () => resolve());
+    server.listen(options.port, LOCAL_HOST, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${HOST}:${port}`,
+    url: `http://${LOCAL_HOST}:${port}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {

@@ -30,3 +30,20 @@ export function findLocalEndpoint(
 ): LocalEndpoint | undefined {
   return endpoints.find((endpoint) => endpoint.method === method && endpoint.path === path);
 }
+
+/** Node gives only set-cookie as a list; none of the headers the endpoints read is one. */
+export function header(request: LocalRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Whether the request names this loopback server as its host. The gateway listens on
+ * loopback only, but a web page the developer opens could rebind its own host name to
+ * 127.0.0.1 and so reach an endpoint as its own origin; such a request names that host.
+ */
+export function isForLoopback(request: LocalRequest): boolean {
+  const host = header(request, 'host');
+  const { port } = new URL(request.baseUrl);
+  return ['127.0.0.1', 'localhost', '[::1]'].some((name) => host === (port ? `${name}:${port}` : name));
+}

@@ -3,7 +3,7 @@ import { PARTNER_NAME } from '#lib/context/identity';
 import { RESOURCE_SERVER_ID, SCOPES, SERVICE_SCOPES } from '#shared/scopes';
 import type { HttpResponse } from './apigw-response';
 import { DEFAULT_TOKEN_TTL_SECONDS, type LocalIssuer } from './jwt-issuer';
-import type { LocalEndpoint, LocalRequest } from './local-endpoints';
+import { header, isForLoopback, type LocalEndpoint, type LocalRequest } from './local-endpoints';
 
 // `POST /oauth2/token`: a local stand-in for the token endpoint of the Cognito user pool
 // (OAuth 2.0 client-credentials grant), taking the same request and giving the same answer,
@@ -37,10 +37,8 @@ export function tokenEndpoint(issuer: Pick<LocalIssuer, 'mint'>): LocalEndpoint 
 }
 
 async function issueToken(issuer: Pick<LocalIssuer, 'mint'>, request: LocalRequest): Promise<HttpResponse> {
-  // The gateway listens on loopback only, but a web page the developer opens could rebind
-  // its own host name to 127.0.0.1 and read a token from here; such a request names
-  // that host, not ours.
-  if (!isLoopbackHost(header(request, 'host'), request.baseUrl)) {
+  // A page that rebound its own name to 127.0.0.1 could read a token from here (isForLoopback).
+  if (!isForLoopback(request)) {
     return oauthError('invalid_request', 'the local token endpoint answers only requests for 127.0.0.1 or localhost');
   }
   const contentType = header(request, 'content-type') ?? '';
@@ -110,17 +108,6 @@ function basicCredentials(authorization: string | undefined): string | undefined
   } catch {
     return 'malformed';
   }
-}
-
-/** Node gives only set-cookie as a list; none of the headers read here is one. */
-function header(request: LocalRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function isLoopbackHost(host: string | undefined, baseUrl: string): boolean {
-  const { port } = new URL(baseUrl);
-  return ['127.0.0.1', 'localhost', '[::1]'].some((name) => host === (port ? `${name}:${port}` : name));
 }
 
 function oauthError(error: OAuthError, description: string): HttpResponse {

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConsumerDefinition } from '#lib/service/index';
 import type { RuntimeLog } from '../log';
 import { LocalOutbox } from './local-outbox';
-import { LocalQueues } from './local-queues';
+import { LocalQueues, type LocalQueuesOptions } from './local-queues';
 import { Activity, type PipelineWorker } from './pipeline-worker';
 import { QueueConsumer } from './queue-consumer';
 import { ScheduleRunner } from './schedule-runner';
@@ -60,6 +60,8 @@ export interface LocalPipelineOptions {
   readonly queueJournalPath?: string;
   readonly region: string;
   readonly log: RuntimeLog;
+  /** Added to the ERROR line of a move to a dead-letter queue (LocalQueuesOptions.redriveHint). */
+  readonly redriveHint?: LocalQueuesOptions['redriveHint'];
 }
 
 export interface LocalPipeline {
@@ -90,6 +92,7 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
     region,
     log,
     journalPath: options.queueJournalPath,
+    redriveHint: options.redriveHint,
   });
   const streamFailures: StreamFailure[] = [];
   const schedules = new Map<string, ScheduleRunner>();

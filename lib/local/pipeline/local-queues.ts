@@ -29,10 +29,37 @@ export interface LocalQueuesOptions {
   /** Told about every message moved to a dead-letter queue (an alarm in AWS). */
   readonly log?: RuntimeLog;
   /**
+   * How a person redrives the queue's dead letters, added to the ERROR line of a move
+   * (lib/local/dead-letters/hints.ts); asked at each move, as the runtime's URL is known
+   * only once its gateway listens.
+   */
+  readonly redriveHint?: (queue: QueueId) => string | undefined;
+  /**
    * Keep the messages in this file (lib/local/pipeline/queue-journal.ts), beside a
    * persistent database, and carry on with them at the next start; in memory when absent.
    */
   readonly journalPath?: string;
+}
+
+/**
+ * A work queue's dead-letter queue at a glance, for a person: ids, counts and ages, never
+ * a body (bodies name tenants and their records).
+ */
+export interface DeadLetterSummary {
+  /** The work queue's id, as `redrive` takes it. */
+  readonly queue: QueueId;
+  /** The dead-letter queue's name. */
+  readonly name: string;
+  readonly count: number;
+  /** The message sent earliest; absent when the queue is empty. */
+  readonly oldest?: {
+    readonly messageId: string;
+    /** When it was sent to its work queue (a move keeps it, as SQS keeps SentTimestamp), ISO 8601. */
+    readonly sentAt: string;
+    readonly ageSeconds: number;
+    /** Receives it failed before it was moved. */
+    readonly receiveCount: number;
+  };
 }
 
 /** The service's queues (QUEUES, with QUEUE_SETTINGS), behind the MessageQueue port. */
@@ -52,11 +79,17 @@ export class LocalQueues implements MessageQueue {
         redrive: {
           deadLetterQueue,
           maxReceiveCount: settings.maxReceiveCount,
-          onMove: (message) =>
-            options.log?.('error', `message moved to the dead-letter queue ${deadLetterQueue.name}`, {
-              messageId: message.messageId,
-              receiveCount: message.receiveCount,
-            }),
+          onMove: (message) => {
+            const hint = options.redriveHint?.(id);
+            options.log?.(
+              'error',
+              `message moved to the dead-letter queue ${deadLetterQueue.name}${hint ? `; ${hint}` : ''}`,
+              {
+                messageId: message.messageId,
+                receiveCount: message.receiveCount,
+              },
+            );
+          },
         },
       });
       this.queues.set(id, { queue, deadLetterQueue });
@@ -92,6 +125,31 @@ export class LocalQueues implements MessageQueue {
   redrive(id: QueueId): number {
     const { queue, deadLetterQueue } = this.entry(id);
     return deadLetterQueue.redrive([queue]);
+  }
+
+  /**
+   * Every work queue's dead letters, in QUEUES order: the one summary that the start-up
+   * lines and the local endpoints (and so the console and `npm run dead-letters`) show.
+   */
+  deadLetters(): DeadLetterSummary[] {
+    const now = (this.options.now ?? Date.now)();
+    return [...this.queues].map(([queue, { deadLetterQueue }]) => {
+      const messages = deadLetterQueue.contents();
+      const [oldest] = messages.toSorted((a, b) => a.sentAt - b.sentAt);
+      return {
+        queue,
+        name: deadLetterQueue.name,
+        count: messages.length,
+        ...(oldest && {
+          oldest: {
+            messageId: oldest.messageId,
+            sentAt: new Date(oldest.sentAt).toISOString(),
+            ageSeconds: Math.floor((now - oldest.sentAt) / 1000),
+            receiveCount: oldest.receiveCount,
+          },
+        }),
+      };
+    });
   }
 
   /** Closes the journal, once nothing sends or receives any more (after the workers stopped). */

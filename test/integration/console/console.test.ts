@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { setLogSink } from '#shared/logger';
 import { chromiumPath, launchChromium, NO_CHROMIUM } from '#test/support/chromium';
+import { deadLetteredAccount, OutageInvoker } from '#test/support/dead-letters';
 import { api, startTestRuntime } from '../harness';
 import { startReceiver } from '../webhooks/receiver';
 
@@ -25,6 +26,8 @@ describe.skipIf(!executablePath)('sandbox console in headless Chromium', () => {
   let browser: Browser;
   let page: Page;
   let partner: ReturnType<typeof api>;
+  /** Takes a worker down to make a dead letter. */
+  const invoker = new OutageInvoker();
   /** Console errors (CSP violations among them) and uncaught exceptions of the page. */
   const problems: string[] = [];
   /** Problems a step provokes on purpose; each must occur (it proves the listener works), then is set aside. */
@@ -42,7 +45,7 @@ describe.skipIf(!executablePath)('sandbox console in headless Chromium', () => {
       if (!/^\{"level":"(DEBUG|INFO)"/.test(line)) console.log(line);
     });
     receiver = await startReceiver(() => RECEIVER_STATUS);
-    runtime = await startTestRuntime();
+    runtime = await startTestRuntime({ invoker });
     partner = api(runtime, await runtime.mintToken(TENANT));
     browser = await launchChromium(executablePath as string);
     page = await browser.newPage();
@@ -168,6 +171,21 @@ describe.skipIf(!executablePath)('sandbox console in headless Chromium', () => {
     expect(await hit.innerText()).toContain('console-operator');
     await text(row.locator('.badge')).toBe('verified');
     expect((await partner.get(`/persons/${personId}`)).body.person.status).toBe('verified');
+  });
+
+  it('redrives a dead-lettered verification from the Dead letters view: it goes back as a new message and the account settles', async () => {
+    const id = await deadLetteredAccount(runtime, invoker, partner);
+    const row = page.locator('#dead-letter-queues tr[data-queue="verification"]');
+    await text(row.locator('td.count')).toBe('1');
+    invoker.down.clear();
+
+    await row.getByRole('button', { name: 'Redrive' }).click();
+
+    await text(page.locator('#redrive-output')).toBe(
+      '200: 1 message(s) of verification moved back to their queue, each as a new message',
+    );
+    await text(row.locator('td.count')).toBe('0');
+    await text(page.locator(`#accounts tr[data-id="${id}"] .badge`).first()).toBe('valid');
   });
 
   it('shows an API error with its error_code and message: a plain-http webhook URL outside loopback is 400 invalid_url', async () => {

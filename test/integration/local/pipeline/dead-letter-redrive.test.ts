@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FunctionDefinition, LambdaInvoker } from '#lib/local/lambda-invoker';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { api, startTestRuntime } from '#test/integration/harness';
+import { OutageInvoker } from '#test/support/dead-letters';
 import { captureLogs } from '#test/support/logs';
 
 /**
@@ -9,14 +9,6 @@ import { captureLogs } from '#test/support/logs';
  * redriving the dead-letter queue (`aws sqs start-message-move-task`; `queues.redrive`
  * locally) hands the message back to its queue, and the worker completes the work.
  */
-class OutageInvoker extends LambdaInvoker {
-  down = new Set<string>();
-  override invoke(fn: FunctionDefinition, event: unknown): Promise<unknown> {
-    if (this.down.has(fn.name)) return Promise.reject(new Error(`${fn.name}: the bank is unreachable`));
-    return super.invoke(fn, event);
-  }
-}
-
 const invoker = new OutageInvoker();
 const logs = captureLogs();
 let runtime: LocalRuntime;
