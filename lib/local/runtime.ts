@@ -12,6 +12,8 @@ import { INCREASE_FAKE, startBankOnFake } from './bank-on-fake';
 import { consoleEndpoints } from './console/console-endpoints';
 import { startDynamoDbLocal } from './dynamodb-local';
 import type { FakeIncrease, FakeIncreaseOptions } from './fake-increase';
+import { type FaultInjection, startRuntimeFaults } from './faults/fault-injection';
+import type { FaultPlanInput } from './faults/fault-plan';
 import { startHttpGateway } from './gateway/http-gateway';
 import { createJwtAuthorizer } from './gateway/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './gateway/jwt-issuer';
@@ -80,6 +82,12 @@ export interface LocalRuntimeOptions {
    * sets the fake's options (`noticeDelayMs`, …). Default: when `BANK_PROVIDER` is `increase-fake`.
    */
   readonly increaseFake?: boolean | Partial<FakeIncreaseOptions>;
+  /**
+   * Faults injected into a share of the handlers' calls to DynamoDB, the queues, the identity
+   * vendor, the bank and webhook receivers, once the runtime is ready
+   * (docs/local.md#fault-injection): a plan, or its FAULTS string form (`all=5%`). Default: none.
+   */
+  readonly faults?: FaultPlanInput | string;
   readonly log?: RuntimeLog;
 }
 
@@ -100,6 +108,8 @@ export interface LocalRuntime {
   readonly outbox: LocalOutbox;
   /** The Increase fake the bank runs on (`increaseFake`), if it does. */
   readonly increaseFake?: FakeIncrease;
+  /** The faults injected (`faults`), if any: the plan and what was injected so far. */
+  readonly faults?: FaultInjection;
   /** Runs a schedule consumer now, after a run in progress; resolves with the handler's result. */
   runSchedule(id: string): Promise<unknown>;
   /**
@@ -148,8 +158,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       dynamoEndpoint = dynamo.endpoint;
     }
 
+    const faults =
+      options.faults === undefined ? undefined : await startRuntimeFaults(options.faults, dynamoEndpoint, log);
+    if (faults) teardown.push(() => faults.stop());
+
     configureHandlerEnvironment({
-      dynamoEndpoint,
+      // Only the handlers go through the fault proxy; the runtime's own clients below do not.
+      dynamoEndpoint: faults?.handlerDynamoEndpoint ?? dynamoEndpoint,
       tableName,
       cipherKey: await localCipherKey(options.dataDir),
       digestKey: await localDigestKey(options.dataDir),
@@ -221,6 +236,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     teardown.push(() => gateway.close());
     bankOnFake?.noticesTo(`${gateway.url}/bank/notices`);
+    faults?.arm();
 
     return {
       url: gateway.url,
@@ -233,6 +249,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       streamFailures: pipeline.streamFailures,
       outbox: pipeline.outbox,
       ...(bankOnFake && { increaseFake: bankOnFake.fake }),
+      ...(faults && { faults: faults.injection }),
       runSchedule: pipeline.runSchedule,
       settle: pipeline.settle,
       stop,

@@ -63,6 +63,6 @@ export class FaultInjector {
       const total = Object.values(injected).reduce((sum, count) => sum + count, 0);
       return `${target} ${total} of ${calls} calls${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
     });
-    return `faults injected: ${lines.join(', ')}`;
+    return `faults injected: ${lines.length > 0 ? lines.join(', ') : 'none, every rate is 0'}`;
   }
 }

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { VettedUrl } from '#domain/webhook-url';
-import type { Fault } from '#lib/local/faults/fault-injector';
-import type { FaultKind } from '#lib/local/faults/fault-plan';
-import { PORT_FAULTS, withFaults } from '#lib/local/faults/port-faults';
+import { type Fault, FaultInjector } from '#lib/local/faults/fault-injector';
+import { type FaultKind, faultPlan } from '#lib/local/faults/fault-plan';
+import { injectPortFaults, PORT_FAULTS, withFaults } from '#lib/local/faults/port-faults';
+import { resetDependencies } from '#shared/dependencies';
+import { identityVendor } from '#shared/identity-vendor/index';
+import { messageQueue } from '#shared/queue/index';
 
 const fault = (kind: FaultKind, roll = 0.1, latencyMs = 30): Fault => ({ kind, latencyMs, roll });
 const none = () => undefined;
@@ -131,5 +134,24 @@ describe('what each port answers for a fault', () => {
     expect(answer('throttle')).toEqual({ status: 429, latencyMs: 0 });
     expect(answer('timeout')).toEqual({ error: 'no answer within 10000 ms', latencyMs: 10_000 });
     expect(answer('reset')).toEqual({ error: 'connection failed', latencyMs: 0 });
+  });
+});
+
+describe('the ports put in place', () => {
+  afterEach(() => resetDependencies());
+  const identity = { first_name: 'Jane', last_name: 'Doe', ssn: '123456789' } as never;
+
+  it('wraps only the ports the plan gives a rate, and puts the defaults back', async () => {
+    const queue = messageQueue();
+    const injector = new FaultInjector(faultPlan({ identity: { rate: 1, kinds: ['5xx'] } }));
+    const restore = injectPortFaults(injector);
+    expect(messageQueue()).toBe(queue);
+    // Not armed yet: the runtime is still starting.
+    expect(await identityVendor().verify(identity)).toEqual([]);
+    injector.arm();
+    await expect(identityVendor().verify(identity)).rejects.toMatchObject({ name: 'ServiceUnavailable' });
+    restore();
+    expect(await identityVendor().verify(identity)).toEqual([]);
+    expect(injector.counts().identity).toEqual({ calls: 1, injected: { '5xx': 1 } });
   });
 });
