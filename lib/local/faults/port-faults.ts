@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { BankProvider } from '#shared/bank/bank-provider';
 import { bank } from '#shared/bank/index';
 import { type Dependencies, setDependencies } from '#shared/dependencies';
+import type { IdentityVendor } from '#shared/identity-vendor/identity-vendor';
 import { identityVendor } from '#shared/identity-vendor/index';
 import { messageQueue } from '#shared/queue/index';
+import type { MessageQueue } from '#shared/queue/message-queue';
 import { webhookTransport } from '#shared/webhook-transport/index';
-import type { TransportResult } from '#shared/webhook-transport/webhook-transport';
+import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
 import type { Fault, FaultInjector } from './fault-injector';
 import type { FaultKind, FaultTarget } from './fault-plan';
 
@@ -18,16 +21,34 @@ import type { FaultKind, FaultTarget } from './fault-plan';
 /** What a fault other than `slow` does instead of the call: throws, or answers as the port would. */
 export type InsteadOfCall = (fault: Fault, args: readonly unknown[]) => unknown;
 
+type Method = (...args: unknown[]) => unknown;
+/** The names of an interface's methods, optional ones included. */
+type MethodOf<P> = { [K in keyof P]-?: NonNullable<P[K]> extends (...args: never[]) => unknown ? K : never }[keyof P] &
+  string;
+
 /**
- * The port with each of its methods (its own and its class's) drawing a fault first: none
- * calls through, `slow` calls through after the latency, `timeout` waits the latency and
- * then does `instead`, as the others do at once. The wrapper inherits from the port, so its
- * fields (the bank's `name`) read through, and a method can still be replaced on it in place.
+ * Each method of a port's interface, every one named: the compiler refuses a list that
+ * leaves one out, so a method added to the interface cannot escape its faults.
  */
-export function withFaults<T extends object>(port: T, draw: () => Fault | undefined, instead: InsteadOfCall): T {
+const methodsOf = <P>(methods: Record<MethodOf<P>, true>): string[] => Object.keys(methods);
+
+/**
+ * The port with each of `methods` it has drawing a fault first: none calls through, `slow`
+ * calls through after the latency, `timeout` waits the latency and then does `instead`, as
+ * the others do at once. An optional method the port lacks stays absent. The wrapper
+ * inherits from the port, so its fields (the bank's `name`) read through, and a method can
+ * still be replaced on it in place (the test harness watches the queue port so).
+ */
+export function withFaults<T extends object>(
+  port: T,
+  methods: readonly string[],
+  draw: () => Fault | undefined,
+  instead: InsteadOfCall,
+): T {
   const wrapped = Object.create(port) as Record<string, unknown>;
-  for (const name of methodNames(port)) {
-    const method = (port as Record<string, (...args: unknown[]) => unknown>)[name] as (...args: unknown[]) => unknown;
+  for (const name of methods) {
+    const method = Reflect.get(port, name) as Method | undefined;
+    if (typeof method !== 'function') continue;
     wrapped[name] = async (...args: unknown[]) => {
       const fault = draw();
       if (fault && (fault.kind === 'slow' || fault.kind === 'timeout')) await delay(fault.latencyMs);
@@ -35,16 +56,6 @@ export function withFaults<T extends object>(port: T, draw: () => Fault | undefi
     };
   }
   return wrapped as T;
-}
-
-function methodNames(port: object): string[] {
-  const names = new Set<string>();
-  for (let at: object | null = port; at && at !== Object.prototype; at = Object.getPrototypeOf(at)) {
-    for (const name of Object.getOwnPropertyNames(at)) {
-      if (name !== 'constructor' && typeof (port as Record<string, unknown>)[name] === 'function') names.add(name);
-    }
-  }
-  return [...names];
 }
 
 type PortTarget = Exclude<FaultTarget, 'dynamodb'>;
@@ -116,12 +127,27 @@ export const PORT_FAULTS: Record<PortTarget, InsteadOfCall> = {
   webhooks: webhookAnswer,
 };
 
-/** The port each target is, by its name in `Dependencies` and its getter. */
-const PORTS: Record<PortTarget, { name: keyof Dependencies; current: () => object }> = {
-  queues: { name: 'queue', current: messageQueue },
-  identity: { name: 'identityVendor', current: identityVendor },
-  bank: { name: 'bank', current: bank },
-  webhooks: { name: 'webhookTransport', current: webhookTransport },
+/** The port each target is: its name in `Dependencies`, its getter and its methods. */
+const PORTS: Record<PortTarget, { name: keyof Dependencies; current: () => object; methods: string[] }> = {
+  queues: { name: 'queue', current: messageQueue, methods: methodsOf<MessageQueue>({ send: true }) },
+  identity: { name: 'identityVendor', current: identityVendor, methods: methodsOf<IdentityVendor>({ verify: true }) },
+  bank: {
+    name: 'bank',
+    current: bank,
+    methods: methodsOf<BankProvider>({
+      checkAccount: true,
+      checkDebits: true,
+      checkOwnership: true,
+      readNotice: true,
+      confirmSilence: true,
+      sendStatementCredit: true,
+    }),
+  },
+  webhooks: {
+    name: 'webhookTransport',
+    current: webhookTransport,
+    methods: methodsOf<WebhookTransport>({ post: true }),
+  },
 };
 
 /**
@@ -131,9 +157,12 @@ const PORTS: Record<PortTarget, { name: keyof Dependencies; current: () => objec
  */
 export function injectPortFaults(injector: FaultInjector): () => void {
   const wrapped: Record<string, object> = {};
-  for (const [target, { name, current }] of Object.entries(PORTS) as [PortTarget, (typeof PORTS)[PortTarget]][]) {
+  for (const [target, { name, current, methods }] of Object.entries(PORTS) as [
+    PortTarget,
+    (typeof PORTS)[PortTarget],
+  ][]) {
     if (injector.plan[target].rate === 0) continue;
-    wrapped[name] = withFaults(current(), () => injector.draw(target), PORT_FAULTS[target]);
+    wrapped[name] = withFaults(current(), methods, () => injector.draw(target), PORT_FAULTS[target]);
   }
   setDependencies(wrapped as Partial<Dependencies>);
   return () => setDependencies(Object.fromEntries(Object.keys(wrapped).map((name) => [name, undefined])));

@@ -3,6 +3,7 @@ import type { VettedUrl } from '#domain/webhook-url';
 import { type Fault, FaultInjector } from '#lib/local/faults/fault-injector';
 import { type FaultKind, faultPlan } from '#lib/local/faults/fault-plan';
 import { injectPortFaults, PORT_FAULTS, withFaults } from '#lib/local/faults/port-faults';
+import { bank } from '#shared/bank/index';
 import { resetDependencies } from '#shared/dependencies';
 import { identityVendor } from '#shared/identity-vendor/index';
 import { messageQueue } from '#shared/queue/index';
@@ -23,6 +24,8 @@ class Counter {
   }
 }
 
+const METHODS = ['add', 'read'];
+
 const failing = (error: Error) => () => {
   throw error;
 };
@@ -30,7 +33,7 @@ const failing = (error: Error) => () => {
 describe('a port with faults', () => {
   it('calls through to the port itself when no fault is drawn, its fields still readable', async () => {
     const port = new Counter();
-    const wrapped = withFaults(port, none, failing(new Error('no')));
+    const wrapped = withFaults(port, METHODS, none, failing(new Error('no')));
     expect(await wrapped.add(2)).toBe(2);
     expect(await wrapped.read()).toBe(2);
     expect(port.calls).toBe(2);
@@ -39,14 +42,14 @@ describe('a port with faults', () => {
 
   it('fails a call with a drawn fault without reaching the port', async () => {
     const port = new Counter();
-    const wrapped = withFaults(port, () => fault('5xx'), failing(new Error('unavailable')));
+    const wrapped = withFaults(port, METHODS, () => fault('5xx'), failing(new Error('unavailable')));
     await expect(wrapped.add(1)).rejects.toThrow('unavailable');
     expect(port.calls).toBe(0);
   });
 
   it('lets a slow call through after the latency', async () => {
     const port = new Counter();
-    const wrapped = withFaults(port, () => fault('slow', 0.5, 60), failing(new Error('no')));
+    const wrapped = withFaults(port, METHODS, () => fault('slow', 0.5, 60), failing(new Error('no')));
     const started = performance.now();
     expect(await wrapped.add(1)).toBe(1);
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
@@ -54,7 +57,7 @@ describe('a port with faults', () => {
 
   it('fails a timed-out call only once the latency has passed', async () => {
     const port = new Counter();
-    const wrapped = withFaults(port, () => fault('timeout', 0.5, 60), failing(new Error('timed out')));
+    const wrapped = withFaults(port, METHODS, () => fault('timeout', 0.5, 60), failing(new Error('timed out')));
     const started = performance.now();
     await expect(wrapped.read()).rejects.toThrow('timed out');
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
@@ -63,7 +66,7 @@ describe('a port with faults', () => {
 
   it('can be watched in place afterwards, as the test harness watches the queue port, without recursion', async () => {
     const port = new Counter();
-    const wrapped = withFaults(port, none, failing(new Error('no')));
+    const wrapped = withFaults(port, METHODS, none, failing(new Error('no')));
     const add = wrapped.add.bind(wrapped);
     const seen: number[] = [];
     wrapped.add = (n: number) => {
@@ -153,5 +156,18 @@ describe('the ports put in place', () => {
     restore();
     expect(await identityVendor().verify(identity)).toEqual([]);
     expect(injector.counts().identity).toEqual({ calls: 1, injected: { '5xx': 1 } });
+  });
+
+  it('wraps every method of the bank it has, and leaves out the optional ones it lacks, its name readable', async () => {
+    const injector = new FaultInjector(faultPlan({ bank: { rate: 1, kinds: ['5xx'] } }));
+    injectPortFaults(injector);
+    injector.arm();
+    const sandbox = bank();
+    expect(sandbox.name).toBe('sandbox');
+    // The notice route and BankReturnWindows tell a bank on rails by these methods being there.
+    expect(sandbox.readNotice).toBeUndefined();
+    expect(sandbox.confirmSilence).toBeUndefined();
+    const account = { routing_number: '021000021', account_number: '1234567890', account_holder_name: 'Jane Doe' };
+    await expect(sandbox.checkOwnership(account, {})).rejects.toMatchObject({ name: 'ServiceUnavailable' });
   });
 });
