@@ -17,6 +17,7 @@ const { terminalLine } = await import('#lib/local/handler-log');
 const { CONSOLE_PATH } = await import('#lib/local/console/console-endpoints');
 const { OPENAPI_PATH } = await import('#lib/local/openapi-endpoint');
 const { DEFAULT_PORT, startLocalRuntime } = await import('#lib/local/runtime');
+const { describeFaultPlan, parseFaultSetting } = await import('#lib/local/faults/fault-plan');
 
 const { values } = parseArgs({ options: { tenant: { type: 'string', default: 'dev' } } });
 const port = process.env.PORT ? Number(process.env.PORT) : DEFAULT_PORT;
@@ -25,6 +26,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 const dataDir = process.env.DATA_DIR || undefined;
+// FAULTS=all=5% (docs/local.md#fault-injection): a share of the handlers' calls fail or slow down.
+const faults = process.env.FAULTS ? faultPlanOf(process.env.FAULTS, process.env.FAULT_SEED) : undefined;
 // OFAC's files as published (and alerts.csv), where a folder is named; else the sandbox lists.
 const screeningLists = process.env.SCREENING_LISTS_DIR || undefined;
 // One short line per handler log entry (lib/local/handler-log.ts); LOG_FORMAT=json keeps Lambda's JSON.
@@ -35,10 +38,12 @@ if (process.env.LOG_FORMAT !== 'json') {
   });
 }
 
-const runtime = await startLocalRuntime({ port, dataDir, screeningLists }).catch((error: NodeJS.ErrnoException) => {
-  console.error(startFailure(error, port));
-  process.exit(1);
-});
+const runtime = await startLocalRuntime({ port, dataDir, screeningLists, faults }).catch(
+  (error: NodeJS.ErrnoException) => {
+    console.error(startFailure(error, port));
+    process.exit(1);
+  },
+);
 const token = await runtime.mintToken(values.tenant);
 const bankLine = runtime.increaseFake
   ? `Bank: the Increase fake on ${runtime.increaseFake.url} (BANK_PROVIDER=increase-fake): ACH by the sandbox's numbers, days compressed, statement codes in this log (docs/local.md)`
@@ -52,7 +57,7 @@ Running on Node.js ${process.version}
 Sandbox console: ${runtime.url}${CONSOLE_PATH}    OpenAPI document: ${runtime.url}${OPENAPI_PATH}
 JWT issuer ${LOCAL_ISSUER}, audience ${LOCAL_AUDIENCE}
 Pipeline: table stream → queues → workers, in-process (timings compressed, see docs/local.md)
-${bankLine}
+${bankLine}${runtime.faults ? `\n${describeFaultPlan(runtime.faults.plan)}` : ''}
 Emails to account holders are written to ${runtime.outbox.dir}
 
 Token for tenant "${values.tenant}", every scope, valid 12 h (more: npm run --silent token -- --tenant <name>):
@@ -66,6 +71,16 @@ curl -sS -X POST ${runtime.url}/verify/accounts \\
 
 Ctrl-C stops the server (and DynamoDB Local).
 `);
+
+/** The plan FAULTS and FAULT_SEED describe; a bad value stops the start with its one-line reason. */
+function faultPlanOf(setting: string, seed: string | undefined) {
+  try {
+    return parseFaultSetting(setting, seed);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+}
 
 let stopping = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {

@@ -15,6 +15,8 @@ import { deadLetterEndpoints } from './dead-letters/dead-letter-endpoints';
 import { redriveHint, startupNotices } from './dead-letters/hints';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 import type { FakeIncrease, FakeIncreaseOptions } from './fake-increase';
+import { type FaultInjection, startRuntimeFaults } from './faults/fault-injection';
+import type { FaultPlanInput } from './faults/fault-plan';
 import { startHttpGateway } from './gateway/http-gateway';
 import { createJwtAuthorizer } from './gateway/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './gateway/jwt-issuer';
@@ -90,6 +92,12 @@ export interface LocalRuntimeOptions {
    * Default: stop the runtime and exit the process with code 1, as `npm start` does.
    */
   readonly onDatabaseLost?: (error: Error) => void;
+  /**
+   * Faults injected into a share of the handlers' calls to DynamoDB, the queues, the identity
+   * vendor, the bank and webhook receivers, once the runtime is ready
+   * (docs/local.md#fault-injection): a plan, or its FAULTS string form (`all=5%`). Default: none.
+   */
+  readonly faults?: FaultPlanInput | string;
   readonly log?: RuntimeLog;
 }
 
@@ -112,6 +120,8 @@ export interface LocalRuntime {
   readonly outbox: LocalOutbox;
   /** The Increase fake the bank runs on (`increaseFake`), if it does. */
   readonly increaseFake?: FakeIncrease;
+  /** The faults injected (`faults`), if any: the plan and what was injected so far. */
+  readonly faults?: FaultInjection;
   /** Runs a schedule consumer now, after a run in progress; resolves with the handler's result. */
   runSchedule(id: string): Promise<unknown>;
   /**
@@ -168,8 +178,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // A database the runtime did not start is never marked down: its owner watches it.
     const availability = dynamo?.availability ?? new Availability();
 
+    const faults =
+      options.faults === undefined ? undefined : await startRuntimeFaults(options.faults, dynamoEndpoint, log);
+    if (faults) teardown.push(() => faults.stop());
+
     configureHandlerEnvironment({
-      dynamoEndpoint,
+      // Only the handlers go through the fault proxy; the runtime's own clients below do not.
+      dynamoEndpoint: faults?.handlerDynamoEndpoint ?? dynamoEndpoint,
       tableName,
       cipherKey: await localCipherKey(options.dataDir),
       digestKey: await localDigestKey(options.dataDir),
@@ -247,6 +262,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     servedAt = gateway.url;
     // Dead letters of an earlier run (DATA_DIR) would otherwise wait unseen: no alarm watches them here.
     for (const notice of startupNotices(pipeline.queues.deadLetters(), gateway.url)) log('warn', notice);
+    faults?.arm();
 
     return {
       url: gateway.url,
@@ -260,6 +276,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       streamFailures: pipeline.streamFailures,
       outbox: pipeline.outbox,
       ...(bankOnFake && { increaseFake: bankOnFake.fake }),
+      ...(faults && { faults: faults.injection }),
       runSchedule: pipeline.runSchedule,
       settle: pipeline.settle,
       stop,

@@ -1,0 +1,14 @@
+/**
+ * Mulberry32: a 32-bit seeded generator of numbers in [0, 1). Fault draws must replay from
+ * a seed (FAULT_SEED), which Math.random cannot; its quality is ample for picking a share of calls.
+ */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
