@@ -19,6 +19,13 @@ import { receives } from './subscriptions';
 /** SQS delays a message at most 15 minutes; longer waits are chained. */
 const MAX_DELAY_SECONDS = 900;
 
+/**
+ * How long a message's claim on an attempt keeps other copies from sending it: past the
+ * worker's 20 s, so only a holder that died (its message dead-lettered, then redriven under
+ * a new id) is taken over.
+ */
+const CLAIM_LEASE_MS = 60_000;
+
 class DeliveryExhausted extends Error {}
 
 /**
@@ -42,14 +49,16 @@ export const deliveryReads = (): DeliveryReads => ({
  * retried by a new message delayed by the backoff schedule (5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h); after the last, the delivery is marked final and dead-lettered. The same event
  * always carries the same `webhook-id`. An attempt already recorded (the same message
- * again, or a replayed stream batch's fan-out) is not POSTed again.
+ * again, or a replayed stream batch's fan-out) is not POSTed again, nor is one that another
+ * copy of the message is sending right now (`claimAttempt`).
  */
 export async function deliver(
   request: DeliveryMessage,
   logger: Logger,
   reads: DeliveryReads,
-  remainingMs: () => number,
+  invocation: { readonly holder: string; readonly remainingMs: () => number },
 ): Promise<void> {
+  const { holder, remainingMs } = invocation;
   if (request.exhausted)
     throw new DeliveryExhausted(`delivery of ${request.event_id} gave up after ${request.attempt} attempts`);
   if (request.remaining_seconds) return requeue(request, request.remaining_seconds);
@@ -74,6 +83,19 @@ export async function deliver(
     logger.info('delivery dropped: the configuration is gone, disabled or no longer receives this kind', {
       ...ids(request),
     });
+    return;
+  }
+  // A second copy of this message (a stream batch replayed) may be at this very point: one sends.
+  const claimed = await events().claimAttempt(
+    request.tenant,
+    request.event_id,
+    request,
+    holder,
+    at,
+    new Date(at.getTime() + CLAIM_LEASE_MS),
+  );
+  if (!claimed) {
+    logger.info('delivery attempt being sent by another message: not sent again', { ...ids(request) });
     return;
   }
   const body = JSON.stringify(stored.envelope);

@@ -66,6 +66,7 @@ const SAMPLE_KEYS = {
   tenant_alias: keys.tenantAlias('client-1').pk,
   event: eventKeys.event('acme', 'evt-1').pk,
   delivery_attempt: eventKeys.attempt('acme', 'evt-1', 0).pk,
+  delivery_claim: eventKeys.claim('acme', 'evt-1', { configuration_id: 'cfg-1', attempt: 1 }).pk,
   person: personKeys.person('acme', 'id-2').pk,
   person_reference: personKeys.reference('acme', 'ref-1').pk,
   review_case: personKeys.reviewCase('acme', 'id-2', '2026-01-01T00:00:00.000Z').pk,

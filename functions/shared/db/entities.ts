@@ -10,6 +10,7 @@ export const ENTITY = {
   tenantAlias: 'tenant_alias',
   event: 'event',
   deliveryAttempt: 'delivery_attempt',
+  deliveryClaim: 'delivery_claim',
   person: 'person',
   personReference: 'person_reference',
   reviewCase: 'review_case',

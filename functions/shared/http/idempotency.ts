@@ -14,8 +14,8 @@ export const MAX_KEY_LENGTH = 255;
  * `Idempotency-Key` (docs/api.md#idempotency) on the methods of IDEMPOTENT_METHODS: the
  * first response to a key is kept for 24 h and replayed for the same body; another body
  * answers 422, a request still running 409. Responses below 500 are kept (a replayed
- * wrong statement code must not use up another attempt); after a 5xx the key is released
- * so the caller can retry, and so it is after a `Cache-Control: no-store` response, which
+ * wrong statement code must not use up another attempt); after a 5xx, or an answer with
+ * `Retry-After` (a paced 429), the key is released so the caller can retry, and so it is after a `Cache-Control: no-store` response, which
  * is never stored. The claimed key travels in `request.internal`.
  */
 export const idempotency = (): HttpMiddleware => ({
@@ -52,7 +52,7 @@ export const idempotency = (): HttpMiddleware => ({
     if (!internal.idempotency || !response) return;
     // A `no-store` response carries a secret (a webhook signing secret): keeping it for
     // replay would store the secret in plain text, so the key is freed instead.
-    if (isNoStore(response)) await idempotencyRecords().release(internal.idempotency);
+    if (isNoStore(response) || isComeBackLater(response)) await idempotencyRecords().release(internal.idempotency);
     else await idempotencyRecords().complete(internal.idempotency, stored(response));
   },
   onError: async ({ internal, error }) => {
@@ -60,7 +60,7 @@ export const idempotency = (): HttpMiddleware => ({
     if (!scope) return;
     const response = errorResult(error, internal.requestId);
     try {
-      if (response.statusCode >= 500) await idempotencyRecords().release(scope);
+      if (isComeBackLater(response)) await idempotencyRecords().release(scope);
       else await idempotencyRecords().complete(scope, stored(response));
     } catch (cause) {
       // The caller still gets the contract's answer; an unreleased key frees itself when its lock lapses.
@@ -70,6 +70,13 @@ export const idempotency = (): HttpMiddleware => ({
 });
 
 const isNoStore = (r: HttpResult) => /\bno-store\b/i.test(r.headers?.['cache-control'] ?? '');
+
+/**
+ * An answer that tells the caller to send the same request again (docs/api.md#retrying): a
+ * 5xx, or one with `Retry-After` (a paced 429). Kept, its replay would refuse the very retry
+ * it asked for, so the key is released instead.
+ */
+const isComeBackLater = (r: HttpResult) => r.statusCode >= 500 || r.headers?.['retry-after'] !== undefined;
 
 const stored = (r: HttpResult) => ({ statusCode: r.statusCode, headers: r.headers, body: r.body });
 

@@ -17,11 +17,13 @@ export const handler = invocation<SQSEvent, SQSBatchResponse>((event, context) =
   return processQueueBatch(
     event,
     options,
-    (message, logger) =>
-      deliver(message, logger.child({ tenant: message.tenant }), reads, () =>
+    (message, logger, record) =>
+      deliver(message, logger.child({ tenant: message.tenant }), reads, {
+        // The message, received again, is the same holder of its claim; a copy of it is not.
+        holder: record.messageId,
         // Lambda always passes a context; a test may not (the function's 20 s then).
-        context ? context.getRemainingTimeInMillis() : DEFAULT_REMAINING_MS,
-      ),
+        remainingMs: () => (context ? context.getRemainingTimeInMillis() : DEFAULT_REMAINING_MS),
+      }),
     context,
   );
 });

@@ -9,6 +9,7 @@ import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import { api, startTestRuntime } from '#test/integration/harness';
 import { letters, personBody } from '#test/integration/persons/support';
 import { startReceiver } from '#test/integration/webhooks/receiver';
+import { everyEventId } from '#test/support/pages';
 import { retryingClient } from '#test/support/retrying-client';
 
 /**
@@ -165,12 +166,7 @@ describe('DynamoDB Local dies under load', () => {
     // Every stored event reached the partner.
     const delivered = () =>
       new Set(receiver.received.map((hook) => (JSON.parse(hook.body) as { event_id: string }).event_id));
-    const stored: string[] = [];
-    for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-      const page = await reader.get(`/events?size=100${cursor ? `&cursor=${cursor}` : ''}`);
-      stored.push(...page.body.events.map((event: { event_id: string }) => event.event_id));
-      cursor = page.body.next_cursor;
-    }
+    const stored = await everyEventId(reader);
     expect(stored.length).toBeGreaterThanOrEqual(accounts.length + persons.length);
     await eventually(() => stored.every((id) => delivered().has(id)), 60_000, 'every stored event delivered');
   }, 300_000);

@@ -130,7 +130,10 @@ describe('webhook delivery worker: table calls per batch', () => {
     expect(result.batchItemFailures).toEqual([]);
     expect(transport.posted).toHaveLength(16);
     expect(reads()).toEqual({ events: 16, configurations: 1, secrets: 1 });
-    expect(ddb.commandCalls(PutCommand)).toHaveLength(16);
+    // Per delivery, its claim (one copy of a message sends) and its attempt's record.
+    const puts = ddb.commandCalls(PutCommand).map((call) => String(call.args[0].input.Item?.entity));
+    expect(puts.filter((entity) => entity === ENTITY.deliveryClaim)).toHaveLength(16);
+    expect(puts.filter((entity) => entity === ENTITY.deliveryAttempt)).toHaveLength(16);
     expect(new Set(transport.posted.map((post) => post.url)).size).toBe(2);
   });
 

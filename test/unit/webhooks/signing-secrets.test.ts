@@ -72,7 +72,8 @@ beforeEach(() => {
     cipher,
     events: {
       withAttempts: async () => ({ stored: { tenant: TENANT, envelope }, attempts: [] }),
-      recordAttempt: async (_t: string, _e: string, _a: DeliveryAttempt) => {},
+      recordAttempt: async (_t: string, _e: string, _a: DeliveryAttempt) => true,
+      claimAttempt: async () => true,
     } as unknown as EventRepository,
     webhooks: { configurations: async () => [configuration] } as unknown as WebhookRepository,
     webhookTransport: transport,

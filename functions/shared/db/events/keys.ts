@@ -20,8 +20,24 @@ export const eventKeys = {
    * A delivery attempt, in one of its event's attempt slots (pattern 18): read with the event
    * in one Query; the slots bound how many an event keeps.
    */
+  /**
+   * Who is sending one attempt of one delivery right now (pattern 18): beside its event,
+   * one key per configuration, attempt and redelivery, so two messages for the same attempt
+   * meet on one item.
+   */
+  claim: (tenant: string, eventId: string, attempt: AttemptOf) => ({
+    pk: `${KEY_PREFIX.tenantData}${tenant}#EVT#${eventId}`,
+    sk: `CLAIM#${attempt.configuration_id}#${attempt.attempt}#${attempt.redelivery ?? '-'}`,
+  }),
   attempt: (tenant: string, eventId: string, slot: number) => ({
     pk: `${KEY_PREFIX.tenantData}${tenant}#EVT#${eventId}`,
     sk: `ATTEMPT#${String(slot).padStart(3, '0')}`,
   }),
 };
+
+/** What names one attempt of one delivery: the configuration, the attempt's number, the redelivery (none for the first delivery). */
+export interface AttemptOf {
+  readonly configuration_id: string;
+  readonly attempt: number;
+  readonly redelivery?: string;
+}

@@ -37,6 +37,7 @@ const TABLE_KEYS: Record<Entity, readonly KeyOf[] | { readonly noTenant: string 
   tenant_settings: [(t) => keys.tenantSettings(t).pk],
   event: [(t) => eventKeys.event(t, 'evt-1').pk],
   delivery_attempt: [(t) => eventKeys.attempt(t, 'evt-1', 7).pk],
+  delivery_claim: [(t) => eventKeys.claim(t, 'evt-1', { configuration_id: 'cfg-1', attempt: 2 }).pk],
   redelivery_pace: [(t) => eventKeys.redeliveryPace(t).pk],
   person: [(t) => personKeys.person(t, 'id-2').pk],
   person_reference: [(t) => personKeys.reference(t, 'ref-1').pk],

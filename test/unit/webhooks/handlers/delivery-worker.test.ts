@@ -43,6 +43,22 @@ class FakeEvents {
     };
     return { stored: { tenant: TENANT, envelope }, attempts: [...this.attempts] };
   }
+  /** Claims on attempts, by attempt, as the claim items hold them: the holder and its lease. */
+  readonly claims = new Map<string, { holder: string; leaseUntil: number }>();
+  async claimAttempt(
+    _tenant: string,
+    _eventId: string,
+    of: { configuration_id: string; attempt: number; redelivery?: string },
+    holder: string,
+    now: Date,
+    leaseUntil: Date,
+  ) {
+    const key = `${of.configuration_id}#${of.attempt}#${of.redelivery ?? '-'}`;
+    const held = this.claims.get(key);
+    if (held && held.holder !== holder && held.leaseUntil > now.getTime()) return false;
+    this.claims.set(key, { holder, leaseUntil: leaseUntil.getTime() });
+    return true;
+  }
   /** Writes of an attempt that fail first, as a throttled table answers once the SDK's retries are spent. */
   failRecords = 0;
   async recordAttempt(_tenant: string, _eventId: string, attempt: DeliveryAttempt) {
@@ -246,6 +262,58 @@ describe('webhook delivery worker: an attempt already recorded is not sent again
 
     expect(transport.posts).toBe(0);
     expect(queue.sent).toEqual([]);
+  });
+
+  it('sends an attempt once when a copy of its message (another message id) is handled while the first is sending', async () => {
+    let release: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The first POST waits until the copy has run: the copy reads no recorded attempt.
+    const slowTransport = transport;
+    slowTransport.post = async (target) => {
+      slowTransport.targets.push(target);
+      await answered;
+      return { status: 200, latencyMs: 10 };
+    };
+    const copy = sqsBatch(
+      sqsRecord('m-copy', { tenant: TENANT, event_id: EVENT_ID, configuration_id: CONFIGURATION_ID, attempt: 1 }),
+    );
+
+    const first = worker(delivery());
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = await worker(copy);
+    release();
+    await first;
+
+    expect(second.batchItemFailures).toEqual([]);
+    expect(transport.posts).toBe(1);
+    expect(events.attempts).toHaveLength(1);
+    expect(harness.logs.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ message: 'delivery attempt being sent by another message: not sent again' }),
+    );
+  });
+
+  it('sends again for the same message received again (its claim is its own), and for a copy once the claim lapsed', async () => {
+    transport.answer = { status: 500, latencyMs: 10 };
+    events.failRecords = Number.POSITIVE_INFINITY;
+    await worker(delivery(), lambdaContext({ remainingMs: 1_100 })); // sent, not recorded: the message fails
+    events.failRecords = 0;
+
+    await worker(delivery()); // the same message id: it sends again
+    expect(transport.posts).toBe(2);
+
+    const key = `${CONFIGURATION_ID}#1#-`;
+    const claim = events.claims.get(key);
+    expect(claim?.holder).toBe('m-1');
+    events.attempts.length = 0;
+    events.claims.set(key, { holder: 'm-dead', leaseUntil: 0 }); // lapsed long ago
+    await worker(
+      sqsBatch(
+        sqsRecord('m-redriven', { tenant: TENANT, event_id: EVENT_ID, configuration_id: CONFIGURATION_ID, attempt: 1 }),
+      ),
+    );
+    expect(transport.posts).toBe(3);
   });
 
   it('records a 2xx answer through a table that throttles for a while, rather than leave the message to POST it again', async () => {
