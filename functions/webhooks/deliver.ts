@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_RETENTION_MS } from '#domain/events';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { DELIVERY_TIMEOUT_MS, isSuccess, nextAttemptDelay } from '#domain/webhook-delivery';
@@ -6,10 +5,10 @@ import { webhookHeaders } from '#domain/webhook-signing';
 import { type DeliveryAttempt, events } from '#shared/db/events/index';
 import { type SigningSecrets, webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { now } from '#shared/dependencies';
-import { isDependencyUnavailable } from '#shared/errors';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
 import { messageQueue } from '#shared/queue/index';
+import { untilWritten } from '#shared/until-written';
 import { webhookTransport } from '#shared/webhook-transport/index';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
 import { configurationsPerBatch, OncePerTenant } from './batch-reads';
@@ -113,7 +112,8 @@ export async function deliver(
   };
   const expires = Math.ceil((Date.parse(stored.envelope.created_at) + EVENT_RETENTION_MS) / 1000);
   // Kept among the event's newest attempts; unrecorded only if every slot tried was taken meanwhile.
-  const kept = await untilRecorded(
+  // The POST went out: a message failed now would send it again (untilWritten).
+  const kept = await untilWritten(
     () => events().recordAttempt(request.tenant, request.event_id, attempt, expires, log.attempts),
     remainingMs,
   );
@@ -131,29 +131,6 @@ export async function deliver(
   if (success) return;
   if (delay === undefined) return requeue({ ...request, exhausted: true }, 0);
   return requeue({ ...request, attempt: request.attempt + 1 }, delay);
-}
-
-/** Pause between writes of an attempt's record while the table is away: doubling from the first, at most the last. */
-const RECORD_PAUSE_MS = { first: 100, max: 2_000 };
-/** Time left for the invocation to answer once the last write is given up. */
-const RECORD_MARGIN_MS = 1_000;
-
-/**
- * Writes an attempt's record, again and again while the table is throttling or away
- * (`isDependencyUnavailable`, after the SDK's own retries) and the invocation has time: the
- * POST went out, and a message failed now would POST it again to a receiver that may
- * have answered 2xx. Past the invocation's time the message fails after all, so the
- * attempt is never lost, only (rarely) sent twice with the same `webhook-id`.
- */
-async function untilRecorded(write: () => Promise<boolean>, remainingMs: () => number): Promise<boolean> {
-  for (let pause = RECORD_PAUSE_MS.first; ; pause = Math.min(pause * 2, RECORD_PAUSE_MS.max)) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!isDependencyUnavailable(error) || remainingMs() - pause < RECORD_MARGIN_MS) throw error;
-      await sleep(pause);
-    }
-  }
 }
 
 /** Whether `attempt` is the record of this request's try: same configuration, same delivery, same number. */

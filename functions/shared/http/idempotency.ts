@@ -3,6 +3,7 @@ import { now } from '#shared/dependencies';
 import { digest } from '#shared/digest/index';
 import { ConflictError, retryAfter, UnprocessableError, ValidationError } from '#shared/errors';
 import { metrics } from '#shared/metrics';
+import { untilWritten } from '#shared/until-written';
 import { errorResult } from './respond';
 import { IDEMPOTENT_METHODS } from './table-access';
 import type { HttpMiddleware, HttpResult } from './types';
@@ -48,12 +49,14 @@ export const idempotency = (): HttpMiddleware => ({
     }
     internal.idempotency = scope;
   },
-  after: async ({ internal, response }) => {
-    if (!internal.idempotency || !response) return;
+  after: async ({ internal, response, context }) => {
+    const scope = internal.idempotency;
+    if (!scope || !response) return;
     // A `no-store` response carries a secret (a webhook signing secret): keeping it for
     // replay would store the secret in plain text, so the key is freed instead.
-    if (isNoStore(response) || isComeBackLater(response)) await idempotencyRecords().release(internal.idempotency);
-    else await idempotencyRecords().complete(internal.idempotency, stored(response));
+    if (isNoStore(response) || isComeBackLater(response)) await idempotencyRecords().release(scope);
+    // The work is done: a 503 now would have the caller's retry do it again (untilWritten).
+    else await untilWritten(() => idempotencyRecords().complete(scope, stored(response)), remainingOf(context));
   },
   onError: async ({ internal, error }) => {
     const scope = internal.idempotency;
@@ -68,6 +71,10 @@ export const idempotency = (): HttpMiddleware => ({
     }
   },
 });
+
+/** The invocation's time left; Lambda always passes a context, a test may not (a route's 10 s then). */
+const remainingOf = (context: { getRemainingTimeInMillis?: () => number } | undefined) => () =>
+  context?.getRemainingTimeInMillis ? context.getRemainingTimeInMillis() : 10_000;
 
 const isNoStore = (r: HttpResult) => /\bno-store\b/i.test(r.headers?.['cache-control'] ?? '');
 

@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, ThrottlingException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as control } from '#functions/verify-accounts/handlers/control';
@@ -257,6 +257,17 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
     const kept = JSON.parse(String(completion.ExpressionAttributeValues?.[':response']));
     expect(kept.statusCode).toBe(429);
     expect(JSON.parse(kept.body).error_code).toBe('too_many_verifications');
+    expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
+  });
+
+  it('keeps the first response through a table that throttles for a while: the work is done, so the caller gets its 200', async () => {
+    const throttled = new ThrottlingException({ message: 'rate exceeded', $metadata: {} });
+    ddb.on(UpdateCommand).rejectsOnce(throttled).rejectsOnce(throttled).resolves({});
+
+    const res = await invoke(create, createEvent(validCreateBody(), withKey(KEY)));
+
+    expect(res.statusCode).toBe(200);
+    expect(idemUpdates()).toHaveLength(3);
     expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
   });
 
