@@ -17,10 +17,6 @@ export const eventKeys = {
    */
   redeliveryPace: (tenant: string) => ({ pk: `${KEY_PREFIX.redeliveryPace}${tenant}`, sk: 'PACE' }),
   /**
-   * A delivery attempt, in one of its event's attempt slots (pattern 18): read with the event
-   * in one Query; the slots bound how many an event keeps.
-   */
-  /**
    * Who is sending one attempt of one delivery right now (pattern 18): beside its event,
    * one key per configuration, attempt and redelivery, so two messages for the same attempt
    * meet on one item.
@@ -29,6 +25,10 @@ export const eventKeys = {
     pk: `${KEY_PREFIX.tenantData}${tenant}#EVT#${eventId}`,
     sk: `CLAIM#${attempt.configuration_id}#${attempt.attempt}#${attempt.redelivery ?? '-'}`,
   }),
+  /**
+   * A delivery attempt, in one of its event's attempt slots (pattern 18): read with the event
+   * in one Query; the slots bound how many an event keeps.
+   */
   attempt: (tenant: string, eventId: string, slot: number) => ({
     pk: `${KEY_PREFIX.tenantData}${tenant}#EVT#${eventId}`,
     sk: `ATTEMPT#${String(slot).padStart(3, '0')}`,

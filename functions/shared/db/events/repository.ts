@@ -9,10 +9,8 @@ import type { IndexQuery } from '../paging/index-query';
 import { tablePartition } from '../paging/partitions';
 import { TABLE_SCHEMA } from '../schema';
 import { allShards, listShardCount, listShardOf } from '../shards';
+import { claimDeliveryAttempt } from './delivery-claims';
 import { type AttemptOf, eventKeys } from './keys';
-
-/** How long a delivery claim is kept after its lease: a day, so the event's partition holds at most a day of them. */
-const CLAIM_KEPT_MS = 86_400_000;
 
 /** One delivery attempt of an event to one configuration's URL (docs/api.md#event-log). */
 export interface DeliveryAttempt {
@@ -188,36 +186,9 @@ export class EventRepository {
     return false;
   }
 
-  /**
-   * Claims the sending of one attempt of one delivery for `holder` (the queue message that
-   * carries it), until `leaseUntil`: true when no one else holds it, the holder already did
-   * (the same message received again) or the lease of another has lapsed (its message died
-   * and was redriven under a new id). Two copies of one delivery message handled at once
-   * (a stream batch replayed) thus send the attempt once. The claim expires a day after its
-   * lease; the event's partition holds at most a day of claims (docs/data-model.md).
-   */
-  async claimAttempt(tenant: string, eventId: string, attempt: AttemptOf, holder: string, now: Date, leaseUntil: Date) {
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...eventKeys.claim(tenant, eventId, attempt),
-            entity: ENTITY.deliveryClaim,
-            version: 1,
-            holder,
-            lease_until_ms: leaseUntil.getTime(),
-            [TABLE_SCHEMA.ttlAttribute]: Math.ceil((leaseUntil.getTime() + CLAIM_KEPT_MS) / 1000),
-          },
-          ConditionExpression: 'attribute_not_exists(pk) OR holder = :holder OR lease_until_ms <= :now',
-          ExpressionAttributeValues: { ':holder': holder, ':now': now.getTime() },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+  /** See claimDeliveryAttempt (./delivery-claims.ts): one copy of a delivery message sends an attempt. */
+  claimAttempt(tenant: string, eventId: string, attempt: AttemptOf, holder: string, now: Date, leaseUntil: Date) {
+    return claimDeliveryAttempt(this.db, this.tableName, { tenant, eventId, attempt, holder, now, leaseUntil });
   }
 
   /**

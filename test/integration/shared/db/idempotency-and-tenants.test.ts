@@ -23,7 +23,11 @@ describe('IdempotencyRepository', () => {
   it('claims a new key, then says it is in progress, then replays it once completed', async () => {
     const s = scope();
     expect(await repository().claim(s, 'fp', T0)).toEqual({ state: 'claimed' });
-    expect(await repository().claim(s, 'fp', later(1000))).toEqual({ state: 'in_progress', fingerprint: 'fp' });
+    expect(await repository().claim(s, 'fp', later(1000))).toEqual({
+      state: 'in_progress',
+      fingerprint: 'fp',
+      lockedUntil: later(IDEMPOTENCY_LOCK_MS),
+    });
     await repository().complete(s, response);
     expect(await repository().claim(s, 'other', later(2000))).toEqual({
       state: 'completed',
@@ -39,7 +43,11 @@ describe('IdempotencyRepository', () => {
     const { Items = [] } = await documentClient().send(new ScanCommand({ TableName: tableName }));
     expect(Items.filter((item) => item.entity === 'idempotency').length).toBeGreaterThan(0);
     expect(JSON.stringify(Items)).not.toContain(key);
-    expect(await repository().claim(s, 'fp', later(1000))).toEqual({ state: 'in_progress', fingerprint: 'fp' });
+    expect(await repository().claim(s, 'fp', later(1000))).toEqual({
+      state: 'in_progress',
+      fingerprint: 'fp',
+      lockedUntil: later(IDEMPOTENCY_LOCK_MS),
+    });
   });
 
   it('lets a new request take over a claim whose request died (its lock lapsed)', async () => {

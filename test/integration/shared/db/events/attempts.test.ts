@@ -70,3 +70,37 @@ describe('attempts kept per event', () => {
     expect((await kept(eventId)).length).toBeLessThanOrEqual(MAX_STORED_ATTEMPTS);
   });
 });
+
+describe('delivery claims (docs/data-model.md, delivery_claim)', () => {
+  const at = (ms: number) => new Date(Date.parse('2026-01-16T15:00:00.000Z') + ms);
+  const of = { configuration_id: '00000000-0000-4000-8000-000000000001', attempt: 1 };
+
+  it('lets one holder send an attempt: not a copy while its lease runs, the holder again, a copy once it lapsed', async () => {
+    const eventId = await storedEvent();
+    const claim = (holder: string, now: number) =>
+      events().claimAttempt(TENANT, eventId, of, holder, at(now), at(now + 60_000));
+
+    expect(await claim('m-1', 0)).toBe(true);
+    expect(await claim('m-copy', 1_000)).toBe(false);
+    expect(await claim('m-1', 2_000)).toBe(true); // the same message, received again
+    expect(await claim('m-redriven', 62_001)).toBe(true); // m-1's lease (from 2 s) lapsed at 62 s
+    expect(await claim('m-1', 63_000)).toBe(false);
+  });
+
+  it('keeps the claims of other attempts, configurations and redeliveries apart, and out of the event’s attempts', async () => {
+    const eventId = await storedEvent();
+    const claim = (attempt: typeof of & { redelivery?: string }) =>
+      events().claimAttempt(TENANT, eventId, attempt, 'm-1', at(0), at(60_000));
+
+    expect(await claim(of)).toBe(true);
+    const others = [
+      { ...of, attempt: 2 },
+      { ...of, configuration_id: '00000000-0000-4000-8000-000000000002' },
+      { ...of, redelivery: '0f1e2d3c-4b5a-4968-8776-655443322110' },
+    ];
+    for (const other of others) {
+      expect(await events().claimAttempt(TENANT, eventId, other, 'm-other', at(1), at(60_001))).toBe(true);
+    }
+    expect((await events().withAttempts(TENANT, eventId))?.attempts).toEqual([]);
+  });
+});
