@@ -22,6 +22,8 @@ export interface TableRequest {
   readonly index?: string;
   /** The index partition a Query of an index names in its key condition (the tenant check reads it). */
   readonly partition?: string;
+  /** The index partitions a Put or an Update files the item under (`gsi1pk`, …): the tenant check reads them. */
+  readonly filedUnder?: readonly string[];
 }
 
 /** A function under test: the row whose grant its commands must stay within. */
@@ -79,6 +81,30 @@ function queriedPartition(input: Input, partitionKey: string = TABLE_SCHEMA.part
 const withPk = (action: string, pk: string | undefined): TableRequest =>
   pk === undefined ? { action } : { action, pk };
 
+const INDEX_PARTITION_KEYS = new Set<string>(Object.values(TABLE_SCHEMA.indexes).map((index) => index.partitionKey));
+
+/** A write's request, with the index partitions it files the item under, where it names any. */
+function writing(action: string, pk: string | undefined, filedUnder: string[]): TableRequest {
+  return { ...withPk(action, pk), ...(filedUnder.length > 0 && { filedUnder }) };
+}
+
+/** The index partition keys a Put's item holds. */
+const filedByPut = (item: Input | undefined): string[] =>
+  [...INDEX_PARTITION_KEYS].flatMap((name) => (typeof item?.[name] === 'string' ? [item[name] as string] : []));
+
+/** The index partition keys an Update's SET clauses assign (`#gsi1pk = :v`, the name possibly behind an alias). */
+function filedByUpdate(input: Input): string[] {
+  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  const filed: string[] = [];
+  for (const [, operand, value] of String(input.UpdateExpression ?? '').matchAll(/([#\w]+)\s*=\s*(:\w+)/g)) {
+    const name = operand?.startsWith('#') ? names[operand] : operand;
+    const assigned = values[value as string];
+    if (name && INDEX_PARTITION_KEYS.has(name) && typeof assigned === 'string') filed.push(assigned);
+  }
+  return filed;
+}
+
 /** The IAM actions a document-client command needs, as IAM names them (a transaction: each item's). */
 export function requestsOf(command: Command): TableRequest[] {
   const input = command.input;
@@ -86,9 +112,9 @@ export function requestsOf(command: Command): TableRequest[] {
     case 'GetCommand':
       return [{ action: 'GetItem', pk: pkOf(input.Key) }];
     case 'PutCommand':
-      return [{ action: 'PutItem', pk: pkOf(input.Item) }];
+      return [writing('PutItem', pkOf(input.Item), filedByPut(input.Item))];
     case 'UpdateCommand':
-      return [{ action: 'UpdateItem', pk: pkOf(input.Key) }];
+      return [writing('UpdateItem', pkOf(input.Key), filedByUpdate(input))];
     case 'DeleteCommand':
       return [{ action: 'DeleteItem', pk: pkOf(input.Key) }];
     case 'QueryCommand': {
@@ -103,8 +129,8 @@ export function requestsOf(command: Command): TableRequest[] {
       );
     case 'TransactWriteCommand':
       return (input.TransactItems as Input[]).map((item) => {
-        if (item.Put) return { action: 'PutItem', pk: pkOf(item.Put.Item) };
-        if (item.Update) return { action: 'UpdateItem', pk: pkOf(item.Update.Key) };
+        if (item.Put) return writing('PutItem', pkOf(item.Put.Item), filedByPut(item.Put.Item));
+        if (item.Update) return writing('UpdateItem', pkOf(item.Update.Key), filedByUpdate(item.Update));
         if (item.Delete) return { action: 'DeleteItem', pk: pkOf(item.Delete.Key) };
         return { action: 'ConditionCheckItem', pk: pkOf(item.ConditionCheck?.Key) };
       });

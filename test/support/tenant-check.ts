@@ -47,7 +47,12 @@ export function ownerOfKey(key: string, on: 'table' | 'index'): KeyOwner | undef
 export interface ScopedCommand {
   readonly sender: { readonly id: string; readonly row: { readonly crossTenant?: string } } | undefined;
   readonly command: string;
-  readonly requests: readonly { readonly pk?: string; readonly index?: string; readonly partition?: string }[];
+  readonly requests: readonly {
+    readonly pk?: string;
+    readonly index?: string;
+    readonly partition?: string;
+    readonly filedUnder?: readonly string[];
+  }[];
   /** The scope it was sent in, as it was then. */
   readonly scope?: Readonly<TenantScope>;
 }
@@ -82,6 +87,18 @@ export function tenantCrossings(commands: readonly ScopedCommand[]): { problems:
         continue;
       }
       problems.push(problem(sender.id, command, request, owner, acting));
+    }
+    // An item filed under another tenant's list partition would show in that tenant's list.
+    for (const request of requests) {
+      for (const partition of request.filedUnder ?? []) {
+        const owner = ownerOfKey(partition, 'index');
+        if (typeof owner !== 'object' || owner.tenant === acting) continue;
+        if (free) crossed.push(crossingUse(sender.id));
+        else
+          problems.push(
+            `${sender.id} sent ${command} on ${request.pk}, filing it under the index partition ${partition} of tenant ${owner.tenant}, ${acting === undefined ? 'acting for no tenant' : `while acting for ${acting}`}: build the index key from the tenant the work acts for`,
+          );
+      }
     }
   }
   return { problems, crossed };

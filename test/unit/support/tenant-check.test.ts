@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import { actingFor, asRequest, nameRequestTenant, tenantScope } from '#shared/tenant-scope';
@@ -92,6 +92,48 @@ describe('the tenant a command acts for', () => {
       ),
     ]);
     expect(problems).toEqual([expect.stringContaining('index byLookup partition PSCREEN#0, which spans tenants')]);
+  });
+
+  it('refuses an item filed under another tenant’s list partition, by a Put or an Update', () => {
+    const filed = (action: string): TableRequest[] => [
+      { action, pk: 'T#acme#P#1', filedUnder: ['T#bob#P#verified#0', 'PSCREEN#1'] },
+    ];
+    const { problems } = tenantCrossings([
+      sent('CreatePerson', filed('PutItem'), request('acme'), 'PutCommand'),
+      sent('UpdatePerson', filed('UpdateItem'), request('acme'), 'UpdateCommand'),
+    ]);
+    expect(problems).toEqual([
+      expect.stringContaining(
+        'CreatePerson sent PutCommand on T#acme#P#1, filing it under the index partition T#bob#P#verified#0 of tenant bob, while acting for acme',
+      ),
+      expect.stringContaining(
+        'UpdatePerson sent UpdateCommand on T#acme#P#1, filing it under the index partition T#bob#P#verified#0 of tenant bob',
+      ),
+    ]);
+  });
+
+  it('reads the index partitions a Put’s item and an Update’s SET clauses file it under', () => {
+    const byTenant = TABLE_SCHEMA.indexes.byTenant.partitionKey;
+    const byLookup = TABLE_SCHEMA.indexes.byLookup.partitionKey;
+    expect(
+      requestsOf(
+        new PutCommand({
+          TableName: 'table',
+          Item: { pk: 'T#a#P#1', sk: 'P', [byTenant]: 'T#a#P#created#0', [byLookup]: 'PSCREEN#2' },
+        }),
+      ),
+    ).toEqual([{ action: 'PutItem', pk: 'T#a#P#1', filedUnder: ['T#a#P#created#0', 'PSCREEN#2'] }]);
+    expect(
+      requestsOf(
+        new UpdateCommand({
+          TableName: 'table',
+          Key: { pk: 'T#a#P#1', sk: 'P' },
+          UpdateExpression: 'SET #status = :status, #g = :g, version = :v',
+          ExpressionAttributeNames: { '#status': 'status', '#g': byTenant },
+          ExpressionAttributeValues: { ':status': 'verified', ':g': 'T#a#P#verified#0', ':v': 2 },
+        }),
+      ),
+    ).toEqual([{ action: 'UpdateItem', pk: 'T#a#P#1', filedUnder: ['T#a#P#verified#0'] }]);
   });
 
   it('passes the tenant’s own keys and keys of no tenant', () => {
