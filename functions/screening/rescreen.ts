@@ -11,6 +11,7 @@ import type { ListingRef } from '#shared/db/screening/listings';
 import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
+import { actingFor } from '#shared/tenant-scope';
 import type { ScreeningMessage } from './screening-message';
 
 // Screening again after the lists changed, and every day (docs/api.md#screening): the
@@ -66,7 +67,8 @@ export async function rescreenShard(
     for (const person of found.persons) {
       outcome.screened++;
       if (lists.sanctions.screen(person).length === 0) continue;
-      const result = await restrict(person, lists);
+      // The walk spans tenants; each person is screened again acting for its own.
+      const result = await actingFor(person.tenant, () => restrict(person, lists));
       if (result === 'no_match') continue;
       outcome.matching++;
       if (result === 'restricted') {

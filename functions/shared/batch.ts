@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { invocation } from './invocation';
 import { createLogger, type Logger } from './logger';
 import { flushMetrics } from './metrics';
+import { actingFor } from './tenant-scope';
 
 export interface QueueWorkerOptions<S extends z.core.$ZodType> {
   /** The worker's name on its log lines. */
@@ -16,6 +17,11 @@ export interface QueueWorkerOptions<S extends z.core.$ZodType> {
    * so a slow one does not delay the others and a batch costs one invocation.
    */
   parallel?: boolean;
+  /**
+   * The tenant a message's work acts for (#shared/tenant-scope), named by its body; none
+   * for a worker whose messages cover many tenants (a screening shard).
+   */
+  tenantOf?: (body: z.output<S>) => string;
 }
 
 export type QueueWork<S extends z.core.$ZodType> = (
@@ -35,7 +41,7 @@ export type QueueWork<S extends z.core.$ZodType> = (
  * import { identifyPerson } from '../identify-person';
  *
  * export const handler = queueWorker(
- *   { worker: 'identification-worker', body: identificationMessage },
+ *   { worker: 'identification-worker', body: identificationMessage, tenantOf: (message) => message.tenant },
  *   (message, logger) => identifyPerson(message, logger.child({ tenant: message.tenant, person_id: message.id })),
  * );
  */
@@ -74,7 +80,10 @@ export async function processQueueBatch<S extends z.core.$ZodType>(
     try {
       const parsed = z.safeParse(options.body, JSON.parse(record.body));
       if (!parsed.success) throw new Error(`message body does not match the ${options.worker} schema`);
-      await work(parsed.data, logger, record);
+      const tenant = options.tenantOf?.(parsed.data);
+      await (tenant === undefined
+        ? work(parsed.data, logger, record)
+        : actingFor(tenant, () => work(parsed.data, logger, record)));
     } catch (error) {
       logger.error('message failed; it will be retried', { error });
       throw error;

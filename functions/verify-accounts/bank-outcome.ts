@@ -5,6 +5,7 @@ import { retryOnConflict } from '#shared/db/retry';
 import { type BankWait, bankWaits, type DueWait, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { AppError } from '#shared/errors';
 import type { Logger } from '#shared/logger';
+import { actingFor } from '#shared/tenant-scope';
 import { recordDebits, settled, settleVerification } from './complete-verification';
 
 // What real rails say later (docs/api.md#real-rails): a prenotification's return, told by
@@ -63,7 +64,8 @@ export async function takeBankNotice(
     });
   }
   for (const outcome of outcomes) {
-    await applyBankOutcome(outcome, logger.child({ tenant: outcome.tenant, verify_account_id: outcome.id }));
+    const log = logger.child({ tenant: outcome.tenant, verify_account_id: outcome.id });
+    await actingFor(outcome.tenant, () => applyBankOutcome(outcome, log));
   }
   logger.info('bank notice taken', { provider: provider.name, outcomes: outcomes.length });
   return outcomes.length;
@@ -72,7 +74,8 @@ export async function takeBankNotice(
 /** Checks whose return window ended (the schedule): each account settled from what came back, if anything. */
 export async function settleEndedWindows(cutoff: Date, logger: Logger): Promise<number> {
   const due = await bankWaits().endedBefore(cutoff);
-  for (const wait of due) await settleFromBank(wait, { windowEnded: true }, logger);
+  // The ended windows span tenants (one index); each account is settled acting for its own.
+  for (const wait of due) await actingFor(wait.tenant, () => settleFromBank(wait, { windowEnded: true }, logger));
   return due.length;
 }
 

@@ -17,6 +17,7 @@ export const SCREENING_REVIEW: ServiceArea = {
       // Every tenant's hits of one status: the review partition of byDueTime, then the page
       // by key; one person's hits: a Query of the person's partition.
       table: { actions: ['BatchGetItem', 'Query'], indexes: ['byDueTime'], leadingKeys: ['tenantData'] },
+      crossTenant: 'an operator reads the hits of every tenant, or of the person of the tenant named',
     },
     {
       id: 'DecideScreeningHit',

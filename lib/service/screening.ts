@@ -29,6 +29,7 @@ export const SCREENING: ServiceArea = {
         },
       ],
       localOnly: true,
+      crossTenant: 'walks the verified persons of every tenant (byLookup) to screen them against the new listing',
     },
   ],
   consumers: [
@@ -67,6 +68,7 @@ export const SCREENING: ServiceArea = {
         { actions: ['UpdateItem'], leadingKeys: ['screeningRun'] },
       ],
       sendsTo: ['screening'],
+      crossTenant: 'walks one shard of the persons of every tenant (byLookup), each screened acting for its own',
       timeoutSeconds: 60,
     },
     {

@@ -121,6 +121,15 @@ export interface RouteDefinition {
    * secrets, which no other function gets.
    */
   readonly bank?: boolean;
+  /**
+   * Why its code reaches the records of many tenants where it acts for none, or for other
+   * tenants than the one it acts for (an index partition that spans tenants, an operator's
+   * view of every tenant): the tests then let its commands outside a piece of work of one
+   * tenant (`actingFor`, #shared/tenant-scope) cross tenants, and hold it to crossing in
+   * some test (test/support/tenant-check.ts). A function that can name the tenant of each
+   * piece of work acts for it instead, and declares nothing.
+   */
+  readonly crossTenant?: string;
   readonly bundling?: FunctionBundling;
 }
 
@@ -195,6 +204,8 @@ export interface ConsumerDefinition {
   readonly sendsEmail?: boolean;
   /** Calls the bank: as a route's `bank`. */
   readonly bank?: boolean;
+  /** Its code crosses tenants: as a route's `crossTenant`. */
+  readonly crossTenant?: string;
   readonly timeoutSeconds: number;
   readonly bundling?: FunctionBundling;
 }

@@ -125,6 +125,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       table: { actions: ['GetItem', 'UpdateItem'], indexes: ['byDueTime'], leadingKeys: ['tenantData'] },
       // Reads each due account through the repository, which opens its account number.
       fieldKey: true,
+      crossTenant: 'reads the codes due of every tenant (byDueTime), each account handled acting for its own',
       timeoutSeconds: 300,
     },
     {
@@ -147,6 +148,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       fieldKey: true,
       // Settling a control account sends its statement credit.
       bank: true,
+      crossTenant: 'reads the ended windows of every tenant (byDueTime), each account settled acting for its own',
       timeoutSeconds: 300,
     },
   ],

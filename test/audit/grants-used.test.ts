@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RECORDING_PROJECTS, readGrantUses } from '#test/support/grant-audit';
 import { grantedPortUses } from '#test/support/port-access-recorder';
 import { allRowFunctions, grantedUses } from '#test/support/table-access-recorder';
+import { declaredCrossing } from '#test/support/tenant-check';
 
 /**
  * Permissions no test can reach, each with why. A key reads `<row id>: <action> [on <leading
@@ -21,9 +22,11 @@ const used = readGrantUses();
 const partialRun = RECORDING_PROJECTS.some((project) => !used.has(project));
 
 describe.skipIf(partialRun)('grants in use (the reverse drift check)', () => {
-  it('every table permission, queue, cipher purpose, data key and email a row grants is used by some test of a function holding it', () => {
+  it('every table permission, queue, cipher purpose, data key, email and tenant crossing a row grants is used by some test of a function holding it', () => {
     const usedAnywhere = new Set([...used.values()].flatMap((uses) => [...uses]));
-    const granted = new Set(allRowFunctions().flatMap((fn) => [...grantedUses(fn), ...grantedPortUses(fn)]));
+    const granted = new Set(
+      allRowFunctions().flatMap((fn) => [...grantedUses(fn), ...grantedPortUses(fn), ...declaredCrossing(fn)]),
+    );
     const unused = [...granted].filter((use) => !usedAnywhere.has(use) && !(use in UNREACHED)).sort();
     const stale = Object.keys(UNREACHED).filter((use) => usedAnywhere.has(use) || !granted.has(use));
     const problems = [

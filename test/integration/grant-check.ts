@@ -7,7 +7,8 @@ import { checkRecorded, recordEveryDocumentClient, usedGrants } from '#test/supp
 // (routes, the stream router, queue workers, schedules, and the HTTP stack's rate limiter
 // and idempotency records, which are real here), queue message, cipher use, data-key use and email is checked after each test against the
 // grant of the row it runs as (test/integration/harness.ts), and what it used is noted for
-// the reverse check (test/support/grant-audit.ts).
+// the reverse check (test/support/grant-audit.ts). Each table command is also held to the
+// tenant its code acts for (test/support/tenant-check.ts).
 recordEveryDocumentClient();
 observeDataKeys();
 afterEach(() => {

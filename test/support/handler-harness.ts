@@ -38,7 +38,8 @@ export { functionUnderTest } from './table-access-recorder';
 // a fake cipher, a fixed digest key and field key, a fixed clock, captured log lines and captured metrics (EMF lines). Call `useHandlerHarness()` once at
 // the top of a test file. Every DynamoDB command a handler sends is checked against its
 // function's grant (test/support/table-access-recorder.ts): routes run as the route their
-// event names (`invoke`), any other call through `functionUnderTest`.
+// event names (`invoke`), any other call through `functionUnderTest`; and held to the tenant
+// its code acts for (test/support/tenant-check.ts).
 
 // Handlers read TABLE_NAME on first use, not at import, so setting it here is early enough.
 export const TABLE = 'test-table';

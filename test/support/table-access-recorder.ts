@@ -4,6 +4,8 @@ import type { ConsumerDefinition, RouteDefinition, TableAccess } from '#lib/serv
 import { CONSUMERS, EVERY_ROUTE, routeKey, tableAccessOf, tableAccessOfRoute } from '#lib/service/index';
 import { KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/keys';
 import { type IndexName, TABLE_SCHEMA } from '#shared/db/schema';
+import { type TenantScope, tenantScope } from '#shared/tenant-scope';
+import { tenantCrossings } from './tenant-check';
 
 // The drift test of the table grants (issue 22): every DynamoDB command a handler sends
 // in a unit test is noted with the function it ran in, and checked against what that
@@ -18,6 +20,10 @@ export interface TableRequest {
   readonly pk?: string;
   /** The index queried (its name in TABLE_SCHEMA), for a Query of an index. */
   readonly index?: string;
+  /** The index partition a Query of an index names in its key condition (the tenant check reads it). */
+  readonly partition?: string;
+  /** The index partitions a Put or an Update files the item under (`gsi1pk`, …): the tenant check reads them. */
+  readonly filedUnder?: readonly string[];
 }
 
 /** A function under test: the row whose grant its commands must stay within. */
@@ -35,6 +41,8 @@ export interface RecordedCommand {
   readonly sender: FunctionUnderTest | undefined;
   readonly command: string;
   readonly requests: readonly TableRequest[];
+  /** The tenant the code acted for when it sent the command (#shared/tenant-scope), as it was then. */
+  readonly scope?: Readonly<TenantScope>;
 }
 
 const running = new AsyncLocalStorage<FunctionUnderTest>();
@@ -50,12 +58,12 @@ const pkOf = (record: Input | undefined): string | undefined =>
   record?.pk === undefined ? undefined : String(record.pk);
 
 /**
- * The partition-key value a Query of the table names in its key condition (`pk = :v`, the
- * name possibly behind an `#alias`, either side of the `=`, beside a sort-key condition):
- * what `dynamodb:LeadingKeys` holds for it. Undefined when no clause names the table's
- * partition key, which a confined grant then refuses.
+ * The partition-key value a Query names in its key condition (`pk = :v`, the name possibly
+ * behind an `#alias`, either side of the `=`, beside a sort-key condition): for the table,
+ * what `dynamodb:LeadingKeys` holds for it; for an index, its partition. Undefined when no
+ * clause names that key, which a confined grant then refuses.
  */
-function queriedPartition(input: Input): string | undefined {
+function queriedPartition(input: Input, partitionKey: string = TABLE_SCHEMA.partitionKey): string | undefined {
   const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
   const attribute = (operand: string) => (operand.startsWith('#') ? names[operand] : operand);
@@ -64,7 +72,7 @@ function queriedPartition(input: Input): string | undefined {
     if (!match) continue;
     const [left, right] = [match[1] as string, match[2] as string];
     const [name, value] = left.startsWith(':') ? [right, left] : [left, right];
-    if (attribute(name) === TABLE_SCHEMA.partitionKey && value.startsWith(':') && values[value] !== undefined)
+    if (attribute(name) === partitionKey && value.startsWith(':') && values[value] !== undefined)
       return String(values[value]);
   }
   return undefined;
@@ -73,6 +81,30 @@ function queriedPartition(input: Input): string | undefined {
 const withPk = (action: string, pk: string | undefined): TableRequest =>
   pk === undefined ? { action } : { action, pk };
 
+const INDEX_PARTITION_KEYS = new Set<string>(Object.values(TABLE_SCHEMA.indexes).map((index) => index.partitionKey));
+
+/** A write's request, with the index partitions it files the item under, where it names any. */
+function writing(action: string, pk: string | undefined, filedUnder: string[]): TableRequest {
+  return { ...withPk(action, pk), ...(filedUnder.length > 0 && { filedUnder }) };
+}
+
+/** The index partition keys a Put's item holds. */
+const filedByPut = (item: Input | undefined): string[] =>
+  [...INDEX_PARTITION_KEYS].flatMap((name) => (typeof item?.[name] === 'string' ? [item[name] as string] : []));
+
+/** The index partition keys an Update's SET clauses assign (`#gsi1pk = :v`, the name possibly behind an alias). */
+function filedByUpdate(input: Input): string[] {
+  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  const filed: string[] = [];
+  for (const [, operand, value] of String(input.UpdateExpression ?? '').matchAll(/([#\w]+)\s*=\s*(:\w+)/g)) {
+    const name = operand?.startsWith('#') ? names[operand] : operand;
+    const assigned = values[value as string];
+    if (name && INDEX_PARTITION_KEYS.has(name) && typeof assigned === 'string') filed.push(assigned);
+  }
+  return filed;
+}
+
 /** The IAM actions a document-client command needs, as IAM names them (a transaction: each item's). */
 export function requestsOf(command: Command): TableRequest[] {
   const input = command.input;
@@ -80,25 +112,25 @@ export function requestsOf(command: Command): TableRequest[] {
     case 'GetCommand':
       return [{ action: 'GetItem', pk: pkOf(input.Key) }];
     case 'PutCommand':
-      return [{ action: 'PutItem', pk: pkOf(input.Item) }];
+      return [writing('PutItem', pkOf(input.Item), filedByPut(input.Item))];
     case 'UpdateCommand':
-      return [{ action: 'UpdateItem', pk: pkOf(input.Key) }];
+      return [writing('UpdateItem', pkOf(input.Key), filedByUpdate(input))];
     case 'DeleteCommand':
       return [{ action: 'DeleteItem', pk: pkOf(input.Key) }];
-    case 'QueryCommand':
-      return [
-        input.IndexName === undefined
-          ? withPk('Query', queriedPartition(input))
-          : { action: 'Query', index: INDEX_BY_PHYSICAL_NAME.get(input.IndexName) ?? input.IndexName },
-      ];
+    case 'QueryCommand': {
+      if (input.IndexName === undefined) return [withPk('Query', queriedPartition(input))];
+      const index = INDEX_BY_PHYSICAL_NAME.get(input.IndexName);
+      const partition = index && queriedPartition(input, TABLE_SCHEMA.indexes[index].partitionKey);
+      return [{ action: 'Query', index: index ?? input.IndexName, ...(partition !== undefined && { partition }) }];
+    }
     case 'BatchGetCommand':
       return Object.values(input.RequestItems as Record<string, { Keys: Input[] }>).flatMap(({ Keys }) =>
         Keys.map((key) => ({ action: 'BatchGetItem', pk: pkOf(key) })),
       );
     case 'TransactWriteCommand':
       return (input.TransactItems as Input[]).map((item) => {
-        if (item.Put) return { action: 'PutItem', pk: pkOf(item.Put.Item) };
-        if (item.Update) return { action: 'UpdateItem', pk: pkOf(item.Update.Key) };
+        if (item.Put) return writing('PutItem', pkOf(item.Put.Item), filedByPut(item.Put.Item));
+        if (item.Update) return writing('UpdateItem', pkOf(item.Update.Key), filedByUpdate(item.Update));
         if (item.Delete) return { action: 'DeleteItem', pk: pkOf(item.Delete.Key) };
         return { action: 'ConditionCheckItem', pk: pkOf(item.ConditionCheck?.Key) };
       });
@@ -179,12 +211,22 @@ export const usesOf = (fn: FunctionUnderTest, request: TableRequest): string[] =
 export function recordingClient(client: DynamoDBDocumentClient): DynamoDBDocumentClient {
   Object.assign(client, {
     send: (command: Command, ...rest: unknown[]) => {
-      recorded.push({ sender: running.getStore(), command: command.constructor.name, requests: requestsOf(command) });
+      recorded.push({ sender: running.getStore(), ...noted(command) });
       // The prototype's send at call time: the mock replaces it on `ddb.reset()`.
       return Object.getPrototypeOf(client).send.call(client, command, ...rest);
     },
   });
   return client;
+}
+
+/** What is noted of a command when it is sent: its name, what it asks, and the tenant its code acts for then. */
+function noted(command: Command): Omit<RecordedCommand, 'sender'> {
+  const scope = tenantScope();
+  return {
+    command: command.constructor.name,
+    requests: requestsOf(command),
+    ...(scope && { scope: { tenant: scope.tenant, of: scope.of } }),
+  };
 }
 
 /** The row of lib/service with this id (a route's or a consumer's), as a function under test. */
@@ -244,7 +286,7 @@ export function recordEveryDocumentClient(): void {
   const inherited = prototype.send;
   prototype.send = function send(this: unknown, command: Command, ...rest: unknown[]) {
     const sender = running.getStore();
-    if (sender) recorded.push({ sender, command: command.constructor.name, requests: requestsOf(command) });
+    if (sender) recorded.push({ sender, ...noted(command) });
     return inherited.call(this, command, ...rest);
   };
 }
@@ -262,7 +304,9 @@ export function checkRecorded(): void {
     if (!sender) continue;
     for (const request of requests) for (const use of usesOf(sender, request)) usedGrants.add(use);
   }
-  assertWithinGrants(commands);
+  const tenants = tenantCrossings(commands);
+  for (const use of tenants.crossed) usedGrants.add(use);
+  assertWithinGrants(commands, tenants.problems);
 }
 
 /** The commands noted since the last call, cleared. */
@@ -272,9 +316,13 @@ export function takeRecorded(): RecordedCommand[] {
 
 /**
  * Throws if a command of the current test was sent outside a known function, or asked for
- * what its function's row does not grant.
+ * what its function's row does not grant, or if the tenant check found a key of another
+ * tenant than the one its code acted for (`tenantProblems`, test/support/tenant-check.ts).
  */
-export function assertWithinGrants(commands: readonly RecordedCommand[]): void {
+export function assertWithinGrants(
+  commands: readonly RecordedCommand[],
+  tenantProblems: readonly string[] = tenantCrossings(commands).problems,
+): void {
   const problems: string[] = [];
   for (const { sender, command, requests } of commands) {
     if (sender === undefined) {
@@ -285,8 +333,17 @@ export function assertWithinGrants(commands: readonly RecordedCommand[]): void {
     }
     for (const request of ungranted(sender.grant, requests)) problems.push(refusal(sender, command, request));
   }
-  if (problems.length > 0)
-    throw new Error(`DynamoDB commands beyond the grant (IAM would deny them):\n${[...new Set(problems)].join('\n')}`);
+  const sections = [
+    ...(problems.length > 0
+      ? [`DynamoDB commands beyond the grant (IAM would deny them):\n${[...new Set(problems)].join('\n')}`]
+      : []),
+    ...(tenantProblems.length > 0
+      ? [
+          `DynamoDB commands on another tenant's keys than the one the code acts for (#shared/tenant-scope):\n${[...new Set(tenantProblems)].join('\n')}`,
+        ]
+      : []),
+  ];
+  if (sections.length > 0) throw new Error(sections.join('\n'));
 }
 
 /**

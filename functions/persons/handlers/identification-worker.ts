@@ -4,6 +4,6 @@ import { identifyPerson } from '../identify-person';
 
 /** Identifies persons from the identification queue (SQS, partial batch failures). */
 export const handler = queueWorker(
-  { worker: 'identification-worker', body: identificationMessage },
+  { worker: 'identification-worker', body: identificationMessage, tenantOf: (message) => message.tenant },
   (message, logger) => identifyPerson(message, logger.child({ tenant: message.tenant, person_id: message.id })),
 );

@@ -9,6 +9,7 @@ import { invocation } from '#shared/invocation';
 import { createLogger, type Logger } from '#shared/logger';
 import type { AddressedMessage } from '#shared/queue/message-queue';
 import type { StreamAction } from '#shared/stream/rules';
+import { actingFor } from '#shared/tenant-scope';
 import { PendingSends } from '../pending-sends';
 import { actionsFor } from '../stream-rules';
 
@@ -114,20 +115,26 @@ function actionsOf(record: DynamoDBRecord): StreamAction[] {
   return actionsFor(record.eventName, image(record.dynamodb?.OldImage), image(record.dynamodb?.NewImage));
 }
 
-/** Does the table work an action needs now and returns the messages it asks to send. */
+/**
+ * Does the table work an action needs now and returns the messages it asks to send; an
+ * action on a tenant's records acts for that tenant (#shared/tenant-scope).
+ */
 async function perform(action: StreamAction, { logger, configurations }: BatchScope): Promise<AddressedMessage[]> {
   switch (action.kind) {
     case 'enqueue':
       return [{ queue: action.queue, message: action.message }];
-    case 'record-event': {
-      const stored = await events().store(action.tenant, action.envelope);
-      if (!stored) logger.info('event already stored', { event_id: action.envelope.event_id });
-      return [];
-    }
+    case 'record-event':
+      return actingFor(action.tenant, async () => {
+        const stored = await events().store(action.tenant, action.envelope);
+        if (!stored) logger.info('event already stored', { event_id: action.envelope.event_id });
+        return [];
+      });
     case 'publish-event':
-      return deliveriesOf(
-        { tenant: action.tenant, event_id: action.eventId, event_type: action.eventType },
-        { configurations },
+      return actingFor(action.tenant, () =>
+        deliveriesOf(
+          { tenant: action.tenant, event_id: action.eventId, event_type: action.eventType },
+          { configurations },
+        ),
       );
   }
 }

@@ -1,4 +1,5 @@
 import { httpHandler } from '#shared/http/handler';
+import { actingFor } from '#shared/tenant-scope';
 import { decideHit } from '../decide-hit';
 import { hitIdParams } from '../params';
 import { presentHit } from '../present';
@@ -6,6 +7,9 @@ import { decisionBody } from '../schemas';
 
 /** POST /screening/hits/{id}/decision — operators: clear an open hit as a false positive, or confirm it. */
 export const handler = httpHandler({ params: hitIdParams, body: decisionBody }, async ({ params, body, clientId }) => {
-  const hit = await decideHit(params.id, { decision: body.decision, by: clientId, note: body.note });
+  // The operator acts on the tenant whose person the hit names (#shared/tenant-scope).
+  const hit = await actingFor(params.id.tenant, () =>
+    decideHit(params.id, { decision: body.decision, by: clientId, note: body.note }),
+  );
   return { body: { screening_hit: presentHit(hit) } };
 });

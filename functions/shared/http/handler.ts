@@ -4,6 +4,7 @@ import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { noQueryParameters } from '#shared/input-schemas';
 import { invocation } from '#shared/invocation';
+import { asRequest } from '#shared/tenant-scope';
 import { bodyLimit } from './body-limit';
 import { idempotency } from './idempotency';
 import {
@@ -90,8 +91,10 @@ export function httpHandler<
     return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
   });
   // Lambda always passes a context; middy stands in an empty one for a caller that does not.
-  const handler = invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context), {
-    loadsDataKeys: false,
-  });
+  // Each request acts for the tenant its token names, from the tenant middleware on (#shared/tenant-scope).
+  const handler = invocation<HttpEvent, HttpResult>(
+    (event, context) => asRequest(() => stack(event, context as Context)),
+    { loadsDataKeys: false },
+  );
   return Object.assign(handler, { request });
 }

@@ -9,6 +9,7 @@ import { ExpiringCache } from '#shared/expiring-cache';
 import { prepareDataKeys } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
 import { grantedScopes } from '#shared/scopes';
+import { nameRequestTenant } from '#shared/tenant-scope';
 import { parseInput } from '#shared/validation';
 import { errorResult } from './respond';
 import type { HttpEvent, HttpMiddleware, HttpRequestOf } from './types';
@@ -92,7 +93,8 @@ const tenantCache = new ExpiringCache<string | null>(CACHE_ENTRIES);
  * 401 `unauthorized` (a `sub` is never a client id); a client id without an alias answers
  * 403 `unknown_client`, unless `TENANTS_FROM_CLIENT_IDS` (set by the local runtime only)
  * makes it its own tenant. Both answers are cached per warm container, the negative one
- * briefly, so an unknown client's requests cost no read each.
+ * briefly, so an unknown client's requests cost no read each. The rest of the request acts
+ * for the tenant (`nameRequestTenant`, #shared/tenant-scope).
  */
 export const tenant = (): HttpMiddleware => ({
   before: async ({ event, internal }) => {
@@ -110,6 +112,7 @@ export const tenant = (): HttpMiddleware => ({
     }
     internal.tenant = tenant;
     internal.clientId = clientId;
+    nameRequestTenant(tenant);
     internal.logger = internal.logger.child({ tenant });
   },
 });

@@ -5,6 +5,7 @@ import { now } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
 import { invocation } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
+import { actingFor } from '#shared/tenant-scope';
 
 /**
  * Daily: statement codes sent 5 days ago or more and still unanswered expire, and control
@@ -18,23 +19,25 @@ export const handler = invocation<void, { canceled: number; skipped: number }>(a
   const due = await repository.pendingStatementCodesSentBefore(new Date(at.getTime() - STATEMENT_CODE_LIFETIME_MS + 1));
   let canceled = 0;
   let skipped = 0;
+  // The due codes span tenants (one index); each account is handled acting for its own.
   for (const { tenant, id } of due) {
-    const account = await repository.get(tenant, id);
-    const expired =
-      account?.control_status === 'pending' &&
-      account.statement_code_sent_at !== undefined &&
-      statementCodeExpired(account.statement_code_sent_at, at);
-    if (!account || !expired) {
-      skipped++;
-      continue;
-    }
-    try {
-      await repository.updateControl(account, { control_status: 'canceled' }, at);
-      canceled++;
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-      skipped++;
-    }
+    const outcome = await actingFor(tenant, async () => {
+      const account = await repository.get(tenant, id);
+      const expired =
+        account?.control_status === 'pending' &&
+        account.statement_code_sent_at !== undefined &&
+        statementCodeExpired(account.statement_code_sent_at, at);
+      if (!account || !expired) return 'skipped';
+      try {
+        await repository.updateControl(account, { control_status: 'canceled' }, at);
+        return 'canceled';
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        return 'skipped';
+      }
+    });
+    if (outcome === 'canceled') canceled++;
+    else skipped++;
   }
   logger.info('expired statement codes canceled', { canceled, skipped });
   return { canceled, skipped };

@@ -1,10 +1,15 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { processQueueBatch } from '#shared/batch';
+import { processQueueBatch, type QueueWorkerOptions } from '#shared/batch';
 import { invocation } from '#shared/invocation';
 import { deliver, deliveryReads } from '../deliver';
 import { deliveryMessage } from '../delivery-message';
 
-const options = { worker: 'webhook-delivery', body: deliveryMessage, parallel: true };
+const options: QueueWorkerOptions<typeof deliveryMessage> = {
+  worker: 'webhook-delivery',
+  body: deliveryMessage,
+  parallel: true,
+  tenantOf: (message) => message.tenant,
+};
 const DEFAULT_REMAINING_MS = 20_000;
 
 /**
