@@ -1,4 +1,5 @@
 import type { ListedPerson } from '#domain/screening-match';
+import { mulberry32 } from '#lib/local/faults/mulberry32';
 
 // The screening quality set (docs/testing.md#screening-quality): persons built from OFAC's
 // real listings the ways partners write names, one class per way, and two sets of persons
@@ -26,16 +27,7 @@ export const VARIANT_CLASSES = [
 export type VariantClass = (typeof VARIANT_CLASSES)[number];
 
 /** A small seeded generator (mulberry32): the same numbers for the same seed, on every machine. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded = mulberry32;
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
