@@ -204,7 +204,7 @@ export class VerifyServiceStack extends Stack {
         takesIdempotencyKey: takesIdempotencyKey(route),
         bank: route.bank ? bank : undefined,
       })
-        .bindTable(this.dataTable, tableAccessOfRoute(route))
+        .bindTable(this.dataTable, tableAccessOfRoute(route), { actsForOneTenant: route.crossTenant === undefined })
         .bindCipherKey(this.cipherKey, route.cipher);
       // Every partner route takes a token from its tenant's bucket (the HTTP middleware
       // stack); the provider's notices have no tenant and no token.
@@ -276,6 +276,7 @@ export class VerifyServiceStack extends Stack {
     const writers = new Map<Role, readonly KeyKind[]>();
     for (const fn of [...functions.values(), ...this.pipeline.consumers.values()]) {
       writers.set(fn.role, writtenKinds(fn.tableAccess));
+      if (fn.tenantRole) writers.set(fn.tenantRole, writtenKinds(fn.tenantAccess));
     }
     if (this.tenantRecords.role) writers.set(this.tenantRecords.role, TENANT_RECORD_KEY_KINDS);
     this.dataTable.guardWrites(this, writers);

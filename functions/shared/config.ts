@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 // Every environment variable a function reads, read in one place. A value is read on
 // first use and a missing one throws at once, so a misconfigured function fails on its
 // first request with a clear message instead of half-working.
@@ -92,12 +94,32 @@ export const ENV = {
   increaseWebhookSecret: 'INCREASE_WEBHOOK_SECRET',
   /** Another base URL for Increase's API (local mode and tests: a fake of it on loopback). */
   increaseBaseUrl: 'INCREASE_BASE_URL',
+  /**
+   * ARN of the function's tenant role (lib/constructs/tenant-role.ts): set on a function that
+   * acts for one tenant per request or message, whose calls about a tenant's records then run
+   * under that tenant's credentials (functions/shared/db/tenant-access/). Unset: every call
+   * runs under the function's own role.
+   */
+  tenantRoleArn: 'TENANT_ROLE_ARN',
 } as const;
 
 export class ConfigError extends Error {}
 
+/**
+ * A function's own variables over the process's: Lambda gives each function an environment
+ * of its own, while the local runtime runs every function in one process and sets what
+ * differs per function (the tenant role's ARN) for each invocation (`withOwnVariables`).
+ */
+const ownVariables = new AsyncLocalStorage<Readonly<Record<string, string>>>();
+
+/** Runs one invocation with its function's own variables (the local runtime's invoker). */
+export const withOwnVariables = <T>(variables: Readonly<Record<string, string>>, invocation: () => T): T =>
+  ownVariables.run(variables, invocation);
+
+const readEnv = (name: string): string | undefined => ownVariables.getStore()?.[name] ?? process.env[name];
+
 export function requireEnv(name: string): string {
-  const value = process.env[name];
+  const value = readEnv(name);
   if (value === undefined || value === '') {
     throw new ConfigError(`environment variable ${name} is not set`);
   }
@@ -105,7 +127,7 @@ export function requireEnv(name: string): string {
 }
 
 export function optionalEnv(name: string): string | undefined {
-  const value = process.env[name];
+  const value = readEnv(name);
   return value === undefined || value === '' ? undefined : value;
 }
 

@@ -74,7 +74,7 @@ export class ConsumerFunction extends ServiceFunction {
       bank: consumer.bank ? props.bank : undefined,
     });
     this.consumer = consumer;
-    this.bindTable(props.dataTable, consumer.table);
+    this.bindTable(props.dataTable, consumer.table, { actsForOneTenant: consumer.crossTenant === undefined });
     this.bindCipherKey(props.cipherKey, consumer.cipher);
     for (const queueId of consumer.sendsTo ?? []) {
       const workQueue = props.queues.get(queueId);

@@ -5,6 +5,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { CipherAccess, FunctionBundling, TableAccess } from '#lib/service/index';
+import { splitTenantAccess } from '#lib/service/tenant-access';
 import { BANK_RAILS_BUNDLE_CONSTANT } from '#shared/bank/providers';
 import { ENV } from '#shared/config';
 import type { DataKeySpec } from '#shared/data-key/index';
@@ -16,6 +17,7 @@ import { type CipherKey, purposeCondition } from './cipher-key';
 import type { DataTable } from './data-table';
 import type { EmailSenderSettings } from './email-sender';
 import type { WorkQueue } from './queue';
+import { TenantRole } from './tenant-role';
 
 /** A data key as a function binds it (`DataKey` is one): its spec, its ciphertext and the key that opens it. */
 export interface BoundDataKey {
@@ -100,8 +102,12 @@ export interface ServiceFunctionProps {
 export class ServiceFunction extends NodejsFunction {
   /** The function's own execution role (no AWS managed policy). */
   declare readonly role: Role;
-  /** Every table access bound (`bindTable`), as granted: what the stack's write guard reads. */
+  /** Every table access bound to the own role (`bindTable`), as granted: what the stack's write guard reads. */
   private readonly boundTableAccess: TableAccess[] = [];
+  /** Every table access bound to the tenant role. */
+  private readonly boundTenantAccess: TableAccess[] = [];
+  /** The role it assumes per tenant (`bindTable`, `TenantRole`), if it acts for one tenant at a time. */
+  tenantRole?: Role;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
@@ -161,24 +167,49 @@ export class ServiceFunction extends NodejsFunction {
    * accesses given: each one's actions on the table, and `Query` on each of its indexes,
    * confined to its `leadingKeys` when it names them (see `DataTable.statementsFor`). No
    * access at all (no action) binds nothing.
+   *
+   * A function that acts for one tenant per request or message (`actsForOneTenant`: its
+   * row declares no `crossTenant`) gets its accesses to tenants' records on a tenant role
+   * of its own instead (`TenantRole`, its ARN in `TENANT_ROLE_ARN`), each confined to the
+   * keys of the tenant its session is tagged with; its own role keeps only the accesses to
+   * records of no tenant (`splitTenantAccess`).
    */
-  bindTable(dataTable: DataTable, access: TableAccess | readonly TableAccess[]): this {
+  bindTable(
+    dataTable: DataTable,
+    access: TableAccess | readonly TableAccess[],
+    options: { readonly actsForOneTenant?: boolean } = {},
+  ): this {
+    const split = splitTenantAccess(([] as readonly TableAccess[]).concat(access), options.actsForOneTenant ?? false);
     let statements: PolicyStatement[];
     try {
-      statements = dataTable.statementsFor(access);
+      statements = dataTable.statementsFor(split.own);
+      if (split.tenant.length > 0) {
+        this.tenantRole = new TenantRole(this, 'Tenant', {
+          assumedBy: this.role,
+          access: split.tenant,
+          dataTable,
+        }).role;
+        this.boundTenantAccess.push(...split.tenant);
+        this.addEnvironment(ENV.tenantRoleArn, this.tenantRole.roleArn);
+      }
     } catch (error) {
       throw new Error(`${this.node.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    if (statements.length === 0) return this;
-    this.boundTableAccess.push(...([] as readonly TableAccess[]).concat(access));
+    if (statements.length === 0 && split.tenant.length === 0) return this;
+    this.boundTableAccess.push(...split.own);
     for (const statement of statements) this.addToRolePolicy(statement);
     this.addEnvironment(ENV.tableName, dataTable.table.tableName);
     return this;
   }
 
-  /** The table accesses bound to the function (`bindTable`). */
+  /** The table accesses bound to the function's own role (`bindTable`). */
   get tableAccess(): readonly TableAccess[] {
     return this.boundTableAccess;
+  }
+
+  /** The table accesses bound to its tenant role (`bindTable`); none without one. */
+  get tenantAccess(): readonly TableAccess[] {
+    return this.boundTenantAccess;
   }
 
   /**

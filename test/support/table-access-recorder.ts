@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ConsumerDefinition, RouteDefinition, TableAccess } from '#lib/service/index';
 import { CONSUMERS, EVERY_ROUTE, routeKey, tableAccessOf, tableAccessOfRoute } from '#lib/service/index';
+import { type DocumentCommand, requestsOf, type TableRequest } from '#shared/db/command-requests';
 import { KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/keys';
-import { type IndexName, TABLE_SCHEMA } from '#shared/db/schema';
 import { type TenantScope, tenantScope } from '#shared/tenant-scope';
 import { tenantCrossings } from './tenant-check';
 
@@ -12,19 +12,6 @@ import { tenantCrossings } from './tenant-check';
 // function's row grants (a route's with the HTTP stack's share, `tableAccessOfRoute`).
 // DynamoDB Local has no IAM, so without this a repository that starts sending a command
 // its row does not name passes every test and meets AccessDenied in AWS.
-
-/** One IAM action a command needs, on one item's partition key or on an index. */
-export interface TableRequest {
-  readonly action: string;
-  /** The item's partition key, where the command names one (confined grants test it). */
-  readonly pk?: string;
-  /** The index queried (its name in TABLE_SCHEMA), for a Query of an index. */
-  readonly index?: string;
-  /** The index partition a Query of an index names in its key condition (the tenant check reads it). */
-  readonly partition?: string;
-  /** The index partitions a Put or an Update files the item under (`gsi1pk`, …): the tenant check reads them. */
-  readonly filedUnder?: readonly string[];
-}
 
 /** A function under test: the row whose grant its commands must stay within. */
 export interface FunctionUnderTest {
@@ -47,103 +34,6 @@ export interface RecordedCommand {
 
 const running = new AsyncLocalStorage<FunctionUnderTest>();
 const recorded: RecordedCommand[] = [];
-
-const INDEX_BY_PHYSICAL_NAME = new Map<string, IndexName>(
-  Object.entries(TABLE_SCHEMA.indexes).map(([name, index]) => [index.name, name as IndexName]),
-);
-
-type Input = Record<string, any>;
-type Command = { constructor: { name: string }; input: Input };
-const pkOf = (record: Input | undefined): string | undefined =>
-  record?.pk === undefined ? undefined : String(record.pk);
-
-/**
- * The partition-key value a Query names in its key condition (`pk = :v`, the name possibly
- * behind an `#alias`, either side of the `=`, beside a sort-key condition): for the table,
- * what `dynamodb:LeadingKeys` holds for it; for an index, its partition. Undefined when no
- * clause names that key, which a confined grant then refuses.
- */
-function queriedPartition(input: Input, partitionKey: string = TABLE_SCHEMA.partitionKey): string | undefined {
-  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
-  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
-  const attribute = (operand: string) => (operand.startsWith('#') ? names[operand] : operand);
-  for (const clause of String(input.KeyConditionExpression ?? '').split(/\s+and\s+/i)) {
-    const match = /^\(?\s*([#:]?[\w]+)\s*=\s*([#:]?[\w]+)\s*\)?$/.exec(clause.trim());
-    if (!match) continue;
-    const [left, right] = [match[1] as string, match[2] as string];
-    const [name, value] = left.startsWith(':') ? [right, left] : [left, right];
-    if (attribute(name) === partitionKey && value.startsWith(':') && values[value] !== undefined)
-      return String(values[value]);
-  }
-  return undefined;
-}
-
-const withPk = (action: string, pk: string | undefined): TableRequest =>
-  pk === undefined ? { action } : { action, pk };
-
-const INDEX_PARTITION_KEYS = new Set<string>(Object.values(TABLE_SCHEMA.indexes).map((index) => index.partitionKey));
-
-/** A write's request, with the index partitions it files the item under, where it names any. */
-function writing(action: string, pk: string | undefined, filedUnder: string[]): TableRequest {
-  return { ...withPk(action, pk), ...(filedUnder.length > 0 && { filedUnder }) };
-}
-
-/** The index partition keys a Put's item holds. */
-const filedByPut = (item: Input | undefined): string[] =>
-  [...INDEX_PARTITION_KEYS].flatMap((name) => (typeof item?.[name] === 'string' ? [item[name] as string] : []));
-
-/** The index partition keys an Update's SET clauses assign (`#gsi1pk = :v`, the name possibly behind an alias). */
-function filedByUpdate(input: Input): string[] {
-  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
-  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
-  const filed: string[] = [];
-  for (const [, operand, value] of String(input.UpdateExpression ?? '').matchAll(/([#\w]+)\s*=\s*(:\w+)/g)) {
-    const name = operand?.startsWith('#') ? names[operand] : operand;
-    const assigned = values[value as string];
-    if (name && INDEX_PARTITION_KEYS.has(name) && typeof assigned === 'string') filed.push(assigned);
-  }
-  return filed;
-}
-
-/** The IAM actions a document-client command needs, as IAM names them (a transaction: each item's). */
-export function requestsOf(command: Command): TableRequest[] {
-  const input = command.input;
-  switch (command.constructor.name) {
-    case 'GetCommand':
-      return [{ action: 'GetItem', pk: pkOf(input.Key) }];
-    case 'PutCommand':
-      return [writing('PutItem', pkOf(input.Item), filedByPut(input.Item))];
-    case 'UpdateCommand':
-      return [writing('UpdateItem', pkOf(input.Key), filedByUpdate(input))];
-    case 'DeleteCommand':
-      return [{ action: 'DeleteItem', pk: pkOf(input.Key) }];
-    case 'QueryCommand': {
-      if (input.IndexName === undefined) return [withPk('Query', queriedPartition(input))];
-      const index = INDEX_BY_PHYSICAL_NAME.get(input.IndexName);
-      const partition = index && queriedPartition(input, TABLE_SCHEMA.indexes[index].partitionKey);
-      return [{ action: 'Query', index: index ?? input.IndexName, ...(partition !== undefined && { partition }) }];
-    }
-    case 'BatchGetCommand':
-      return Object.values(input.RequestItems as Record<string, { Keys: Input[] }>).flatMap(({ Keys }) =>
-        Keys.map((key) => ({ action: 'BatchGetItem', pk: pkOf(key) })),
-      );
-    case 'TransactWriteCommand':
-      return (input.TransactItems as Input[]).map((item) => {
-        if (item.Put) return writing('PutItem', pkOf(item.Put.Item), filedByPut(item.Put.Item));
-        if (item.Update) return writing('UpdateItem', pkOf(item.Update.Key), filedByUpdate(item.Update));
-        if (item.Delete) return { action: 'DeleteItem', pk: pkOf(item.Delete.Key) };
-        return { action: 'ConditionCheckItem', pk: pkOf(item.ConditionCheck?.Key) };
-      });
-    case 'TransactGetCommand':
-      return (input.TransactItems as Input[]).map((item) => ({ action: 'GetItem', pk: pkOf(item.Get?.Key) }));
-    case 'BatchWriteCommand':
-      return [{ action: 'BatchWriteItem' }];
-    case 'ScanCommand':
-      return [{ action: 'Scan' }];
-    default:
-      return [{ action: command.constructor.name }];
-  }
-}
 
 /** IAM `StringLike`: `*` any run of characters, `?` one. */
 const likePattern = (pattern: string): RegExp =>
@@ -210,7 +100,7 @@ export const usesOf = (fn: FunctionUnderTest, request: TableRequest): string[] =
  */
 export function recordingClient(client: DynamoDBDocumentClient): DynamoDBDocumentClient {
   Object.assign(client, {
-    send: (command: Command, ...rest: unknown[]) => {
+    send: (command: DocumentCommand, ...rest: unknown[]) => {
       recorded.push({ sender: running.getStore(), ...noted(command) });
       // The prototype's send at call time: the mock replaces it on `ddb.reset()`.
       return Object.getPrototypeOf(client).send.call(client, command, ...rest);
@@ -220,7 +110,7 @@ export function recordingClient(client: DynamoDBDocumentClient): DynamoDBDocumen
 }
 
 /** What is noted of a command when it is sent: its name, what it asks, and the tenant its code acts for then. */
-function noted(command: Command): Omit<RecordedCommand, 'sender'> {
+function noted(command: DocumentCommand): Omit<RecordedCommand, 'sender'> {
   const scope = tenantScope();
   return {
     command: command.constructor.name,
@@ -284,7 +174,7 @@ export function recordEveryDocumentClient(): void {
   const prototype = DynamoDBDocumentClient.prototype as unknown as { send: (...args: any[]) => any };
   if (Object.hasOwn(prototype, 'send')) return;
   const inherited = prototype.send;
-  prototype.send = function send(this: unknown, command: Command, ...rest: unknown[]) {
+  prototype.send = function send(this: unknown, command: DocumentCommand, ...rest: unknown[]) {
     const sender = running.getStore();
     if (sender) recorded.push({ sender, ...noted(command) });
     return inherited.call(this, command, ...rest);
@@ -360,7 +250,7 @@ function refusal(fn: FunctionUnderTest, command: string, request: TableRequest):
   );
   if (request.pk === undefined) {
     return sameAction.length > 0
-      ? `${needs} on a partition key the recorder could not read (its grant is confined by key): name the table's partition key in the key condition, or teach requestsOf in test/support/table-access-recorder.ts to read it`
+      ? `${needs} on a partition key the recorder could not read (its grant is confined by key): name the table's partition key in the key condition, or teach requestsOf in functions/shared/db/command-requests.ts to read it`
       : `${needs}: its row in lib/service does not grant it`;
   }
   if (sameAction.length === 0) return `${needs} on ${request.pk}: its row in lib/service does not grant it`;

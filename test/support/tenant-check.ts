@@ -1,4 +1,4 @@
-import { KEY_PREFIX, type KeyKind } from '#shared/db/keys';
+import { KEY_OWNER, KEY_PREFIX, type KeyKind, kindOfKey } from '#shared/db/keys';
 import type { TenantScope } from '#shared/tenant-scope';
 
 // The per-invocation tenant check (issue 30): every key a command names (an item's
@@ -11,24 +11,8 @@ import type { TenantScope } from '#shared/tenant-scope';
 // cannot tell tenants apart inside a kind of key yet, so this is what catches a key built
 // from the wrong tenant (docs/threat-model.md).
 
-/** Whose the records of each kind are: a new kind in KEY_PREFIX must say. */
-const KIND_OWNER: Readonly<Record<KeyKind, 'tenant' | 'none'>> = {
-  tenantData: 'tenant',
-  idempotency: 'tenant',
-  rateBucket: 'tenant',
-  tenantSettings: 'tenant',
-  listPosition: 'tenant',
-  redeliveryPace: 'tenant',
-  tenantAlias: 'none',
-  screeningEntry: 'none',
-  screeningRun: 'none',
-};
-
 /** One tenant's key, no tenant's, or an index partition that spans tenants (`PSCREEN#…`, `SCREENHITS#…`). */
 export type KeyOwner = { readonly tenant: string } | 'none' | 'many';
-
-const kindOf = (key: string): KeyKind | undefined =>
-  (Object.keys(KEY_PREFIX) as KeyKind[]).find((kind) => key.startsWith(KEY_PREFIX[kind]));
 
 /** The tenant of a key of a tenant's kind: right after the prefix, up to `#` or the end (docs/data-model.md). */
 const tenantAfter = (key: string, kind: KeyKind): string => key.slice(KEY_PREFIX[kind].length).split('#')[0] as string;
@@ -38,9 +22,9 @@ const tenantAfter = (key: string, kind: KeyKind): string => key.slice(KEY_PREFIX
  * an index partition not of a kind (`STATEMENT_CODE_SENT#3`) gathers many tenants' items.
  */
 export function ownerOfKey(key: string, on: 'table' | 'index'): KeyOwner | undefined {
-  const kind = kindOf(key);
+  const kind = kindOfKey(key);
   if (kind === undefined) return on === 'index' ? 'many' : undefined;
-  return KIND_OWNER[kind] === 'none' ? 'none' : { tenant: tenantAfter(key, kind) };
+  return KEY_OWNER[kind] === 'none' ? 'none' : { tenant: tenantAfter(key, kind) };
 }
 
 /** What the check needs of one noted command (test/support/table-access-recorder.ts). */

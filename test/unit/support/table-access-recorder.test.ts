@@ -9,11 +9,11 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { requestsOf } from '#shared/db/command-requests';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import {
   assertWithinGrants,
   grantedUses,
-  requestsOf,
   rowFunction,
   runAsRow,
   ungranted,

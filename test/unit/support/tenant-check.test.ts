@@ -1,14 +1,9 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { requestsOf, type TableRequest } from '#shared/db/command-requests';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import { actingFor, asRequest, nameRequestTenant, tenantScope } from '#shared/tenant-scope';
-import {
-  assertWithinGrants,
-  type RecordedCommand,
-  requestsOf,
-  rowFunction,
-  type TableRequest,
-} from '#test/support/table-access-recorder';
+import { assertWithinGrants, type RecordedCommand, rowFunction } from '#test/support/table-access-recorder';
 import { ownerOfKey, tenantCrossings } from '#test/support/tenant-check';
 
 // The tenant check's own rules (test/support/tenant-check.ts): whose each key is, and when a
