@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { reindexPersons } from '#functions/screening/reindex-persons';
 import { ENV } from '#shared/config';
-import { documentClient } from '#shared/dependencies';
+import { documentClient } from '#shared/db/document-client';
 
 // `npm run persons:reindex -- --table <name>`: the one-off upgrade of a table whose persons
 // were written before the re-screens walked them (docs/deploy.md#upgrading), with the

@@ -1,6 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TenantScopedDocumentClient } from './db/tenant-access/document-client';
 
 // The one place handlers get their AWS clients and ports from. Which implementation is
 // used follows from configuration alone (e.g. `AWS_ENDPOINT_URL_DYNAMODB` points the SDK
@@ -52,18 +50,6 @@ export function port<K extends Name>(name: K, factory: () => Dependencies[K]): (
     return cache[name] as Dependencies[K];
   };
 }
-
-/**
- * The table's document client: under the function's own role, and under a tenant's
- * credentials for a command about that tenant's records (`TenantScopedDocumentClient`).
- */
-export const documentClient = /* @__PURE__ */ port(
-  'documentClient',
-  () =>
-    new TenantScopedDocumentClient(new DynamoDBClient({}), {
-      translateConfig: { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } },
-    }),
-);
 
 /** The clock; tests pin it. */
 export const clock = /* @__PURE__ */ port('now', () => () => new Date());

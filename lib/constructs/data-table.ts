@@ -84,16 +84,24 @@ export class DataTable extends Construct {
    * call. Never Scan, never an `index/*` wildcard. Throws on an action outside
    * TABLE_ACTIONS and on item actions that name no kind of key, so a row that cannot work,
    * or would reach every item of the table, fails at synth.
+   *
+   * `confineIndexes`: each index Query is confined to the partitions of its access's kinds
+   * too (for an index Query, `dynamodb:LeadingKeys` is the index's partition key): the own
+   * role of a function that acts for one tenant walks only partitions of no tenant
+   * (`SCREEN#<list>#LISTINGS`), its tenant role the tenant's (lib/constructs/tenant-role.ts).
    */
-  statementsFor(accesses: TableAccess | readonly TableAccess[]): PolicyStatement[] {
+  statementsFor(
+    accesses: TableAccess | readonly TableAccess[],
+    options: { readonly confineIndexes?: boolean } = {},
+  ): PolicyStatement[] {
     const statements = ([] as readonly TableAccess[])
       .concat(accesses)
-      .flatMap((access) => this.accessStatements(access));
+      .flatMap((access) => this.accessStatements(access, options.confineIndexes ?? false));
     if (statements.length > 0) statements.push(this.key.statement('table'));
     return statements;
   }
 
-  private accessStatements(access: TableAccess): PolicyStatement[] {
+  private accessStatements(access: TableAccess, confineIndexes: boolean): PolicyStatement[] {
     const actions = [...new Set(access.actions)].sort();
     const unknown = actions.filter((action) => !(TABLE_ACTIONS as readonly string[]).includes(action));
     if (unknown.length > 0) {
@@ -118,14 +126,16 @@ export class DataTable extends Construct {
       );
     }
     if (indexes.length > 0) {
-      // Not confined by key: for a Query of an index, dynamodb:LeadingKeys is the index's
-      // partition key, whose values are not the table's kinds (`PSCREEN#<shard>` walks persons
-      // of every tenant for the re-screens, by design). Index queries only read, and only the index's
-      // projection.
+      // Unless `confineIndexes`, not confined by key: for a Query of an index,
+      // dynamodb:LeadingKeys is the index's partition key, whose values are not the table's
+      // kinds (`PSCREEN#<shard>` walks persons of every tenant for the re-screens, by design).
+      // Index queries only read, and only the index's projection.
+      const kinds = [...new Set(access.leadingKeys ?? [])];
       statements.push(
         new PolicyStatement({
           actions: ['dynamodb:Query'],
           resources: indexes.map((index) => this.indexArn(index)),
+          ...(confineIndexes && kinds.length > 0 && { conditions: keyConfinement(kinds.map(keyPattern)) }),
         }),
       );
     }

@@ -182,7 +182,7 @@ export class ServiceFunction extends NodejsFunction {
     const split = splitTenantAccess(([] as readonly TableAccess[]).concat(access), options.actsForOneTenant ?? false);
     let statements: PolicyStatement[];
     try {
-      statements = dataTable.statementsFor(split.own);
+      statements = dataTable.statementsFor(split.own, { confineIndexes: options.actsForOneTenant ?? false });
       if (split.tenant.length > 0) {
         this.tenantRole = new TenantRole(this, 'Tenant', {
           assumedBy: this.role,

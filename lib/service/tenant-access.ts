@@ -25,12 +25,14 @@ export interface TenantSplit {
 }
 
 /**
- * Splits a function's table accesses: those to a tenant's kinds of record, and its index
- * queries (a function that acts for one tenant queries only that tenant's index
- * partitions, `T#<tenant>#…`: the tests' tenant check holds it to that), go on the tenant
- * role; accesses to kinds no tenant owns stay on the function's own role, with the same
- * actions. A function whose row declares `crossTenant` acts for no one tenant and keeps
- * every access on its own role (`actsForOneTenant` false).
+ * Splits a function's table accesses by whose records they reach: the kinds each tenant
+ * owns go on the tenant role, with the indexes the access walks (a function that acts for
+ * one tenant walks only that tenant's index partitions, `T#<tenant>#…`: the tests' tenant
+ * check holds it to that); kinds no tenant owns stay on the function's own role, with the
+ * indexes the access walks for them (the screening lists' `SCREEN#<list>#LISTINGS`), which
+ * the stack then confines to those kinds' partitions too (`DataTable.statementsFor`). A
+ * function whose row declares `crossTenant` acts for no one tenant and keeps every access
+ * on its own role (`actsForOneTenant` false).
  */
 export function splitTenantAccess(accesses: readonly TableAccess[], actsForOneTenant: boolean): TenantSplit {
   if (!actsForOneTenant) return { tenant: [], own: accesses };
@@ -38,19 +40,17 @@ export function splitTenantAccess(accesses: readonly TableAccess[], actsForOneTe
   const own: TableAccess[] = [];
   for (const access of accesses) {
     const kinds = access.leadingKeys ?? [];
+    const indexes = access.indexes ?? [];
+    const withIndexes = indexes.length > 0 ? { indexes } : {};
     const tenantKinds = kinds.filter(isTenantKind);
     const otherKinds = kinds.filter((kind) => !isTenantKind(kind));
-    const indexes = access.indexes ?? [];
-    if (tenantKinds.length > 0 || indexes.length > 0) {
-      tenant.push({
-        actions: tenantKinds.length > 0 ? access.actions : [],
-        ...(tenantKinds.length > 0 && { leadingKeys: tenantKinds }),
-        ...(indexes.length > 0 && { indexes }),
-      });
-    }
-    if (otherKinds.length > 0) own.push({ actions: access.actions, leadingKeys: otherKinds });
-    // Actions that name no kind stay as they are, for the stack to refuse (`DataTable.statementsFor`).
-    else if (kinds.length === 0 && access.actions.length > 0) own.push(access);
+    if (tenantKinds.length > 0) tenant.push({ actions: access.actions, leadingKeys: tenantKinds, ...withIndexes });
+    if (otherKinds.length > 0) own.push({ actions: access.actions, leadingKeys: otherKinds, ...withIndexes });
+    if (kinds.length > 0) continue;
+    // Actions that name no kind stay as they are, for the stack to refuse (`DataTable.statementsFor`);
+    // indexes alone are walked for the tenant.
+    if (access.actions.length > 0) own.push(access);
+    else if (indexes.length > 0) tenant.push({ actions: [], ...withIndexes });
   }
   return { tenant, own };
 }
@@ -83,20 +83,22 @@ const confinedTo = (patterns: readonly string[]) => ({
  * The tenant role's table statements: each access's actions on the table, confined to the
  * session tenant's keys of its kinds (`T#${aws:PrincipalTag/tenant}#*`,
  * `RATE#${aws:PrincipalTag/tenant}`, …), and `Query` on each index it names, confined to the
- * session tenant's index partitions (`T#${aws:PrincipalTag/tenant}#*`: for an index Query,
- * `dynamodb:LeadingKeys` is the index's partition key). Nothing here reaches another
+ * session tenant's index partitions of the same kinds (for an index Query,
+ * `dynamodb:LeadingKeys` is the index's partition key: a tenant's list partitions are
+ * `T#<tenant>#…`). Nothing here reaches another
  * tenant's record, whatever key the code builds.
  */
 export function tenantRoleStatements(accesses: readonly TableAccess[], arns: TableArns): PolicyStatementJson[] {
   const statements: PolicyStatementJson[] = [];
   for (const access of accesses) {
     const actions = [...new Set(access.actions)].sort();
+    const kinds = access.leadingKeys ?? [];
     if (actions.length > 0) {
       statements.push({
         Effect: 'Allow',
         Action: actions.map((action) => `dynamodb:${action}`),
         Resource: [arns.table],
-        Condition: confinedTo(tenantPatterns(access.leadingKeys ?? [])),
+        Condition: confinedTo(tenantPatterns(kinds)),
       });
     }
     const indexes = [...new Set(access.indexes ?? [])].sort();
@@ -105,7 +107,7 @@ export function tenantRoleStatements(accesses: readonly TableAccess[], arns: Tab
         Effect: 'Allow',
         Action: ['dynamodb:Query'],
         Resource: indexes.map((index) => arns.index(index)),
-        Condition: confinedTo(tenantPatterns(['tenantData'])),
+        Condition: confinedTo(tenantPatterns(kinds.length > 0 ? kinds : ['tenantData'])),
       });
     }
   }

@@ -1,5 +1,6 @@
 import { cipher } from '#shared/cipher/index';
-import { documentClient, setDependencies } from '#shared/dependencies';
+import { documentClient } from '#shared/db/document-client';
+import { setDependencies } from '#shared/dependencies';
 import type { BenchContext } from './context';
 import { type BenchService, type BenchServiceOptions, startBenchService } from './local-service';
 import { Meter } from './metering';

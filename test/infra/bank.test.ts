@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { consumerDescription } from '#lib/constructs/consumer-function';
 import { CONSUMERS, deployedRoutes, NOTICE_ROUTES, ROUTES, routeKey, servedRoutes } from '#lib/service/index';
 import { ENV as CONFIG_ENV } from '#shared/config';
-import { actionsOf, type BuildOptions, buildApp, refId, resourcesOf, statementsOfRole, synthTemplate } from './harness';
+import {
+  actionsOf,
+  type BuildOptions,
+  buildApp,
+  refId,
+  resourcesOf,
+  statementsOfFunction,
+  synthTemplate,
+} from './harness';
 
 const INCREASE = { bankProvider: 'increase', increaseAccountId: 'account_in71c4amph0vgo2qllky' };
 
@@ -12,7 +20,7 @@ function functionsOf(options: BuildOptions) {
   const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((f) => ({
     description: f.Properties?.Description as string,
     variables: (f.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>,
-    statements: statementsOfRole(template, refId(f.Properties?.Role)!),
+    statements: statementsOfFunction(template, f.Properties ?? {}),
   }));
   return { template, functions };
 }

@@ -16,6 +16,7 @@ import {
   tableAccessOf,
   tableAccessOfRoute,
 } from '#lib/service/index';
+import { splitTenantAccess } from '#lib/service/tenant-access';
 import { ENV as CONFIG_ENV } from '#shared/config';
 import { DATA_KEYS, type DataKeyPurpose } from '#shared/data-key/index';
 import { keyPattern } from '#shared/db/keys';
@@ -39,8 +40,17 @@ const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
 /** What the service description says about one function: a route's or a consumer's row. */
 interface FunctionRow {
   readonly description: string;
-  /** The table accesses as granted (a route's own, then what the HTTP middleware stack adds). */
+  /**
+   * The table accesses its own role holds (a route's own, then what the HTTP middleware
+   * stack adds): all of them for a function that crosses tenants, else only those to
+   * records of no tenant, the rest being its tenant role's (`splitTenantAccess`, pinned in
+   * test/infra/table-grants.test.ts and test/infra/tenant-roles.test.ts).
+   */
   readonly table: readonly TableAccess[];
+  /** It acts for one tenant at a time: its own role's index queries are confined to their kinds' partitions too. */
+  readonly actsForOneTenant: boolean;
+  /** Every table access of its row and shares, on either role: whether it is bound to the table at all. */
+  readonly everyTableAccess: readonly TableAccess[];
   readonly cipher?: CipherAccess;
   /** Holds the digest key (a route's with what the HTTP middleware stack adds). */
   readonly digestKey: boolean;
@@ -54,7 +64,9 @@ const routeRows = deployedRoutes(ROUTES).map((r): [string, FunctionRow] => [
   routeKey(r),
   {
     description: routeKey(r),
-    table: tableAccessOfRoute(r),
+    table: splitTenantAccess(tableAccessOfRoute(r), r.crossTenant === undefined).own,
+    actsForOneTenant: r.crossTenant === undefined,
+    everyTableAccess: tableAccessOfRoute(r),
     cipher: r.cipher,
     digestKey: dataKeysOf(r).includes('digest-key'),
     fieldKey: dataKeysOf(r).includes('field-key'),
@@ -66,7 +78,9 @@ const consumerRows = CONSUMERS.map((c): [string, FunctionRow] => [
   c.id,
   {
     description: consumerDescription(c),
-    table: tableAccessOf(c),
+    table: splitTenantAccess(tableAccessOf(c), c.crossTenant === undefined).own,
+    actsForOneTenant: c.crossTenant === undefined,
+    everyTableAccess: tableAccessOf(c),
     cipher: c.cipher,
     digestKey: c.digestKey === true,
     fieldKey: c.fieldKey === true,
@@ -135,9 +149,13 @@ describe('Lambda functions', () => {
       });
       expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
       // A row with no table access is bound to no table (DailyRescreen only sends messages).
-      const tableAccess = ([] as TableAccess[]).concat(row.table);
-      const usesTable = tableAccess.some((access) => access.actions.length > 0 || (access.indexes ?? []).length > 0);
+      const usesTable = row.everyTableAccess.some(
+        (access) => access.actions.length > 0 || (access.indexes ?? []).length > 0,
+      );
       expect(refId(fn.Environment.Variables[CONFIG_ENV.tableName])).toBe(usesTable ? tableId : undefined);
+      // A function that acts for one tenant at a time and reaches tenants' records assumes its tenant role.
+      const tenantRole = splitTenantAccess(row.everyTableAccess, row.actsForOneTenant).tenant.length > 0;
+      expect(refId(fn.Environment.Variables[CONFIG_ENV.tenantRoleArn]) !== undefined).toBe(tenantRole);
     },
   );
 
@@ -216,15 +234,15 @@ describe("table grants follow the row's table access", () => {
   const STREAM_READ = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
 
   it.each(byFunction)(
-    '%s may call exactly the actions of its row on the table, Query on exactly its indexes (on the table itself only when its row says Query), each under its key confinement, and nothing else of DynamoDB but reading the stream it is fed by',
+    "%s's own role may call exactly the actions of its row on records of no tenant (all its row's, if it crosses tenants) on the table, Query on exactly their indexes (on the table itself only when its row says Query), each under its key confinement, and nothing else of DynamoDB but reading the stream it is fed by",
     (_, row) => {
       const expected = new Map<string, unknown[]>();
       const grant = (action: string, resource: unknown) =>
         expected.set(action, [...(expected.get(action) ?? []), resource]);
       for (const access of row.table) {
-        // Item actions under their row's key kinds; an index Query is never confined by key.
+        // Item actions under their row's key kinds; an index Query only where the function acts for one tenant.
         const confined = (resource: unknown) =>
-          access.leadingKeys
+          access.leadingKeys && access.leadingKeys.length > 0
             ? {
                 resource,
                 Condition: {
@@ -234,7 +252,10 @@ describe("table grants follow the row's table access", () => {
               }
             : resource;
         for (const action of access.actions) grant(`dynamodb:${action}`, confined(tableArn));
-        for (const index of access.indexes ?? []) grant('dynamodb:Query', indexArn(TABLE_SCHEMA.indexes[index].name));
+        for (const index of access.indexes ?? []) {
+          const arn = indexArn(TABLE_SCHEMA.indexes[index].name);
+          grant('dynamodb:Query', row.actsForOneTenant ? confined(arn) : arn);
+        }
       }
       if (row.readsStream) {
         for (const action of STREAM_READ) expected.set(action, [streamArn]);

@@ -42,7 +42,7 @@ export function synthTemplate(options: BuildOptions = {}): Template {
   return Template.fromStack(buildApp(options).stack);
 }
 
-type Resources = Record<string, { Type: string; Properties?: Record<string, any>; [k: string]: any }>;
+export type Resources = Record<string, { Type: string; Properties?: Record<string, any>; [k: string]: any }>;
 
 /** The template's resources of one type, by logical id. */
 export function resourcesOf(template: Template, type: string): Resources {
@@ -74,15 +74,32 @@ export interface Statement {
 }
 
 /**
- * Every statement of every inline policy attached to a role (by its logical id). Throws
- * when no policy is attached: every role of the stack has one (at least its log writes).
+ * Every statement of every policy of a role (by its logical id): the `AWS::IAM::Policy`
+ * resources attached to it and its own inline policies (a tenant role's,
+ * lib/constructs/tenant-role.ts). Throws when it has none: every role of the stack has one
+ * (at least its log writes).
  */
 export function statementsOfRole(template: Template, roleId: string): Statement[] {
   const policies = Object.entries(resourcesOf(template, 'AWS::IAM::Policy'))
     .map(([id, p]) => propsOf(p, id))
     .filter((p) => ((p.Roles ?? []) as unknown[]).some((r) => refId(r) === roleId));
-  if (policies.length === 0) throw new Error(`no policy is attached to role ${roleId}`);
-  return policies.flatMap((p) => p.PolicyDocument.Statement as Statement[]);
+  const inline = (propsOf(resourcesOf(template, 'AWS::IAM::Role')[roleId], roleId).Policies ?? []) as {
+    PolicyDocument: { Statement: Statement[] };
+  }[];
+  if (policies.length === 0 && inline.length === 0) throw new Error(`no policy is attached to role ${roleId}`);
+  return [...policies, ...inline].flatMap((p) => p.PolicyDocument.Statement as Statement[]);
+}
+
+/**
+ * Every statement a function may act under: its execution role's, and its tenant role's
+ * (the role `TENANT_ROLE_ARN` names, lib/constructs/tenant-role.ts) where it has one.
+ */
+export function statementsOfFunction(template: Template, fn: Record<string, any>): Statement[] {
+  const tenantRole = refId(fn.Environment?.Variables?.TENANT_ROLE_ARN);
+  return [
+    ...statementsOfRole(template, refId(fn.Role)!),
+    ...(tenantRole === undefined ? [] : statementsOfRole(template, tenantRole)),
+  ];
 }
 
 export const actionsOf = (statements: Statement[]): string[] =>

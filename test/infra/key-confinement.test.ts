@@ -14,9 +14,10 @@ import {
   tableAccessOf,
   tableAccessOfRoute,
 } from '#lib/service/index';
+import { splitTenantAccess } from '#lib/service/tenant-access';
 import type { Entity } from '#shared/db/entities';
 import { eventKeys } from '#shared/db/events/keys';
-import { keyPattern, keys } from '#shared/db/keys';
+import { type KeyKind, keyPattern, keys, tenantKeyPattern } from '#shared/db/keys';
 import { positionKeys } from '#shared/db/list-positions/index';
 import { personKeys } from '#shared/db/persons/keys';
 import { screeningKeys } from '#shared/db/screening/keys';
@@ -25,7 +26,7 @@ import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';
-import { buildApp, propsOf, refId, resourcesOf } from './harness';
+import { buildApp, propsOf, type Resources, refId, resourcesOf } from './harness';
 
 /**
  * Which items each role of the synthesized template may write, key by key, read from the
@@ -167,6 +168,10 @@ interface TemplateRole {
   /** It runs the provider of the tenant-alias and settings custom resources. */
   readonly provider: boolean;
   readonly statements: readonly Statement[];
+  /** Its function's tenant role's statements, as the template has them (`${aws:PrincipalTag/tenant}`); none without one. */
+  readonly tenantStatements: readonly Statement[];
+  /** It is the tenant role of this row's function (lib/constructs/tenant-role.ts). */
+  readonly tenantRoleOf?: Row;
   readonly name: string;
 }
 
@@ -196,25 +201,59 @@ function templateRoles(template: Template, rows: readonly Row[]): TemplateRole[]
     ),
   );
   const policies = Object.entries(resourcesOf(template, 'AWS::IAM::Policy')).map(([id, p]) => propsOf(p, id));
-  return Object.entries(resourcesOf(template, 'AWS::IAM::Role')).map(([logicalId, role]) => {
+  const statementsOf = (logicalId: string, role: Resources[string]): Statement[] => [
+    ...((role.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+      (policy) => policy.PolicyDocument.Statement,
+    ),
+    ...policies
+      .filter((policy) => ((policy.Roles ?? []) as unknown[]).some((r) => refId(r) === logicalId))
+      .flatMap((policy) => policy.PolicyDocument.Statement as Statement[]),
+  ];
+  const rolesById = resourcesOf(template, 'AWS::IAM::Role');
+  // A function's tenant role is the one its TENANT_ROLE_ARN names.
+  const tenantRoles = new Map<string, Row | undefined>(
+    Object.values(functions).flatMap((f) => {
+      const tenantRole = refId(f.Properties?.Environment?.Variables?.TENANT_ROLE_ARN);
+      return tenantRole ? [[tenantRole, rowsByDescription.get(String(f.Properties?.Description))] as const] : [];
+    }),
+  );
+  return Object.entries(rolesById).map(([logicalId, role]) => {
     const served = Object.entries(functions).filter(([, f]) => refId(f.Properties?.Role) === logicalId);
     const row = served.map(([, f]) => rowsByDescription.get(String(f.Properties?.Description))).find(Boolean);
-    const inline = ((role.Properties?.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
-      (policy) => policy.PolicyDocument.Statement,
-    );
-    const attached = policies
-      .filter((policy) => ((policy.Roles ?? []) as unknown[]).some((r) => refId(r) === logicalId))
-      .flatMap((policy) => policy.PolicyDocument.Statement as Statement[]);
+    const tenantRole = served
+      .map(([, f]) => refId(f.Properties?.Environment?.Variables?.TENANT_ROLE_ARN))
+      .find(Boolean);
     const provider = served.some(([id]) => providers.has(id));
+    const tenantRoleOf = tenantRoles.get(logicalId);
     return {
       logicalId,
       row,
       provider,
-      statements: [...inline, ...attached],
-      name: row?.id ?? (provider ? `${logicalId} (tenant-records provider)` : logicalId),
+      statements: statementsOf(logicalId, role),
+      tenantStatements: tenantRole ? statementsOf(tenantRole, rolesById[tenantRole] as Resources[string]) : [],
+      ...(tenantRoleOf && { tenantRoleOf }),
+      name:
+        row?.id ??
+        (provider
+          ? `${logicalId} (tenant-records provider)`
+          : tenantRoleOf
+            ? `${tenantRoleOf.id}'s tenant role`
+            : logicalId),
     };
   });
 }
+
+/** The policy variable a tenant role names its session's tenant by. */
+const TAG = '${aws:PrincipalTag/tenant}';
+
+/**
+ * What a function may do while it acts for `tenant`: its own role's statements and its
+ * tenant role's, as IAM reads them in a session tagged with that tenant.
+ */
+const actingAs = (role: TemplateRole, tenant: string): Statement[] => [
+  ...role.statements,
+  ...role.tenantStatements.map((statement) => JSON.parse(JSON.stringify(statement).replaceAll(TAG, tenant))),
+];
 
 const template = Template.fromStack(buildApp().stack);
 const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
@@ -231,7 +270,7 @@ const PATTERN_OF = {
 
 /** The Allow statements of a role that write: each as its sorted actions, resources and key patterns. */
 const writingAllows = (role: TemplateRole) =>
-  role.statements
+  [...role.statements, ...role.tenantStatements]
     .filter((s) => s.Effect === 'Allow' && listOf(s.Action).some((action) => WRITES.includes(action)))
     .map((s) => ({
       actions: listOf(s.Action).sort(),
@@ -239,15 +278,22 @@ const writingAllows = (role: TemplateRole) =>
       leadingKeys: leadingKeysOf(s)?.sort() ?? 'none: every item',
     }));
 
-/** What a row's grant declares for its writing accesses, in the same shape. */
-const declaredWrites = (row: Row) =>
-  grantOf(row)
-    .filter((access) => access.actions.some((action) => ROW_WRITES.includes(action)))
-    .map((access) => ({
-      actions: access.actions.map((action) => `dynamodb:${action}`).sort(),
-      resources: ['table'],
-      leadingKeys: (access.leadingKeys ?? []).map(keyPattern).sort(),
-    }));
+/**
+ * What a row's grant declares for its writing accesses, in the same shape: a tenant's kinds
+ * as its tenant role names them (the session tenant's keys), the rest by kind.
+ */
+const declaredWrites = (row: Row) => {
+  const { tenant, own } = splitTenantAccess(grantOf(row), row.crossTenant === undefined);
+  const writing = (accesses: readonly TableAccess[], pattern: (kind: KeyKind) => string) =>
+    accesses
+      .filter((access) => access.actions.some((action) => ROW_WRITES.includes(action)))
+      .map((access) => ({
+        actions: access.actions.map((action) => `dynamodb:${action}`).sort(),
+        resources: ['table'],
+        leadingKeys: (access.leadingKeys ?? []).map(pattern).sort(),
+      }));
+  return [...writing(tenant, (kind) => tenantKeyPattern(kind, TAG)), ...writing(own, keyPattern)];
+};
 
 const byJson = <T>(list: T[]): T[] => [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
@@ -268,22 +314,22 @@ describe('table writes confined by key (dynamodb:LeadingKeys), role by role, fro
     },
   );
 
-  it.each(roles.filter((role) => !role.row && !role.provider).map((role) => [role.name, role] as const))(
-    '%s (no row, no tenant records) is allowed no write at all',
-    (_, role) => {
-      expect(writingAllows(role)).toEqual([]);
-    },
-  );
+  it.each(
+    roles.filter((role) => !role.row && !role.provider && !role.tenantRoleOf).map((role) => [role.name, role] as const),
+  )('%s (no row, no tenant records) is allowed no write at all', (_, role) => {
+    expect(writingAllows(role)).toEqual([]);
+  });
 
   it.each(readOnlyRoutes.map((role) => [role.name, role] as const))(
     '%s (a read-only route) can write no data item, alias, setting or screening entry, only the HTTP stack’s own records',
     (_, role) => {
+      const acme = actingAs(role, 'acme');
       const writable = DATA_KEYS.flatMap(([entity, pk]) =>
-        WRITES.filter((action) => mayDo(role.statements, action, pk, TABLE_ARN)).map((a) => `${a} ${entity} (${pk})`),
+        WRITES.filter((action) => mayDo(acme, action, pk, TABLE_ARN)).map((a) => `${a} ${entity} (${pk})`),
       );
       expect(writable).toEqual([]);
       // Not vacuous: it does write its tenant's token bucket.
-      expect(mayDo(role.statements, 'dynamodb:UpdateItem', SAMPLE_KEYS.rate_bucket, TABLE_ARN)).toBe(true);
+      expect(mayDo(acme, 'dynamodb:UpdateItem', SAMPLE_KEYS.rate_bucket, TABLE_ARN)).toBe(true);
     },
   );
 
@@ -291,17 +337,20 @@ describe('table writes confined by key (dynamodb:LeadingKeys), role by role, fro
     '%s reads and writes list positions only when it is a list, and only under their prefix',
     (_, role) => {
       const isList = (role.row as RouteDefinition).listPositions === true;
+      const acme = actingAs(role, 'acme');
       // A route that reads its items by key may read any key; only a list writes a position.
-      expect(mayDo(role.statements, 'dynamodb:PutItem', SAMPLE_KEYS.list_position, TABLE_ARN)).toBe(isList);
-      if (isList) expect(mayDo(role.statements, 'dynamodb:GetItem', SAMPLE_KEYS.list_position, TABLE_ARN)).toBe(true);
-      const positions = role.statements.filter(
+      expect(mayDo(acme, 'dynamodb:PutItem', SAMPLE_KEYS.list_position, TABLE_ARN)).toBe(isList);
+      if (isList) expect(mayDo(acme, 'dynamodb:GetItem', SAMPLE_KEYS.list_position, TABLE_ARN)).toBe(true);
+      const positions = [...role.statements, ...role.tenantStatements].filter(
         (s) =>
           s.Effect === 'Allow' &&
           listOf(s.Resource).some((r) => JSON.stringify(r) === TABLE_ARN) &&
           leadingKeysOf(s)?.some((pattern) => pattern.startsWith('PAGE#')),
       );
       expect(positions.map((s) => [listOf(s.Action).sort(), leadingKeysOf(s)])).toEqual(
-        isList ? [[['dynamodb:GetItem', 'dynamodb:PutItem'], ['PAGE#*']]] : [],
+        isList
+          ? [[['dynamodb:GetItem', 'dynamodb:PutItem'], [role.row?.crossTenant ? 'PAGE#*' : `PAGE#${TAG}#*`]]]
+          : [],
       );
     },
   );

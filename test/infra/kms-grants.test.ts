@@ -11,6 +11,7 @@ import {
   tableAccessOf,
   takesIdempotencyKey,
 } from '#lib/service/index';
+import { splitTenantAccess } from '#lib/service/tenant-access';
 import {
   actionsOf,
   buildApp,
@@ -59,8 +60,10 @@ function expectedKmsGrantsOf(row: RouteDefinition | ConsumerDefinition): Record<
   const { encrypt = [], decrypt = [] } = row.cipher ?? {};
   const forPurposes = (purposes: readonly string[]) => `cipher for ${[...new Set(purposes)].sort().join(', ')}`;
   return together(
-    // Every route reads the tenant alias and its bucket; a consumer only with a table access.
-    isRoute || tableAccessOf(row).some((access) => access.actions.length + (access.indexes?.length ?? 0) > 0)
+    // Every route reads the tenant alias; a consumer only with a table access its own role
+    // holds (a function that acts for one tenant reaches tenants' records with its tenant
+    // role, which has its own use of the key: see below).
+    isRoute || ownTableAccess(row).some((access) => access.actions.length + (access.indexes?.length ?? 0) > 0)
       ? TABLE
       : {},
     // The HTTP stack keys and fingerprints the idempotency record with keyed digests.
@@ -73,6 +76,10 @@ function expectedKmsGrantsOf(row: RouteDefinition | ConsumerDefinition): Record<
     !isRoute && row.source.kind === 'table-stream' ? together(STREAM_READ, QUEUE_SEND) : {},
   );
 }
+
+/** The table accesses on a function's own role: all, or those to records of no tenant (lib/service/tenant-access.ts). */
+const ownTableAccess = (row: RouteDefinition | ConsumerDefinition) =>
+  splitTenantAccess(tableAccessOf(row), row.crossTenant === undefined).own;
 
 /** Several grants as one role's: each action with every grant any of them names, once, sorted. */
 function together(...parts: Record<string, string[]>[]): Record<string, string[]> {
@@ -112,16 +119,18 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   },
   // A GET that decrypts webhook signing secrets and nothing else: no digest key, no field key.
   GetWebhookSecret: { 'kms:Decrypt': ['cipher for webhook_signing_secret', 'storage via dynamodb'] },
-  // Reads the stream, the table, and sends to five queues plus its on-failure store; opens
-  // an account's number from its image and seals it in the event it records.
+  // Reads the stream, and sends to five queues plus its on-failure store; opens an
+  // account's number from its image and seals it in the event it records. The table only
+  // under its tenant role.
   StreamRouter: {
-    'kms:Decrypt': [FIELD, 'storage', 'storage via dynamodb', 'storage via sqs'],
+    'kms:Decrypt': [FIELD, 'storage', 'storage via sqs'],
     'kms:GenerateDataKey': ['storage via sqs'],
   },
   // Receives from its queue; decrypts the SSN or tax id it verifies ownership with; stores
   // the statement code as its keyed digest; asks the bank about the opened account number.
+  // The table only under its tenant role.
   VerificationWorker: {
-    'kms:Decrypt': [DIGEST, FIELD, 'cipher for ownership', 'storage via dynamodb', 'storage via sqs'],
+    'kms:Decrypt': [DIGEST, FIELD, 'cipher for ownership', 'storage via sqs'],
   },
   // Sends one message per screening shard to the screening queue; reads no table.
   DailyRescreen: {
@@ -185,6 +194,14 @@ describe('KMS grants, role by role', () => {
     expect(kmsGrantsOf(statementsOfRole(template, roleId(role)))).toEqual(
       expectedKmsGrantsOf(rowsById.get(id) as RouteDefinition | ConsumerDefinition),
     );
+  });
+
+  it.each(
+    [...stack.functions, ...stack.pipeline.consumers].flatMap(([id, fn]) =>
+      fn.tenantRole ? [[id, fn.tenantRole] as const] : [],
+    ),
+  )("%s's tenant role may use the storage key through DynamoDB, and no other key or action", (_, role) => {
+    expect(kmsGrantsOf(statementsOfRole(template, roleId(role)))).toEqual(TABLE);
   });
 
   it.each(Object.entries(ROLES_WITHOUT_A_ROW))(

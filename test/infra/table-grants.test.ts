@@ -6,13 +6,14 @@ import {
   CONSUMERS,
   type ConsumerDefinition,
   deployedRoutes,
+  isProviderSigned,
   ROUTES,
   type RouteDefinition,
   type TableAccess,
   tableAccessOf,
   takesIdempotencyKey,
 } from '#lib/service/index';
-import { keyPattern } from '#shared/db/keys';
+import { KEY_OWNER, KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/keys';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import { actionsOf, buildApp, propsOf, resourcesOf, type Statement, statementsOfRole } from './harness';
 
@@ -34,25 +35,46 @@ const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
  */
 
 /**
+ * How the expectations name the grants of a function that acts for one tenant at a time:
+ * `tenant table (P …)` is the table under its tenant role (lib/constructs/tenant-role.ts),
+ * confined to the session tenant's keys (`TAG` is the policy variable of its session tag),
+ * `tenant table/index/<name> (P …)` an index under it. What is not a tenant's stays on
+ * the function's own role (`table (P …)`).
+ */
+const TAG = '${aws:PrincipalTag/tenant}';
+
+/**
  * What the HTTP middleware stack asks on every route, confined to its own records
  * (functions/shared/http/table-access.ts): the tenant alias, the tenant's settings and its
  * token bucket read (GetItem); the bucket's atomic take (UpdateItem) and, when empty, its
- * conditional refill (PutItem).
+ * conditional refill (PutItem). The alias is read before the tenant is known, under the
+ * function's own role; the tenant's settings and bucket under its tenant role.
  */
 const EVERY_ROUTE = {
+  'dynamodb:GetItem': ['table (CLIENT#*)', `tenant table (RATE#${TAG} TENANT#${TAG})`],
+  'dynamodb:PutItem': [`tenant table (RATE#${TAG})`],
+  'dynamodb:UpdateItem': [`tenant table (RATE#${TAG})`],
+};
+/** The same on a route that crosses tenants (`crossTenant`): all on its own role, by kind. */
+const EVERY_ROUTE_ACROSS_TENANTS = {
   'dynamodb:GetItem': ['table (CLIENT#* TENANT#* RATE#*)'],
   'dynamodb:PutItem': ['table (RATE#*)'],
   'dynamodb:UpdateItem': ['table (RATE#*)'],
 };
 /** And where the method takes an `Idempotency-Key` (`takesIdempotencyKey`): the idempotency record claimed, completed or released. */
 const IDEMPOTENT_ROUTE = {
-  'dynamodb:DeleteItem': ['table (IDEM#*)'],
-  'dynamodb:PutItem': ['table (IDEM#*)'],
-  'dynamodb:UpdateItem': ['table (IDEM#*)'],
+  'dynamodb:DeleteItem': [`tenant table (IDEM#${TAG}#*)`],
+  'dynamodb:PutItem': [`tenant table (IDEM#${TAG}#*)`],
+  'dynamodb:UpdateItem': [`tenant table (IDEM#${TAG}#*)`],
 };
 
 /** And on a list (`listPositions`): its positions (cursors and bookmarks) read and written, functions/shared/db/list-positions/. */
 const LIST_ROUTE = {
+  'dynamodb:GetItem': [`tenant table (PAGE#${TAG}#*)`],
+  'dynamodb:PutItem': [`tenant table (PAGE#${TAG}#*)`],
+};
+/** The same on a list that crosses tenants: on its own role, by kind. */
+const LIST_ROUTE_ACROSS_TENANTS = {
   'dynamodb:GetItem': ['table (PAGE#*)'],
   'dynamodb:PutItem': ['table (PAGE#*)'],
 };
@@ -65,36 +87,69 @@ const STREAM_CONSUMER = {
   'dynamodb:ListStreams': ['*'],
 };
 
+/** One tenant's keys of a kind as its tenant role names them: `T#<tenant>#*`, exactly `RATE#<tenant>`. */
+function tenantPattern(kind: KeyKind): string {
+  const owner = KEY_OWNER[kind];
+  if (owner === 'none') throw new Error(`${kind} is no tenant's`);
+  return `${KEY_PREFIX[kind]}${TAG}${owner.tenant === 'prefix' ? '#*' : ''}`;
+}
+
 /**
  * A row's own table accesses as grants: each one's actions on the table under its key
- * confinement (the patterns of its key kinds), `Query` on each index by physical name (an
- * index's partition keys are not the table's kinds: never confined).
+ * confinement (the patterns of its key kinds), `Query` on each index by physical name. A
+ * function that acts for one tenant at a time (`acrossTenants` false) has the kinds each
+ * tenant owns (KEY_OWNER) and every index under its tenant role, confined to the session
+ * tenant's keys and index partitions, and only the rest on its own role; one that crosses
+ * tenants has it all on its own role, by kind, its indexes never confined.
  */
-function grantsOfAccess(accesses: readonly TableAccess[]): Record<string, string[]> {
+function grantsOfAccess(accesses: readonly TableAccess[], acrossTenants: boolean): Record<string, string[]> {
   return together(
-    ...accesses.map(({ actions, indexes = [], leadingKeys }) => {
-      const confined = leadingKeys ? ` (${leadingKeys.map(keyPattern).join(' ')})` : '';
+    ...accesses.map(({ actions, indexes = [], leadingKeys = [] }) => {
+      const indexNames = indexes.map((index) => `table/index/${TABLE_SCHEMA.indexes[index].name}`);
+      if (acrossTenants) {
+        const confined = leadingKeys.length > 0 ? ` (${leadingKeys.map(keyPattern).join(' ')})` : '';
+        return together(
+          Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, [`table${confined}`]])),
+          indexNames.length > 0 ? { 'dynamodb:Query': indexNames } : {},
+        );
+      }
+      // Each kind's indexes are walked under the role of its records, confined to their partitions.
+      const tenants = leadingKeys.filter((kind) => KEY_OWNER[kind] !== 'none');
+      const others = leadingKeys.filter((kind) => KEY_OWNER[kind] === 'none');
+      const on = (name: string, patterns: string) => ({
+        ...Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, [`${name} (${patterns})`]])),
+        ...(indexNames.length > 0 && {
+          'dynamodb:Query': indexNames.map((index) => `${name.replace('table', index)} (${patterns})`),
+        }),
+      });
       return together(
-        Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, [`table${confined}`]])),
-        indexes.length > 0
-          ? { 'dynamodb:Query': indexes.map((index) => `table/index/${TABLE_SCHEMA.indexes[index].name}`) }
+        tenants.length > 0 || others.length === 0
+          ? on(
+              'tenant table',
+              (tenants.length > 0 ? tenants : (['tenantData'] as KeyKind[])).map(tenantPattern).sort().join(' '),
+            )
           : {},
+        others.length > 0 ? on('table', others.map(keyPattern).join(' ')) : {},
       );
     }),
   );
 }
 
-/** What a function's role must allow: its row's access, and the shares its kind of function adds. */
+/** What a function's roles must allow: its row's access, and the shares its kind of function adds. */
 function expectedGrantsOf(row: RouteDefinition | ConsumerDefinition): Record<string, string[]> {
+  const acrossTenants = row.crossTenant !== undefined;
   if ('method' in row) {
     return together(
-      grantsOfAccess(tableAccessOf(row)),
-      EVERY_ROUTE,
+      grantsOfAccess(tableAccessOf(row), acrossTenants),
+      isProviderSigned(row) ? {} : acrossTenants ? EVERY_ROUTE_ACROSS_TENANTS : EVERY_ROUTE,
       takesIdempotencyKey(row) ? IDEMPOTENT_ROUTE : {},
-      row.listPositions ? LIST_ROUTE : {},
+      row.listPositions ? (acrossTenants ? LIST_ROUTE_ACROSS_TENANTS : LIST_ROUTE) : {},
     );
   }
-  return together(grantsOfAccess(tableAccessOf(row)), row.source.kind === 'table-stream' ? STREAM_CONSUMER : {});
+  return together(
+    grantsOfAccess(tableAccessOf(row), acrossTenants),
+    row.source.kind === 'table-stream' ? STREAM_CONSUMER : {},
+  );
 }
 
 /** Every deployed function's row by id: the deployed routes' and the consumers'. */
@@ -111,7 +166,7 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   // A list: the slim list indexes only (never the table's own keys), then the page's items by key.
   ListVerifyAccounts: together(
     onTenantData('BatchGetItem', 'GetItem'),
-    { 'dynamodb:Query': ['table/index/gsi1', 'table/index/gsi2'] },
+    { 'dynamodb:Query': [`tenant table/index/gsi1 (T#${TAG}#*)`, `tenant table/index/gsi2 (T#${TAG}#*)`] },
     EVERY_ROUTE,
     LIST_ROUTE,
   ),
@@ -124,20 +179,21 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   // a Query of the tenant's configurations, and the stream itself read.
   StreamRouter: { ...onTenantData('PutItem', 'Query'), ...STREAM_CONSUMER },
   // Reads tenant data and the tenant's settings, reads the screening lists' version and
-  // listings (walking their byTenant partitions), queries a person's hits, writes only tenant data.
+  // listings (walking their byTenant partitions, `SCREEN#<list>#LISTINGS`, under its own
+  // role), queries a person's hits, writes only tenant data.
   IdentificationWorker: {
-    'dynamodb:GetItem': ['table (SCREEN#*)', 'table (T#* TENANT#*)'],
+    'dynamodb:GetItem': ['table (SCREEN#*)', `tenant table (T#${TAG}#* TENANT#${TAG})`],
     'dynamodb:BatchGetItem': ['table (SCREEN#*)'],
-    'dynamodb:Query': ['table (T#*)', 'table/index/gsi1'],
-    'dynamodb:PutItem': ['table (T#*)'],
-    'dynamodb:UpdateItem': ['table (T#*)'],
+    'dynamodb:Query': ['table/index/gsi1 (SCREEN#*)', `tenant table (T#${TAG}#*)`],
+    'dynamodb:PutItem': [`tenant table (T#${TAG}#*)`],
+    'dynamodb:UpdateItem': [`tenant table (T#${TAG}#*)`],
   },
   // The event and the tenant's redelivery pace, read and paced; the configurations queried.
   RedeliverEvent: together(
     {
-      'dynamodb:GetItem': ['table (T#* REDELIVER#*)'],
-      'dynamodb:UpdateItem': ['table (T#* REDELIVER#*)'],
-      'dynamodb:Query': ['table (T#*)'],
+      'dynamodb:GetItem': [`tenant table (REDELIVER#${TAG} T#${TAG}#*)`],
+      'dynamodb:UpdateItem': [`tenant table (REDELIVER#${TAG} T#${TAG}#*)`],
+      'dynamodb:Query': [`tenant table (T#${TAG}#*)`],
     },
     EVERY_ROUTE,
     IDEMPOTENT_ROUTE,
@@ -156,9 +212,9 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
   },
 };
 
-/** Actions on the tenants' records only (`T#…`, the kind `tenantData`). */
+/** Actions on the session tenant's records only (`T#<tenant>#…`, the kind `tenantData`), under the tenant role. */
 function onTenantData(...actions: string[]): Record<string, string[]> {
-  return Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, ['table (T#*)']]));
+  return Object.fromEntries(actions.map((action) => [`dynamodb:${action}`, [`tenant table (T#${TAG}#*)`]]));
 }
 
 /** Several grants as one role's: each action with every resource any of them names, sorted. */
@@ -199,17 +255,26 @@ function resourceName(resource: unknown): string {
   return resource === '*' ? '*' : text;
 }
 
-/** The DynamoDB actions a function's role allows, each with its resources (named, sorted). */
+/**
+ * The DynamoDB actions a function's roles allow, each with its resources (named, sorted):
+ * its own role's, and its tenant role's (`tenant …`) where it has one.
+ */
 function dynamodbGrantsOf(fn: ServiceFunction): Record<string, string[]> {
-  const roleId = stack.getLogicalId(fn.role.node.defaultChild as CfnElement);
   const grants: Record<string, string[]> = {};
-  // The write guard's Deny (aliases, settings, screening entries) is test/infra/key-confinement.test.ts's.
-  for (const statement of statementsOfRole(template, roleId).filter((s) => s.Effect === 'Allow')) {
-    const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
-    for (const action of actionsOf([statement]).filter((a) => a.toLowerCase().startsWith('dynamodb:'))) {
-      expect(statement.Effect, action).toBe('Allow');
-      const { Condition } = statement as { Condition?: Record<string, Record<string, unknown>> };
-      grants[action] = [...(grants[action] ?? []), ...resources.map((r) => grantName(r, Condition))].sort();
+  const roles: [ServiceFunction['role'] | undefined, string][] = [
+    [fn.role, ''],
+    [fn.tenantRole, 'tenant '],
+  ];
+  for (const [role, prefix] of roles) {
+    if (!role) continue;
+    const roleId = stack.getLogicalId(role.node.defaultChild as CfnElement);
+    // The write guard's Deny (aliases, settings, screening entries) is test/infra/key-confinement.test.ts's.
+    for (const statement of statementsOfRole(template, roleId).filter((s) => s.Effect === 'Allow')) {
+      const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+      for (const action of actionsOf([statement]).filter((a) => a.toLowerCase().startsWith('dynamodb:'))) {
+        const { Condition } = statement as { Condition?: Record<string, Record<string, unknown>> };
+        grants[action] = [...(grants[action] ?? []), ...resources.map((r) => prefix + grantName(r, Condition))].sort();
+      }
     }
   }
   return grants;

@@ -2,8 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ConsumerDefinition, RouteDefinition, TableAccess } from '#lib/service/index';
 import { CONSUMERS, EVERY_ROUTE, routeKey, tableAccessOf, tableAccessOfRoute } from '#lib/service/index';
+import { splitTenantAccess } from '#lib/service/tenant-access';
 import { type DocumentCommand, requestsOf, type TableRequest } from '#shared/db/command-requests';
 import { KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/keys';
+import { asksForTenantRecords } from '#shared/db/tenant-access/document-client';
 import { type TenantScope, tenantScope } from '#shared/tenant-scope';
 import { tenantCrossings } from './tenant-check';
 
@@ -214,14 +216,18 @@ export function assertWithinGrants(
   tenantProblems: readonly string[] = tenantCrossings(commands).problems,
 ): void {
   const problems: string[] = [];
-  for (const { sender, command, requests } of commands) {
+  for (const { sender, command, requests, scope } of commands) {
     if (sender === undefined) {
       problems.push(
         `${command} was sent outside a known function: invoke routes with invoke() and call other handlers through functionUnderTest()`,
       );
       continue;
     }
-    for (const request of ungranted(sender.grant, requests)) problems.push(refusal(sender, command, request));
+    const role = roleOf(sender, requests, scope);
+    for (const request of ungranted(role.grant, requests)) {
+      if (ungranted(sender.grant, [request]).length > 0) problems.push(refusal(sender, command, request));
+      else problems.push(wrongRole(sender, command, request, role.name, scope?.tenant));
+    }
   }
   const sections = [
     ...(problems.length > 0
@@ -234,6 +240,42 @@ export function assertWithinGrants(
       : []),
   ];
   if (sections.length > 0) throw new Error(sections.join('\n'));
+}
+
+/**
+ * Which of its two roles a function sends a command under in AWS, and what that role may
+ * do: the tenant role (its row's accesses to tenants' records, `splitTenantAccess`) when
+ * the code acts for a tenant and the command is about a tenant's records, as
+ * `TenantScopedDocumentClient` chooses; its own role otherwise. A function that crosses
+ * tenants (`crossTenant`), or has no access to tenants' records, has only its own.
+ */
+function roleOf(
+  fn: FunctionUnderTest,
+  requests: readonly TableRequest[],
+  scope: Readonly<TenantScope> | undefined,
+): { name: 'tenant role' | 'own role'; grant: readonly TableAccess[] } {
+  const split = splitTenantAccess(fn.grant, fn.row.crossTenant === undefined);
+  return scope?.tenant !== undefined && split.tenant.length > 0 && asksForTenantRecords(requests)
+    ? { name: 'tenant role', grant: split.tenant }
+    : { name: 'own role', grant: split.own };
+}
+
+/**
+ * A request its row grants, but not the role it goes under: acting for no tenant, under the
+ * own role, which reaches no tenant's records; or in one command with requests for the
+ * other role (a tenant's records and records of no tenant at once).
+ */
+function wrongRole(
+  fn: FunctionUnderTest,
+  command: string,
+  request: TableRequest,
+  role: 'tenant role' | 'own role',
+  tenant: string | undefined,
+): string {
+  const sent = `${fn.id} sent ${command} (${request.action} ${request.index === undefined ? `on ${request.pk}` : `on index ${request.index}`})`;
+  if (tenant === undefined)
+    return `${sent} acting for no tenant: in AWS it goes under the function's own role, which reaches no tenant's records (its tenant role does, once the code names the tenant: actingFor in #shared/tenant-scope, a queue worker's tenantOf), or declare crossTenant in its row in lib/service if it must reach many tenants`;
+  return `${sent} under its ${role} beside requests only the other role may make: send records of a tenant and records of no tenant in separate commands`;
 }
 
 /**

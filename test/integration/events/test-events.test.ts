@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { tableName } from '#shared/config';
+import { documentClient } from '#shared/db/document-client';
 import { events } from '#shared/db/events/index';
 import { eventKeys } from '#shared/db/events/keys';
-import { documentClient } from '#shared/dependencies';
 import { api } from '../harness';
 import { useWebhooksRuntime } from '../webhooks/support';
 

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/db/document-client';
 import { personKeys } from '#shared/db/persons/keys';
-import { documentClient } from '#shared/dependencies';
 import { freshReference, letters, personBody, usePersonsRuntime } from './support';
 
 /** The persons API over HTTP: shapes, uniqueness, tenant isolation, updates, concurrency. */

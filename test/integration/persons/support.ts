@@ -2,9 +2,9 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import type { EventEnvelope } from '#domain/events';
 import type { LocalRuntime } from '#lib/local/runtime';
+import { documentClient } from '#shared/db/document-client';
 import { events } from '#shared/db/events/index';
 import { eventKeys } from '#shared/db/events/keys';
-import { documentClient } from '#shared/dependencies';
 import { api, startTestRuntime } from '../harness';
 
 let counter = 0;

@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
 import type { LogLevel } from '#lib/local/log';
 import type { LocalRuntime } from '#lib/local/runtime';
-import { documentClient } from '#shared/dependencies';
+import { documentClient } from '#shared/db/document-client';
 import { setLogSink } from '#shared/logger';
 import { type ApiResponse, api, type RequestOptions } from '../harness';
 

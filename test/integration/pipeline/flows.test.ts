@@ -6,9 +6,10 @@ import { handler as streamRouterHandler } from '#functions/pipeline/handlers/str
 import type { LocalRuntime } from '#lib/local/runtime';
 import type { BankProvider } from '#shared/bank/bank-provider';
 import { SandboxBank } from '#shared/bank/sandbox-bank';
+import { documentClient } from '#shared/db/document-client';
 import { EventRepository } from '#shared/db/events/index';
 import { eventKeys } from '#shared/db/events/keys';
-import { documentClient, setDependencies } from '#shared/dependencies';
+import { setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { api, functionUnderTest, startTestRuntime } from '../harness';
 import { accountBody, freshAccountNumber, storedItem } from '../verify-accounts/support';

@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { CONSUMERS, QUEUE_SETTINGS } from '#lib/service/index';
-import { documentClient } from '#shared/dependencies';
+import { documentClient } from '#shared/db/document-client';
 import { setLogSink } from '#shared/logger';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import { api, startTestRuntime } from '../harness';

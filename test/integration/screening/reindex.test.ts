@@ -2,10 +2,10 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Person } from '#domain/person';
 import { reindexPersons } from '#functions/screening/reindex-persons';
+import { documentClient } from '#shared/db/document-client';
 import { screeningWalk } from '#shared/db/persons/index';
 import { personItem, screeningShardOf } from '#shared/db/persons/item';
 import { personKeys } from '#shared/db/persons/keys';
-import { documentClient } from '#shared/dependencies';
 import { useScreeningRuntime } from './support';
 
 /**

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/db/document-client';
 import { personKeys } from '#shared/db/persons/keys';
 import { screeningListings } from '#shared/db/screening/index';
-import { documentClient } from '#shared/dependencies';
 import { personBody } from '../persons/support';
 import { useScreeningRuntime } from './support';
 

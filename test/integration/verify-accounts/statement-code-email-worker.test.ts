@@ -5,8 +5,9 @@ import { createVerifyAccount } from '#functions/verify-accounts/create-verify-ac
 import { handler as emailWorkerHandler } from '#functions/verify-accounts/handlers/statement-code-email-worker';
 import { handler as verificationWorkerHandler } from '#functions/verify-accounts/handlers/verification-worker';
 import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
+import { documentClient } from '#shared/db/document-client';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
-import { documentClient, setDependencies } from '#shared/dependencies';
+import { setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { DisabledNotifier } from '#shared/notify/notifier';
 import { FakeNotifier } from '#test/support/fakes';

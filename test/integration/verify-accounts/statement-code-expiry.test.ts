@@ -5,8 +5,9 @@ import { handler as expireHandler } from '#functions/verify-accounts/handlers/st
 import { handler as workerHandler } from '#functions/verify-accounts/handlers/verification-worker';
 import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
 import { submitStatementCode } from '#functions/verify-accounts/submit-statement-code';
+import { documentClient } from '#shared/db/document-client';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
-import { documentClient, setDependencies } from '#shared/dependencies';
+import { setDependencies } from '#shared/dependencies';
 import { createTestTable, functionUnderTest } from '../harness';
 
 const expire = functionUnderTest('StatementCodeExpiry', expireHandler);

@@ -2,8 +2,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { LocalRuntime, LocalRuntimeOptions } from '#lib/local/runtime';
 import type { BankProvider } from '#shared/bank/bank-provider';
+import { documentClient } from '#shared/db/document-client';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
-import { documentClient, setDependencies } from '#shared/dependencies';
+import { setDependencies } from '#shared/dependencies';
 import { api, startTestRuntime } from '../harness';
 
 /** A valid create body; account numbers must differ between accounts of a test (5-per-24h limit). */

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/db/document-client';
 import { keys } from '#shared/db/keys';
 import { PREVIOUS_SECRET_TTL_MS, webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { webhookKeys } from '#shared/db/webhooks/keys';
-import { documentClient } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { api } from '../harness';
 import { useWebhooksRuntime } from './support';

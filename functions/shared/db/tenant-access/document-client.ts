@@ -2,26 +2,31 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, type TranslateConfig } from '@aws-sdk/lib-dynamodb';
 import { ENV, optionalEnv } from '#shared/config';
 import { actingTenant } from '#shared/tenant-scope';
-import { type DocumentCommand, requestsOf } from '../command-requests';
+import { type DocumentCommand, requestsOf, type TableRequest } from '../command-requests';
 import { isTenantKind, kindOfKey } from '../key-kinds';
 import { TenantCredentials } from './credentials';
 import { assumeWithSts } from './sts';
 
 /**
- * Whether a command is about a tenant's records and so goes under the tenant's credentials:
- * it names a key of a kind each tenant owns (`KEY_OWNER`), or queries an index (a function
- * that acts for one tenant queries only that tenant's index partitions). A command on
- * records of no tenant (a client's alias, screening entries) goes under the function's own
- * role. Undefined tenant: the code acts for none, and every command goes under the own role.
+ * Whether a command's requests are about a tenant's records: a key, or a queried index
+ * partition, of a kind each tenant owns (`KEY_OWNER`; an index partition it cannot read
+ * counts as one). Requests about records of no tenant (a client's alias, screening entries
+ * and their index partitions) are not.
  */
-export function sendsAsTenant(command: DocumentCommand, tenant: string | undefined): boolean {
-  if (tenant === undefined) return false;
-  return requestsOf(command).some((request) => {
-    if (request.index !== undefined) return true;
-    const kind = request.pk === undefined ? undefined : kindOfKey(request.pk);
+export const asksForTenantRecords = (requests: readonly TableRequest[]): boolean =>
+  requests.some((request) => {
+    const key = request.index === undefined ? request.pk : request.partition;
+    if (key === undefined) return request.index !== undefined;
+    const kind = kindOfKey(key);
     return kind !== undefined && isTenantKind(kind);
   });
-}
+
+/**
+ * Whether a command goes under the tenant's credentials: the code acts for a tenant and the
+ * command is about a tenant's records. Everything else goes under the function's own role.
+ */
+export const sendsAsTenant = (command: DocumentCommand, tenant: string | undefined): boolean =>
+  tenant !== undefined && asksForTenantRecords(requestsOf(command));
 
 export interface TenantScopedOptions {
   readonly translateConfig?: TranslateConfig;

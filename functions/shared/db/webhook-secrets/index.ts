@@ -1,6 +1,7 @@
 import { cipher } from '#shared/cipher/index';
 import { tableName } from '#shared/config';
-import { documentClient, port } from '#shared/dependencies';
+import { documentClient } from '#shared/db/document-client';
+import { port } from '#shared/dependencies';
 import { WebhookSecretRepository } from './repository';
 
 export { PREVIOUS_SECRET_TTL_MS, type SigningSecrets, WebhookSecretRepository } from './repository';

@@ -1,5 +1,6 @@
 import { tableName } from '#shared/config';
-import { documentClient, port } from '#shared/dependencies';
+import { documentClient } from '#shared/db/document-client';
+import { port } from '#shared/dependencies';
 import { WebhookRepository } from './repository';
 
 export type { ConfigurationFields } from './repository';

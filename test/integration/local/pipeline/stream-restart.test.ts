@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
-import { documentClient } from '#shared/dependencies';
+import { documentClient } from '#shared/db/document-client';
 import { FAST_TIMINGS, STREAM_FIXTURES } from '#test/integration/fixtures/pipeline-consumers';
 import { fixtureStore } from '#test/integration/fixtures/pipeline-store';
 import { startTestRuntime } from '#test/integration/harness';

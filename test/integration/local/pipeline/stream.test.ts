@@ -4,7 +4,7 @@ import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogLevel } from '#lib/local/log';
 import type { LocalRuntime } from '#lib/local/runtime';
-import { documentClient } from '#shared/dependencies';
+import { documentClient } from '#shared/db/document-client';
 import { FAST_TIMINGS, STREAM_FIXTURES } from '#test/integration/fixtures/pipeline-consumers';
 import { fixtureStore } from '#test/integration/fixtures/pipeline-store';
 import { startTestRuntime } from '#test/integration/harness';

@@ -1,8 +1,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/db/document-client';
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_WINDOW_MS, IdempotencyRepository } from '#shared/db/idempotency/index';
 import { TenantRepository } from '#shared/db/tenants/index';
-import { documentClient } from '#shared/dependencies';
 import { createTestTable } from '#test/integration/harness';
 
 /** The conditional writes behind Idempotency-Key and tenant aliases, on the real engine. */

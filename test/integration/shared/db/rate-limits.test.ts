@@ -1,9 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_MS, type Take } from '#domain/token-bucket';
+import { documentClient } from '#shared/db/document-client';
 import { keys } from '#shared/db/keys';
 import { RateLimitRepository } from '#shared/db/rate-limits/index';
-import { documentClient } from '#shared/dependencies';
 import { createTestTable } from '#test/integration/harness';
 
 /** The token bucket and a container's leases of it, on the real engine. */

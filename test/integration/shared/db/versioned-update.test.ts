@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/db/document-client';
 import { updateVersioned } from '#shared/db/versioned-update';
-import { documentClient } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
 import { createTestTable } from '#test/integration/harness';
 

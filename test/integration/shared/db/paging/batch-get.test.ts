@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/db/document-client';
 import { batchGetInOrder } from '#shared/db/paging/batch-get';
-import { documentClient } from '#shared/dependencies';
 import { createTestTable } from '#test/integration/harness';
 
 /** The ordered BatchGet a page's items are read with, on the real engine. */

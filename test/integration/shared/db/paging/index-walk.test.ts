@@ -1,7 +1,7 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, type QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/db/document-client';
 import { pageKeys, readPage } from '#shared/db/paging/index-walk';
-import { documentClient } from '#shared/dependencies';
 import { createTestTable } from '#test/integration/harness';
 
 /** The merged index walk every list pages with, on the real engine. */
