@@ -42,7 +42,7 @@ function keyKindsTable(): string[] {
   const line = (name: string, accesses: readonly TableAccess[]) =>
     `| ${name} | ${kinds(accesses, true)} | ${kinds(accesses, false)} | ${indexesOf(accesses)} |`;
   return [
-    '| function | writes | reads | indexes (not confined by key) |',
+    '| function | writes | reads | indexes |',
     '| -------- | ------ | ----- | ----------------------------- |',
     ...ROUTES.map((route) =>
       line(`\`${route.id}\`${route.localOnly ? ' (local only)' : ''}`, tableAccessOfRoute(route)),
