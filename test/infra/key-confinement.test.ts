@@ -16,17 +16,9 @@ import {
 } from '#lib/service/index';
 import { splitTenantAccess } from '#lib/service/tenant-access';
 import type { Entity } from '#shared/db/entities';
-import { eventKeys } from '#shared/db/events/keys';
-import { type KeyKind, keyPattern, keys, tenantKeyPattern } from '#shared/db/keys';
-import { positionKeys } from '#shared/db/list-positions/index';
-import { personKeys } from '#shared/db/persons/keys';
-import { screeningKeys } from '#shared/db/screening/keys';
-import { hitKeys } from '#shared/db/screening-hits/keys';
-import { accountKeys } from '#shared/db/verify-accounts/keys';
-import { webhookKeys } from '#shared/db/webhooks/keys';
-import { setDependencies } from '#shared/dependencies';
-import { DigestKey } from '#shared/digest/digest-key';
+import { type KeyKind, keyPattern, tenantKeyPattern } from '#shared/db/keys';
 import { buildApp, propsOf, type Resources, refId, resourcesOf } from './harness';
+import { sampleKeys } from './sample-keys';
 
 /**
  * Which items each role of the synthesized template may write, key by key, read from the
@@ -52,38 +44,7 @@ const WRITES = [
 /** The write actions a row can name (TABLE_ACTIONS). */
 const ROW_WRITES: readonly string[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
 
-// Digested keys (slots, references, idempotency records) need a digest key; any will do.
-setDependencies({ digestKey: new DigestKey(Buffer.alloc(32, 1)) });
-
-/**
- * One partition key of every kind of item the table holds, by its `entity`. Typed over
- * every entity, so a new one must be listed here before the suite compiles.
- */
-const SAMPLE_KEYS = {
-  verify_account: accountKeys.account('acme', 'id-1').pk,
-  bank_wait: accountKeys.bankWait('acme', 'id-1', 'status').pk,
-  verification_slot: accountKeys.slots('acme', '021000021', '123456789'),
-  idempotency: keys.idempotency('acme', 'POST /verify/accounts', 'key-1').pk,
-  tenant_alias: keys.tenantAlias('client-1').pk,
-  event: eventKeys.event('acme', 'evt-1').pk,
-  delivery_attempt: eventKeys.attempt('acme', 'evt-1', 0).pk,
-  delivery_claim: eventKeys.claim('acme', 'evt-1', { configuration_id: 'cfg-1', attempt: 1 }).pk,
-  person: personKeys.person('acme', 'id-2').pk,
-  person_reference: personKeys.reference('acme', 'ref-1').pk,
-  review_case: personKeys.reviewCase('acme', 'id-2', '2026-01-01T00:00:00.000Z').pk,
-  screening_change: screeningKeys.change('2026-01-01T00:00:00.000Z#c1').pk,
-  screening_hit: hitKeys.hit('acme', 'id-2', 'sanctions', 'SDN-1').pk,
-  screening_listing: screeningKeys.listing('sanctions', 'SDN-1').pk,
-  screening_version: screeningKeys.version.pk,
-  tenant_settings: keys.tenantSettings('acme').pk,
-  rate_bucket: keys.rateBucket('acme').pk,
-  webhook_configuration: webhookKeys.configuration('acme', 'cfg-1').pk,
-  webhook_configuration_count: webhookKeys.configurationCount('acme').pk,
-  webhook_secret: webhookKeys.secret('acme').pk,
-  redelivery_pace: eventKeys.redeliveryPace('acme').pk,
-  screening_run: screeningKeys.run('daily#2026-01-01T04:30:00.000Z', 3).pk,
-  list_position: positionKeys.cursor('acme', 'AAAAAAAAAAAAAAAAAAAAAA').pk,
-} as const satisfies Record<Entity, string>;
+const SAMPLE_KEYS = sampleKeys('acme');
 
 /** The HTTP middleware stack's own records and a list's positions: the only ones a route may write beyond its row. */
 const HTTP_STACK_RECORDS: readonly Entity[] = ['idempotency', 'rate_bucket', 'list_position'];
