@@ -1,4 +1,4 @@
-import type { STSClient } from '@aws-sdk/client-sts';
+import type { STSClient } from './sts-client';
 import type { AssumeTenantRole, SessionCredentials } from './credentials';
 import { TENANT_SESSION_TAG } from './session-tag';
 
@@ -17,14 +17,14 @@ let sts: Promise<STSClient> | undefined;
  * region's endpoint (`AWS_ENDPOINT_URL_STS` elsewhere: the local runtime's stand-in).
  */
 const client = (): Promise<STSClient> =>
-  (sts ??= import('@aws-sdk/client-sts').then(({ STSClient }) => new STSClient({})));
+  (sts ??= import('./sts-client').then(({ STSClient }) => new STSClient({})));
 
 /**
  * AssumeRole of the tenant role with the session tag `tenant`, which its policy names every
  * key by (`${aws:PrincipalTag/tenant}`). The session's name says whose it is in CloudTrail.
  */
 export const assumeWithSts: AssumeTenantRole = async (roleArn, tenant) => {
-  const { AssumeRoleCommand } = await import('@aws-sdk/client-sts');
+  const { AssumeRoleCommand } = await import('./sts-client');
   const out = await (await client()).send(
     new AssumeRoleCommand({
       RoleArn: roleArn,
