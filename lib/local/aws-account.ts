@@ -17,3 +17,7 @@ export const LOCAL_CREDENTIALS = {
   accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID,
   secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY,
 } as const;
+
+/** The ARN of a table of the local account, as IAM names it in policies and in AccessDenied messages. */
+export const localTableArn = (tableName: string): string =>
+  `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:table/${tableName}`;
