@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ENV } from '#shared/config';
+import { forgetStsClient } from '#shared/db/tenant-access/sts';
 import { resetDependencies } from '#shared/dependencies';
 import { LOCAL_AWS_ENV } from './aws-account';
 import { readOrCreateFile, stateDir } from './state-dir';
@@ -11,6 +12,11 @@ import { readOrCreateFile, stateDir } from './state-dir';
  */
 export function configureHandlerEnvironment(settings: {
   dynamoEndpoint: string;
+  /**
+   * Where the handlers' STS client assumes tenant roles: the local runtime's stand-in
+   * (lib/local/iam/sts-stand-in.ts). Unset without one: nothing then sets `TENANT_ROLE_ARN`.
+   */
+  stsEndpoint?: string;
   tableName: string;
   /** Base64, 32 bytes; default a random one. */
   cipherKey?: string;
@@ -31,8 +37,11 @@ export function configureHandlerEnvironment(settings: {
     // deployed stack refuses a client id without an alias record instead. AWS never sets this.
     [ENV.tenantsFromClientIds]: 'true',
   });
-  // Clients cached by an earlier runtime in this process point at its endpoint and key.
+  if (settings.stsEndpoint) process.env.AWS_ENDPOINT_URL_STS = settings.stsEndpoint;
+  else delete process.env.AWS_ENDPOINT_URL_STS;
+  // Clients cached by an earlier runtime in this process point at its endpoints and keys.
   resetDependencies();
+  forgetStsClient();
 }
 
 /**

@@ -20,6 +20,16 @@ const client = (): Promise<STSClient> =>
   (sts ??= import('./sts-client').then(({ STSClient }) => new STSClient({})));
 
 /**
+ * Forgets the client, so that the next assumption makes one from the environment as it is
+ * then. The SDK reads the endpoint once, when a client is made: the local runtime, which
+ * starts its STS stand-in on a new port each time (tests start several in one process),
+ * calls this as it points the handlers at it (lib/local/handler-environment.ts).
+ */
+export const forgetStsClient = (): void => {
+  sts = undefined;
+};
+
+/**
  * AssumeRole of the tenant role with the session tag `tenant`, which its policy names every
  * key by (`${aws:PrincipalTag/tenant}`). The session's name says whose it is in CloudTrail.
  */
