@@ -4,12 +4,15 @@ import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { REPO_ROOT } from '#lib/repo-root';
 import { API_FUNCTION_TIMEOUT_SECONDS, type ConsumerDefinition, type RouteDefinition } from '#lib/service/index';
+import { withOwnVariables } from '#shared/config';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './aws-account';
+import { ownEnvironmentOf } from './iam/local-tenant-roles';
 
 // Runs handler modules in-process the way the Lambda Node.js runtime would: the module is
 // imported on the first invocation (a cold start, after the runtime has set the
 // environment), `handler(event, context)` is awaited, and an invocation that outlives the
-// function timeout fails as Lambda's "Task timed out" does.
+// function timeout fails as Lambda's "Task timed out" does. Every function shares the
+// process's environment, over which each invocation sees its own function's variables.
 
 export interface FunctionDefinition {
   /** Function name, as `context.functionName` (the route id). */
@@ -18,6 +21,11 @@ export interface FunctionDefinition {
   readonly handler: string;
   /** This function's own timeout; the invoker's default (the API functions' timeout) otherwise. */
   readonly timeoutMs?: number;
+  /**
+   * The variables Lambda would give this function and not the others (`TENANT_ROLE_ARN` of
+   * its tenant role), seen by its code over the process's environment (`withOwnVariables`).
+   */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /** The same timeout the CDK stack gives the API functions. */
@@ -28,6 +36,7 @@ const MEMORY_MB = '512';
 export const routeFunction = (route: RouteDefinition): FunctionDefinition => ({
   name: route.id,
   handler: route.handler,
+  environment: ownEnvironmentOf(route),
 });
 
 /** A consumer as the invoker runs it: its own name, module and timeout. */
@@ -35,6 +44,7 @@ export const consumerFunction = (consumer: ConsumerDefinition): FunctionDefiniti
   name: consumer.id,
   handler: consumer.handler,
   timeoutMs: consumer.timeoutSeconds * 1000,
+  environment: ownEnvironmentOf(consumer),
 });
 
 type Handler = (event: unknown, context: Context) => unknown;
@@ -49,7 +59,16 @@ export class LambdaInvoker {
     private readonly region = LOCAL_REGION,
   ) {}
 
-  async invoke(fn: FunctionDefinition, event: unknown): Promise<unknown> {
+  /**
+   * Runs one invocation with the function's own variables, its init included; a function
+   * without any sees none of another's, even when invoked from within another's invocation
+   * (a queue consumer woken by the sender's message).
+   */
+  invoke(fn: FunctionDefinition, event: unknown): Promise<unknown> {
+    return withOwnVariables(fn.environment ?? {}, () => this.invokeHandler(fn, event));
+  }
+
+  private async invokeHandler(fn: FunctionDefinition, event: unknown): Promise<unknown> {
     const handler = await this.load(fn);
     const timeoutMs = fn.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + timeoutMs;

@@ -23,6 +23,8 @@ import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './gateway/jwt-issuer'
 import type { LocalEndpoint } from './gateway/local-endpoints';
 import { tokenEndpoint } from './gateway/token-endpoint';
 import { configureHandlerEnvironment, localCipherKey, localDigestKey, localFieldKey } from './handler-environment';
+import type { TenantAccessView } from './iam/tenant-access-ledger';
+import { startTenantAccessStandIns } from './iam/tenant-access-stand-ins';
 import { LambdaInvoker } from './lambda-invoker';
 import { DEFAULT_PORT } from './local-address';
 import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
@@ -122,6 +124,8 @@ export interface LocalRuntime {
   readonly increaseFake?: FakeIncrease;
   /** The faults injected (`faults`), if any: the plan and what was injected so far. */
   readonly faults?: FaultInjection;
+  /** Per tenant role and tenant: sessions, calls allowed and refused (docs/local.md#tenant-scoped-credentials). */
+  readonly tenantAccess: TenantAccessView;
   /** Runs a schedule consumer now, after a run in progress; resolves with the handler's result. */
   runSchedule(id: string): Promise<unknown>;
   /**
@@ -178,13 +182,24 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // A database the runtime did not start is never marked down: its owner watches it.
     const availability = dynamo?.availability ?? new Availability();
 
+    // The provider's notice route only when BANK_PROVIDER names one on rails, as a stack on rails has it.
+    const routes = options.routes ?? servedRoutes(process.env[ENV.bankProvider] || 'sandbox');
+    const consumers = options.consumers ?? CONSUMERS;
+    // Every row that acts for one tenant gets its tenant role, as in the stack.
+    const rows = [...routes, ...consumers];
+    const tenantAccess = await startTenantAccessStandIns({ upstream: dynamoEndpoint, tableName, rows, log });
+    teardown.push(() => tenantAccess.stop());
+
+    // Faults go in front of IAM: a throttled call never reached DynamoDB, so IAM never saw it.
+    const iamEndpoint = tenantAccess.dynamoEndpoint;
     const faults =
-      options.faults === undefined ? undefined : await startRuntimeFaults(options.faults, dynamoEndpoint, log);
+      options.faults === undefined ? undefined : await startRuntimeFaults(options.faults, iamEndpoint, log);
     if (faults) teardown.push(() => faults.stop());
 
     configureHandlerEnvironment({
-      // Only the handlers go through the fault proxy; the runtime's own clients below do not.
-      dynamoEndpoint: faults?.handlerDynamoEndpoint ?? dynamoEndpoint,
+      // Only the handlers go through the proxies (faults, then IAM); the runtime's own clients below do not.
+      dynamoEndpoint: faults?.handlerDynamoEndpoint ?? iamEndpoint,
+      stsEndpoint: tenantAccess.stsEndpoint,
       tableName,
       cipherKey: await localCipherKey(options.dataDir),
       digestKey: await localDigestKey(options.dataDir),
@@ -211,7 +226,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // The ways to redrive name the gateway's URL, known once it listens (below).
     let servedAt: string | undefined;
     const pipeline = createLocalPipeline({
-      consumers: options.consumers ?? CONSUMERS,
+      consumers,
       timings: options.pipelineTimings,
       outboxDir: options.outboxDir ?? join(stateDir(options.dataDir), 'outbox'),
       checkpointDir: options.dataDir && join(stateDir(options.dataDir), 'stream-checkpoints'),
@@ -248,8 +263,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
 
     const gateway = await startHttpGateway({
-      // The provider's notice route only when BANK_PROVIDER names one on rails, as a stack on rails has it.
-      routes: options.routes ?? servedRoutes(process.env[ENV.bankProvider] || 'sandbox'),
+      routes,
       endpoints: localEndpoints(issuer, pipeline),
       authorizer,
       invoker,
@@ -277,6 +291,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       outbox: pipeline.outbox,
       ...(bankOnFake && { increaseFake: bankOnFake.fake }),
       ...(faults && { faults: faults.injection }),
+      tenantAccess: tenantAccess.view,
       runSchedule: pipeline.runSchedule,
       settle: pipeline.settle,
       stop,

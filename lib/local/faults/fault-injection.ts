@@ -17,9 +17,10 @@ export interface FaultInjection {
 export interface RuntimeFaults {
   readonly injection: FaultInjection;
   /**
-   * Where the handlers reach DynamoDB: the fault proxy when DynamoDB has a rate, else
-   * DynamoDB Local itself. The runtime's own clients (table creation, the stream pollers,
-   * which play Lambda's event source mapping, not a function) keep DynamoDB Local's.
+   * Where the handlers reach DynamoDB: the fault proxy when DynamoDB has a rate, else the
+   * endpoint it would forward to (the IAM proxy in front of DynamoDB Local). The runtime's
+   * own clients (table creation, the stream pollers, which play Lambda's event source
+   * mapping, not a function) keep DynamoDB Local's.
    */
   readonly handlerDynamoEndpoint: string;
   /**
@@ -31,7 +32,10 @@ export interface RuntimeFaults {
   stop(): Promise<void>;
 }
 
-/** The faults of `LocalRuntimeOptions.faults` (docs/local.md#fault-injection), before the handlers are configured. */
+/**
+ * The faults of `LocalRuntimeOptions.faults` (docs/local.md#fault-injection), before the
+ * handlers are configured; DynamoDB's fault proxy forwards to `dynamoEndpoint`.
+ */
 export async function startRuntimeFaults(
   setting: FaultPlanInput | string,
   dynamoEndpoint: string,
