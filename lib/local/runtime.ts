@@ -182,12 +182,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // A database the runtime did not start is never marked down: its owner watches it.
     const availability = dynamo?.availability ?? new Availability();
 
-    // The provider's notice route only when BANK_PROVIDER names one on rails, as a stack on rails has it.
-    const routes = options.routes ?? servedRoutes(process.env[ENV.bankProvider] || 'sandbox');
-    const consumers = options.consumers ?? CONSUMERS;
-    // Every row that acts for one tenant gets its tenant role, as in the stack.
-    const rows = [...routes, ...consumers];
-    const tenantAccess = await startTenantAccessStandIns({ upstream: dynamoEndpoint, tableName, rows, log });
+    const tenantAccess = await startTenantAccessStandIns({ upstream: dynamoEndpoint, tableName, log });
     teardown.push(() => tenantAccess.stop());
 
     // Faults go in front of IAM: a throttled call never reached DynamoDB, so IAM never saw it.
@@ -214,6 +209,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       ? await startBankOnFake({ ...fakeState, ...(increaseFake === true ? {} : increaseFake) }, log)
       : undefined;
     if (bankOnFake) teardown.push(() => bankOnFake.stop());
+
+    // The provider's notice route only when BANK_PROVIDER names one on rails (set by the fake
+    // above, too), as a stack on rails has it.
+    const routes = options.routes ?? servedRoutes(process.env[ENV.bankProvider] || 'sandbox');
+    const consumers = options.consumers ?? CONSUMERS;
+    // Before any function runs: every row that acts for one tenant gets its tenant role, as in the stack.
+    tenantAccess.registerRoles([...routes, ...consumers]);
 
     const client = new DynamoDBClient({ endpoint: dynamoEndpoint });
     teardown.push(() => client.destroy());

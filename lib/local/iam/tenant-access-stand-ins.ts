@@ -18,6 +18,11 @@ export interface TenantAccessStandIns {
   readonly dynamoEndpoint: string;
   /** Sessions and calls per role and tenant, and the last refusals. */
   readonly view: TenantAccessView;
+  /**
+   * Registers the tenant role of each row that has one (`localTenantRoles`): the rows the
+   * runtime serves, known once the bank's settings are (they decide the notice route).
+   */
+  registerRoles(rows: readonly ServiceRow[]): void;
   stop(): Promise<void>;
 }
 
@@ -25,18 +30,13 @@ export interface TenantAccessStandInOptions {
   /** DynamoDB Local's endpoint. */
   readonly upstream: string;
   readonly tableName: string;
-  /** The rows the runtime serves: each with a tenant role gets it registered (`localTenantRoles`). */
-  readonly rows: readonly ServiceRow[];
   readonly log: RuntimeLog;
 }
 
-/** Starts the STS stand-in and the IAM proxy, with the rows' tenant roles registered. */
+/** Starts the STS stand-in and the IAM proxy; no role is assumable until registered (`registerRoles`). */
 export async function startTenantAccessStandIns(options: TenantAccessStandInOptions): Promise<TenantAccessStandIns> {
   const ledger = new TenantAccessLedger();
   const sts = await startStsStandIn({ onAssumed: (session) => ledger.assumed(session) });
-  for (const [roleArn, statements] of localTenantRoles(options.rows, options.tableName)) {
-    sts.register(roleArn, statements);
-  }
   try {
     const proxy = await startDynamoDbIamProxy({
       upstream: options.upstream,
@@ -52,6 +52,10 @@ export async function startTenantAccessStandIns(options: TenantAccessStandInOpti
       dynamoEndpoint: proxy.endpoint,
       // Read-only: the view, not the ledger that counts.
       view: { counts: () => ledger.counts(), denials: () => ledger.denials() },
+      registerRoles: (rows) => {
+        for (const [roleArn, statements] of localTenantRoles(rows, options.tableName))
+          sts.register(roleArn, statements);
+      },
       stop: async () => {
         await proxy.stop();
         await sts.stop();
