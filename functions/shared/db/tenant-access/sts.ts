@@ -1,6 +1,6 @@
-import type { STSClient } from './sts-client';
 import type { AssumeTenantRole, SessionCredentials } from './credentials';
 import { TENANT_SESSION_TAG } from './session-tag';
+import type { STSClient } from './sts-client';
 
 /**
  * The session's length. A Lambda function's role assuming another role is role chaining,
@@ -16,8 +16,7 @@ let sts: Promise<STSClient> | undefined;
  * token) never pays for it. It signs with the function's own credentials and calls the
  * region's endpoint (`AWS_ENDPOINT_URL_STS` elsewhere: the local runtime's stand-in).
  */
-const client = (): Promise<STSClient> =>
-  (sts ??= import('./sts-client').then(({ STSClient }) => new STSClient({})));
+const client = (): Promise<STSClient> => (sts ??= import('./sts-client').then(({ STSClient }) => new STSClient({})));
 
 /**
  * Forgets the client, so that the next assumption makes one from the environment as it is
