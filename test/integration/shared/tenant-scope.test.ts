@@ -6,8 +6,9 @@ import { api, startTestRuntime } from '../harness';
 import { personBody } from '../persons/support';
 
 // The tenant check bites (issue 30): a key builder that mixes tenants up, here in the
-// person's key, fails the test that reaches it, although DynamoDB Local, like one IAM role
-// for every tenant, serves the other tenant's item without a word.
+// person's key, fails the test that reaches it; and the function's tenant role refuses the
+// other tenant's item, as IAM refuses it in AWS (the local runtime's IAM stand-in,
+// docs/local.md#tenant-scoped-credentials), so the request fails instead of leaking it.
 
 let runtime: LocalRuntime;
 let alice: ReturnType<typeof api>;
@@ -38,8 +39,16 @@ describe('the per-invocation tenant check', () => {
       wrong.mockRestore();
     }
 
-    // Nothing else stops it: the other tenant's person is answered.
-    expect(leaked.status).toBe(200);
+    // The tenant role stops it: GetPerson, acting for alice, may not read bob's key.
+    expect(leaked.status).toBe(500);
+    expect(runtime.tenantAccess.denials()).toEqual([
+      expect.objectContaining({
+        role: 'GetPerson',
+        tenant: 'tenant-alice',
+        action: 'dynamodb:GetItem',
+        keys: [`T#tenant-bob#P#${theirs.body.person.id}`],
+      }),
+    ]);
 
     expect(() => checkRecorded()).toThrow(
       new RegExp(
