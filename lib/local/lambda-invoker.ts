@@ -14,6 +14,7 @@ import { ownEnvironmentOf } from './iam/local-tenant-roles';
 // function timeout fails as Lambda's "Task timed out" does. Every function shares the
 // process's environment, over which each invocation sees its own function's variables.
 
+/** One Lambda function as the invoker runs it: a route's or a consumer's (`routeFunction`, `consumerFunction`). */
 export interface FunctionDefinition {
   /** Function name, as `context.functionName` (the route id). */
   readonly name: string;

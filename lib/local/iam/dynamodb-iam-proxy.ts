@@ -23,6 +23,7 @@ export interface DecidedCall {
   readonly refused?: { readonly request: PolicyRequest; readonly decision: PolicyDecision };
 }
 
+/** Where the proxy forwards, whose sessions it knows, and whom it tells what it decided. */
 export interface DynamoDbIamProxyOptions {
   /** DynamoDB Local's endpoint. */
   readonly upstream: string;

@@ -27,6 +27,7 @@ export interface StandInSession {
   readonly expiration: Date;
 }
 
+/** The stand-in's clock, and whom it tells of each session. */
 export interface StsStandInOptions {
   /** The clock sessions start and lapse by (tests move it). Default `Date.now`. */
   readonly now?: () => number;

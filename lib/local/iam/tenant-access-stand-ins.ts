@@ -26,6 +26,7 @@ export interface TenantAccessStandIns {
   stop(): Promise<void>;
 }
 
+/** What the runtime gives the stand-ins: DynamoDB Local, its table, its log. */
 export interface TenantAccessStandInOptions {
   /** DynamoDB Local's endpoint. */
   readonly upstream: string;
