@@ -205,6 +205,7 @@ function templateRoles(template: Template, rows: readonly Row[]): TemplateRole[]
 }
 
 /** The policy variable a tenant role names its session's tenant by. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: IAM's policy variable, as the template has it
 const TAG = '${aws:PrincipalTag/tenant}';
 
 /**

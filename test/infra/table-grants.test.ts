@@ -41,6 +41,7 @@ const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
  * `tenant table/index/<name> (P …)` an index under it. What is not a tenant's stays on
  * the function's own role (`table (P …)`).
  */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: IAM's policy variable, as the template has it
 const TAG = '${aws:PrincipalTag/tenant}';
 
 /**

@@ -23,6 +23,7 @@ const INDEX_BY_PHYSICAL_NAME = new Map<string, IndexName>(
   Object.entries(TABLE_SCHEMA.indexes).map(([name, index]) => [index.name, name as IndexName]),
 );
 
+// biome-ignore lint/suspicious/noExplicitAny: a command's input, read field by field as each operation names them
 type Input = Record<string, any>;
 /** A document-client command, as far as its requests show: its class and its input. */
 export type DocumentCommand = { constructor: { name: string }; input: Input };
