@@ -3,12 +3,15 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startDynamoDbLocal } from '#lib/local/dynamodb-local';
+import { localTenantRoleArn } from '#lib/local/iam/local-tenant-roles';
+import { startTenantAccessStandIns } from '#lib/local/iam/tenant-access-stand-ins';
+import { CONSUMERS, EVERY_ROUTE } from '#lib/service/index';
 import { bundleComposition, compositionOverFloor } from './bundles/composition';
 import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './bundles/environment';
 import { measureInitTimes } from './bundles/init-time';
 import { dropTable, measurePeakRss, prepareTable } from './bundles/peak-rss';
 import { startQueueRecorder } from './bundles/queue-recorder';
-import { type SynthesizedFunction, synthesizedBefore, synthesizeFunctions } from './bundles/synth';
+import { FLOOR_ROUTE, type SynthesizedFunction, synthesizedBefore, synthesizeFunctions } from './bundles/synth';
 import { startWebhookReceiver } from './bundles/webhook-receiver';
 import { INVOCATIONS } from './bundles/workload';
 import type { BenchContext, BenchPart } from './context';
@@ -61,9 +64,23 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
 
   const queues = await startQueueRecorder();
   const receiver = await startWebhookReceiver();
+  const tableName = `bench-bundles-${Date.now()}`;
+  // Each function assumes its tenant role as in AWS: the STS stand-in and the IAM proxy.
+  const tenantAccess = await startTenantAccessStandIns({
+    upstream: context.dynamoEndpoint,
+    tableName,
+    log: (level, message) => level === 'error' && context.log(message),
+  });
+  const rows = [...EVERY_ROUTE, ...CONSUMERS, FLOOR_ROUTE];
+  tenantAccess.registerRoles(rows);
   const local: LocalAws = {
-    tableName: `bench-bundles-${Date.now()}`,
-    dynamoEndpoint: context.dynamoEndpoint,
+    tableName,
+    dynamoEndpoint: tenantAccess.dynamoEndpoint,
+    stsEndpoint: tenantAccess.stsEndpoint,
+    tenantRoleArn: (fnName) => {
+      const row = rows.find((candidate) => candidate.id === fnName);
+      return row && localTenantRoleArn(row);
+    },
     queues,
     cipherKey: randomBytes(32).toString('base64'),
     digestKey: randomBytes(32).toString('base64'),
@@ -141,6 +158,7 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     await logWhatDominates(figures, functions, floor, context);
     return figures;
   } finally {
+    await tenantAccess.stop();
     await queues.stop();
     await receiver.stop();
   }

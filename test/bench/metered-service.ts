@@ -1,5 +1,6 @@
 import { cipher } from '#shared/cipher/index';
 import { documentClient } from '#shared/db/document-client';
+import { TenantScopedDocumentClient } from '#shared/db/tenant-access/document-client';
 import { setDependencies } from '#shared/dependencies';
 import type { BenchContext } from './context';
 import { type BenchService, type BenchServiceOptions, startBenchService } from './local-service';
@@ -16,7 +17,10 @@ export async function startMeteredService(
 ): Promise<{ service: BenchService; meter: Meter }> {
   const meter = new Meter();
   const service = await startBenchService(context, { ...options, invoker: meter.invoker(), logLine: meter.logLine });
-  meter.instrumentDynamo(documentClient());
+  // Every client the service's commands go through: its own role's and each tenant's.
+  const client = documentClient();
+  if (client instanceof TenantScopedDocumentClient) client.everyClient((each) => meter.instrumentDynamo(each));
+  else meter.instrumentDynamo(client);
   setDependencies({
     queue: meter.queue(service.runtime.queues),
     cipher: meter.cipher(cipher()),

@@ -17,6 +17,10 @@ export interface LocalAws {
   readonly fieldKey: string;
   /** Where the function "runs" (LAMBDA_TASK_ROOT, HOME). */
   readonly home: string;
+  /** The STS stand-in the functions assume their tenant roles from (lib/local/iam/). */
+  readonly stsEndpoint: string;
+  /** A function's tenant role among the stand-in's, by its name (its row's id). */
+  tenantRoleArn(fnName: string): string | undefined;
 }
 
 /** Far above 1,000 requests in a few seconds: the bench measures the handlers, not the tenant's token bucket. */
@@ -27,7 +31,8 @@ const UNLIMITED = '1000000';
  * to another resource (table, queue, key) resolved to the bench's local stand-in, plus
  * what the Lambda runtime itself sets. Nothing is inherited from the bench's own process,
  * so a real AWS profile or region in the shell cannot leak in, and no call leaves the
- * machine: DynamoDB and SQS go to their local endpoints, KMS is replaced by the local
+ * machine: DynamoDB, SQS and STS go to their local endpoints (DynamoDB through the IAM
+ * proxy that holds tenant sessions to their roles, lib/local/iam/), KMS is replaced by the local
  * cipher (LOCAL_CIPHER_KEY wins over CIPHER_KEY_ARN) and the data keys by local ones
  * (LOCAL_DIGEST_KEY, LOCAL_FIELD_KEY win over their ciphertexts), emails are off (no EMAIL_SENDER).
  */
@@ -41,6 +46,8 @@ export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Rec
     else if (name === ENV.digestKeyCiphertext || name === ENV.fieldKeyCiphertext)
       resolved[name] = Buffer.from('bench').toString('base64');
     else if (queueOf.has(name)) resolved[name] = local.queues.urlOf(queueOf.get(name) as QueueId);
+    else if (name === ENV.tenantRoleArn && local.tenantRoleArn(fn.name) !== undefined)
+      resolved[name] = local.tenantRoleArn(fn.name) as string;
     else throw new Error(`${fn.name}: the bench cannot resolve ${name} = ${JSON.stringify(value)} to a local value`);
   }
   return {
@@ -62,6 +69,8 @@ export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Rec
     // The local stand-ins, as lib/local/handler-environment.ts sets them for `npm start`.
     AWS_ENDPOINT_URL_DYNAMODB: local.dynamoEndpoint,
     AWS_ENDPOINT_URL_SQS: local.queues.endpoint,
+    // The tenant roles' sessions, from the stand-in; their calls go through its IAM proxy (dynamoEndpoint).
+    AWS_ENDPOINT_URL_STS: local.stsEndpoint,
     [ENV.localCipherKey]: local.cipherKey,
     [ENV.localDigestKey]: local.digestKey,
     [ENV.localFieldKey]: local.fieldKey,

@@ -18,7 +18,7 @@ export const FLOOR_ROUTE: RouteDefinition = {
   path: '/bench/floor/{id}',
   scopes: ['read:verify-accounts'],
   handler: 'test/bench/floor/handler.ts',
-  table: { actions: ['GetItem'] },
+  table: { actions: ['GetItem'], leadingKeys: ['tenantData'] },
 };
 
 export interface SynthesizedFunction {

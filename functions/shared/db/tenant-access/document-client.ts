@@ -47,6 +47,7 @@ export interface TenantScopedOptions {
 export class TenantScopedDocumentClient extends DynamoDBDocumentClient {
   private readonly tenantCredentials: TenantCredentials;
   private readonly tenantClients = new Map<string, DynamoDBDocumentClient>();
+  private readonly uses: ((client: DynamoDBDocumentClient) => void)[] = [];
 
   constructor(
     private readonly own: DynamoDBClient,
@@ -62,6 +63,17 @@ export class TenantScopedDocumentClient extends DynamoDBDocumentClient {
     const tenant = actingTenant();
     if (roleArn === undefined || !sendsAsTenant(command, tenant)) return super.send(command, ...rest);
     return this.clientFor(roleArn, tenant as string).send(command, ...rest);
+  }
+
+  /**
+   * Applies `use` to every client commands go through, the own and each tenant's, now and
+   * as tenants' clients are made: a middleware added to one (the bench's metering) then
+   * sees every command.
+   */
+  everyClient(use: (client: DynamoDBDocumentClient) => void): void {
+    this.uses.push(use);
+    use(this);
+    for (const client of this.tenantClients.values()) use(client);
   }
 
   /** The tenant's client: one per role and tenant, as many as sessions are kept. */
@@ -82,6 +94,7 @@ export class TenantScopedDocumentClient extends DynamoDBDocumentClient {
         }),
         this.options.translateConfig,
       );
+      for (const use of this.uses) use(client);
       this.tenantClients.set(key, client);
       // As bounded as the sessions: a tenant pushed out is built again on its next call.
       if (this.tenantClients.size > this.tenantCredentials.capacity) {

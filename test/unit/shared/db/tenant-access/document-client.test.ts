@@ -132,6 +132,22 @@ describe('TenantScopedDocumentClient', () => {
   });
 });
 
+describe('everyClient', () => {
+  it('reaches the own client and every tenant client, those made later too', async () => {
+    const { client } = scopedClient();
+    const seen: string[] = [];
+    ddb.resolves({});
+    await withOwnVariables({ [ENV.tenantRoleArn]: ROLE }, () =>
+      actingFor('acme', () => client.send(get('T#acme#P#1'))),
+    );
+    client.everyClient((each) => seen.push(each === client ? 'own' : 'tenant'));
+    await withOwnVariables({ [ENV.tenantRoleArn]: ROLE }, () =>
+      actingFor('globex', () => client.send(get('T#globex#P#1'))),
+    );
+    expect(seen).toEqual(['own', 'tenant', 'tenant']);
+  });
+});
+
 describe('operationOf', () => {
   it('names the operation from the command, not its class name, which a minified bundle renames', () => {
     class a extends GetCommand {}
