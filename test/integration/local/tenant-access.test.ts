@@ -115,3 +115,25 @@ describe('tenant roles on the local runtime', () => {
     expect(runtime.tenantAccess.counts()).toEqual(before);
   });
 });
+
+describe('tenant roles on a runtime that leaves out the IAM proxy (the benches: enforceTenantRoles false)', () => {
+  it('still assumes the tenant role and signs with it, and refuses nothing: no local hop in what the benches time', async () => {
+    const bench = await startTestRuntime({ enforceTenantRoles: false });
+    try {
+      const send = (pk: string) =>
+        withOwnVariables({ [ENV.tenantRoleArn]: GET_PERSON_ROLE }, () =>
+          actingFor('acme', () =>
+            documentClient().send(new GetCommand({ TableName: bench.tableName, Key: { pk, sk: 'P' } })),
+          ),
+        );
+      await expect(send('T#globex#P#1')).resolves.toBeDefined();
+      expect(bench.tenantAccess.denials()).toEqual([]);
+      // The session was assumed (the credentials path ran); no call went through the proxy.
+      expect(bench.tenantAccess.counts()).toContainEqual(
+        expect.objectContaining({ role: 'GetPerson', tenant: 'acme', sessions: 1, allowed: 0, denied: 0 }),
+      );
+    } finally {
+      await bench.stop();
+    }
+  });
+});
