@@ -35,7 +35,7 @@ export const ERROR_CODES = {
   idempotency_key_in_use: 'the first request with this `Idempotency-Key` is still running',
   idempotency_key_reused: 'the `Idempotency-Key` was used with another body or path',
   // Verify accounts.
-  invalid_id: 'the path id is not a UUID',
+  invalid_id: 'the path id of a verify account or an event is not a UUID',
   unknown_id: 'no verify account of this tenant has the id',
   missing_ownership_details: 'an ownership type needs a `person` or a `business`',
   invalid_ownership_details: 'both `person` and `business`, or ownership details on a type without ownership',
