@@ -35,9 +35,10 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Runs the script in a process group of its own, as the reader's interactive shell runs a
- * job, and ends the group when bash exits: `kill %1` stops a whole job there, but only its
- * first process (npm) in a shell without job control, which would leave the receiver running.
+ * Runs the script as a script: bash without a terminal, in a process group of its own that
+ * is ended when bash exits, in case a failing script leaves something behind. The README's
+ * `set -m` puts the receiver in a group of its own, which its `kill -TERM -$RECEIVER` must
+ * end by itself (killing npm alone would leave the receiver's Node.js process running).
  */
 async function runBash(script: string, env: NodeJS.ProcessEnv) {
   const bash = spawn('bash', ['-eo', 'pipefail', '-c', script], { cwd: REPO_ROOT, env, detached: true });
@@ -60,6 +61,30 @@ async function runBash(script: string, env: NodeJS.ProcessEnv) {
   return { code, stdout, stderr };
 }
 
+/** Whether every process of the group has exited within `withinMs`. */
+async function processGroupEnds(group: number, withinMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-group, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+/** Ends what is left of a group the script started (none when the README's kill worked). */
+function killGroup(group: number): void {
+  if (!Number.isInteger(group) || group <= 1) return;
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // the group is gone already
+  }
+}
+
 let runtime: LocalRuntime;
 let dataDir: string;
 
@@ -79,6 +104,8 @@ describe('README walkthrough', () => {
     for (const step of [
       'npm run --silent token',
       'npm run --silent receiver &',
+      'RECEIVER=$!',
+      'kill -TERM -$RECEIVER',
       '/webhooks/configurations',
       '/verify/accounts',
       '/persons',
@@ -94,6 +121,8 @@ describe('README walkthrough', () => {
     const script = walkthroughScript()
       .replaceAll('http://127.0.0.1:3000', runtime.url)
       .replaceAll('127.0.0.1:4000', `127.0.0.1:${receiverPort}`)
+      // The receiver's process group, for the test to check that the README's last line ends it.
+      .replace(/^RECEIVER=\$!$/m, (line) => `${line}\necho "receiver-group=$RECEIVER"`)
       // A reader starts the receiver long before the first event; a loaded machine may take
       // seconds to, so the test waits for it to listen rather than lose the first deliveries'
       // quick retries to a closed port.
@@ -125,13 +154,25 @@ describe('README walkthrough', () => {
       DATA_DIR: dataDir,
       RECEIVER_PORT: String(receiverPort),
     });
-    expect({ code, stderr: stderr.split('\n').filter((line) => !line.startsWith('npm warn')) }).toEqual({
-      code: 0,
-      stderr: [''],
-    });
+    const group = Number(/^receiver-group=(\d+)$/m.exec(stdout)?.[1]);
+    try {
+      // Stopped as the README says, in a script: npm and the Node.js process under it.
+      expect(group).toBeGreaterThan(1);
+      expect(await processGroupEnds(group)).toBe(true);
+    } finally {
+      killGroup(group);
+    }
+    // With job control on, bash notes the receiver's end as a job notice.
+    const notice = /^\[\d+\][+-]?\s+(Terminated|Exit \d+)\s+npm run --silent receiver$/;
+    expect({
+      code,
+      stderr: stderr.split('\n').filter((line) => !line.startsWith('npm warn') && !notice.test(line)),
+    }).toEqual({ code: 0, stderr: [''] });
 
     const lines = stdout.split('\n');
-    const answers = lines.filter((line) => !line.startsWith('verified  ') && !line.startsWith('Receiving'));
+    const answers = lines.filter(
+      (line) => !line.startsWith('verified  ') && !line.startsWith('Receiving') && !line.startsWith('receiver-group='),
+    );
     // The commented answers of the README, in its order (the configuration's JSON first).
     expect(answers.filter((line) => !line.startsWith('{'))).toEqual([
       'valid',
