@@ -238,5 +238,9 @@ describe('the numbers the docs state are the template’s', () => {
     const [table] = claim('docs/local.md', /\n\| consumer +\|[^\n]*\n\|[-| ]+\n((?:\|[^\n]*\n)+)/);
     const rows = table!.split('\n').flatMap((row) => /^\| `(\w+)`/.exec(row)?.[1] ?? []);
     expect(rows.sort()).toEqual(facts.consumerNames);
+    const [ids] = claim('docs/local.md', /The queues are named by their ids in `QUEUES`:\s([^.]+)\./);
+    const queueIds = facts.queueConsumers.map((pair) => pair.split(' → ')[0]);
+    expect(namesIn(ids!).sort()).toEqual(queueIds);
+    expect(Object.keys(QUEUES).sort()).toEqual(queueIds);
   });
 });
