@@ -1,4 +1,4 @@
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import { writeGrantUses } from '#test/support/grant-audit';
 import { checkPortUses, observeDataKeys } from '#test/support/port-access-recorder';
 import { checkRecorded, recordEveryDocumentClient, usedGrants } from '#test/support/table-access-recorder';
@@ -19,5 +19,5 @@ afterEach(() => {
 afterAll(() => {
   checkRecorded();
   checkPortUses();
-  writeGrantUses('integration', usedGrants);
+  writeGrantUses('integration', usedGrants, expect.getState().testPath ?? 'unknown');
 });

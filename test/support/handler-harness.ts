@@ -10,7 +10,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach, expect } from 'vitest';
 import { hashStatementCode } from '#domain/statement-code';
 import type { BucketPolicy, Take } from '#domain/token-bucket';
 import type { Cipher } from '#shared/cipher/cipher';
@@ -137,7 +137,7 @@ export function useHandlerHarness(): Harness {
     checkRecorded();
     checkPortUses();
   });
-  afterAll(() => writeGrantUses('unit', usedGrants));
+  afterAll(() => writeGrantUses('unit', usedGrants, expect.getState().testPath ?? 'unknown'));
   return harness;
 }
 

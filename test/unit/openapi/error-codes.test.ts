@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type RouteContract, routeContracts } from '#lib/openapi/contract';
 import { ERROR_CODES, inputErrorCodes, PROVIDER_ONLY_CODES } from '#lib/openapi/error-codes';
+import { toJsonSchema } from '#lib/openapi/json-schema';
 import { REPO_ROOT } from '#lib/repo-root';
 import { ROUTES, routeKey } from '#lib/service/index';
 
@@ -117,6 +118,12 @@ describe('error codes', () => {
   );
 });
 
+/** The routes whose request body takes addresses and contacts (a person's writes), from their handlers' schemas. */
+const WITH_ADDRESSES_AND_CONTACTS = (await routeContracts(ROUTES)).filter(({ request }) => {
+  const properties = request.body && (toJsonSchema(request.body, 'input').properties as Record<string, unknown>);
+  return properties !== undefined && 'addresses' in properties && 'contacts' in properties;
+});
+
 describe('codes of nested fields', () => {
   const NESTED_MISSING = [
     'missing_addresses_type',
@@ -129,11 +136,14 @@ describe('codes of nested fields', () => {
     'missing_contacts_value',
   ];
 
-  it.each(['CreatePerson', 'ReplacePerson', 'UpsertPerson', 'UpdatePerson'])(
+  it.each(WITH_ADDRESSES_AND_CONTACTS.map((contract) => [contract.route.id, contract] as const))(
     '%s documents the missing_ code of every required field of an address and a contact, whatever else their schemas say (an email contact’s anyOf)',
-    (id) => {
-      const contract = contracts.find((candidate) => candidate.route.id === id) as RouteContract;
+    (_id, contract) => {
       expect(documentedCodes(contract)).toEqual(expect.arrayContaining(NESTED_MISSING));
     },
   );
+
+  it('finds such routes among the rows (the cases above are not vacuous)', () => {
+    expect(WITH_ADDRESSES_AND_CONTACTS.length).toBeGreaterThan(0);
+  });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
+import { ROUTES } from '#lib/service/index';
 import { api, startTestRuntime } from '#test/integration/harness';
 
 /**
@@ -7,28 +8,27 @@ import { api, startTestRuntime } from '#test/integration/harness';
  * (`index × size`); a deeper page is refused before anything is read, on every list.
  */
 let runtime: LocalRuntime;
-let call: ReturnType<typeof api>;
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
-  call = api(runtime, await runtime.mintToken('tenant-page-ceiling'));
 });
 
 afterAll(async () => {
   await runtime?.stop();
 });
 
-const LISTS = [
-  ['/verify/accounts', 'accounts'],
-  ['/persons', 'persons'],
-  ['/events', 'events'],
-] as const;
+/** Every list, from the rows: a new list is held to the ceiling without an edit here. */
+const LISTS = ROUTES.filter((route) => route.listPositions).map((route) => [route.path, route] as const);
+
+/** A client whose token holds the list's own scopes (an operator's list takes an operator's). */
+const callOf = async (route: (typeof LISTS)[number][1]) =>
+  api(runtime, await runtime.mintToken('tenant-page-ceiling', route.scopes));
 
 describe('the ceiling on a list page', () => {
   it.each(LISTS)(
     'GET %s?index=10000000&size=500 answers 400 invalid_index in the contract shape, naming the limit',
-    async (path) => {
-      const res = await call.get(`${path}?index=10000000&size=500`);
+    async (path, route) => {
+      const res = await (await callOf(route)).get(`${path}?index=10000000&size=500`);
 
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
@@ -42,18 +42,25 @@ describe('the ceiling on a list page', () => {
 
   it.each(LISTS)(
     'GET %s?index=21&size=500 (10,500 entries before the page) answers 400 invalid_index',
-    async (path) => {
-      const res = await call.get(`${path}?index=21&size=500`);
+    async (path, route) => {
+      const res = await (await callOf(route)).get(`${path}?index=21&size=500`);
 
       expect(res.status).toBe(400);
       expect(res.body.error_code).toBe('invalid_index');
     },
   );
 
-  it.each(LISTS)('GET %s?index=20&size=500 (10,000 entries before the page) answers the page', async (path, key) => {
-    const res = await call.get(`${path}?index=20&size=500`);
+  it.each(LISTS)(
+    'GET %s?index=20&size=500 (10,000 entries before the page) answers the page: its one list, empty',
+    async (path, route) => {
+      const res = await (await callOf(route)).get(`${path}?index=20&size=500`);
 
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ [key]: [] });
+      expect(res.status).toBe(200);
+      expect(Object.values(res.body)).toEqual([[]]);
+    },
+  );
+
+  it('finds the lists among the rows (the cases above are not vacuous)', () => {
+    expect(LISTS.length).toBeGreaterThan(0);
   });
 });
