@@ -30,7 +30,7 @@ import { openApiEndpoint } from './openapi-endpoint';
 import type { LocalOutbox } from './pipeline/local-outbox';
 import { createLocalPipeline, type LocalPipeline } from './pipeline/local-pipeline';
 import type { LocalQueues } from './pipeline/local-queues';
-import type { StreamFailure } from './pipeline/stream-poller';
+import type { StreamFailure } from './pipeline/stream-failure';
 import type { LocalRuntimeOptions } from './runtime-options';
 import { stateDir } from './state-dir';
 import { ensureTable } from './table';
