@@ -1,6 +1,6 @@
 import type { ConsumerDefinition, RouteDefinition } from '#lib/service/index';
 import type { BackgroundWorker } from './background-worker';
-import type { FakeIncreaseOptions } from './fake-increase';
+import type { FakeIncreaseOptions } from './fake-increase-options';
 import type { FaultPlanInput } from './faults/fault-plan';
 import type { LocalIssuer } from './gateway/jwt-issuer';
 import type { LambdaInvoker } from './lambda-invoker';
