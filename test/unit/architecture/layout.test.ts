@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DATA_KEY_GENERATOR } from '#lib/constructs/data-key';
 import { REPO_ROOT } from '#lib/repo-root';
@@ -26,5 +28,21 @@ describe('the source layout', () => {
       (file) => file.includes('/handlers/') && !entryPoints.has(file),
     );
     expect(strays).toEqual([]);
+  });
+});
+
+describe('source files', () => {
+  const LIMIT = 250;
+  it(`in functions/ are at most ${LIMIT} lines, or say in their header why they are longer`, () => {
+    const long = sourceFiles(REPO_ROOT, ['functions']).flatMap((file) => {
+      const lines = readFileSync(join(REPO_ROOT, file), 'utf8').trimEnd().split('\n');
+      if (lines.length <= LIMIT) return [];
+      const firstDeclaration = lines.findIndex((line) =>
+        /^(export |const |let |function |class |interface |type |async )/.test(line),
+      );
+      const header = lines.slice(0, firstDeclaration).join('\n');
+      return /over 250 lines/i.test(header) ? [] : [`${file}: ${lines.length} lines`];
+    });
+    expect(long).toEqual([]);
   });
 });
