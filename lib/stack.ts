@@ -1,113 +1,42 @@
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { AlarmTopic } from '#lib/constructs/alarms';
-import { ApiFunction } from '#lib/constructs/api-function';
+import type { ApiFunction } from '#lib/constructs/api-function';
 import { type BankBinding, BankSecrets } from '#lib/constructs/bank-secrets';
 import { CipherKey } from '#lib/constructs/cipher-key';
 import { DataKey } from '#lib/constructs/data-key';
 import { DataTable, writtenKinds } from '#lib/constructs/data-table';
-import { type EmailSenderSettings, emailSenderFromContext } from '#lib/constructs/email-sender';
+import { emailSenderFromContext } from '#lib/constructs/email-sender';
 import { EventPipeline } from '#lib/constructs/event-pipeline';
-import { HttpApi, type HttpApiProps } from '#lib/constructs/http-api';
+import { HttpApi } from '#lib/constructs/http-api';
 import { Identity } from '#lib/constructs/identity';
-import { type MonitoredFunction, ServiceAlarms } from '#lib/constructs/service-alarms';
-import { ServiceDashboard } from '#lib/constructs/service-dashboard';
+import type { ServiceAlarms } from '#lib/constructs/service-alarms';
+import type { ServiceDashboard } from '#lib/constructs/service-dashboard';
 import { StorageKey } from '#lib/constructs/storage-key';
 import { TENANT_RECORD_KEY_KINDS, TenantRecords } from '#lib/constructs/tenant-records';
-import { apiLimitsFromContext, type RequestLimit } from '#lib/context/api-limits';
-import { type BankSettings, bankSettingsFromContext, onRails } from '#lib/context/bank-provider';
-import { type IdentificationSettings, identificationSettingsFromContext } from '#lib/context/identification';
-import { type IdentityProps, identityPropsFromContext } from '#lib/context/identity';
-import { type ScreeningListsSettings, screeningListsSettingsFromContext } from '#lib/context/screening-lists';
-import {
-  type ConsumerDefinition,
-  dataKeysOf,
-  deployedRoutes,
-  isProviderSigned,
-  type QueueSettings,
-  type RouteDefinition,
-  routeKey,
-  STREAM_ROUTER,
-  servedRoutes,
-  tableAccessOfRoute,
-  takesIdempotencyKey,
-} from '#lib/service/index';
+import { apiLimitsFromContext } from '#lib/context/api-limits';
+import { bankSettingsFromContext, onRails } from '#lib/context/bank-provider';
+import { identificationSettingsFromContext } from '#lib/context/identification';
+import { identityPropsFromContext } from '#lib/context/identity';
+import { screeningListsSettingsFromContext } from '#lib/context/screening-lists';
+import { deployedRoutes, servedRoutes } from '#lib/service/index';
 import { ENV } from '#shared/config';
 import type { KeyKind } from '#shared/db/keys';
-import type { QueueId } from '#shared/queue/message-queue';
+import { consumerEnvironment } from './stack/consumer-environment';
+import { monitoring } from './stack/monitoring';
+import { addStackOutputs } from './stack/outputs';
+import type { VerifyServiceStackProps } from './stack/props';
+import { bindRouteQueues, routeFunctions } from './stack/route-functions';
 
-/** The consumer whose code reads the tenant's KYC mode (`kycModeOf`), hence `DEFAULT_KYC_MODE`. */
-const KYC_MODE_READER = 'IdentificationWorker';
-/** The consumer that refreshes the screening lists from OFAC, hence `SCREENING_LISTS_URL` and its alarms. */
-const LISTS_REFRESHER = 'ListsRefresh';
+export type { VerifyServiceStackProps } from './stack/props';
+
+// The stack joins its parts in the order they are built; the functions of lib/stack/ build
+// theirs in the stack itself, so every construct id and logical id is what it would be here.
 
 /** Repository root: handler paths in ROUTES and CONSUMERS are relative to it. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-export interface VerifyServiceStackProps extends StackProps {
-  /**
-   * Who may call the API.
-   * @default - read from CDK context (`partners`, `jwtIssuer`, `jwtAudience`,
-   * `jwtScopePrefix`, `cognitoDomainPrefix`); see docs/deploy.md#context-keys
-   */
-  readonly identity?: IdentityProps;
-  /**
-   * The route table: one Lambda function and one API route per route, local-only routes
-   * excepted (`deployedRoutes`).
-   * @default - `servedRoutes` of the bank: ROUTES from lib/service/, and on real rails the
-   * provider's notice routes (NOTICE_ROUTES)
-   */
-  readonly routes?: readonly RouteDefinition[];
-  /**
-   * Default-stage throttling of the HTTP API (all tenants together).
-   * @default - read from CDK context (`apiThrottleRate`, `apiThrottleBurst`), else 50 requests/s, burst 100
-   */
-  readonly throttle?: Pick<HttpApiProps, 'throttleRateLimit' | 'throttleBurstLimit'>;
-  /**
-   * Each tenant's request rate and burst when its settings name none
-   * (`TENANT_RATE_PER_SECOND`, `TENANT_BURST` on every API function).
-   * @default - read from CDK context (`tenantRatePerSecond`, `tenantBurst`), else 50 requests/s, burst 100
-   */
-  readonly tenantLimit?: RequestLimit;
-  /**
-   * The asynchronous consumers, one Lambda function each.
-   * @default CONSUMERS from lib/service/
-   */
-  readonly consumers?: readonly ConsumerDefinition[];
-  /**
-   * The work queues, one SQS queue (with its dead-letter queue) each.
-   * @default QUEUE_SETTINGS from lib/service/
-   */
-  readonly queueSettings?: Readonly<Record<QueueId, QueueSettings>>;
-  /**
-   * Sender of account-holder emails; `null` for none.
-   * @default - read from CDK context (`emailSender`, `emailIdentityArn`); none without it
-   */
-  readonly emailSender?: EmailSenderSettings | null;
-  /**
-   * Deployment-wide identification settings: the KYC mode of tenants without their own
-   * (partners' `kycMode`) and the delay of the automatic identification retry.
-   * @default - read from CDK context (`kycMode`, `identificationRetryDelaySeconds`); see
-   * docs/deploy.md#context-keys
-   */
-  readonly identification?: IdentificationSettings;
-  /**
-   * Where the daily refresh downloads OFAC's lists, and how much one refresh may take off.
-   * @default - read from CDK context (`screeningListsUrl`, `screeningListsMaxDropPercent`),
-   * else OFAC's Sanctions List Service and 5 %; see docs/deploy.md#context-keys
-   */
-  readonly screeningLists?: ScreeningListsSettings;
-  /**
-   * The bank the rows with `bank` call: the sandbox bank, or a provider on real rails,
-   * whose two secrets the stack then creates in Secrets Manager.
-   * @default - read from CDK context (`bankProvider`, `increaseAccountId`,
-   * `increaseEnvironment`), else the sandbox bank; see docs/deploy.md#real-rails-increase
-   */
-  readonly bank?: BankSettings;
-}
 
 /**
  * The whole service in one stack: the table and the key it and the queues are encrypted
@@ -191,32 +120,18 @@ export class VerifyServiceStack extends Stack {
     const bank: BankBinding = { settings: bankSettings, secrets: this.bankSecrets };
 
     // The partner routes, and on real rails the provider's notice route.
+    // The partner routes, and on real rails the provider's notice route.
     const routes = deployedRoutes(props.routes ?? servedRoutes(bankSettings.provider));
-    const functions = new Map<string, ApiFunction>();
-    for (const route of routes) {
-      if (functions.has(route.id)) throw new Error(`route "${route.id}" is listed twice`);
-      const fn = new ApiFunction(this, route.id, {
-        entry: join(PROJECT_ROOT, route.handler),
-        projectRoot: PROJECT_ROOT,
-        description: routeKey(route),
-        bundling: route.bundling,
-        dataKeys: dataKeysOf(route).map((purpose) => dataKeys[purpose]),
-        takesIdempotencyKey: takesIdempotencyKey(route),
-        bank: route.bank ? bank : undefined,
-      })
-        .bindTable(this.dataTable, tableAccessOfRoute(route), { actsForOneTenant: route.crossTenant === undefined })
-        .bindCipherKey(this.cipherKey, route.cipher);
-      // Every partner route takes a token from its tenant's bucket (the HTTP middleware
-      // stack); the provider's notices have no tenant and no token.
-      if (!isProviderSigned(route)) {
-        fn.addEnvironment(ENV.tenantRatePerSecond, String(tenantLimit.ratePerSecond));
-        fn.addEnvironment(ENV.tenantBurst, String(tenantLimit.burst));
-        // Handlers that read the token's scopes (the event log) strip the issuer's prefix.
-        if (this.identity.jwt.scopePrefix) fn.addEnvironment(ENV.scopePrefix, this.identity.jwt.scopePrefix);
-      }
-      this.httpApi.addRoute(route, fn);
-      functions.set(route.id, fn);
-    }
+    const functions = routeFunctions(this, routes, {
+      projectRoot: PROJECT_ROOT,
+      dataTable: this.dataTable,
+      cipherKey: this.cipherKey,
+      dataKeys,
+      httpApi: this.httpApi,
+      tenantLimit,
+      scopePrefix: this.identity.jwt.scopePrefix,
+      bank,
+    });
     this.functions = functions;
 
     this.alarms = new AlarmTopic(this, 'Alarms');
@@ -230,35 +145,9 @@ export class VerifyServiceStack extends Stack {
       queueSettings: props.queueSettings,
       emailSender: props.emailSender === undefined ? emailSenderFromContext(this) : (props.emailSender ?? undefined),
       bank,
-      // Each setting goes to the one function whose code reads it (functions/shared/config.ts).
-      consumerEnvironment: {
-        [KYC_MODE_READER]: {
-          [ENV.defaultKycMode]: identification.defaultKycMode ?? 'service',
-          // The same consumer screens persons against the lists held in memory.
-          ...(identification.screeningThreshold !== undefined && {
-            [ENV.screeningThreshold]: String(identification.screeningThreshold),
-          }),
-        },
-        [LISTS_REFRESHER]: {
-          [ENV.screeningListsUrl]: screeningLists.url,
-          ...(screeningLists.maxDropPercent !== undefined && {
-            [ENV.screeningListsMaxDropPercent]: String(screeningLists.maxDropPercent),
-          }),
-        },
-        // The stream rule schedules the retry: it sends the delayed identification message.
-        ...(identification.retryDelaySeconds !== undefined && {
-          [STREAM_ROUTER.id]: { [ENV.identificationRetryDelay]: String(identification.retryDelaySeconds) },
-        }),
-      },
+      consumerEnvironment: consumerEnvironment(identification, screeningLists),
     });
-    // Routes that send to a queue (redelivery) are bound once the queues exist.
-    for (const route of routes) {
-      for (const queueId of route.sendsTo ?? []) {
-        const workQueue = this.pipeline.queues.get(queueId);
-        if (!workQueue) throw new Error(`route "${route.id}" sends to unknown queue "${queueId}"`);
-        functions.get(route.id)?.sendsTo(queueId, workQueue);
-      }
-    }
+    bindRouteQueues(routes, functions, this.pipeline.queues);
 
     // Tenants with split list partitions: every function that writes or reads a list must agree.
     const listShards = Object.fromEntries(
@@ -281,92 +170,22 @@ export class VerifyServiceStack extends Stack {
     if (this.tenantRecords.role) writers.set(this.tenantRecords.role, TENANT_RECORD_KEY_KINDS);
     this.dataTable.guardWrites(this, writers);
 
-    const monitored: MonitoredFunction[] = [
-      ...[...functions].map(([id, fn]) => ({ id, fn, kind: 'api' as const })),
-      ...[...this.pipeline.consumers].map(([id, fn]) => ({ id, fn, kind: fn.consumer.source.kind })),
-    ];
-    this.serviceAlarms = new ServiceAlarms(this, 'ServiceAlarms', {
+    const { serviceAlarms, dashboard } = monitoring(this, {
       alarms: this.alarms,
       httpApi: this.httpApi,
-      functions: monitored,
-      listsRefresh: LISTS_REFRESHER,
+      functions,
+      pipeline: this.pipeline,
     });
-    const workQueues = [...this.pipeline.queues.values()];
-    const deadLetterStores = [
-      ...workQueues.map((q) => [`${q.settings.name} DLQ`, q.deadLetters] as const),
-      ...[...this.pipeline.onFailure].map(([id, store]) => [`${id} on-failure`, store] as const),
-      ...[...this.pipeline.scheduleDeadLetters].map(([id, store]) => [`${id} schedule DLQ`, store] as const),
-    ];
-    const {
-      functionErrors,
-      functionThrottles,
-      iteratorAge,
-      api5xxRate,
-      webhookFailureRate,
-      webhookExhausted,
-      listsRefreshFailed,
-      listsRefreshStale,
-    } = this.serviceAlarms;
-    this.dashboard = new ServiceDashboard(this, 'Dashboard', {
-      httpApi: this.httpApi,
-      functions: monitored,
-      workQueues: new Map(workQueues.map((q) => [q.settings.name, q.queue])),
-      deadLetterQueues: new Map(deadLetterStores.map(([name, store]) => [name, store.queue])),
-      serviceAlarms: this.serviceAlarms,
-      alarms: [
-        api5xxRate,
-        webhookFailureRate,
-        webhookExhausted,
-        ...(listsRefreshFailed && listsRefreshStale ? [listsRefreshFailed, listsRefreshStale] : []),
-        ...iteratorAge.values(),
-        ...deadLetterStores.map(([, store]) => store.alarm),
-        ...functionErrors.values(),
-        ...functionThrottles.values(),
-      ],
-    });
+    this.serviceAlarms = serviceAlarms;
+    this.dashboard = dashboard;
 
-    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.url, description: 'Base URL of the HTTP API' });
-    new CfnOutput(this, 'AlarmTopicArn', {
-      value: this.alarms.topic.topicArn,
-      description:
-        'SNS topic of every alarm (dead letters, function errors and throttles, stream lag, API 5xx, webhook failures): subscribe to it',
+    addStackOutputs(this, {
+      httpApi: this.httpApi,
+      alarms: this.alarms,
+      identity: this.identity,
+      routes,
+      bankProvider: bankSettings.provider,
+      bankSecrets: this.bankSecrets,
     });
-    const noticeRoute = routes.find(isProviderSigned);
-    if (noticeRoute && this.bankSecrets) {
-      new CfnOutput(this, 'BankNoticeUrl', {
-        value: `${this.httpApi.url}${noticeRoute.path.slice(1)}`,
-        description: `Register this URL as the ${bankSettings.provider} webhook endpoint (docs/deploy.md#real-rails-increase)`,
-      });
-      new CfnOutput(this, 'BankApiKeySecretArn', {
-        value: this.bankSecrets.apiKey.secretArn,
-        description: `Set the ${bankSettings.provider} API key here: aws secretsmanager put-secret-value`,
-      });
-      new CfnOutput(this, 'BankWebhookSecretArn', {
-        value: this.bankSecrets.webhookSecret.secretArn,
-        description: `Set the ${bankSettings.provider} webhook secret here: aws secretsmanager put-secret-value`,
-      });
-    }
-    new CfnOutput(this, 'JwtIssuer', { value: this.identity.jwt.issuer, description: 'Issuer the API trusts' });
-    if (this.identity.tokenUrl) {
-      new CfnOutput(this, 'TokenUrl', {
-        value: this.identity.tokenUrl,
-        description: 'OAuth token endpoint (client-credentials grant)',
-      });
-    }
-    if (this.identity.userPool) {
-      new CfnOutput(this, 'UserPoolId', { value: this.identity.userPool.userPoolId });
-    }
-    for (const [name, client] of this.identity.clients) {
-      new CfnOutput(this, `ClientId${name.replace(/[^A-Za-z0-9]/g, '')}`, {
-        value: client.userPoolClientId,
-        description: `App client id of partner "${name}" (secret: aws cognito-idp describe-user-pool-client)`,
-      });
-    }
-    for (const [name, client] of this.identity.operatorClients) {
-      new CfnOutput(this, `OperatorClientId${name.replace(/[^A-Za-z0-9]/g, '')}`, {
-        value: client.userPoolClientId,
-        description: `App client id of operator "${name}": review:screening only (secret: aws cognito-idp describe-user-pool-client)`,
-      });
-    }
   }
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
-import { dateTime, endAfterStart, listQuery, many, once } from '#shared/input-schemas';
+import { dateTime, endAfterStart, many, once } from '#shared/list-filters';
+import { listQuery } from '#shared/list-query';
 
 // Request schemas of the event log (docs/api.md#event-log).
 

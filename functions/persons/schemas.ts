@@ -1,16 +1,8 @@
 import * as z from 'zod/mini';
 import { PERSON_STATUSES } from '#domain/person';
-import {
-  accountNumberText,
-  dateTime,
-  documented,
-  endAfterStart,
-  idFilter,
-  listQuery,
-  many,
-  once,
-  text,
-} from '#shared/input-schemas';
+import { accountNumberText, documented, text } from '#shared/input-schemas';
+import { dateTime, endAfterStart, idFilter, many, once } from '#shared/list-filters';
+import { listQuery } from '#shared/list-query';
 import { withFieldCodes } from '#shared/validation';
 import {
   addressChange,

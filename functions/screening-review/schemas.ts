@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { HIT_DECISIONS, HIT_STATUSES } from '#domain/screening-review';
-import { documented, idFilter, listQuery, once, text } from '#shared/input-schemas';
+import { documented, text } from '#shared/input-schemas';
+import { idFilter, once } from '#shared/list-filters';
+import { listQuery } from '#shared/list-query';
 
 // Request schemas of the review routes (docs/api.md#hits-to-review).
 

@@ -1,15 +1,9 @@
 import * as z from 'zod/mini';
-import {
-  DEFAULT_PAGE_SIZE,
-  isWithinPageCeiling,
-  MAX_PAGE_OFFSET,
-  MAX_PAGE_SIZE,
-  PAGE_CEILING_MESSAGE,
-} from '#domain/pagination';
 
 // Building blocks every area's request schemas share (zod/mini): strings measured in
-// characters, the name rule, and the list query's parameters. Messages state the rule and
-// never echo the value (it may be an SSN or an account number).
+// characters, the name rule, path ids and empty bodies; a list's query and its filters are
+// in list-query.ts and list-filters.ts. Messages state the rule and never echo the value
+// (it may be an SSN or an account number).
 
 export const string = () => z.string({ error: 'must be a string' });
 
@@ -82,108 +76,6 @@ export const accountNumberText = () =>
     z.regex(/^(?:\d-?){3,16}\d$/, 'must be 4 to 17 digits, which single hyphens may separate (0010-1044595)'),
   );
 
-/** A filter given once or repeated (`?s=a&s=b`); commas also separate values (`?s=a,b`). */
-export const many = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.pipe(
-    z.transform((v: unknown) =>
-      (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(',')).filter((s) => s !== ''),
-    ),
-    z.array(z.enum(values, { error: `values must be among ${values.join(', ')}` })),
-  );
-
-/** Query values arrive as strings; a scalar parameter given twice is an error, not a guess. */
-export const once = () => z.string({ error: 'must be given once' });
-
-/** A query integer; `aboveMax` says more than the bound when a value above it has a reason of its own. */
-export const integer = (min: number, max: number, fallback: number, aboveMax = `must be at most ${max}`) =>
-  z._default(integerValue(min, max, aboveMax), fallback);
-
-const integerValue = (min: number, max: number, aboveMax = `must be at most ${max}`) =>
-  z.pipe(
-    once().check(z.regex(/^\d+$/, `must be an integer from ${min} to ${max}`)),
-    z.pipe(
-      z.transform(Number),
-      z.number().check(z.int(), z.minimum(min, `must be at least ${min}`), z.maximum(max, aboveMax)),
-    ),
-  );
-
-export const dateTime = z.pipe(
-  z.pipe(once(), z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z' })),
-  z.transform((v: string) => clampToFourDigitYears(new Date(v).toISOString())),
-);
-
-/**
- * Times are compared as strings, which holds for four-digit UTC years only; an offset
- * can push a valid RFC 3339 time just past them (e.g. 9999-12-31T23:59:59-01:00), and
- * such a bound means "after / before everything".
- */
-function clampToFourDigitYears(iso: string): string {
-  if (iso.startsWith('+')) return '9999-12-31T23:59:59.999Z';
-  if (iso.startsWith('-')) return '0000-01-01T00:00:00.000Z';
-  return iso;
-}
-
-/**
- * The page parameters of every list (docs/api.md#lists) and their ceiling: a page may
- * start at most MAX_PAGE_OFFSET entries into the list (`index × size`), so one request
- * never walks a whole tenant. `index` alone is bounded by the same number (a page of one
- * entry), which is what the OpenAPI document shows; the product is checked on the query.
- * `index` stays absent when not given (0 is its default), so a `cursor` beside it is
- * told apart. A cursor is 128 random bits, base64url (22 characters).
- */
-const pageParameters = {
-  index: z.optional(
-    documented(
-      integerValue(
-        0,
-        MAX_PAGE_OFFSET,
-        `must be at most ${MAX_PAGE_OFFSET.toLocaleString('en-US')}: ${PAGE_CEILING_MESSAGE}`,
-      ),
-      { default: 0 },
-    ),
-  ),
-  size: integer(0, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-  cursor: z.optional(
-    documented(once(), {
-      description:
-        'The page after another, from the `Link: <…>; rel="next"` header of the previous answer (kept 24 hours). ' +
-        'It carries the list, its filters and where the previous page ended: give it alone, or with `size`.',
-    }),
-  ),
-};
-
-/** A cursor carries the list's filters and position: only `size` may stand beside it. */
-const cursorAlone = z.superRefine((q: Record<string, unknown>, ctx) => {
-  if (q.cursor === undefined) return;
-  const beside = Object.keys(q).filter((name) => name !== 'cursor' && name !== 'size' && q[name] !== undefined);
-  if (beside.length === 0) return;
-  ctx.addIssue({
-    code: 'custom',
-    path: ['cursor'],
-    message: `a cursor carries the page and the filters of its list: give it alone or with size, not with ${beside.join(', ')}`,
-    params: { error_code: 'invalid_cursor' },
-  });
-});
-
-// Typed loosely so that it checks any list's query; both are numbers once parsed.
-const withinPageCeiling = z.superRefine((q: Record<string, unknown>, ctx) => {
-  if (isWithinPageCeiling((q.index as number | undefined) ?? 0, q.size as number)) return;
-  ctx.addIssue({
-    code: 'custom',
-    path: ['index'],
-    message: PAGE_CEILING_MESSAGE,
-    params: { error_code: 'invalid_index' },
-  });
-});
-
-/**
- * The query of a list route: `index` and `size` within the ceiling, then the list's own
- * filters; any other parameter is `unknown_parameter`. Every list is built with it, so
- * every list has the same page rules.
- */
-export const listQuery = <Filters extends z.core.$ZodLooseShape>(filters: Filters) =>
-  z.strictObject({ ...pageParameters, ...filters }).check(withinPageCeiling, cursorAlone);
-
 const uuid = z.uuid();
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && z.safeParse(uuid, v).success;
 
@@ -195,28 +87,6 @@ export const unknownIdParams = (errorCode: string, message: string) =>
   z.object({
     id: z.string().check(z.refine(isUuid, { message, params: { error_code: errorCode, status: 404 } })),
   });
-
-/** An `id` list filter answering the code the contract names for it, given twice included. */
-export const idFilter = (errorCode: string, message: string) =>
-  documented(
-    z.pipe(
-      z.unknown().check(z.refine(isUuid, { message, params: { error_code: errorCode } })),
-      z.transform((v) => v as string),
-    ),
-    { type: 'string', format: 'uuid' },
-  );
-
-/** `end_time` must come after `start_time` (`invalid_end_time`). */
-export const endAfterStart = z.superRefine((q: { start_time?: string; end_time?: string }, ctx) => {
-  if (q.start_time && q.end_time && q.end_time <= q.start_time) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['end_time'],
-      message: 'end_time must be after start_time',
-      params: { error_code: 'invalid_end_time' },
-    });
-  }
-});
 
 /**
  * The body of a route that takes none: an empty body is `{}`, and a field is refused

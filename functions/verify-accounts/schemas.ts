@@ -9,18 +9,9 @@ import {
   VERIFICATION_STATUSES,
   VERIFICATION_TYPES,
 } from '#domain/verify-account';
-import {
-  accountNumberText,
-  dateTime,
-  documented,
-  endAfterStart,
-  idFilter,
-  listQuery,
-  many,
-  nameText,
-  once,
-  string,
-} from '#shared/input-schemas';
+import { accountNumberText, documented, nameText, string } from '#shared/input-schemas';
+import { dateTime, endAfterStart, idFilter, many, once } from '#shared/list-filters';
+import { listQuery } from '#shared/list-query';
 import { withFieldCodes } from '#shared/validation';
 
 // Request schemas of the Verify endpoints (docs/api.md#request-rules, #lists, #validation-codes). Messages state

@@ -2,7 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { API_FUNCTION_TIMEOUT_SECONDS } from '#lib/service/index';
 import { IDEMPOTENCY_BUNDLE_CONSTANT } from '#shared/http/table-access';
-import { ServiceFunction, type ServiceFunctionProps } from './service-function';
+import { ServiceFunction } from './service-function';
+import type { ServiceFunctionProps } from './service-function-props';
 
 export interface ApiFunctionProps extends Omit<ServiceFunctionProps, 'timeout'> {
   /**

@@ -5,7 +5,8 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { DATA_KEYS, type DataKeyPurpose, type DataKeySpec } from '#shared/data-key/index';
 import { type CipherKey, purposeCondition } from './cipher-key';
-import { type BoundDataKey, ServiceFunction } from './service-function';
+import { ServiceFunction } from './service-function';
+import type { BoundDataKey } from './service-function-props';
 
 /** A data key's generator's description (the Lambda console; tests find it by it). */
 export const dataKeyGeneratorDescription = (purpose: DataKeyPurpose): string =>

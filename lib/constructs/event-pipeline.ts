@@ -1,7 +1,4 @@
-import { Duration, Names, Validations } from 'aws-cdk-lib';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
-import { FilterCriteria, type IEventSourceDlq, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import { Construct } from 'constructs';
 import {
   CONSUMERS,
@@ -9,7 +6,6 @@ import {
   type ConsumerSource,
   QUEUE_SETTINGS,
   type QueueSettings,
-  streamFilterPattern,
 } from '#lib/service/index';
 import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { QueueId } from '#shared/queue/message-queue';
@@ -17,29 +13,11 @@ import type { AlarmTopic } from './alarms';
 import type { BankBinding } from './bank-secrets';
 import type { CipherKey } from './cipher-key';
 import { ConsumerFunction } from './consumer-function';
+import { connectQueue, connectSchedule, connectStream } from './consumer-sources';
 import type { DataKey } from './data-key';
 import type { DataTable } from './data-table';
 import type { EmailSenderSettings } from './email-sender';
-import { DeadLetterStore, WorkQueue } from './queue';
-
-/**
- * A queue's visibility timeout must be at least this many times its consumer's timeout
- * (AWS's advice for Lambda event sources): a batch that is still being worked on, or
- * retried after a throttle, must not become visible to a second invocation meanwhile.
- */
-export const VISIBILITY_TIMEOUT_FACTOR = 6;
-
-/**
- * How old a stream record may get before the stream router gives up on it and sends its
- * description to the on-failure destination. The table stream keeps records 24 h anyway.
- */
-export const STREAM_MAX_RECORD_AGE = Duration.days(1);
-
-/**
- * Delivery of a scheduled run to its function: EventBridge retries this often within
- * this time, then puts the event into the schedule's dead-letter queue.
- */
-export const SCHEDULE_RETRY = { attempts: 4, maxEventAge: Duration.hours(2) } as const;
+import { type DeadLetterStore, WorkQueue } from './queue';
 
 export interface EventPipelineProps {
   /** Repository root: handler paths are relative to it. */
@@ -86,7 +64,7 @@ export interface EventPipelineProps {
  * alone (a new consumer row needs no change here):
  * - one `WorkQueue` per queue id, each with a dead-letter queue and an alarm on it, both
  *   encrypted with the table's storage key;
- * - one `ConsumerFunction` per consumer, fed by its source:
+ * - one `ConsumerFunction` per consumer, fed by its source (./consumer-sources.ts):
  *   - `table-stream`: an event source mapping on the table stream with the row's filters,
  *     batch size and retries, from the trim horizon, bisecting failing batches, reporting
  *     partial batch failures, and sending what still fails to an on-failure queue
@@ -163,113 +141,20 @@ export class EventPipeline extends Construct {
   private connectSource(fn: ConsumerFunction, source: ConsumerSource, dataTable: DataTable): void {
     switch (source.kind) {
       case 'table-stream':
-        this.connectStream(fn, source, dataTable);
+        mutable(this.onFailure).set(fn.consumer.id, connectStream(fn, source, dataTable, this.alarms));
         break;
       case 'queue':
-        this.connectQueue(fn, source);
+        connectQueue(fn, source, this.queues);
         break;
-      case 'schedule':
-        this.connectSchedule(fn, source);
+      case 'schedule': {
+        const { rule, deadLetters } = connectSchedule(fn, source, this.alarms);
+        mutable(this.schedules).set(fn.consumer.id, rule);
+        mutable(this.scheduleDeadLetters).set(fn.consumer.id, deadLetters);
         break;
+      }
     }
-  }
-
-  private connectStream(
-    fn: ConsumerFunction,
-    source: Extract<ConsumerSource, { kind: 'table-stream' }>,
-    dataTable: DataTable,
-  ): void {
-    const id = fn.consumer.id;
-    const onFailure = new DeadLetterStore(fn, 'OnFailure', {
-      alarms: this.alarms,
-      // Its messages only locate stream records, but those records are personal data.
-      key: dataTable.key,
-      description: `Table stream batches that ${id} could not process after ${source.maxRetryAttempts} retries or within ${STREAM_MAX_RECORD_AGE.toHumanString()}. Each message names the shard and sequence numbers; read the records from the stream (kept 24 h) or the table and replay them.`,
-      notRedriveTarget: `the on-failure destination of ${id}'s table stream event source mapping`,
-    });
-    mutable(this.onFailure).set(id, onFailure);
-    // The construct id CDK's DynamoEventSource uses, so the mapping keeps its logical id.
-    fn.addEventSourceMapping(`DynamoDBEventSource:${Names.nodeUniqueId(dataTable.table.node)}`, {
-      eventSourceArn: dataTable.table.tableStreamArn,
-      startingPosition: StartingPosition.TRIM_HORIZON,
-      batchSize: source.batchSize,
-      parallelizationFactor: source.parallelizationFactor,
-      filters: source.filters.map((filter) => FilterCriteria.filter(streamFilterPattern(filter))),
-      bisectBatchOnError: true,
-      reportBatchItemFailures: true,
-      retryAttempts: source.maxRetryAttempts,
-      maxRecordAge: STREAM_MAX_RECORD_AGE,
-      onFailure: onFailureDestination(onFailure),
-    });
-    for (const statement of dataTable.streamReadStatements()) fn.addToRolePolicy(statement);
-    Validations.of(fn.role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Besides X-Ray (no resource-level permissions), the event source mapping needs dynamodb:ListStreams, which supports no resource-level permissions either (granted on "*" as AWS\'s AWSLambdaDynamoDBExecutionRole does); it only lists stream ARNs. Reading records (DescribeStream, GetShardIterator, GetRecords) is limited to this table\'s stream. No other statement of this role uses "*" (asserted in test/infra).',
-    });
-  }
-
-  private connectQueue(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'queue' }>): void {
-    const { consumer } = fn;
-    const workQueue = this.queues.get(source.queue);
-    if (!workQueue) throw new Error(`consumer "${consumer.id}" reads unknown queue "${source.queue}"`);
-    const minimum = VISIBILITY_TIMEOUT_FACTOR * consumer.timeoutSeconds;
-    if (workQueue.settings.visibilityTimeoutSeconds < minimum) {
-      throw new Error(
-        `queue "${source.queue}": visibility timeout ${workQueue.settings.visibilityTimeoutSeconds} s is below ${VISIBILITY_TIMEOUT_FACTOR} × the ${consumer.timeoutSeconds} s timeout of its consumer ${consumer.id} (at least ${minimum} s)`,
-      );
-    }
-    // The construct id CDK's SqsEventSource uses, so the mapping keeps its logical id.
-    fn.addEventSourceMapping(`SqsEventSource:${Names.nodeUniqueId(workQueue.queue.node)}`, {
-      eventSourceArn: workQueue.queue.queueArn,
-      batchSize: source.batchSize,
-      maxConcurrency: source.maxConcurrency,
-      reportBatchItemFailures: true,
-    });
-    workQueue.grantConsumeMessages(fn);
-  }
-
-  private connectSchedule(fn: ConsumerFunction, source: Extract<ConsumerSource, { kind: 'schedule' }>): void {
-    const id = fn.consumer.id;
-    const deadLetters = new DeadLetterStore(fn, 'ScheduleDeadLetters', {
-      alarms: this.alarms,
-      description: `Scheduled runs of ${id} that EventBridge could not deliver to the function. Run it by hand (aws lambda invoke) once the cause is fixed.`,
-      notRedriveTarget: `the dead-letter queue of ${id}'s EventBridge schedule target`,
-    });
-    const rule = new Rule(fn, 'Schedule', {
-      schedule: Schedule.cron({ minute: source.cron.minute, hour: source.cron.hour }),
-      description: `Runs ${id} (UTC)`,
-    });
-    rule.addTarget(
-      new LambdaTarget(fn, {
-        deadLetterQueue: deadLetters.queue,
-        retryAttempts: SCHEDULE_RETRY.attempts,
-        maxEventAge: SCHEDULE_RETRY.maxEventAge,
-      }),
-    );
-    // EventBridge invokes asynchronously: its DLQ only catches runs it could not hand to
-    // Lambda. A run that fails inside the function is retried by Lambda (twice) and shows
-    // only in the function's Errors metric, alarmed by ServiceAlarms (an async on-failure
-    // destination would need sqs:SendMessage in the function's role, which it otherwise
-    // does not have). Every scheduled job is a sweep that the next run repeats, so nothing
-    // is lost meanwhile.
-    mutable(this.schedules).set(id, rule);
-    mutable(this.scheduleDeadLetters).set(id, deadLetters);
   }
 }
 
 /** The maps above are read-only to users of the construct, filled while it is built. */
 const mutable = <K, V>(map: ReadonlyMap<K, V>): Map<K, V> => map as Map<K, V>;
-
-/**
- * A stream mapping's on-failure destination. Lambda sends there with the function's role;
- * the store grants exactly that (send, and its key's `queue-send` use).
- */
-function onFailureDestination(store: DeadLetterStore): IEventSourceDlq {
-  return {
-    bind: (_mapping, fn) => {
-      store.grantSendMessages(fn);
-      return { destination: store.queue.queueArn };
-    },
-  };
-}

@@ -1,6 +1,7 @@
 import { resetBankSecrets } from '#shared/bank/secrets';
 import { ENV } from '#shared/config';
-import { FakeIncrease, type FakeIncreaseOptions } from './fake-increase';
+import { FakeIncrease } from './fake-increase';
+import type { FakeIncreaseOptions } from './fake-increase-options';
 import type { RuntimeLog } from './log';
 
 /**

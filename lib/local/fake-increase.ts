@@ -1,11 +1,12 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ACHPrenotification, ACHPrenotificationCreateParams } from 'increase/resources/ach-prenotifications';
 import type { ACHTransfer, ACHTransferCreateParams } from 'increase/resources/ach-transfers';
-import type { UnwrapWebhookEvent } from 'increase/resources/events';
+import { type Answer, header, notFound, send } from './fake-increase-answers';
 import { type Invalid, newPrenotification, newTransfer } from './fake-increase-objects';
+import { type FakeIncreaseOptions, withDefaults } from './fake-increase-options';
+import { readFakeIncreaseState, writeFakeIncreaseState } from './fake-increase-state';
+import { increaseWebhook } from './fake-increase-webhooks';
 import { compressedSendTime, receivingBankReturn } from './fake-receiving-bank';
 
 /**
@@ -45,15 +46,7 @@ export class FakeIncrease {
   ) {}
 
   static async start(options: Partial<FakeIncreaseOptions> = {}): Promise<FakeIncrease> {
-    const settings: FakeIncreaseOptions = {
-      apiKey: 'fake-increase-key',
-      webhookSecret: randomBytes(24).toString('hex'),
-      now: () => new Date(),
-      receivingBank: false,
-      noticeDelayMs: 2000,
-      log: () => {},
-      ...options,
-    };
+    const settings = withDefaults(options);
     let fake: FakeIncrease | undefined;
     const server = createServer((req, res) => void fake?.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,11 +56,10 @@ export class FakeIncrease {
     return fake;
   }
 
-  /** What `stateFile` holds: every object and key, so that a restarted fake still knows what it sent. */
+  /** What `stateFile` holds (./fake-increase-state.ts), if anything. */
   private load(): void {
-    const file = this.options.stateFile;
-    if (!file || !existsSync(file)) return;
-    const state = JSON.parse(readFileSync(file, 'utf8')) as SavedState;
+    const state = this.options.stateFile && readFakeIncreaseState(this.options.stateFile);
+    if (!state) return;
     this.sequence = state.sequence;
     for (const prenote of state.prenotifications) this.prenotifications.set(prenote.id, prenote);
     for (const transfer of state.transfers) this.transfers.set(transfer.id, transfer);
@@ -76,18 +68,14 @@ export class FakeIncrease {
   }
 
   private save(): void {
-    const file = this.options.stateFile;
-    if (!file) return;
-    const state: SavedState = {
+    if (!this.options.stateFile) return;
+    writeFakeIncreaseState(this.options.stateFile, {
       sequence: this.sequence,
       prenotifications: [...this.prenotifications.values()],
       transfers: [...this.transfers.values()],
       byKey: [...this.byKey],
       createdPerKey: [...this.createdPerKey],
-    };
-    // Whole or not at all: a crash mid-write leaves the previous state.
-    writeFileSync(`${file}.tmp`, JSON.stringify(state));
-    renameSync(`${file}.tmp`, file);
+    });
   }
 
   stop(): Promise<void> {
@@ -135,24 +123,8 @@ export class FakeIncrease {
     objectId: string,
     { category = 'ach_prenotification.updated', signedWith = this.options.webhookSecret, at = new Date() } = {},
   ): { body: string; headers: Record<string, string> } {
-    const event: UnwrapWebhookEvent = {
-      id: `event_${++this.sequence}`,
-      associated_object_id: objectId,
-      associated_object_type: objectId.split('_').slice(0, -1).join('_'),
-      category: category as UnwrapWebhookEvent['category'],
-      created_at: at.toISOString(),
-      type: 'event',
-    };
-    const body = JSON.stringify(event);
-    const id = `msg_${this.sequence}`;
-    const timestamp = String(Math.floor(at.getTime() / 1000));
-    const signature = createHmac('sha256', Buffer.from(signedWith, 'utf8'))
-      .update(`${id}.${timestamp}.${body}`)
-      .digest('base64');
-    return {
-      body,
-      headers: { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` },
-    };
+    const sequence = ++this.sequence;
+    return increaseWebhook({ sequence, objectId, category, at }, signedWith);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -257,46 +229,4 @@ export class FakeIncrease {
   private createTransfer(p: ACHTransferCreateParams, key?: string): ACHTransfer | Invalid {
     return newTransfer(p, key, () => ({ id: `ach_transfer_${++this.sequence}`, createdAt: this.options.now() }));
   }
-}
-
-export interface FakeIncreaseOptions {
-  apiKey: string;
-  /** The secret as Increase shows it (the SDK keys the HMAC with its raw bytes). */
-  webhookSecret: string;
-  /** The fake's clock: `created_at` of what it creates. */
-  now: () => Date;
-  /** The receiving banks answer by the sandbox's numbers, days compressed (see the class). */
-  receivingBank: boolean;
-  /** Where Increase's webhook goes (the runtime's `/bank/notices`); none: no notice is sent. */
-  noticeUrl?: string;
-  /** How long after a return its notice is sent. */
-  noticeDelayMs: number;
-  /** Keep the fake's objects in this file across restarts (`npm start` with `DATA_DIR`); in memory when absent. */
-  stateFile?: string;
-  /** What the fake tells a developer: every credit, with the statement code in its description, and a refused notice. */
-  log: (message: string) => void;
-}
-
-interface SavedState {
-  sequence: number;
-  prenotifications: ACHPrenotification[];
-  transfers: ACHTransfer[];
-  byKey: [string, { id: string; body: string }][];
-  createdPerKey: [string, number][];
-}
-type Answer = [number, unknown, Record<string, string>?];
-
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-const notFound = (): Answer => [404, { status: 404, type: 'object_not_found_error', title: 'Not found.' }];
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  // A fault asks the SDK to retry at once instead of after its back-off (0.5 s and more).
-  const retry = status === 429 || status === 503 ? { 'retry-after-ms': '1' } : {};
-  // Increase's answer to a reused key is final: the SDK would otherwise retry a 409.
-  const final = status === 409 ? { 'x-should-retry': 'false' } : {};
-  res.writeHead(status, { 'content-type': 'application/json', ...retry, ...final, ...headers });
-  res.end(JSON.stringify(body));
 }

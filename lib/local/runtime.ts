@@ -3,20 +3,18 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
 import { refreshLists } from '#functions/screening/refresh-lists';
 import { REPO_ROOT } from '#lib/repo-root';
-import { CONSUMERS, type ConsumerDefinition, type RouteDefinition, servedRoutes } from '#lib/service/index';
+import { CONSUMERS, servedRoutes } from '#lib/service/index';
 import { ENV } from '#shared/config';
 import { setDependencies } from '#shared/dependencies';
 import { Availability } from './availability';
 import { LOCAL_REGION } from './aws-account';
-import type { BackgroundWorker } from './background-worker';
 import { INCREASE_FAKE, startBankOnFake } from './bank-on-fake';
 import { consoleEndpoints } from './console/console-endpoints';
 import { deadLetterEndpoints } from './dead-letters/dead-letter-endpoints';
 import { redriveHint, startupNotices } from './dead-letters/hints';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
-import type { FakeIncrease, FakeIncreaseOptions } from './fake-increase';
+import type { FakeIncrease } from './fake-increase';
 import { type FaultInjection, startRuntimeFaults } from './faults/fault-injection';
-import type { FaultPlanInput } from './faults/fault-plan';
 import { startHttpGateway } from './gateway/http-gateway';
 import { createJwtAuthorizer } from './gateway/jwt-authorizer';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, LocalIssuer } from './gateway/jwt-issuer';
@@ -27,89 +25,17 @@ import type { TenantAccessView } from './iam/tenant-access-ledger';
 import { startTenantAccessStandIns } from './iam/tenant-access-stand-ins';
 import { LambdaInvoker } from './lambda-invoker';
 import { DEFAULT_PORT } from './local-address';
-import { consoleLog, logLevelFromEnv, type RuntimeLog } from './log';
+import { consoleLog, logLevelFromEnv } from './log';
 import { openApiEndpoint } from './openapi-endpoint';
 import type { LocalOutbox } from './pipeline/local-outbox';
-import { createLocalPipeline, type LocalPipeline, type PipelineTimings } from './pipeline/local-pipeline';
+import { createLocalPipeline, type LocalPipeline } from './pipeline/local-pipeline';
 import type { LocalQueues } from './pipeline/local-queues';
-import type { StreamFailure } from './pipeline/stream-poller';
+import type { StreamFailure } from './pipeline/stream-failure';
+import type { LocalRuntimeOptions } from './runtime-options';
 import { stateDir } from './state-dir';
 import { ensureTable } from './table';
 
-export interface LocalRuntimeOptions {
-  /** HTTP port on 127.0.0.1; 0 picks a free one. Default 3000. */
-  readonly port?: number;
-  /** Use this DynamoDB Local instead of starting one (tests share one per run). */
-  readonly dynamoEndpoint?: string;
-  /** Default `verify-service`. */
-  readonly tableName?: string;
-  /**
-   * Persist the database, the cipher key, the JWT key, the stream checkpoints, the queued
-   * messages and the outbox here; in memory (and `.local/` for the key and outbox) when absent.
-   */
-  readonly dataDir?: string;
-  /**
-   * Default: every route of the service (lib/service ROUTES), local-only ones included, and
-   * the bank provider's notice route when `BANK_PROVIDER` names a provider on rails
-   * (`servedRoutes`). Tests mount fixture handlers.
-   */
-  readonly routes?: readonly RouteDefinition[];
-  /** Default: the key pair persisted in `dataDir`, or `.local/`, that `npm run token` signs with. */
-  readonly issuer?: LocalIssuer;
-  /** Started after the table exists (before the pipeline's own), stopped before it goes away. */
-  readonly workers?: readonly BackgroundWorker[];
-  /**
-   * The asynchronous pipeline: stream pollers, queue consumers and schedules. Default: the
-   * service's (lib/service CONSUMERS); tests pass fixtures, or [] for none.
-   */
-  readonly consumers?: readonly ConsumerDefinition[];
-  /** Poll intervals, retry backoff and the queue time compression; see DEFAULT_PIPELINE_TIMINGS. */
-  readonly pipelineTimings?: Partial<PipelineTimings>;
-  /**
-   * The folder of screening list files loaded into the table at start (OFAC's `sdn.csv`,
-   * `alt.csv`, `add.csv`, `cons_prim.csv`, `cons_alt.csv` and `alerts.csv`, each where
-   * present; relative to the repository or absolute). Default: the shipped sandbox lists
-   * (`SANDBOX_LISTS_DIR`); `false` loads none.
-   */
-  readonly screeningLists?: string | false;
-  /** Where emails are written. Default `<dataDir>/outbox`, or `.local/outbox`. */
-  readonly outboxDir?: string;
-  readonly functionTimeoutMs?: number;
-  /**
-   * Runs every handler, routes and consumers alike. Default: a LambdaInvoker with
-   * `functionTimeoutMs`; the benchmarks pass a subclass that meters each invocation.
-   */
-  readonly invoker?: LambdaInvoker;
-  /** How long the gateway waits for a function, as an HTTP API's integration timeout. Default 30 s. */
-  readonly integrationTimeoutMs?: number;
-  /**
-   * The bank on a local fake of Increase playing the receiving banks, days compressed
-   * (lib/local/bank-on-fake.ts, docs/local.md#real-rails-on-the-increase-fake); an object
-   * sets the fake's options (`noticeDelayMs`, …). Default: when `BANK_PROVIDER` is `increase-fake`.
-   */
-  readonly increaseFake?: boolean | Partial<FakeIncreaseOptions>;
-  /**
-   * Called when the DynamoDB Local this runtime started is gone for good: it died in memory
-   * (its data with it) or could not be restarted (docs/local.md#when-dynamodb-local-dies).
-   * Default: stop the runtime and exit the process with code 1, as `npm start` does.
-   */
-  readonly onDatabaseLost?: (error: Error) => void;
-  /**
-   * Faults injected into a share of the handlers' calls to DynamoDB, the queues, the identity
-   * vendor, the bank and webhook receivers, once the runtime is ready
-   * (docs/local.md#fault-injection): a plan, or its FAULTS string form (`all=5%`). Default: none.
-   */
-  readonly faults?: FaultPlanInput | string;
-  /**
-   * Whether the handlers' DynamoDB calls pass through the IAM proxy that holds tenant
-   * sessions to their roles (docs/local.md#tenant-scoped-credentials). The benches that price
-   * the handlers' local durations turn it off: in AWS, IAM costs no hop of its own. The
-   * functions still assume their tenant roles from the STS stand-in and sign with them.
-   * Default: true.
-   */
-  readonly enforceTenantRoles?: boolean;
-  readonly log?: RuntimeLog;
-}
+export type { LocalRuntimeOptions } from './runtime-options';
 
 export interface LocalRuntime {
   /** e.g. `http://127.0.0.1:3000`, no trailing slash. */

@@ -9,7 +9,7 @@ import type { InputSchemas } from '#shared/http/middlewares';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
 import { controlErrorResponse, errorResponse } from '#shared/responses';
 import { type CodeList, ERROR_CODES, type ErrorCode, inputErrorCodes } from './error-codes';
-import type { Example } from './examples';
+import type { Example } from './examples/example';
 import { OPERATIONS, type OperationSpec } from './operations';
 
 // The contract of one route: its handler's request schemas and every answer it can get,

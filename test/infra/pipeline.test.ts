@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { consumerDescription } from '#lib/constructs/consumer-function';
-import { VISIBILITY_TIMEOUT_FACTOR } from '#lib/constructs/event-pipeline';
+import { VISIBILITY_TIMEOUT_FACTOR } from '#lib/constructs/consumer-sources';
 import {
   CONSUMERS,
   type ConsumerDefinition,

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import type { HttpResponse } from '../gateway/apigw-response';
 import { header, isForLoopback, type LocalEndpoint, type LocalRequest } from '../gateway/local-endpoints';
 import type { DeadLetterSummary, LocalQueues } from '../pipeline/local-queues';
-import type { StreamFailure } from '../pipeline/stream-poller';
+import type { StreamFailure } from '../pipeline/stream-failure';
 import { STREAM_FAILURE_ADVICE } from './hints';
 
 // `GET /local/dead-letters` and `POST /local/dead-letters/redrive` on `npm start`: the

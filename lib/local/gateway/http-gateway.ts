@@ -6,7 +6,15 @@ import { LOCAL_HOST } from '../local-address';
 import type { RuntimeLog } from '../log';
 import { buildEvent, newRequestId, splitTarget } from './apigw-event';
 import { gatewayError, type HttpResponse, toHttpResponse } from './apigw-response';
-import type { JwtAuthorizer } from './jwt-authorizer';
+import {
+  headerSectionBytes,
+  INTEGRATION_TIMEOUT_MS,
+  MAX_BODY_BYTES,
+  MAX_HEADER_BYTES,
+  NODE_MAX_HEADER_SIZE,
+  readBody,
+} from './http-api-quotas';
+import { challenge, type JwtAuthorizer } from './jwt-authorizer';
 import { findLocalEndpoint, type LocalEndpoint } from './local-endpoints';
 import { RouteTable } from './route-table';
 
@@ -14,6 +22,10 @@ import { RouteTable } from './route-table';
 // bank provider's notice route, which has none, as in AWS), in the order AWS applies its checks: the quotas on request line and headers (431) and payload
 // (413), route selection (404 before any auth), authorizer (401, then 403 on scopes),
 // Lambda integration (500 when it fails, 503 when it outlasts the integration timeout).
+// The quotas are in ./http-api-quotas.ts; the authorizer and its challenge in ./jwt-authorizer.ts.
+
+// The quotas, as tests and callers read them beside the gateway that holds requests to them.
+export { INTEGRATION_TIMEOUT_MS, MAX_BODY_BYTES, MAX_HEADER_BYTES } from './http-api-quotas';
 
 export interface HttpGatewayOptions {
   /** Every route is served, local-only ones included: this gateway is local by definition. */
@@ -49,17 +61,6 @@ interface Outcome {
   /** The path to log when it is known to hold no caller data (a local endpoint's own). */
   readonly loggedPath?: string;
 }
-
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-/** "Total combined size of request line and header values", an HTTP API quota that cannot be raised. */
-export const MAX_HEADER_BYTES = 10_240;
-/** "Maximum integration timeout" of an HTTP API; it cannot be raised. */
-export const INTEGRATION_TIMEOUT_MS = 30_000;
-/**
- * Node's own header limit (16 KiB by default) would cut larger requests off with a bare
- * 431 before the gateway sees them; above the quota, so the gateway answers as AWS does.
- */
-const NODE_MAX_HEADER_SIZE = 64 * 1024;
 
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
   const routes = new RouteTable(options.routes);
@@ -215,34 +216,6 @@ export function loggablePath(rawPath: string): string {
     .join('/');
 }
 
-/**
- * The request line and headers as the quota counts them, in bytes. Header names are
- * counted too (AWS's wording says "values"): a little stricter, so whatever passes here
- * passes in AWS.
- */
-export function headerSectionBytes(
-  req: Pick<IncomingMessage, 'method' | 'url' | 'httpVersion' | 'rawHeaders'>,
-): number {
-  let bytes = Buffer.byteLength(`${req.method} ${req.url} HTTP/${req.httpVersion}`);
-  for (const part of req.rawHeaders) bytes += Buffer.byteLength(part);
-  return bytes;
-}
-
-/** Resolves undefined when the body is over the limit (and drains the rest unread). */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (Number(req.headers['content-length'] ?? 0) > limit) {
-    req.resume();
-    return undefined;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-  }
-  return size > limit ? undefined : Buffer.concat(chunks);
-}
-
 function send(res: ServerResponse, response: HttpResponse, requestId: string): void {
   res.writeHead(response.statusCode, {
     ...response.headers,
@@ -250,22 +223,4 @@ function send(res: ServerResponse, response: HttpResponse, requestId: string): v
     'apigw-requestid': requestId,
   });
   res.end(response.body);
-}
-
-/**
- * Only a hint for people debugging a 401/403; clients must not parse it. Laid out as AWS
- * documents the HTTP API authorizer's (`Bearer scope="" error="invalid_token"
- * error_description="the token does not have a valid audience"`); on a 403 `scope` names
- * the route's scopes, as RFC 6750 has it. A request without a token gets the bare
- * challenge, as RFC 6750 asks.
- */
-function challenge(
-  auth: { statusCode: 401 | 403; reason: string },
-  routeScopes: readonly string[],
-  hadToken: boolean,
-): string {
-  if (!hadToken) return 'Bearer';
-  const [error, scope] =
-    auth.statusCode === 401 ? ['invalid_token', ''] : ['insufficient_scope', routeScopes.join(' ')];
-  return `Bearer scope="${scope}" error="${error}" error_description="${auth.reason}"`;
 }

@@ -87,3 +87,21 @@ function describeVerifyError(error: unknown): string {
   if (error instanceof errors.JOSEAlgNotAllowed) return 'the token is not signed with an RSA algorithm';
   return 'the token could not be decoded';
 }
+
+/**
+ * The `WWW-Authenticate` challenge of a refused request. Only a hint for people debugging a 401/403; clients must not parse it. Laid out as AWS
+ * documents the HTTP API authorizer's (`Bearer scope="" error="invalid_token"
+ * error_description="the token does not have a valid audience"`); on a 403 `scope` names
+ * the route's scopes, as RFC 6750 has it. A request without a token gets the bare
+ * challenge, as RFC 6750 asks.
+ */
+export function challenge(
+  auth: { statusCode: 401 | 403; reason: string },
+  routeScopes: readonly string[],
+  hadToken: boolean,
+): string {
+  if (!hadToken) return 'Bearer';
+  const [error, scope] =
+    auth.statusCode === 401 ? ['invalid_token', ''] : ['insufficient_scope', routeScopes.join(' ')];
+  return `Bearer scope="${scope}" error="${error}" error_description="${auth.reason}"`;
+}

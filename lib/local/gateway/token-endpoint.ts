@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PARTNER_NAME } from '#lib/context/identity';
+import { PARTNER_NAME } from '#lib/context/partners';
 import { RESOURCE_SERVER_ID, SCOPES, SERVICE_SCOPES } from '#shared/scopes';
 import type { HttpResponse } from './apigw-response';
 import { DEFAULT_TOKEN_TTL_SECONDS, type LocalIssuer } from './jwt-issuer';

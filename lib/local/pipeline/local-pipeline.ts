@@ -8,7 +8,8 @@ import { Activity, type PipelineWorker } from './pipeline-worker';
 import { QueueConsumer } from './queue-consumer';
 import { ScheduleRunner } from './schedule-runner';
 import { StreamCheckpoints } from './stream-checkpoints';
-import { type StreamFailure, StreamPoller } from './stream-poller';
+import type { StreamFailure } from './stream-failure';
+import { StreamPoller } from './stream-poller';
 
 // The asynchronous half of the service, run in-process from the consumer list
 // (lib/service CONSUMERS): a stream poller per table-stream consumer, the queues with a

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import type { TableDescription } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { type ConsumerDefinition, type ConsumerSource, streamFilterPattern } from '#lib/service/index';
 import type { WorkerContext } from '../background-worker';
@@ -9,8 +7,10 @@ import { type BatchOutcome, batchOutcome } from './batch-outcome';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 import type { StreamCheckpoints } from './stream-checkpoints';
+import { type StreamFailure, streamFailure } from './stream-failure';
 import { type FilterPattern, passesFilters } from './stream-filter';
-import { type LaneState, type ShardState, type StreamPartitioning, StreamShards } from './stream-shards';
+import { partitionedBy } from './stream-partitioning';
+import { type LaneState, type ShardState, StreamShards } from './stream-shards';
 
 // Plays a Lambda event source mapping on the table's stream, for one consumer. StreamShards
 // finds the shards (DescribeStream, again every `shardRefreshMs` and at once when a shard
@@ -36,27 +36,6 @@ export interface StreamTimings {
   /** Backoff of a failed batch: base × 2^(failures − 1), at most max. */
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;
-}
-
-/** What Lambda sends to an on-failure destination (DDBStreamBatchInfo), plus the records themselves. */
-export interface StreamFailure {
-  readonly consumer: string;
-  readonly condition: 'RetryAttemptsExhausted';
-  /** Invocations of this batch, all failed. */
-  readonly attempts: number;
-  readonly error: string;
-  readonly at: string;
-  readonly batchInfo: {
-    readonly shardId: string;
-    readonly startSequenceNumber: string;
-    readonly endSequenceNumber: string;
-    readonly approximateArrivalOfFirstRecord?: string;
-    readonly approximateArrivalOfLastRecord?: string;
-    readonly batchSize: number;
-    readonly streamArn: string;
-  };
-  /** Not in AWS's destination message (it names the range only); kept locally to inspect. */
-  readonly records: readonly DynamoDBRecord[];
 }
 
 type Step = { readonly idle: boolean; readonly waitMs: number };
@@ -246,26 +225,8 @@ export class StreamPoller implements PipelineWorker {
   }
 
   private handToOnFailure(shard: ShardState, lane: LaneState, records: DynamoDBRecord[], error: string): void {
-    const first = records[0]?.dynamodb;
-    const last = records.at(-1)?.dynamodb;
-    const arrival = (seconds?: number) => (seconds === undefined ? undefined : new Date(seconds * 1000).toISOString());
-    const failure: StreamFailure = {
-      consumer: this.name,
-      condition: 'RetryAttemptsExhausted',
-      attempts: lane.failures,
-      error,
-      at: new Date().toISOString(),
-      batchInfo: {
-        shardId: shard.id,
-        startSequenceNumber: first?.SequenceNumber ?? '',
-        endSequenceNumber: last?.SequenceNumber ?? '',
-        approximateArrivalOfFirstRecord: arrival(first?.ApproximateCreationDateTime),
-        approximateArrivalOfLastRecord: arrival(last?.ApproximateCreationDateTime),
-        batchSize: records.length,
-        streamArn: this.started.shards.streamArn,
-      },
-      records,
-    };
+    const batch = { shardId: shard.id, streamArn: this.started.shards.streamArn, records };
+    const failure = streamFailure(this.name, batch, lane.failures, error);
     this.options.failures.push(failure);
     this.started.context.log('error', `${this.name} gave up on a stream batch; sent to the on-failure destination`, {
       ...failure.batchInfo,
@@ -279,21 +240,4 @@ export class StreamPoller implements PipelineWorker {
     await this.started.shards.refresh();
     this.lastRefresh = performance.now();
   }
-}
-
-/**
- * Lambda's ParallelizationFactor: the shard's records go to `lanes` concurrent batches by
- * their partition key (hashed), so records of one key keep their stream order.
- */
-function partitionedBy(table: TableDescription, lanes: number): StreamPartitioning {
-  const key = table.KeySchema?.find((element) => element.KeyType === 'HASH')?.AttributeName;
-  if (lanes === 1) return { lanes, laneOf: () => 0 };
-  if (!key) throw new Error(`table ${table.TableName} has no partition key to split its stream by`);
-  return {
-    lanes,
-    laneOf: (record) => {
-      const value = JSON.stringify(record.dynamodb?.Keys?.[key] ?? null);
-      return createHash('md5').update(value).digest().readUInt32BE(0) % lanes;
-    },
-  };
 }

@@ -13,6 +13,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../aws-account';
 import type { RuntimeLog } from '../log';
 import type { StreamCheckpoints } from './stream-checkpoints';
+import type { StreamPartitioning } from './stream-partitioning';
 import { toLambdaRecord } from './stream-records';
 
 /** One shard as a consumer reads it. */
@@ -35,12 +36,6 @@ export interface ShardState {
   readonly lanes: readonly LaneState[];
   /** The API has nothing more: the shard is closed and read to its end. */
   ended: boolean;
-}
-
-/** How many lanes each shard has, and which one a record goes to (the same for every record of a partition key). */
-export interface StreamPartitioning {
-  readonly lanes: number;
-  laneOf(record: DynamoDBRecord): number;
 }
 
 /** One of a shard's concurrent batches (Lambda's ParallelizationFactor): the records of some partition keys. */

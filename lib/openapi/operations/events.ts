@@ -1,5 +1,5 @@
 import { eventResponse, eventsResponse } from '#functions/events/responses';
-import * as examples from '../examples';
+import * as examples from '../examples/events';
 import { ARRAY, LIST } from './parameters';
 import type { OperationSpec } from './types';
 

@@ -1,7 +1,7 @@
 import { personResponse, personsResponse } from '#functions/persons/responses';
 import { completePersonLists } from '#functions/persons/schemas';
 import type { ErrorCode } from '../error-codes';
-import * as examples from '../examples';
+import * as examples from '../examples/persons';
 import { ARRAY, LIST } from './parameters';
 import type { OperationSpec } from './types';
 

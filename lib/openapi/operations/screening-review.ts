@@ -1,5 +1,5 @@
 import { screeningHitResponse, screeningHitsResponse } from '#functions/screening-review/responses';
-import * as examples from '../examples';
+import * as examples from '../examples/screening-review';
 import { LIST } from './parameters';
 import type { OperationSpec } from './types';
 

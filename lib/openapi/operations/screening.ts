@@ -1,5 +1,5 @@
 import { sanctionsEntryResponse } from '#functions/screening/responses';
-import * as examples from '../examples';
+import * as examples from '../examples/screening';
 import type { OperationSpec } from './types';
 
 /** The OpenAPI words of lib/service/screening.ts's routes, by route id. */

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import type { ErrorCode } from '../error-codes';
-import type { Example } from '../examples';
+import type { Example } from '../examples/example';
 
 export type Tag = 'Verify accounts' | 'Persons' | 'Screening review' | 'Events' | 'Webhooks' | 'Local sandbox';
 

@@ -1,5 +1,5 @@
 import { verifyAccountResponse, verifyAccountsResponse } from '#functions/verify-accounts/responses';
-import * as examples from '../examples';
+import * as examples from '../examples/verify-accounts';
 import { ARRAY, LIST } from './parameters';
 import type { OperationSpec } from './types';
 

@@ -1,5 +1,5 @@
 import { configurationResponse, configurationsResponse, webhookSecretResponse } from '#functions/webhooks/responses';
-import * as examples from '../examples';
+import * as examples from '../examples/webhooks';
 import type { OperationSpec } from './types';
 
 const configurationId = {

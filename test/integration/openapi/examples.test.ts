@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
-import type { Example } from '#lib/openapi/examples';
+import type { Example } from '#lib/openapi/examples/example';
 import { OPERATIONS } from '#lib/openapi/operations/index';
 import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { setDependencies } from '#shared/dependencies';
@@ -8,7 +8,7 @@ import { DnsWebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
 import { api, startTestRuntime } from '../harness';
 
 /**
- * Every request example of the OpenAPI document (lib/openapi/examples.ts) works as shown:
+ * Every request example of the OpenAPI document (lib/openapi/examples/) works as shown:
  * sent as it is to the local runtime, with the whole pipeline, it gets the route's success
  * answer, or the error its summary names (`400 incorrect_statement_code`). A path id is a
  * record the document's own examples made: PATCH /persons/{id} is tried on a person made

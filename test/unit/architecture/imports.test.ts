@@ -112,20 +112,6 @@ describe('the import graph', () => {
 });
 
 describe('source files', () => {
-  const LIMIT = 250;
-  it(`in functions/ are at most ${LIMIT} lines, or say in their header why they are longer`, () => {
-    const long = sourceFiles(REPO_ROOT, ['functions']).flatMap((file) => {
-      const lines = readFileSync(join(REPO_ROOT, file), 'utf8').trimEnd().split('\n');
-      if (lines.length <= LIMIT) return [];
-      const firstDeclaration = lines.findIndex((line) =>
-        /^(export |const |let |function |class |interface |type |async )/.test(line),
-      );
-      const header = lines.slice(0, firstDeclaration).join('\n');
-      return /over 250 lines/i.test(header) ? [] : [`${file}: ${lines.length} lines`];
-    });
-    expect(long).toEqual([]);
-  });
-
   it('describe their module in // lines: a /** */ block stands directly above the declaration it documents', () => {
     // A /** */ block attaches to the next declaration whatever lies between, so editors
     // show a module's description, written so, as the doc of its first import or export.

@@ -4,9 +4,10 @@ import { port } from '#shared/dependencies';
 import { RedeliveryLimits } from './redelivery-limits';
 import { EventRepository } from './repository';
 
+export type { EventListFilter } from './list';
 export type { RedeliveryAdmission } from './redelivery-limits';
 export { RedeliveryLimits } from './redelivery-limits';
-export type { DeliveryAttempt, EventListFilter, EventWithAttempts, StoredEvent } from './repository';
+export type { DeliveryAttempt, EventWithAttempts, StoredEvent } from './repository';
 export { EventRepository } from './repository';
 
 /** The event log on the service's table; tests and the local runtime may replace it. */

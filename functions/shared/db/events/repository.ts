@@ -5,12 +5,12 @@ import { openFields, sealFields } from '#shared/field-cipher/index';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
 import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
-import type { IndexQuery } from '../paging/index-query';
 import { tablePartition } from '../paging/partitions';
 import { TABLE_SCHEMA } from '../schema';
-import { allShards, listShardCount, listShardOf } from '../shards';
+import { listShardOf } from '../shards';
 import { claimDeliveryAttempt } from './delivery-claims';
 import { type AttemptOf, eventKeys } from './keys';
+import { admitsEventCursor, type EventListFilter, eventListSource } from './list';
 
 /** One delivery attempt of an event to one configuration's URL (docs/api.md#event-log). */
 export interface DeliveryAttempt {
@@ -28,16 +28,6 @@ export interface DeliveryAttempt {
   redelivery?: string;
   /** Where it is kept (`#domain/attempt-slots`); absent until it is recorded. */
   slot?: number;
-}
-
-export interface EventListFilter {
-  eventTypes?: string[];
-  /** Test events (`POST /webhooks/invoke`) only; otherwise the events of real changes only. */
-  test?: boolean;
-  /** Inclusive lower bound of `created_at`. */
-  startTime?: string;
-  /** Exclusive upper bound of `created_at`. */
-  endTime?: string;
 }
 
 export interface StoredEvent {
@@ -111,20 +101,11 @@ export class EventRepository {
     request: PageRequest,
     now = new Date(),
   ): Promise<ListPage<StoredEvent>> {
-    const query = {
-      index: 'byTenant' as const,
-      partitions: allShards(listShardCount(tenant)).map((shard) => eventKeys.list(tenant, shard, filter.test === true)),
-      from: filter.startTime,
-      before: filter.endTime,
-      anyOf: { event_type: filter.eventTypes },
+    const list = {
+      kind: 'events' as const,
+      source: () => eventListSource(tenant, filter),
+      admits: admitsEventCursor(filter),
     };
-    // A cursor names its kinds: every one must be among those asked (what the token reads).
-    const admits = ({ anyOf }: IndexQuery) =>
-      filter.eventTypes === undefined ||
-      (anyOf?.event_type?.length !== undefined &&
-        anyOf.event_type.length > 0 &&
-        anyOf.event_type.every((type) => filter.eventTypes?.includes(type)));
-    const list = { kind: 'events' as const, source: () => ({ query, bookmarkable: true }), admits };
     const served = await this.positions.serve(tenant, list, request, now);
     return {
       items: served.items.map((item) => ({ tenant, envelope: openedEnvelope(tenant, item) })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PARTNER_NAME } from '#lib/context/identity';
+import { PARTNER_NAME } from '#lib/context/partners';
 import type { Entity } from '#shared/db/entities';
 import { eventKeys } from '#shared/db/events/keys';
 import { KEY_PREFIX, type KeyKind, keyPattern, keys } from '#shared/db/keys';
