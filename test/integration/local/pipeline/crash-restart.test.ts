@@ -17,6 +17,7 @@ import {
   deliveriesPerEvent,
   inLanes,
   parked,
+  SETTLE_MS_PER_RECORD,
   subscribeToEverything,
   unsettled,
 } from '#test/integration/local/support';
@@ -44,12 +45,7 @@ const LANES = 10;
 const TENANT = 'tenant-crash';
 const tableName = `test-${randomUUID()}`;
 
-/**
- * After the restart each record is verified or identified, and told (two or three events,
- * each delivered): about 55 ms a record here while other runs loaded both cores, so
- * 500 ms a record before the test calls the pipeline stuck.
- */
-const SETTLE_BUDGET_MS = (ACCOUNTS + PERSONS) * 500;
+const SETTLE_BUDGET_MS = (ACCOUNTS + PERSONS) * SETTLE_MS_PER_RECORD;
 /** The settling, and the default test budget for each of the rest: two starts, the creations, the reads. */
 const TEST_BUDGET_MS = SETTLE_BUDGET_MS + 4 * 30_000;
 
