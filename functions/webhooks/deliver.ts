@@ -16,7 +16,7 @@ import type { DeliveryMessage } from './delivery-message';
 import { receives } from './subscriptions';
 
 /** SQS delays a message at most 15 minutes; longer waits are chained. */
-const MAX_DELAY_SECONDS = 900;
+export const MAX_DELAY_SECONDS = 900;
 
 /**
  * How long a message's claim on an attempt keeps other copies from sending it: past the

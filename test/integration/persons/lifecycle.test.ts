@@ -117,9 +117,8 @@ describe('person lifecycle', () => {
     expect(minor.status_reasons).toEqual([
       { reason_code: 'ineligible_age', reason_code_message: expect.stringMatching(/18/) },
     ]);
-    // The automatic retry (delay compressed locally) runs once and rejects again: no second retry.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    await env.runtime.settle();
+    // The automatic retry (delay compressed locally) runs once and rejects again: no second
+    // retry. created() settled, and settle() waits for delayed messages too.
     const retried = (await env.alice.get(`/persons/${minor.id}`)).body.person;
     expect(retried.status).toBe('rejected');
     expect(await eventTypes(minor.id)).toEqual(['person_created', 'person_rejected']);

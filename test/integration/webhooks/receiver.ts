@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
   path: string;
+  /** When the whole request had arrived (`performance.now()`): orders deliveries however slow the machine. */
+  receivedAt: number;
   headers: IncomingHttpHeaders;
   body: string;
   /** Bytes of the answer's body written before the sender hung up or the body ended. */
@@ -37,6 +39,7 @@ export async function startReceiver(
       counts.set(path, n);
       const record: ReceivedWebhook = {
         path,
+        receivedAt: performance.now(),
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         answerBytesSent: 0,
