@@ -10,6 +10,7 @@ import type { DeadLetterSummary } from '#lib/local/pipeline/local-queues';
 import { stateDir } from '#lib/local/state-dir';
 import { REPO_ROOT } from '#lib/repo-root';
 import type { QueueId } from '#shared/queue/message-queue';
+import { CRASH_RUNTIME_LINE } from '#test/integration/fixtures/crash-runtime-protocol';
 import { api } from '#test/integration/harness';
 import {
   createAccount,
@@ -94,7 +95,10 @@ async function startChild(queueWorkers: 'held' | 'running') {
   const waiting = new Set<() => void>();
   createInterface({ input: started.stdout! }).on('line', (line) => {
     if (!line.startsWith('{')) return;
-    said.push(JSON.parse(line) as Said);
+    const parsed = JSON.parse(line) as Said & { [CRASH_RUNTIME_LINE]?: boolean };
+    // The protocol's lines only: a handler's log line may hold `settled` or `url` too.
+    if (parsed[CRASH_RUNTIME_LINE] !== true) return;
+    said.push(parsed);
     for (const check of waiting) check();
   });
   const exited = new Promise<never>((_, reject) =>
