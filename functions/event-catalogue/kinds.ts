@@ -1,16 +1,16 @@
 // The event catalogue: every event kind, the record each carries and the scope it is read
 // with, joined here from the areas that emit them, as functions/pipeline/stream-rules.ts
-// joins the stream rules. An emitting area declares its kinds beside its events
-// (persons/events.ts, verify-accounts/events.ts) and its record's shape in its
+// joins the stream rules. An emitting area declares its kinds and builds their envelopes
+// in its event-kinds.ts (persons/, verify-accounts/) and its record's shape in its
 // responses.ts; this folder is the one place that imports them (payloads.ts the shapes,
 // kept apart so that handlers reading kinds bundle no response schemas).
 //
 // Which folder of functions/ may import which: docs/architecture.md#how-the-code-is-layered
-// (held by test/unit/architecture/imports.test.ts): events/ and webhooks/ never reach into
+// (held by test/unit/architecture/imports.test.ts): event-log/ and webhooks/ never reach into
 // the areas that emit events, and no two folders import each other.
 
-import { PERSON_EVENT_TYPES } from '#functions/persons/events';
-import { VERIFY_ACCOUNT_EVENT_TYPES } from '#functions/verify-accounts/events';
+import { PERSON_EVENT_TYPES } from '#functions/persons/event-kinds';
+import { VERIFY_ACCOUNT_EVENT_TYPES } from '#functions/verify-accounts/event-kinds';
 import type { Scope } from '#shared/scopes';
 
 /** Every event kind partners can subscribe to, joined from the areas that emit them. */

@@ -2,7 +2,7 @@ import { needsIdentification } from '#domain/person';
 import { identificationRetryDelaySeconds } from '#shared/config';
 import { toPerson } from '#shared/db/persons/item';
 import type { Image, StreamAction, StreamRule } from '#shared/stream/rules';
-import { personEvent } from './events';
+import { personEvent } from './event-kinds';
 import type { IdentificationMessage } from './identification-message';
 
 /**

@@ -1,4 +1,4 @@
-import { eventStreamRule } from '#functions/events/stream-rules';
+import { eventStreamRule } from '#functions/event-log/stream-rules';
 import { personStreamRule } from '#functions/persons/stream-rules';
 import { screeningChangeStreamRule } from '#functions/screening/stream-rules';
 import { verifyAccountStreamRule } from '#functions/verify-accounts/stream-rules';

@@ -2,7 +2,7 @@ import { verifyAccountStatusChanged } from '#domain/verify-account';
 import { toAccount } from '#shared/db/verify-accounts/item';
 import type { StreamAction, StreamRule } from '#shared/stream/rules';
 import type { AccountMessage } from './account-message';
-import { accountUpdated } from './events';
+import { accountUpdated } from './event-kinds';
 
 /**
  * What a change of a verify account asks for: a new account, or one whose debit check was

@@ -1,8 +1,8 @@
-import { EVENT_RETENTION_MS } from '#domain/events';
+import { EVENT_RETENTION_MS } from '#domain/event-envelope';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { DELIVERY_TIMEOUT_MS, isSuccess, nextAttemptDelay } from '#domain/webhook-delivery';
 import { webhookHeaders } from '#domain/webhook-signing';
-import { type DeliveryAttempt, events } from '#shared/db/events/index';
+import { type DeliveryAttempt, storedEvents } from '#shared/db/stored-events/index';
 import { type SigningSecrets, webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { now } from '#shared/dependencies';
 import type { Logger } from '#shared/logger';
@@ -63,7 +63,7 @@ export async function deliver(
   if (request.remaining_seconds) return requeue(request, request.remaining_seconds);
   const at = now();
 
-  const log = await events().withAttempts(request.tenant, request.event_id);
+  const log = await storedEvents().withAttempts(request.tenant, request.event_id);
   if (!log) {
     logger.info('delivery dropped: the event expired', { ...ids(request) });
     return;
@@ -85,7 +85,7 @@ export async function deliver(
     return;
   }
   // A second copy of this message (a stream batch replayed) may be at this very point: one sends.
-  const claimed = await events().claimAttempt(
+  const claimed = await storedEvents().claimAttempt(
     request.tenant,
     request.event_id,
     request,
@@ -114,7 +114,7 @@ export async function deliver(
   // Kept among the event's newest attempts; unrecorded only if every slot tried was taken meanwhile.
   // The POST went out: a message failed now would send it again (untilWritten).
   const kept = await untilWritten(
-    () => events().recordAttempt(request.tenant, request.event_id, attempt, expires, log.attempts),
+    () => storedEvents().recordAttempt(request.tenant, request.event_id, attempt, expires, log.attempts),
     remainingMs,
   );
   if (!kept) logger.warn('delivery attempt not recorded: its slots were taken meanwhile', { ...ids(request) });

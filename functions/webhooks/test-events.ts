@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventRecord, type OrumEventType } from '#functions/event-catalogue/kinds';
-import { events, redeliveryLimits } from '#shared/db/events/index';
+import { redeliveryLimits, storedEvents } from '#shared/db/stored-events/index';
 import { now } from '#shared/dependencies';
 import { RateLimitError, retryAfter } from '#shared/errors';
 import { sampleEventData } from './samples';
@@ -30,7 +30,7 @@ export async function sendTestEvent(
     );
   }
   const created = at.toISOString();
-  await events().store(tenant, {
+  await storedEvents().store(tenant, {
     event_id: randomUUID(),
     event_type: eventType,
     created_at: created,

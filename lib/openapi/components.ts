@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { EVENT_COMPONENTS } from '#functions/events/responses';
+import { EVENT_COMPONENTS } from '#functions/event-log/responses';
 import { PERSON_COMPONENTS } from '#functions/persons/responses';
 import { SCREENING_COMPONENTS } from '#functions/screening/responses';
 import { SCREENING_REVIEW_COMPONENTS } from '#functions/screening-review/responses';

@@ -1,7 +1,7 @@
 import type { DataKeyPurpose } from '#shared/data-key/index';
 import { HTTP_STACK_TABLE_ACCESS, IDEMPOTENT_METHODS, LIST_POSITION_TABLE_ACCESS } from '#shared/http/table-access';
 import type { QueueId } from '#shared/queue/message-queue';
-import { EVENTS } from './events';
+import { EVENT_LOG } from './event-log';
 import { PERSONS } from './persons';
 import { SCREENING } from './screening';
 import { SCREENING_REVIEW } from './screening-review';
@@ -26,7 +26,14 @@ export type * from './types';
  * endpoint by adding a handler file and a row to its area; add an area by adding a file
  * and an entry to AREAS.
  */
-export const AREAS: readonly ServiceArea[] = [VERIFY_ACCOUNTS, PERSONS, SCREENING, SCREENING_REVIEW, EVENTS, WEBHOOKS];
+export const AREAS: readonly ServiceArea[] = [
+  VERIFY_ACCOUNTS,
+  PERSONS,
+  SCREENING,
+  SCREENING_REVIEW,
+  EVENT_LOG,
+  WEBHOOKS,
+];
 
 /** Every API function's timeout: below API Gateway's 30 s limit; the local runtime enforces the same. */
 export const API_FUNCTION_TIMEOUT_SECONDS = 10;

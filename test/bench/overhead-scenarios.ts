@@ -4,8 +4,8 @@ import { completeVerification } from '#functions/verify-accounts/complete-verifi
 import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { tableName } from '#shared/config';
 import { documentClient } from '#shared/db/document-client';
-import { events } from '#shared/db/events/index';
-import { eventKeys } from '#shared/db/events/keys';
+import { storedEvents } from '#shared/db/stored-events/index';
+import { eventKeys } from '#shared/db/stored-events/keys';
 import { createLogger } from '#shared/logger';
 import type { ApiRequest } from './api-event';
 import type { BenchService, HttpAnswer } from './bench-service';
@@ -257,10 +257,10 @@ async function storedEventWithAttempts(tenant: string): Promise<string> {
   const eventId = randomUUID();
   const data = { account: { id: randomUUID(), verification_status: 'valid', debit_status: 'valid' } };
   const envelope = { event_id: eventId, event_type: 'verify_account_updated', created_at: new Date().toISOString() };
-  await events().store(tenant, { ...envelope, event_data: data });
+  await storedEvents().store(tenant, { ...envelope, event_data: data });
   for (let attempt = 1; attempt <= 2; attempt++) {
     const outcome = attempt === 1 ? { status_code: 503, error: 'HTTP 503' } : { status_code: 200 };
-    await events().recordAttempt(
+    await storedEvents().recordAttempt(
       tenant,
       eventId,
       {

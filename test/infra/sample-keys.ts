@@ -1,10 +1,10 @@
 import type { Entity } from '#shared/db/entities';
-import { eventKeys } from '#shared/db/events/keys';
 import { keys } from '#shared/db/keys';
 import { positionKeys } from '#shared/db/list-positions/index';
 import { personKeys } from '#shared/db/persons/keys';
 import { screeningKeys } from '#shared/db/screening/keys';
 import { hitKeys } from '#shared/db/screening-hits/keys';
+import { eventKeys } from '#shared/db/stored-events/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';

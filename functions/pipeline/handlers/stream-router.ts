@@ -4,7 +4,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { configurationsPerBatch, type OncePerTenant } from '#functions/webhooks/batch-reads';
 import { deliveriesOf } from '#functions/webhooks/fan-out';
-import { events } from '#shared/db/events/index';
+import { storedEvents } from '#shared/db/stored-events/index';
 import { invocation } from '#shared/invocation';
 import { createLogger, type Logger } from '#shared/logger';
 import type { AddressedMessage } from '#shared/queue/message-queue';
@@ -125,7 +125,7 @@ async function perform(action: StreamAction, { logger, configurations }: BatchSc
       return [{ queue: action.queue, message: action.message }];
     case 'record-event':
       return actingFor(action.tenant, async () => {
-        const stored = await events().store(action.tenant, action.envelope);
+        const stored = await storedEvents().store(action.tenant, action.envelope);
         if (!stored) logger.info('event already stored', { event_id: action.envelope.event_id });
         return [];
       });

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '#domain/events';
+import type { EventEnvelope } from '#domain/event-envelope';
 import type { QueueId, QueueMessage } from '#shared/queue/message-queue';
 
 /** A stored item as a stream image shows it (unmarshalled). */

@@ -1,4 +1,4 @@
-import { EVENT_OPERATIONS } from './events';
+import { EVENT_LOG_OPERATIONS } from './event-log';
 import { PERSON_OPERATIONS } from './persons';
 import { SCREENING_OPERATIONS } from './screening';
 import { SCREENING_REVIEW_OPERATIONS } from './screening-review';
@@ -22,6 +22,6 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ...PERSON_OPERATIONS,
   ...SCREENING_OPERATIONS,
   ...SCREENING_REVIEW_OPERATIONS,
-  ...EVENT_OPERATIONS,
+  ...EVENT_LOG_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
 };

@@ -10,7 +10,7 @@ import { REPO_ROOT } from '#lib/repo-root';
 import { API_FUNCTION_TIMEOUT_SECONDS, CONSUMERS } from '#lib/service/index';
 import { resetDependencies } from '#shared/dependencies';
 import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './environment';
-import { cycle, httpEvent } from './events';
+import { cycle, httpEvent } from './lambda-events';
 import { type ServeReport, serveInvocations } from './serve';
 import { FLOOR_ROUTE, type SynthesizedFunction } from './synth';
 import { type Step, times, type World } from './workload';

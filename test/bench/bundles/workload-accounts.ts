@@ -1,5 +1,5 @@
 import { accountListQuery } from '#shared/db/verify-accounts/list';
-import { cycle, httpEvent, scheduledEvent, sqsEvent } from './events';
+import { cycle, httpEvent, scheduledEvent, sqsEvent } from './lambda-events';
 import { ACCOUNTS_TENANT, byTenant, route, type Step, times, type World } from './workload';
 
 /**

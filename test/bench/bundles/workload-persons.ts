@@ -1,5 +1,5 @@
 import { personListQuery } from '#shared/db/persons/list';
-import { cycle, httpEvent, scheduledEvent, sqsEvent } from './events';
+import { cycle, httpEvent, scheduledEvent, sqsEvent } from './lambda-events';
 import { byTenant, PERSONS_TENANT, route, type Step, times, type World } from './workload';
 
 /**

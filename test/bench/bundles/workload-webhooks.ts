@@ -1,7 +1,7 @@
 import { EVENT_TYPES } from '#functions/event-catalogue/kinds';
-import { eventKeys } from '#shared/db/events/keys';
+import { eventKeys } from '#shared/db/stored-events/keys';
 import { webhookKeys } from '#shared/db/webhooks/keys';
-import { batches, cycle, httpEvent, sqsEvent, streamEvent } from './events';
+import { batches, cycle, httpEvent, sqsEvent, streamEvent } from './lambda-events';
 import { streamRouterRecords } from './table-stream';
 import { ACCOUNTS_TENANT, byTenant, PERSONS_TENANT, route, type Step, sortKeysOf, times, type World } from './workload';
 

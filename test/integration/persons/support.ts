@@ -1,10 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
-import type { EventEnvelope } from '#domain/events';
+import type { EventEnvelope } from '#domain/event-envelope';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { documentClient } from '#shared/db/document-client';
-import { events } from '#shared/db/events/index';
-import { eventKeys } from '#shared/db/events/keys';
+import { storedEvents } from '#shared/db/stored-events/index';
+import { eventKeys } from '#shared/db/stored-events/keys';
 import { api, startTestRuntime } from '../harness';
 
 let counter = 0;
@@ -65,7 +65,7 @@ export async function personEvents(runtime: LocalRuntime, tenant: string, person
       ScanIndexForward: true,
     }),
   );
-  const stored = await Promise.all((out.Items ?? []).map((item) => events().get(tenant, String(item.id))));
+  const stored = await Promise.all((out.Items ?? []).map((item) => storedEvents().get(tenant, String(item.id))));
   return stored
     .flatMap((event) => (event ? [event.envelope] : []))
     .filter((envelope) => (envelope.event_data as { person?: { id: string } }).person?.id === personId);

@@ -7,8 +7,8 @@ import type { LocalRuntime } from '#lib/local/runtime';
 import type { BankProvider } from '#shared/bank/bank-provider';
 import { SandboxBank } from '#shared/bank/sandbox-bank';
 import { documentClient } from '#shared/db/document-client';
-import { EventRepository } from '#shared/db/events/index';
-import { eventKeys } from '#shared/db/events/keys';
+import { StoredEventRepository } from '#shared/db/stored-events/index';
+import { eventKeys } from '#shared/db/stored-events/keys';
 import { setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { api, functionUnderTest, startTestRuntime } from '../harness';
@@ -48,7 +48,7 @@ async function storedEvents(tenant = TENANT) {
     }),
   );
   // The index holds ids only; the events themselves are read by key.
-  const repository = new EventRepository(documentClient(), runtime.tableName);
+  const repository = new StoredEventRepository(documentClient(), runtime.tableName);
   return Promise.all(
     (out.Items ?? []).map(async (item) => ({
       id: String(item.id),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventId } from '#domain/events';
-import { events } from '#shared/db/events/index';
+import { eventId } from '#domain/event-envelope';
+import { storedEvents } from '#shared/db/stored-events/index';
 import { accountBody, freshAccountNumber, useVerifyRuntime } from './support';
 
 const env = useVerifyRuntime();
@@ -37,8 +37,8 @@ describe('POST /verify/accounts/{id}/debits', () => {
     const after = (await env.clients.alice.get(`/verify/accounts/${account.id}`)).body.account;
     expect(after).toMatchObject({ debit_status: 'blocked', debit_status_reason: 'debit_blocked' });
     // versions: 1 created, 2 verified, 3 restarted, 4 settled again
-    const pending = await events().get('tenant-alice', eventId('verify_account_updated', account.id, 3));
-    const settled = await events().get('tenant-alice', eventId('verify_account_updated', account.id, 4));
+    const pending = await storedEvents().get('tenant-alice', eventId('verify_account_updated', account.id, 3));
+    const settled = await storedEvents().get('tenant-alice', eventId('verify_account_updated', account.id, 4));
     expect(pending?.envelope.event_data).toMatchObject({ account: { debit_status: 'pending' } });
     expect(settled?.envelope.event_data).toMatchObject({ account: { debit_status: 'blocked' } });
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { events } from '#shared/db/events/index';
+import { storedEvents } from '#shared/db/stored-events/index';
 import { api } from '../harness';
 import { configurationBody, useWebhooksRuntime } from './support';
 
@@ -112,7 +112,7 @@ describe('POST /events/{id}/redeliver: the event’s read scope too', () => {
   async function storedEvent(tenant: string, event_type: string): Promise<string> {
     const event_id = randomUUID();
     const record = event_type === 'verify_account_updated' ? 'account' : 'business';
-    await events().store(tenant, {
+    await storedEvents().store(tenant, {
       event_id,
       event_type,
       created_at: new Date().toISOString(),

@@ -47,9 +47,9 @@ const AREAS_MAY_IMPORT: Record<string, readonly string[]> = {
   'event-catalogue': ['verify-accounts', 'persons', 'domain', 'shared'],
   // Webhooks and the event log read events through the catalogue only; a redelivery fans out.
   webhooks: ['event-catalogue', 'domain', 'shared'],
-  events: ['webhooks', 'event-catalogue', 'domain', 'shared'],
+  'event-log': ['webhooks', 'event-catalogue', 'domain', 'shared'],
   // The stream router joins every area's stream rules.
-  pipeline: ['verify-accounts', 'persons', 'screening', 'event-catalogue', 'webhooks', 'events', 'domain', 'shared'],
+  pipeline: ['verify-accounts', 'persons', 'screening', 'event-catalogue', 'webhooks', 'event-log', 'domain', 'shared'],
 };
 
 /** The unit two of which must not import each other both ways: a folder of functions/ or lib/. */

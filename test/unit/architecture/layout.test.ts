@@ -30,6 +30,15 @@ describe('the source layout', () => {
     );
     expect(strays).toEqual([]);
   });
+
+  it('names each idea of events by its own word (docs/architecture.md#one-word-per-idea-events)', () => {
+    // The event log, an area's event kinds, the catalogue, the envelope and the stored events
+    // each have a word; a file or folder named bare `events` would be a sixth, unsaid meaning.
+    const bare = sourceFiles(REPO_ROOT, ['functions', 'lib', 'bin']).filter((file) =>
+      file.split('/').some((part) => part === 'events' || part === 'events.ts'),
+    );
+    expect(bare).toEqual([]);
+  });
 });
 
 /** The most lines a source file of these roots may have, unless its header says why it needs more. */

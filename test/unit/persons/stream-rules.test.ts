@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { eventId } from '#domain/events';
+import { eventId } from '#domain/event-envelope';
 import { identificationMessage } from '#functions/persons/identification-message';
 import { personStreamRule } from '#functions/persons/stream-rules';
 

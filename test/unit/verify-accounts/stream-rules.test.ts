@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventId } from '#domain/events';
+import { eventId } from '#domain/event-envelope';
 import { verifyAccountStatusChanged } from '#domain/verify-account';
-import { accountUpdated } from '#functions/verify-accounts/events';
+import { accountUpdated } from '#functions/verify-accounts/event-kinds';
 import { verifyAccountStreamRule } from '#functions/verify-accounts/stream-rules';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { storedAccountItem, TEST_FIELD_CIPHER } from '#test/support/records';

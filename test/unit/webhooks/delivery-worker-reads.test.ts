@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { webhookHeaders } from '#domain/webhook-signing';
 import { handler as deliveryWorker } from '#functions/webhooks/handlers/delivery-worker';
 import { ENTITY } from '#shared/db/entities';
-import { eventKeys } from '#shared/db/events/keys';
+import { eventKeys } from '#shared/db/stored-events/keys';
 import { configurationItem } from '#shared/db/webhooks/item';
 import { webhookKeys } from '#shared/db/webhooks/keys';
 import { setDependencies } from '#shared/dependencies';

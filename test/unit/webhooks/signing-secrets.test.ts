@@ -8,7 +8,7 @@ import { handler as deliveryWorker } from '#functions/webhooks/handlers/delivery
 import type { Cipher, CipherContext } from '#shared/cipher/cipher';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { ENTITY } from '#shared/db/entities';
-import type { DeliveryAttempt, EventRepository } from '#shared/db/events/index';
+import type { DeliveryAttempt, StoredEventRepository } from '#shared/db/stored-events/index';
 import type { SecretItem } from '#shared/db/webhook-secrets/item';
 import type { WebhookRepository } from '#shared/db/webhooks/index';
 import { webhookKeys } from '#shared/db/webhooks/keys';
@@ -70,11 +70,11 @@ beforeEach(() => {
   };
   setDependencies({
     cipher,
-    events: {
+    storedEvents: {
       withAttempts: async () => ({ stored: { tenant: TENANT, envelope }, attempts: [] }),
       recordAttempt: async (_t: string, _e: string, _a: DeliveryAttempt) => true,
       claimAttempt: async () => true,
-    } as unknown as EventRepository,
+    } as unknown as StoredEventRepository,
     webhooks: { configurations: async () => [configuration] } as unknown as WebhookRepository,
     webhookTransport: transport,
     webhookUrlPolicy: approvingUrlPolicy,

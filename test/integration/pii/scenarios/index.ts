@@ -1,5 +1,5 @@
 import type { Scenario } from './context';
-import { EVENT_SCENARIOS } from './events';
+import { EVENT_SCENARIOS } from './event-log';
 import { PERSON_SCENARIOS } from './persons';
 import { REVIEW_SCENARIOS } from './screening-review';
 import { VERIFY_SCENARIOS } from './verify-accounts';

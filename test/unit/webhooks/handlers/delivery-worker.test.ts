@@ -4,7 +4,7 @@ import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { MAX_ATTEMPTS } from '#domain/webhook-delivery';
 import type { VettedUrl } from '#domain/webhook-url';
 import { handler as deliveryWorker } from '#functions/webhooks/handlers/delivery-worker';
-import type { DeliveryAttempt, EventRepository } from '#shared/db/events/index';
+import type { DeliveryAttempt, StoredEventRepository } from '#shared/db/stored-events/index';
 import type { WebhookSecretRepository } from '#shared/db/webhook-secrets/index';
 import type { WebhookRepository } from '#shared/db/webhooks/index';
 import { setDependencies } from '#shared/dependencies';
@@ -111,7 +111,7 @@ beforeEach(() => {
   verdict = { ok: true, url: new URL(webhooks.url), addresses: ['93.184.215.14'] };
   queue = new FakeQueue();
   setDependencies({
-    events: events as unknown as EventRepository,
+    storedEvents: events as unknown as StoredEventRepository,
     webhooks: webhooks as unknown as WebhookRepository,
     webhookSecrets: webhooks as unknown as WebhookSecretRepository,
     webhookTransport: transport,

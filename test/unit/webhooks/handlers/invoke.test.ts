@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as invokeWebhook } from '#functions/webhooks/handlers/invoke';
-import { eventKeys } from '#shared/db/events/keys';
+import { eventKeys } from '#shared/db/stored-events/keys';
 import { ddb, FRIDAY, givenStored, TENANT, useHandlerHarness } from '#test/support/handler-harness';
 import { httpEvent, invoke } from '#test/support/http-events';
 

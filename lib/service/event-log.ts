@@ -8,7 +8,7 @@ import type { ServiceArea } from './types';
  * the tenant's configurations), and the delivery worker signs, sends, records and retries
  * each.
  */
-export const EVENTS: ServiceArea = {
+export const EVENT_LOG: ServiceArea = {
   routes: [
     {
       id: 'ListEvents',
@@ -18,7 +18,7 @@ export const EVENTS: ServiceArea = {
       // or invoke:webhook for test events of kinds no area emits; the handler answers only
       // the kinds the token's scopes read.
       scopes: EVENT_LOG_SCOPES,
-      handler: 'functions/events/handlers/list.ts',
+      handler: 'functions/event-log/handlers/list.ts',
       listPositions: true,
       table: { actions: ['BatchGetItem'], indexes: ['byTenant'], leadingKeys: ['tenantData'] },
       // Events that carry an account are answered with its number opened.
@@ -29,7 +29,7 @@ export const EVENTS: ServiceArea = {
       method: 'GET',
       path: '/events/{id}',
       scopes: EVENT_LOG_SCOPES,
-      handler: 'functions/events/handlers/get.ts',
+      handler: 'functions/event-log/handlers/get.ts',
       // The event and its delivery attempts (one Query of the event's partition).
       table: { actions: ['Query'], leadingKeys: ['tenantData'] },
       fieldKey: true,
@@ -39,7 +39,7 @@ export const EVENTS: ServiceArea = {
       method: 'POST',
       path: '/events/{id}/redeliver',
       scopes: ['invoke:webhook'],
-      handler: 'functions/events/handlers/redeliver.ts',
+      handler: 'functions/event-log/handlers/redeliver.ts',
       // The event (404, its type and its redelivery pace) and the tenant's pace item
       // (REDELIVER#<tenant>), each paced by a conditional UpdateItem; then the tenant's
       // configurations, fanned out as the stream router does.

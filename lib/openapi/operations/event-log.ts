@@ -1,5 +1,5 @@
-import { eventResponse, eventsResponse } from '#functions/events/responses';
-import * as examples from '../examples/events';
+import { eventResponse, eventsResponse } from '#functions/event-log/responses';
+import * as examples from '../examples/event-log';
 import { ARRAY, LIST } from './parameters';
 import type { OperationSpec } from './types';
 
@@ -7,8 +7,8 @@ const eventId = {
   id: 'The event’s id. Malformed: `400 invalid_id`; unknown, another tenant’s or expired: `404 unknown_id_event`.',
 };
 
-/** The OpenAPI words of lib/service/events.ts's routes, by route id. */
-export const EVENT_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
+/** The OpenAPI words of lib/service/event-log.ts's routes, by route id. */
+export const EVENT_LOG_OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ListEvents: {
     operationId: 'get-events',
     summary: 'List events',

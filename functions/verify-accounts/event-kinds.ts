@@ -1,4 +1,4 @@
-import { type EventEnvelope, eventId } from '#domain/events';
+import { type EventEnvelope, eventId } from '#domain/event-envelope';
 import type { VerifyAccount } from '#domain/verify-account';
 import { presentAccount } from './present';
 

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type HeldSlot, MAX_STORED_ATTEMPTS, slotCandidates } from '#domain/attempt-slots';
-import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/events';
+import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/event-envelope';
 import { openFields, sealFields } from '#shared/field-cipher/index';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
@@ -42,7 +42,7 @@ export interface EventWithAttempts {
 }
 
 /** The event log: one item per event, kept 30 days (TTL). */
-export class EventRepository {
+export class StoredEventRepository {
   private readonly positions: ListPositions;
 
   constructor(

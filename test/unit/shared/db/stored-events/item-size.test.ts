@@ -1,8 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyAccount } from '#domain/verify-account';
-import { accountUpdated } from '#functions/verify-accounts/events';
-import { EventRepository } from '#shared/db/events/repository';
+import { accountUpdated } from '#functions/verify-accounts/event-kinds';
+import { StoredEventRepository } from '#shared/db/stored-events/repository';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { TEST_FIELD_CIPHER } from '#test/support/records';
 
@@ -66,7 +66,7 @@ async function writtenItems() {
       return {};
     },
   } as unknown as DynamoDBDocumentClient;
-  const repository = new EventRepository(db, 'table');
+  const repository = new StoredEventRepository(db, 'table');
   const envelope = accountUpdated(account);
   await repository.store(account.tenant, envelope);
   await repository.recordAttempt(

@@ -1,7 +1,12 @@
 import { ORUM_EVENT_TYPES, type OrumEventType, readableEventTypes } from '#functions/event-catalogue/kinds';
 import { insufficientScope, unreadableSelectors } from '#functions/event-catalogue/read-scopes';
-import { type EventListFilter, type EventWithAttempts, events, type StoredEvent } from '#shared/db/events/index';
 import type { ListPage, PageRequest } from '#shared/db/list-positions/index';
+import {
+  type EventListFilter,
+  type EventWithAttempts,
+  type StoredEvent,
+  storedEvents,
+} from '#shared/db/stored-events/index';
 import { NotFoundError } from '#shared/errors';
 import type { Scope } from '#shared/scopes';
 
@@ -18,7 +23,7 @@ export function listEvents(
   const readable = readableEventTypes(scopes);
   const unreadable = unreadableSelectors(filter.eventTypes ?? [], scopes);
   if (readable.length === 0 || unreadable.length > 0) throw insufficientScope(unreadable, scopes);
-  return events().list(tenant, { ...filter, eventTypes: kindsToList(readable, filter.eventTypes) }, request);
+  return storedEvents().list(tenant, { ...filter, eventTypes: kindsToList(readable, filter.eventTypes) }, request);
 }
 
 /**
@@ -37,7 +42,7 @@ export function kindsToList(
 
 /** The event and its delivery attempts, in one Query of the event's partition. */
 export async function getEvent(tenant: string, scopes: readonly Scope[], id: string): Promise<EventWithAttempts> {
-  const found = await events().withAttempts(tenant, id);
+  const found = await storedEvents().withAttempts(tenant, id);
   if (!found) throw unknownEvent();
   const type = found.stored.envelope.event_type;
   if (unreadableSelectors([type], scopes).length > 0) throw insufficientScope([type], scopes);

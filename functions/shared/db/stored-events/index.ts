@@ -2,16 +2,22 @@ import { tableName } from '#shared/config';
 import { documentClient } from '#shared/db/document-client';
 import { port } from '#shared/dependencies';
 import { RedeliveryLimits } from './redelivery-limits';
-import { EventRepository } from './repository';
+import { StoredEventRepository } from './repository';
 
 export type { EventListFilter } from './list';
 export type { RedeliveryAdmission } from './redelivery-limits';
 export { RedeliveryLimits } from './redelivery-limits';
 export type { DeliveryAttempt, EventWithAttempts, StoredEvent } from './repository';
-export { EventRepository } from './repository';
+export { StoredEventRepository } from './repository';
 
-/** The event log on the service's table; tests and the local runtime may replace it. */
-export const events = /* @__PURE__ */ port('events', () => new EventRepository(documentClient(), tableName()));
+/**
+ * The stored events (each event once, with its delivery attempts) on the service's table,
+ * which the event log reads and the delivery worker records to; tests may replace it.
+ */
+export const storedEvents = /* @__PURE__ */ port(
+  'storedEvents',
+  () => new StoredEventRepository(documentClient(), tableName()),
+);
 
 /** The redelivery bounds on the service's table. */
 export const redeliveryLimits = /* @__PURE__ */ port(
@@ -21,7 +27,7 @@ export const redeliveryLimits = /* @__PURE__ */ port(
 
 declare module '#shared/dependencies' {
   interface Dependencies {
-    events: EventRepository;
+    storedEvents: StoredEventRepository;
     redeliveryLimits: RedeliveryLimits;
   }
 }

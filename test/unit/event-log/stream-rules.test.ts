@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventStreamRule } from '#functions/events/stream-rules';
+import { eventStreamRule } from '#functions/event-log/stream-rules';
 
 describe('event log stream rules', () => {
   const event = {

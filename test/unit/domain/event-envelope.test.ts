@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventId } from '#domain/events';
+import { eventId } from '#domain/event-envelope';
 
 describe('event ids', () => {
   it('are the same for the same record version, so a replayed stream record stores no second event', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { events } from '#shared/db/events/index';
+import { storedEvents } from '#shared/db/stored-events/index';
 import { stopClock } from '#test/support/stopped-clock';
 import { api } from '../harness';
 import { useWebhooksRuntime } from '../webhooks/support';
@@ -22,11 +22,11 @@ async function tenantClient(tenant: string): Promise<Client> {
  * Stores `n` events of the tenant, as the stream router stores them, and answers their ids.
  * Not test events: `POST /webhooks/invoke` spends the very budget these tests measure.
  */
-async function storedEvents(tenant: string, n: number): Promise<string[]> {
+async function storeEvents(tenant: string, n: number): Promise<string[]> {
   const ids = Array.from({ length: n }, () => randomUUID());
   for (const event_id of ids) {
     const event_data = { person: { id: randomUUID(), status: 'created' } };
-    await events().store(tenant, {
+    await storedEvents().store(tenant, {
       event_id,
       event_type: 'person_created',
       created_at: new Date().toISOString(),
@@ -47,7 +47,7 @@ function expectRefused(answer: { status: number; headers: Record<string, string>
 describe('redelivery limits', () => {
   it('redelivers one event at most 5 times at once: the 6th answers 429 too_many_redeliveries with Retry-After', async () => {
     const client = await tenantClient('tenant-redeliver-event');
-    const [id] = await storedEvents('tenant-redeliver-event', 1);
+    const [id] = await storeEvents('tenant-redeliver-event', 1);
     for (let i = 0; i < 5; i++) expect((await client.post(`/events/${id}/redeliver`, {})).status).toBe(202);
     const refused = await client.post(`/events/${id}/redeliver`, {});
     expectRefused(refused, 'too_many_redeliveries');
@@ -57,7 +57,7 @@ describe('redelivery limits', () => {
 
   it('concurrent redeliveries of one event never pass the bound', async () => {
     const client = await tenantClient('tenant-redeliver-race');
-    const [id] = await storedEvents('tenant-redeliver-race', 1);
+    const [id] = await storeEvents('tenant-redeliver-race', 1);
     const answers = await Promise.all(Array.from({ length: 8 }, () => client.post(`/events/${id}/redeliver`, {})));
     const accepted = answers.filter((answer) => answer.status === 202);
     expect(accepted.length).toBeGreaterThanOrEqual(1);
@@ -67,7 +67,7 @@ describe('redelivery limits', () => {
 
   it('a tenant redelivers at most 10 events at once and then one a second: concurrent ones beyond answer 429 redelivery_rate_exceeded', async () => {
     const client = await tenantClient('tenant-redeliver-rate');
-    const ids = await storedEvents('tenant-redeliver-rate', 33);
+    const ids = await storeEvents('tenant-redeliver-rate', 33);
     const redeliver = async () => client.post(`/events/${ids.shift()}/redeliver`, {});
     // The burst at one instant, however long the machine takes to serve it.
     const clock = stopClock();
@@ -95,7 +95,7 @@ describe('redelivery limits', () => {
     for (let i = 0; i < 12; i++) {
       expect((await client.post('/events/7d3e2b8a-4c1f-4e6a-9b0d-2f5a8c1e3d47/redeliver', {})).status).toBe(404);
     }
-    const [id] = await storedEvents('tenant-redeliver-other', 1);
+    const [id] = await storeEvents('tenant-redeliver-other', 1);
     expect((await client.post(`/events/${id}/redeliver`, {})).status).toBe(202);
   });
 });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 
-// Events partners are told about (docs/api.md#events): the envelope every kind shares and
-// its id. Each area declares its own kinds beside its presenter
-// (functions/verify-accounts/events.ts, …); functions/event-catalogue/kinds.ts joins them.
+// The event envelope (docs/api.md#events): what every event partners are told about
+// shares, whatever its kind, and its id. Each area declares its own kinds in its
+// event-kinds.ts (functions/verify-accounts/event-kinds.ts, …); functions/event-catalogue/
+// joins them.
 // The id is derived from the record and its version, so a stream record processed twice
 // yields the same event, which is then stored once.
 

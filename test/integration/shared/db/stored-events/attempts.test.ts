@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STORED_ATTEMPTS } from '#domain/attempt-slots';
-import { type DeliveryAttempt, events } from '#shared/db/events/index';
+import { type DeliveryAttempt, storedEvents } from '#shared/db/stored-events/index';
 import { createTestTable } from '#test/integration/harness';
 
 /** The delivery attempts kept beside an event, on DynamoDB Local (docs/data-model.md, pattern 18). */
@@ -15,7 +15,7 @@ beforeAll(async () => {
 async function storedEvent(): Promise<string> {
   const eventId = crypto.randomUUID();
   const envelope = { event_id: eventId, event_type: 'person_created', created_at: new Date(clock).toISOString() };
-  expect(await events().store(TENANT, { ...envelope, event_data: { person: {} } })).toBe(true);
+  expect(await storedEvents().store(TENANT, { ...envelope, event_data: { person: {} } })).toBe(true);
   return eventId;
 }
 
@@ -31,7 +31,7 @@ function attempt(configuration: number, n: number): DeliveryAttempt {
   };
 }
 
-const kept = async (eventId: string) => (await events().withAttempts(TENANT, eventId))?.attempts ?? [];
+const kept = async (eventId: string) => (await storedEvents().withAttempts(TENANT, eventId))?.attempts ?? [];
 
 describe('attempts kept per event', () => {
   it('keeps the newest 100 when attempts are recorded one after another', async () => {
@@ -40,7 +40,7 @@ describe('attempts kept per event', () => {
     for (let i = 0; i < 130; i++) {
       const next = attempt(i % 3, 1 + Math.floor(i / 3));
       made.push(next);
-      expect(await events().recordAttempt(TENANT, eventId, next, EXPIRES, await kept(eventId))).toBe(true);
+      expect(await storedEvents().recordAttempt(TENANT, eventId, next, EXPIRES, await kept(eventId))).toBe(true);
     }
     const stored = await kept(eventId);
     expect(stored).toHaveLength(MAX_STORED_ATTEMPTS);
@@ -50,11 +50,11 @@ describe('attempts kept per event', () => {
   it('writers that saw the same attempts at the same moment each find a slot, and never pass the cap', async () => {
     const eventId = await storedEvent();
     for (let i = 0; i < 95; i++)
-      await events().recordAttempt(TENANT, eventId, attempt(0, i + 1), EXPIRES, await kept(eventId));
+      await storedEvents().recordAttempt(TENANT, eventId, attempt(0, i + 1), EXPIRES, await kept(eventId));
     const seen = await kept(eventId);
     const concurrent = Array.from({ length: 16 }, (_, i) => attempt(i + 1, 1));
     const recorded = await Promise.all(
-      concurrent.map((a) => events().recordAttempt(TENANT, eventId, a, EXPIRES, seen)),
+      concurrent.map((a) => storedEvents().recordAttempt(TENANT, eventId, a, EXPIRES, seen)),
     );
     expect(recorded.every(Boolean)).toBe(true);
     const stored = await kept(eventId);
@@ -65,7 +65,7 @@ describe('attempts kept per event', () => {
   it('never passes the cap when writers record with no view of the event at all', async () => {
     const eventId = await storedEvent();
     await Promise.all(
-      Array.from({ length: 120 }, (_, i) => events().recordAttempt(TENANT, eventId, attempt(i, 1), EXPIRES)),
+      Array.from({ length: 120 }, (_, i) => storedEvents().recordAttempt(TENANT, eventId, attempt(i, 1), EXPIRES)),
     );
     expect((await kept(eventId)).length).toBeLessThanOrEqual(MAX_STORED_ATTEMPTS);
   });
@@ -78,7 +78,7 @@ describe('delivery claims (docs/data-model.md, delivery_claim)', () => {
   it('lets one holder send an attempt: not a copy while its lease runs, the holder again, a copy once it lapsed', async () => {
     const eventId = await storedEvent();
     const claim = (holder: string, now: number) =>
-      events().claimAttempt(TENANT, eventId, of, holder, at(now), at(now + 60_000));
+      storedEvents().claimAttempt(TENANT, eventId, of, holder, at(now), at(now + 60_000));
 
     expect(await claim('m-1', 0)).toBe(true);
     expect(await claim('m-copy', 1_000)).toBe(false);
@@ -90,7 +90,7 @@ describe('delivery claims (docs/data-model.md, delivery_claim)', () => {
   it('keeps the claims of other attempts, configurations and redeliveries apart, and out of the event’s attempts', async () => {
     const eventId = await storedEvent();
     const claim = (attempt: typeof of & { redelivery?: string }) =>
-      events().claimAttempt(TENANT, eventId, attempt, 'm-1', at(0), at(60_000));
+      storedEvents().claimAttempt(TENANT, eventId, attempt, 'm-1', at(0), at(60_000));
 
     expect(await claim(of)).toBe(true);
     const others = [
@@ -99,8 +99,8 @@ describe('delivery claims (docs/data-model.md, delivery_claim)', () => {
       { ...of, redelivery: '0f1e2d3c-4b5a-4968-8776-655443322110' },
     ];
     for (const other of others) {
-      expect(await events().claimAttempt(TENANT, eventId, other, 'm-other', at(1), at(60_001))).toBe(true);
+      expect(await storedEvents().claimAttempt(TENANT, eventId, other, 'm-other', at(1), at(60_001))).toBe(true);
     }
-    expect((await events().withAttempts(TENANT, eventId))?.attempts).toEqual([]);
+    expect((await storedEvents().withAttempts(TENANT, eventId))?.attempts).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORUM_EVENT_TYPES, readableEventTypes } from '#functions/event-catalogue/kinds';
-import { kindsToList } from '#functions/events/read-events';
+import { kindsToList } from '#functions/event-log/read-events';
 
 describe('the kinds an event list reads (kindsToList)', () => {
   const persons = readableEventTypes(['read:persons']);

@@ -3,8 +3,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { tableName } from '#shared/config';
 import { documentClient } from '#shared/db/document-client';
-import { events } from '#shared/db/events/index';
-import { eventKeys } from '#shared/db/events/keys';
+import { storedEvents } from '#shared/db/stored-events/index';
+import { eventKeys } from '#shared/db/stored-events/keys';
 import { stopClock } from '#test/support/stopped-clock';
 import { api } from '../harness';
 import { useWebhooksRuntime } from '../webhooks/support';
@@ -24,7 +24,7 @@ const ids = (answer: { body: { events: { event_id: string }[] } }) => answer.bod
 /** An event of a real change, as the stream router stores it (no pipeline runs here). */
 async function realEvent(tenant: string): Promise<string> {
   const event_id = randomUUID();
-  await events().store(tenant, {
+  await storedEvents().store(tenant, {
     event_id,
     event_type: 'verify_account_updated',
     created_at: new Date(Date.now() - 60_000).toISOString(),

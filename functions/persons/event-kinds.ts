@@ -1,4 +1,4 @@
-import { type EventEnvelope, eventId } from '#domain/events';
+import { type EventEnvelope, eventId } from '#domain/event-envelope';
 import type { Person, PersonStatus } from '#domain/person';
 import { presentPerson } from './present';
 

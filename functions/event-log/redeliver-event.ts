@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { insufficientScope, unreadableSelectors } from '#functions/event-catalogue/read-scopes';
 import { fanOut } from '#functions/webhooks/fan-out';
-import { redeliveryLimits } from '#shared/db/events/index';
+import { redeliveryLimits } from '#shared/db/stored-events/index';
 import { now } from '#shared/dependencies';
 import { RateLimitError, retryAfter } from '#shared/errors';
 import type { Scope } from '#shared/scopes';

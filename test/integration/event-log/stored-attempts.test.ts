@@ -6,7 +6,7 @@ import { MAX_DELAY_SECONDS } from '#functions/webhooks/deliver';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { QUEUE_SETTINGS } from '#lib/service/index';
 import { ENTITY } from '#shared/db/entities';
-import { eventKeys } from '#shared/db/events/keys';
+import { eventKeys } from '#shared/db/stored-events/keys';
 import { api, startTestRuntime } from '../harness';
 import { startReceiver } from '../webhooks/receiver';
 

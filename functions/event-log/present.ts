@@ -1,5 +1,5 @@
-import type { EventEnvelope } from '#domain/events';
-import type { DeliveryAttempt } from '#shared/db/events/index';
+import type { EventEnvelope } from '#domain/event-envelope';
+import type { DeliveryAttempt } from '#shared/db/stored-events/index';
 import { omitAbsent } from '#shared/present';
 
 /** An event as partners receive it: the envelope exactly as webhooks carry it. */
