@@ -2,7 +2,7 @@
 // with, joined here from the areas that emit them, as functions/pipeline/stream-rules.ts
 // joins the stream rules. An emitting area declares its kinds and builds their envelopes
 // in its event-kinds.ts (persons/, verify-accounts/) and its record's shape in its
-// responses.ts; this folder is the one place that imports them (payloads.ts the shapes,
+// openapi-responses.ts; this folder is the one place that imports them (payloads.ts the shapes,
 // kept apart so that handlers reading kinds bundle no response schemas).
 //
 // Which folder of functions/ may import which: docs/architecture.md#how-the-code-is-layered

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { person } from '#functions/persons/responses';
-import { verifyAccount } from '#functions/verify-accounts/responses';
+import { person } from '#functions/persons/openapi-responses';
+import { verifyAccount } from '#functions/verify-accounts/openapi-responses';
 
 // The shapes of the records events carry (`event_data`), joined from the emitting areas'
 // response schemas: the catalogue's half that only the OpenAPI document and tests read
 // (kinds.ts holds the kinds, and the layering). Not imported by handlers: see
-// #shared/responses.
+// #shared/openapi-responses.
 
 /**
  * A test event (`POST /webhooks/invoke` with `data`) carries the partner's `data` as it was

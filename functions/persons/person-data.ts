@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Person, PersonAddress, PersonContact } from '#domain/person';
 import { parseInput } from '#shared/validation';
 import type { AddressChange, ContactChange } from './person-fields';
-import { completePersonLists } from './schemas';
+import { completePersonLists } from './request-schemas';
 
 // Turning request bodies into person data: new address and contact objects get their own
 // id and timestamps, changed ones keep their id and creation time. Shared by create,

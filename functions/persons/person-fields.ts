@@ -11,7 +11,7 @@ import {
 import { chars, documented, personNameText, string, text } from '#shared/input-schemas';
 import { STORABLE_KEY_NAMES, STORABLE_KEY_RULE, STORABLE_NUMBER_RULE, storableJson } from '#shared/storable-json';
 
-// The person's field schemas, from which the bodies of the person endpoints (schemas.ts)
+// The person's field schemas, from which the bodies of the person endpoints (request-schemas.ts)
 // are built: Orum's rules and error codes per field (docs/api.md#persons). Messages state
 // the rule and never echo the value (it may be an SSN). The building blocks every area
 // shares are in #shared/input-schemas.

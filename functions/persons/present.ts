@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import type { Person } from '#domain/person';
 import { omitAbsent } from '#shared/present';
-import type { person as personObject } from './responses';
+import type { person as personObject } from './openapi-responses';
 
 /**
  * The person as partners see it (docs/api.md#person-object): Orum's published shape, never

@@ -7,7 +7,7 @@ import { now } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
 import { changePerson } from './change-person';
 import { addressesFrom, contactsFrom, identityChanged } from './person-data';
-import type { CreatePersonBody, PatchPersonBody } from './schemas';
+import type { CreatePersonBody, PatchPersonBody } from './request-schemas';
 
 // Creating and changing persons (docs/api.md#persons), each change through
 // `changePerson` (change-person.ts). Closing is in close-person.ts: it encrypts nothing,

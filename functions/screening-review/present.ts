@@ -1,7 +1,7 @@
 import type { HitRecord } from '#domain/screening-review';
 import { hitIdOf } from '#shared/db/screening-hits/index';
 
-/** A hit as operators see it (`screeningHit` in responses.ts). */
+/** A hit as operators see it (`screeningHit` in openapi-responses.ts). */
 export function presentHit(record: HitRecord) {
   const { hit } = record;
   return {

@@ -4,7 +4,7 @@ import { cipher } from '#shared/cipher/index';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
 import { metrics } from '#shared/metrics';
-import type { CreateVerifyAccountBody } from './schemas';
+import type { CreateVerifyAccountBody } from './request-schemas';
 
 /**
  * Starting a verification: the only use case that encrypts, so the only function that

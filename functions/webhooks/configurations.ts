@@ -5,7 +5,7 @@ import { now } from '#shared/dependencies';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import type { Scope } from '#shared/scopes';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
-import type { ConfigurationBody } from './schemas';
+import type { ConfigurationBody } from './request-schemas';
 import { subscriptionScopes } from './subscriptions';
 
 // The webhook configuration routes (docs/api.md#webhook-configurations); another tenant's id

@@ -7,7 +7,7 @@ import type { RouteDefinition } from '#lib/service/index';
 import type { HttpHandler } from '#shared/http/handler';
 import type { InputSchemas } from '#shared/http/middlewares';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
-import { controlErrorResponse, errorResponse } from '#shared/responses';
+import { controlErrorResponse, errorResponse } from '#shared/openapi-responses';
 import { type CodeList, ERROR_CODES, type ErrorCode, inputErrorCodes } from './error-codes';
 import type { Example } from './examples/example';
 import { OPERATIONS, type OperationSpec } from './operations';

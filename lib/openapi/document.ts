@@ -19,7 +19,7 @@ import type { Tag } from './operations';
 
 // The OpenAPI 3.1 document of the service, generated from the route table (lib/service),
 // the schemas each handler validates with (`handler.request`), the response schemas
-// (functions/<area>/responses.ts) and the operations table (operations/), so it cannot
+// (functions/<area>/openapi-responses.ts) and the operations table (operations/), so it cannot
 // drift from the code: `npm run openapi` prints it, the local runtime serves it at
 // `GET /openapi.json`, and the tests hold it to the handlers and to real responses.
 

@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler';
-import { eventIdParams } from '../params';
+import { eventIdParams } from '../path-params';
 import { presentAttempt, presentEvent } from '../present';
 import { getEvent } from '../read-events';
 

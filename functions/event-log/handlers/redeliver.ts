@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler';
 import { emptyBody } from '#shared/input-schemas';
-import { eventIdParams } from '../params';
+import { eventIdParams } from '../path-params';
 import { redeliverEvent } from '../redeliver-event';
 
 /** POST /events/{id}/redeliver — 202: the event goes out again to every subscribed configuration; its kind's read scope too. */

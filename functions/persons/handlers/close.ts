@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler';
 import { closePerson } from '../close-person';
-import { personIdParams } from '../params';
+import { personIdParams } from '../path-params';
 import { presentPerson } from '../present';
 
 /** DELETE /persons/{id} — closes the person for good: 200 `{ person }` with status `closed` and `closed_at`. */

@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler';
 import { presentPerson } from '../present';
-import { createPersonBody } from '../schemas';
+import { createPersonBody } from '../request-schemas';
 import { createPerson } from '../write-person';
 
 /** POST /persons — a new person, `created`; identification starts on its own when it has identity data. */

@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler';
-import { personIdParams } from '../params';
+import { personIdParams } from '../path-params';
 import { presentPerson } from '../present';
 import { getPerson } from '../read-persons';
 

@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
-import { personIdParams } from '../params';
+import { personIdParams } from '../path-params';
 import { presentPerson } from '../present';
-import { patchPersonBody } from '../schemas';
+import { patchPersonBody } from '../request-schemas';
 import { patchPerson } from '../write-person';
 
 /** PATCH /persons/{id} — the given fields change (`null` removes an optional one); identity changes re-identify. */

@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
-import { personIdParams } from '../params';
+import { personIdParams } from '../path-params';
 import { presentPerson } from '../present';
-import { createPersonBody } from '../schemas';
+import { createPersonBody } from '../request-schemas';
 import { replacePerson } from '../write-person';
 
 /** PUT /persons/{id} — the person becomes exactly the body; identity changes re-identify. */

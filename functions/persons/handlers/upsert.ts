@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler';
 import { presentPerson } from '../present';
-import { createPersonBody } from '../schemas';
+import { createPersonBody } from '../request-schemas';
 import { upsertPerson } from '../write-person';
 
 /** PUT /persons — creates the person of the body's `customer_reference_id`, or replaces it. */

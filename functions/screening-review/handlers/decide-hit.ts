@@ -1,9 +1,9 @@
 import { httpHandler } from '#shared/http/handler';
 import { actingFor } from '#shared/tenant-scope';
 import { decideHit } from '../decide-hit';
-import { hitIdParams } from '../params';
+import { hitIdParams } from '../path-params';
 import { presentHit } from '../present';
-import { decisionBody } from '../schemas';
+import { decisionBody } from '../request-schemas';
 
 /** POST /screening/hits/{id}/decision — operators: clear an open hit as a false positive, or confirm it. */
 export const handler = httpHandler({ params: hitIdParams, body: decisionBody }, async ({ params, body, clientId }) => {

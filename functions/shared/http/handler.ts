@@ -52,7 +52,7 @@ export type HttpHandler = ((event: HttpEvent, context: Context) => Promise<HttpR
  * @example
  * // functions/persons/handlers/get.ts: GET /persons/{id}
  * import { httpHandler } from '#shared/http/handler';
- * import { personIdParams } from '../params';
+ * import { personIdParams } from '../path-params';
  * import { presentPerson } from '../present';
  * import { getPerson } from '../read-persons';
  *

@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
-import { accountIdParams } from '../params';
+import { accountIdParams } from '../path-params';
 import { presentAccount } from '../present';
-import { controlBody } from '../schemas';
+import { controlBody } from '../request-schemas';
 import { submitStatementCode } from '../submit-statement-code';
 
 /** POST /verify/accounts/{id}/control — submits the statement code seen on the account statement. */

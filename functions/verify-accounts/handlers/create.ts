@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
 import { createVerifyAccount } from '../create-verify-account';
 import { presentAccount } from '../present';
-import { createVerifyAccountBody } from '../schemas';
+import { createVerifyAccountBody } from '../request-schemas';
 
 /** POST /verify/accounts — starts a verification; the account answers `pending` at once. */
 export const handler = httpHandler({ body: createVerifyAccountBody }, async ({ tenant, body }) => {

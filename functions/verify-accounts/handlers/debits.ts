@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler';
 import { emptyBody } from '#shared/input-schemas';
-import { accountIdParams } from '../params';
+import { accountIdParams } from '../path-params';
 import { presentAccount } from '../present';
 import { recheckDebits } from '../recheck-debits';
 

@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler';
-import { accountIdParams } from '../params';
+import { accountIdParams } from '../path-params';
 import { presentAccount } from '../present';
 import { getVerifyAccount } from '../read-verify-accounts';
 

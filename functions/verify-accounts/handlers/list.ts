@@ -2,7 +2,7 @@ import { httpHandler } from '#shared/http/handler';
 import { nextLink, pageRequestOf } from '#shared/http/pages';
 import { presentAccount } from '../present';
 import { listVerifyAccounts } from '../read-verify-accounts';
-import { listVerifyAccountsQuery } from '../schemas';
+import { listVerifyAccountsQuery } from '../request-schemas';
 
 /** GET /verify/accounts — newest first; `index` is the page number, `size` the page length; a
  * full page links the next by cursor. */

@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
 import { createConfiguration } from '../configurations';
 import { presentConfiguration } from '../present';
-import { configurationBody } from '../schemas';
+import { configurationBody } from '../request-schemas';
 
 /** POST /webhooks/configurations — at most 10 per tenant (409 too_many_webhook_configurations). */
 export const handler = httpHandler({ body: configurationBody }, async ({ tenant, clientId, scopes, body }) => {

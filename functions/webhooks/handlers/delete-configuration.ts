@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler';
 import { deleteConfiguration } from '../configurations';
-import { configurationIdParams } from '../params';
+import { configurationIdParams } from '../path-params';
 
 /** DELETE /webhooks/configurations/{id} — 204, no body, as Orum answers. */
 export const handler = httpHandler({ params: configurationIdParams }, async ({ tenant, params }) => {

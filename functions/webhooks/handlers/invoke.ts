@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { httpHandler } from '#shared/http/handler';
-import { testEventData } from '../schemas';
+import { testEventData } from '../request-schemas';
 import { sendTestEvent } from '../test-events';
 
 const body = z.strictObject({

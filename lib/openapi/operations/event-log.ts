@@ -1,4 +1,4 @@
-import { eventResponse, eventsResponse } from '#functions/event-log/responses';
+import { eventResponse, eventsResponse } from '#functions/event-log/openapi-responses';
 import * as examples from '../examples/event-log';
 import { ARRAY, LIST } from './parameters';
 import type { OperationSpec } from './types';

@@ -1,5 +1,5 @@
-import { personResponse, personsResponse } from '#functions/persons/responses';
-import { completePersonLists } from '#functions/persons/schemas';
+import { personResponse, personsResponse } from '#functions/persons/openapi-responses';
+import { completePersonLists } from '#functions/persons/request-schemas';
 import type { ErrorCode } from '../error-codes';
 import * as examples from '../examples/persons';
 import { ARRAY, LIST } from './parameters';

@@ -1,4 +1,4 @@
-import { screeningHitResponse, screeningHitsResponse } from '#functions/screening-review/responses';
+import { screeningHitResponse, screeningHitsResponse } from '#functions/screening-review/openapi-responses';
 import * as examples from '../examples/screening-review';
 import { LIST } from './parameters';
 import type { OperationSpec } from './types';

@@ -1,4 +1,4 @@
-import { sanctionsEntryResponse } from '#functions/screening/responses';
+import { sanctionsEntryResponse } from '#functions/screening/openapi-responses';
 import * as examples from '../examples/screening';
 import type { OperationSpec } from './types';
 

@@ -7,7 +7,7 @@ export type Tag = 'Verify accounts' | 'Persons' | 'Screening review' | 'Events' 
 export interface SuccessSpec {
   readonly status: 200 | 201 | 202 | 204;
   readonly description: string;
-  /** The body's schema (functions/<area>/responses.ts); none: no body. */
+  /** The body's schema (functions/<area>/openapi-responses.ts); none: no body. */
   readonly body?: z.core.$ZodType;
   readonly examples?: Readonly<Record<string, Example>>;
   /** The answer carries `Cache-Control: no-store` (it holds a secret). */

@@ -1,4 +1,4 @@
-import { verifyAccountResponse, verifyAccountsResponse } from '#functions/verify-accounts/responses';
+import { verifyAccountResponse, verifyAccountsResponse } from '#functions/verify-accounts/openapi-responses';
 import * as examples from '../examples/verify-accounts';
 import { ARRAY, LIST } from './parameters';
 import type { OperationSpec } from './types';

@@ -1,4 +1,8 @@
-import { configurationResponse, configurationsResponse, webhookSecretResponse } from '#functions/webhooks/responses';
+import {
+  configurationResponse,
+  configurationsResponse,
+  webhookSecretResponse,
+} from '#functions/webhooks/openapi-responses';
 import * as examples from '../examples/webhooks';
 import type { OperationSpec } from './types';
 

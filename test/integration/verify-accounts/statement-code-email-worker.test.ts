@@ -4,7 +4,7 @@ import type { EmailMessage } from '#domain/notifications';
 import { createVerifyAccount } from '#functions/verify-accounts/create-verify-account';
 import { handler as emailWorkerHandler } from '#functions/verify-accounts/handlers/statement-code-email-worker';
 import { handler as verificationWorkerHandler } from '#functions/verify-accounts/handlers/verification-worker';
-import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
+import { createVerifyAccountBody } from '#functions/verify-accounts/request-schemas';
 import { documentClient } from '#shared/db/document-client';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { setDependencies } from '#shared/dependencies';

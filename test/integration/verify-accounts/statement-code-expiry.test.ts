@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifyAccount } from '#functions/verify-accounts/create-verify-account';
 import { handler as expireHandler } from '#functions/verify-accounts/handlers/statement-code-expiry';
 import { handler as workerHandler } from '#functions/verify-accounts/handlers/verification-worker';
-import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
+import { createVerifyAccountBody } from '#functions/verify-accounts/request-schemas';
 import { submitStatementCode } from '#functions/verify-accounts/submit-statement-code';
 import { documentClient } from '#shared/db/document-client';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';

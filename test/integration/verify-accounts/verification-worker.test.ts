@@ -2,7 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createVerifyAccount } from '#functions/verify-accounts/create-verify-account';
 import { handler as workerHandler } from '#functions/verify-accounts/handlers/verification-worker';
-import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
+import { createVerifyAccountBody } from '#functions/verify-accounts/request-schemas';
 import { documentClient } from '#shared/db/document-client';
 import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { setDependencies } from '#shared/dependencies';

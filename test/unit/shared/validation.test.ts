@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
+import { createVerifyAccountBody } from '#functions/verify-accounts/request-schemas';
 import { AppError, NotFoundError, ValidationError } from '#shared/errors';
 import { parseInput, withFieldCodes } from '#shared/validation';
 

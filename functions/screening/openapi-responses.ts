@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 
 /**
  * What the local-only `POST /local/sanctions/entries` answers (docs/sandbox.md#persons).
- * Not imported by handlers: see #shared/responses.
+ * Not imported by handlers: see #shared/openapi-responses.
  */
 export const sanctionsEntryResponse = z
   .strictObject({

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { DATE_AGREEMENTS } from '#domain/listed-dates';
 import { HIT_DECISIONS, HIT_STATUSES } from '#domain/screening-review';
-import { id, timestamp } from '#shared/responses';
+import { id, timestamp } from '#shared/openapi-responses';
 
 // What the review routes answer (docs/api.md#hits-to-review). Not imported by handlers:
-// see #shared/responses.
+// see #shared/openapi-responses.
 
 const decision = z.strictObject({
   decision: z.enum(HIT_DECISIONS),

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import { WEBHOOK_DATA_VERSION } from '#domain/webhook-configuration';
 import { SECRET_PREFIX } from '#domain/webhook-signing';
-import { id, timestamp } from '#shared/responses';
-import { EVENT_TYPE_SELECTORS } from './schemas';
+import { id, timestamp } from '#shared/openapi-responses';
+import { EVENT_TYPE_SELECTORS } from './request-schemas';
 
 // What the webhook routes answer (docs/api.md#webhooks), as Orum's `WebhookConfiguration`
 // names it; the presenter (present.ts) builds it. Not imported by handlers: see
-// #shared/responses.
+// #shared/openapi-responses.
 
 export const eventTypeSelector = z
   .enum(EVENT_TYPE_SELECTORS as [string, ...string[]])

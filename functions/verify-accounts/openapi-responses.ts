@@ -9,13 +9,13 @@ import {
   VERIFICATION_STATUSES,
   VERIFICATION_TYPES,
 } from '#domain/verify-account';
-import { id, oneOf, timestamp } from '#shared/responses';
+import { id, oneOf, timestamp } from '#shared/openapi-responses';
 
 // What the Verify routes answer (docs/api.md#account-object), as Orum's
 // `VerifyAccountResponseBase` names it; the presenter (present.ts) builds it. Not imported by
-// handlers: see #shared/responses.
+// handlers: see #shared/openapi-responses.
 
-/** As the request schemas take them (schemas.ts): the account echoes what was validated. */
+/** As the request schemas take them (request-schemas.ts): the account echoes what was validated. */
 const phoneNumber = () => z.string().check(z.regex(/^\+[1-9]\d{1,14}$/));
 
 const matchResult = oneOf(MATCH_RESULTS, 'Result of an ownership comparison of one field.');

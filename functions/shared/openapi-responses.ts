@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { SCOPES } from './scopes';
 import type { IssueDetail } from './validation';
 
-// Building blocks of the response schemas (functions/<area>/responses.ts): what the
+// Building blocks of the response schemas (functions/<area>/openapi-responses.ts): what the
 // service answers, as zod schemas, so the OpenAPI document is generated from them
 // (lib/openapi) and the integration tests parse every real response with them. Handlers
 // never import these (bundle size): the presenters build the bodies, and the tests hold

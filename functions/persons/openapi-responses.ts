@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { ADDRESS_TYPES, CONTACT_TYPES, PERSON_STATUSES, REASON_CODES } from '#domain/person';
-import { id, oneOf, timestamp } from '#shared/responses';
+import { id, oneOf, timestamp } from '#shared/openapi-responses';
 
 // What the person routes answer (docs/api.md#person-object), with the names of Orum's
 // persons API; the presenter (present.ts) builds it. Not imported by handlers: see
-// #shared/responses.
+// #shared/openapi-responses.
 
 const personStatus = oneOf(PERSON_STATUSES, 'Status of the person (docs/api.md#person-lifecycle).');
 

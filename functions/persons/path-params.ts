@@ -1,7 +1,7 @@
 import { unknownIdParams } from '#shared/input-schemas';
 
 // Path parameters of the person routes, apart from their bodies and list filters
-// (schemas.ts): a route bundles only the schemas it validates.
+// (request-schemas.ts): a route bundles only the schemas it validates.
 //
 // A malformed path id answers `404 unknown_id_person`, as Orum documents for it: no
 // person can have such an id, so it is not found, and a client written for Orum expects

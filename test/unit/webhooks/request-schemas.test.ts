@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { handler as invokeHandler } from '#functions/webhooks/handlers/invoke';
-import { configurationIdParams } from '#functions/webhooks/params';
-import { configurationBody } from '#functions/webhooks/schemas';
+import { configurationIdParams } from '#functions/webhooks/path-params';
+import { configurationBody } from '#functions/webhooks/request-schemas';
 import { AppError } from '#shared/errors';
 import { type InputSource, parseInput } from '#shared/validation';
 

@@ -2,10 +2,10 @@ import * as z from 'zod/mini';
 import { MAX_STORED_ATTEMPTS } from '#domain/attempt-slots';
 import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { eventData } from '#functions/event-catalogue/payloads';
-import { id, timestamp } from '#shared/responses';
+import { id, timestamp } from '#shared/openapi-responses';
 
 // What the event log answers (docs/api.md#events): the envelope exactly as webhooks carry
-// it. Not imported by handlers: see #shared/responses.
+// it. Not imported by handlers: see #shared/openapi-responses.
 
 export const eventType = z
   .enum(ORUM_EVENT_TYPES)

@@ -1,9 +1,9 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { MetadataValue } from '#domain/person';
-import { personIdParams } from '#functions/persons/params';
+import type { person as personObject } from '#functions/persons/openapi-responses';
+import { personIdParams } from '#functions/persons/path-params';
 import type { presentPerson } from '#functions/persons/present';
-import type { person as personObject } from '#functions/persons/responses';
 import {
   type CreatePersonBody,
   createPersonBody,
@@ -11,9 +11,9 @@ import {
   listPersonsQuery,
   type PatchPersonBody,
   patchPersonBody,
-} from '#functions/persons/schemas';
+} from '#functions/persons/request-schemas';
 import type { createPerson, patchPerson, replacePerson } from '#functions/persons/write-person';
-import { createVerifyAccountBody } from '#functions/verify-accounts/schemas';
+import { createVerifyAccountBody } from '#functions/verify-accounts/request-schemas';
 import { AppError } from '#shared/errors';
 import { pageRequestOf } from '#shared/http/pages';
 import { type InputSource, parseInput } from '#shared/validation';
