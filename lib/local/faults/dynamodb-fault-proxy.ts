@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { UpstreamForwarder } from '../upstream-forwarder';
 import type { Fault } from './fault-injector';
 
 // DynamoDB's faults on the wire, so that the handlers' real SDK client meets them as it
@@ -56,35 +57,15 @@ export async function startDynamoDbFaultProxy(
   upstream: string,
   draw: () => Fault | undefined,
 ): Promise<DynamoDbFaultProxy> {
-  const target = new URL(upstream);
-  const agent = new Agent({ keepAlive: true });
-
-  const forward = (request: IncomingMessage, response: ServerResponse) => {
-    const sent = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: request.method,
-        path: request.url,
-        headers: request.headers,
-        agent,
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    // DynamoDB Local gone (the runtime stopping): the client sees a dropped connection, as for `reset`.
-    sent.on('error', () => request.socket.destroy());
-    request.pipe(sent);
-  };
+  // With DynamoDB Local gone (the runtime stopping) the forwarder drops the client's connection, as `reset` does.
+  const forwarder = new UpstreamForwarder(upstream);
 
   const server = createServer((request, response) => {
     const fault = draw();
-    if (fault === undefined) return forward(request, response);
+    if (fault === undefined) return forwarder.forward(request, response);
     if (fault.kind === 'slow') {
       // The body waits, unread, in the paused request until it is forwarded.
-      void delay(fault.latencyMs).then(() => forward(request, response));
+      void delay(fault.latencyMs).then(() => forwarder.forward(request, response));
       return;
     }
     // The whole request is read first, as DynamoDB reads it before it answers.
@@ -107,7 +88,7 @@ export async function startDynamoDbFaultProxy(
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-        agent.destroy();
+        forwarder.destroy();
       }),
   };
 }

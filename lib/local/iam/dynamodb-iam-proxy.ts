@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { UpstreamForwarder } from '../upstream-forwarder';
 import { iamRequestsOf } from './dynamodb-requests';
 import { accessKeyIdOf, closeServer, listenOnLoopback, readBody } from './loopback-server';
 import { evaluatePolicy, type PolicyDecision, type PolicyRequest } from './policy-evaluator';
@@ -71,31 +72,8 @@ const accessDenied = (session: StandInSession, request: PolicyRequest, decision:
 
 /** Starts the proxy on a free loopback port, in front of `options.upstream`. */
 export async function startDynamoDbIamProxy(options: DynamoDbIamProxyOptions): Promise<DynamoDbIamProxy> {
-  const target = new URL(options.upstream);
-  const agent = new Agent({ keepAlive: true });
+  const forwarder = new UpstreamForwarder(options.upstream);
   const now = options.now ?? Date.now;
-
-  /** Sends the request on to DynamoDB Local: its buffered body, or else the request itself, streamed. */
-  const forward = (request: IncomingMessage, response: ServerResponse, body?: Buffer) => {
-    const sent = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: request.method,
-        path: request.url,
-        headers: request.headers,
-        agent,
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    // DynamoDB Local gone (the runtime stopping): the client sees a dropped connection.
-    sent.on('error', () => request.socket.destroy());
-    if (body === undefined) request.pipe(sent);
-    else sent.end(body);
-  };
 
   /** Decides a session's call: every IAM request it makes must be allowed. */
   const enforce = async (session: StandInSession, request: IncomingMessage, response: ServerResponse) => {
@@ -114,7 +92,7 @@ export async function startDynamoDbIamProxy(options: DynamoDbIamProxyOptions): P
     }
     options.onDecided?.({ session, requests, ...(refused && { refused }) });
     if (refused) return answerError(response, accessDenied(session, refused.request, refused.decision));
-    forward(request, response, body);
+    forwarder.forward(request, response, body);
   };
 
   const server = createServer((request, response) => {
@@ -129,7 +107,7 @@ export async function startDynamoDbIamProxy(options: DynamoDbIamProxyOptions): P
       request.resume();
       return answerError(response, UNRECOGNIZED);
     }
-    forward(request, response);
+    forwarder.forward(request, response);
   });
 
   const endpoint = await listenOnLoopback(server);
@@ -137,7 +115,7 @@ export async function startDynamoDbIamProxy(options: DynamoDbIamProxyOptions): P
     endpoint,
     stop: async () => {
       await closeServer(server);
-      agent.destroy();
+      forwarder.destroy();
     },
   };
 }

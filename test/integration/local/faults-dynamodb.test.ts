@@ -1,8 +1,9 @@
-import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DynamoDbFaultProxy, startDynamoDbFaultProxy } from '#lib/local/faults/dynamodb-fault-proxy';
 import { FaultInjector } from '#lib/local/faults/fault-injector';
 import { type FaultPlanInput, faultPlan } from '#lib/local/faults/fault-plan';
+import { rawDynamoDbClient, rejection } from '#test/support/raw-dynamodb';
 import { createTestTable } from '../harness';
 
 /**
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const table = await createTestTable();
   tableName = table.tableName;
   upstream = table.dynamoEndpoint;
-  direct = new DynamoDBClient({ endpoint: table.dynamoEndpoint });
+  direct = rawDynamoDbClient(table.dynamoEndpoint);
   return () => direct.destroy();
 });
 afterEach(() => proxy?.stop());
@@ -34,7 +35,7 @@ async function clientThroughFaults(plan: FaultPlanInput['dynamodb']): Promise<Dy
   injector = new FaultInjector(faultPlan({ seed: 42, dynamodb: plan }));
   injector.arm();
   proxy = await startDynamoDbFaultProxy(upstream, () => injector.draw('dynamodb'));
-  return new DynamoDBClient({ endpoint: proxy.endpoint });
+  return rawDynamoDbClient(proxy.endpoint);
 }
 
 let counter = 0;
@@ -42,16 +43,6 @@ const put = (client: DynamoDBClient, pk = `faults-${++counter}`) =>
   client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: pk }, sk: { S: 'item' } } })).then(() => pk);
 const stored = async (pk: string) =>
   (await direct.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: pk }, sk: { S: 'item' } } }))).Item;
-
-/** The rejection of `promise`, which must reject. */
-async function rejection(promise: Promise<unknown>): Promise<Error & Record<string, any>> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error & Record<string, any>;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('DynamoDB behind the fault proxy', () => {
   it('at 10 % of throttles, 5xx and resets, every write succeeds: the SDK retries each fault away', async () => {

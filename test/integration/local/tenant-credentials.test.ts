@@ -1,6 +1,6 @@
 import {
   BatchGetItemCommand,
-  DynamoDBClient,
+  type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
@@ -13,6 +13,7 @@ import { type DecidedCall, type DynamoDbIamProxy, startDynamoDbIamProxy } from '
 import { type StsStandIn, startStsStandIn } from '#lib/local/iam/sts-stand-in';
 import { tenantRoleStatements } from '#lib/service/tenant-access';
 import { TABLE_SCHEMA } from '#shared/db/schema';
+import { rawDynamoDbClient, rejection } from '#test/support/raw-dynamodb';
 import { createTestTable } from '../harness';
 
 /**
@@ -58,9 +59,8 @@ beforeAll(async () => {
     now: () => clock,
     onDecided: (call) => decided.push(call),
   });
-  const local = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
-  stsClient = new STSClient({ ...local, endpoint: sts.endpoint });
-  direct = new DynamoDBClient({ ...local, endpoint: created.dynamoEndpoint });
+  stsClient = new STSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: sts.endpoint });
+  direct = rawDynamoDbClient(created.dynamoEndpoint);
 });
 afterAll(async () => {
   for (const client of [stsClient, direct, ...clients]) client.destroy();
@@ -91,18 +91,9 @@ async function clientOf(tenant: string | 'own'): Promise<DynamoDBClient> {
             sessionToken: c!.SessionToken!,
           }),
         );
-  const client = new DynamoDBClient({ region: LOCAL_REGION, endpoint: proxy.endpoint, credentials });
+  const client = rawDynamoDbClient(proxy.endpoint, credentials);
   clients.push(client);
   return client;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error & Record<string, any>> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error & Record<string, any>;
-  }
-  throw new Error('expected a rejection');
 }
 
 const key = (pk: string) => ({ pk: { S: pk }, sk: { S: 'item' } });
@@ -248,10 +239,10 @@ describe('the IAM proxy in front of DynamoDB Local', () => {
   });
 
   it('refuses a temporary key it never issued, as DynamoDB refuses an unknown token', async () => {
-    const forged = new DynamoDBClient({
-      region: LOCAL_REGION,
-      endpoint: proxy.endpoint,
-      credentials: { accessKeyId: 'ASIAFORGEDFORGED0000', secretAccessKey: 'x', sessionToken: 'y' },
+    const forged = rawDynamoDbClient(proxy.endpoint, {
+      accessKeyId: 'ASIAFORGEDFORGED0000',
+      secretAccessKey: 'x',
+      sessionToken: 'y',
     });
     clients.push(forged);
     expect((await rejection(get(forged, 'T#acme#VA#1'))).name).toBe('UnrecognizedClientException');
