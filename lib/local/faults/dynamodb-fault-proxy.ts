@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { closeServer, listenOnLoopback } from '../loopback-server';
 import { UpstreamForwarder } from '../upstream-forwarder';
 import type { Fault } from './fault-injector';
 
@@ -79,17 +79,15 @@ export async function startDynamoDbFaultProxy(
       answerError(response, pick(fault.kind === 'throttle' ? THROTTLED : UNAVAILABLE, fault.roll));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const endpoint = await listenOnLoopback(server);
 
   return {
-    endpoint: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-        forwarder.destroy();
-      }),
+    endpoint,
+    stop: () => {
+      const closed = closeServer(server);
+      forwarder.destroy();
+      return closed;
+    },
   };
 }
 

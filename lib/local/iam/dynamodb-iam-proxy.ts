@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { accessKeyIdOf, closeServer, listenOnLoopback, readBody } from '../loopback-server';
 import { UpstreamForwarder } from '../upstream-forwarder';
 import { iamRequestsOf } from './dynamodb-requests';
-import { accessKeyIdOf, closeServer, listenOnLoopback, readBody } from './loopback-server';
 import { evaluatePolicy, type PolicyDecision, type PolicyRequest } from './policy-evaluator';
 import { SESSION_KEY_PREFIX, type StandInSession } from './sts-stand-in';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type PolicyStatementJson, TENANT_SESSION_TAG } from '#lib/service/tenant-access';
 import { LOCAL_ACCOUNT_ID } from '../aws-account';
-import { accessKeyIdOf, closeServer, listenOnLoopback, readBody } from './loopback-server';
+import { accessKeyIdOf, closeServer, listenOnLoopback, readBody } from '../loopback-server';
 
 // A stand-in for STS's AssumeRole on loopback, speaking STS's Query protocol, so that the
 // handlers' real STS client (functions/shared/db/tenant-access/sts.ts, pointed here by

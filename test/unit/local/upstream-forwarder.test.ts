@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeServer, listenOnLoopback, readBody } from '#lib/local/iam/loopback-server';
+import { closeServer, listenOnLoopback, readBody } from '#lib/local/loopback-server';
 import { UpstreamForwarder } from '#lib/local/upstream-forwarder';
 
 /** What the upstream was sent, one entry a request. */

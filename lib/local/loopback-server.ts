@@ -1,9 +1,9 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// What the stand-ins for STS and for IAM on DynamoDB (./sts-stand-in.ts,
-// ./dynamodb-iam-proxy.ts) share as HTTP servers: a free port on loopback, a bounded body,
-// and a stop that does not wait for the SDK's kept-alive connections.
+// What the local HTTP stand-ins share as servers (the STS stand-in and the IAM proxy in
+// iam/, the fault proxy in faults/): a free port on loopback, a bounded body, and a stop
+// that does not wait for the SDK's kept-alive connections.
 
 /** Listens on a free port of 127.0.0.1 and resolves with the server's URL, no trailing slash. */
 export async function listenOnLoopback(server: Server): Promise<string> {
