@@ -16,8 +16,9 @@ const marked = (value: number | string, verdict: Verdict | undefined) =>
 
 /** Which run the figures are of: the floor and every init time move with the Node.js version. */
 export function runLine(run: BenchResults['run']): string {
+  const load = run.load === undefined ? '' : ` (load ${run.load} as it started)`;
   const parts = run.parts ? `; parts run: ${run.parts.map((part) => `\`${part}\``).join(', ')}` : '';
-  return `Run of ${run.at.slice(0, 10)} at commit \`${run.commit}\`, Node.js ${run.node}, ${run.cpus} cores${parts}`;
+  return `Run of ${run.at.slice(0, 10)} at commit \`${run.commit}\`, Node.js ${run.node}, ${run.cpus} cores${load}${parts}`;
 }
 
 /** The floor and every function's bundle, init and peak RSS against it. */

@@ -10,13 +10,18 @@ export type BenchPart = (typeof BENCH_PARTS)[number];
  * machines are noisy); absolute times are there for reading.
  */
 export interface BenchResults {
-  /** When and where it ran, for reading two files side by side; `parts` those it ran (absent before issue 32). */
+  /**
+   * When and where it ran, for reading two files side by side. Since issue 32 also `parts`,
+   * those it ran, and `load`, the machine's 1-minute load average as it started (a busy
+   * machine's timings mean less).
+   */
   readonly run: {
     readonly at: string;
     readonly commit: string;
     readonly node: string;
     readonly cpus: number;
     readonly parts?: readonly BenchPart[];
+    readonly load?: number;
   };
   /**
    * The bare handler: one GetCommand with @aws-sdk/lib-dynamodb, bundled as the stack bundles;

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDynamoDbLocal } from '#lib/local/dynamodb-local';
@@ -9,6 +9,7 @@ import { REPO_ROOT } from '#lib/repo-root';
 import { measureBundles } from './bundles';
 import type { BenchContext } from './context';
 import { measureCost } from './cost';
+import { LATEST_RESULTS_JSON, PERFORMANCE_DOC, publishResults } from './latest-results';
 import { useBenchListShards } from './list-shards';
 import { measureLists } from './lists';
 import { measureOverhead } from './overhead';
@@ -16,18 +17,20 @@ import { measurePipeline } from './pipeline';
 import { report } from './report';
 import { BENCH_PARTS, type BenchPart } from './results';
 import { measureScreening } from './screening';
+import { round } from './stats';
 import { judgeResults } from './verdicts';
 
 /**
- * `npm run bench [-- --only bundles,overhead,lists,pipeline,cost,screening]`:
+ * `npm run bench [-- --only bundles,overhead,lists,pipeline,cost,screening] [--publish]`:
  * every benchmark of the service in one run, each part on a DynamoDB Local of its own (one
  * that earlier parts filled slows the next: DynamoDB Local keeps every table's stream
  * records in one store). Prints a table (stdout) and writes `.bench/results.json`
  * (git-ignored) so versions can be compared: the figures, and each goal's figure with its
- * verdict (./verdicts.ts). Progress goes to stderr. Not part of `npm test`: timings
+ * verdict (./verdicts.ts). `--publish` then makes
+ * them the docs' latest (./latest-results.ts). Progress goes to stderr. Not part of `npm test`: timings
  * judge nothing there (docs/performance.md).
  */
-const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const { values } = parseArgs({ options: { only: { type: 'string' }, publish: { type: 'boolean' } } });
 const only = new Set((values.only?.split(',') ?? BENCH_PARTS) as BenchPart[]);
 for (const part of only) {
   if (!BENCH_PARTS.includes(part)) {
@@ -62,6 +65,7 @@ async function measure<T>(part: BenchPart, fn: (context: BenchContext) => Promis
 }
 
 const at = new Date().toISOString();
+const load = round(loadavg()[0] ?? 0, 1);
 const bundles = await measure('bundles', measureBundles);
 const overhead = await measure('overhead', measureOverhead);
 const list = await measure('lists', measureLists);
@@ -75,6 +79,7 @@ const results = judgeResults({
     node: process.versions.node,
     cpus: availableParallelism(),
     parts: BENCH_PARTS.filter((part) => only.has(part)),
+    load,
   },
   ...(bundles && { floor: bundles.floor, handlers: bundles.handlers }),
   overhead_ratio: overhead,
@@ -91,6 +96,10 @@ console.log(report(results));
 log(
   `results written to .bench/results.json: ${results.summary.passed} figures meet their goals, ${results.summary.failed} miss`,
 );
+if (values.publish) {
+  publishResults(results);
+  log(`published to ${LATEST_RESULTS_JSON} and ${PERFORMANCE_DOC}#latest-results`);
+}
 
 function gitCommit(): string {
   try {
