@@ -22,6 +22,25 @@ export const meetsGoal = (value: number, goal: Goal): boolean =>
 const atMost = (limit: number): Goal => ({ op: '<=', limit });
 const atLeast = (limit: number): Goal => ({ op: '>=', limit });
 
+/** Each judged measure's goal: GOALS' limits with the side of them a figure must stay on. */
+export const GOAL_OF = {
+  bundle_ratio: atMost(GOALS.bundleRatio),
+  init_ratio: atMost(GOALS.initRatio),
+  rss_ratio: atMost(GOALS.rssRatio),
+  overhead_ratio: atMost(GOALS.overheadRatio),
+  list_ratio: atMost(GOALS.listRatio),
+  list_rru_ratio: atMost(GOALS.listRruRatio),
+  shard_ratio: atMost(GOALS.shardRatio),
+  // Page 50 as clients reach it is held to the list goal (issue 21).
+  sequential_ratio: atMost(GOALS.listRatio),
+  cursor_ratio: atMost(GOALS.listRatio),
+  events_per_s: atLeast(GOALS.pipelineEventsPerS),
+  p99_ms: atMost(GOALS.pipelineP99Ms),
+  usd_per_million_verifications: atMost(GOALS.usdPerMillion),
+  tenant_ceiling_verifications_per_s: atLeast(GOALS.tenantCeilingPerS),
+} as const satisfies Record<string, Goal>;
+export type JudgedMeasure = keyof typeof GOAL_OF;
+
 /** The tenant whose ceiling the goal judges (the other shard counts are for reading). */
 export const TENANT_CEILING_SUBJECT = `${GOALS.tenantShards} list shards`;
 
@@ -34,7 +53,8 @@ export function judgeResults(results: Partial<BenchResults>): BenchResultsFile {
 /** Every judged figure of the parts present in `results`, in the order the report prints them. */
 export function verdictsOf(results: Partial<BenchResults>): Verdict[] {
   const verdicts: Verdict[] = [];
-  const judge = (part: BenchPart, measure: string, value: number, goal: Goal, subject?: string) =>
+  const judge = (part: BenchPart, measure: JudgedMeasure, value: number, subject?: string) => {
+    const goal = GOAL_OF[measure];
     verdicts.push({
       part,
       measure,
@@ -43,55 +63,48 @@ export function verdictsOf(results: Partial<BenchResults>): Verdict[] {
       goal,
       meets: meetsGoal(value, goal),
     });
+  };
 
   if (results.floor && results.handlers) {
     // rss_ratio is 0 when the run skipped the RSS phase: nothing was measured, so nothing is judged.
     const rssMeasured = results.floor.rss_mb > 0;
     for (const h of results.handlers) {
-      judge('bundles', 'bundle_ratio', h.bundle_ratio, atMost(GOALS.bundleRatio), h.name);
-      judge('bundles', 'init_ratio', h.init_ratio, atMost(GOALS.initRatio), h.name);
-      if (rssMeasured) judge('bundles', 'rss_ratio', h.rss_ratio, atMost(GOALS.rssRatio), h.name);
+      judge('bundles', 'bundle_ratio', h.bundle_ratio, h.name);
+      judge('bundles', 'init_ratio', h.init_ratio, h.name);
+      if (rssMeasured) judge('bundles', 'rss_ratio', h.rss_ratio, h.name);
     }
   }
   for (const [name, ratio] of Object.entries(results.overhead_ratio ?? {})) {
-    judge('overhead', 'overhead_ratio', ratio, atMost(GOALS.overheadRatio), name);
+    judge('overhead', 'overhead_ratio', ratio, name);
   }
   const list = results.list;
   if (list) {
-    for (const row of list.rows) judge('lists', 'list_ratio', row.ratio, atMost(GOALS.listRatio), row.name);
+    for (const row of list.rows) judge('lists', 'list_ratio', row.ratio, row.name);
     const rru = list.list_rru_per_page;
     if (rru) {
-      const rruGoal = atMost(GOALS.listRruRatio);
-      judge('lists', 'list_rru_ratio', round(rru['100k'] / rru['1k'], 3), rruGoal, 'unfiltered');
+      judge('lists', 'list_rru_ratio', round(rru['100k'] / rru['1k'], 3), 'unfiltered');
       judge(
         'lists',
         'list_rru_ratio',
         round(rru['100k_filtered'] / rru['1k_filtered'], 3),
-        rruGoal,
         'verification_status=valid',
       );
     }
-    for (const row of list.shard_ratio?.rows ?? []) {
-      judge('lists', 'shard_ratio', row.ratio, atMost(GOALS.shardRatio), row.name);
-    }
-    // Page 50 as clients reach it, the worst row at 100k (issue 21); the cold index=50 is for reference.
-    if (list.sequential_ratio !== undefined) {
-      judge('lists', 'sequential_ratio', list.sequential_ratio, atMost(GOALS.listRatio));
-    }
-    if (list.cursor_ratio !== undefined) judge('lists', 'cursor_ratio', list.cursor_ratio, atMost(GOALS.listRatio));
+    for (const row of list.shard_ratio?.rows ?? []) judge('lists', 'shard_ratio', row.ratio, row.name);
+    // Page 50 as clients reach it, the worst row at 100k; the cold index=50 is for reference.
+    if (list.sequential_ratio !== undefined) judge('lists', 'sequential_ratio', list.sequential_ratio);
+    if (list.cursor_ratio !== undefined) judge('lists', 'cursor_ratio', list.cursor_ratio);
   }
   if (results.pipeline) {
-    judge('pipeline', 'events_per_s', results.pipeline.events_per_s, atLeast(GOALS.pipelineEventsPerS));
-    judge('pipeline', 'p99_ms', results.pipeline.p99_ms, atMost(GOALS.pipelineP99Ms));
+    judge('pipeline', 'events_per_s', results.pipeline.events_per_s);
+    judge('pipeline', 'p99_ms', results.pipeline.p99_ms);
   }
   if (results.cost) {
-    const cost = results.cost;
-    judge('cost', 'usd_per_million_verifications', cost.usd_per_million_verifications, atMost(GOALS.usdPerMillion));
+    judge('cost', 'usd_per_million_verifications', results.cost.usd_per_million_verifications);
     judge(
       'cost',
       'tenant_ceiling_verifications_per_s',
-      cost.tenant_ceiling_verifications_per_s,
-      atLeast(GOALS.tenantCeilingPerS),
+      results.cost.tenant_ceiling_verifications_per_s,
       TENANT_CEILING_SUBJECT,
     );
   }
