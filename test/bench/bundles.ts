@@ -15,8 +15,9 @@ import { FLOOR_ROUTE, type SynthesizedFunction, synthesizedBefore, synthesizeFun
 import { startWebhookReceiver } from './bundles/webhook-receiver';
 import { INVOCATIONS } from './bundles/workload';
 import type { BenchContext, BenchPart } from './context';
-import { type BenchResults, GOALS, type HandlerFigures } from './results';
+import type { BenchResults, Goal, HandlerFigures } from './results';
 import { round } from './stats';
+import { GOAL_OF, meetsGoal } from './verdicts';
 
 /**
  * Issue 11, bundles: every function of the stack (and the floor, a bare GetCommand handler)
@@ -177,7 +178,7 @@ async function logWhatDominates(
 ): Promise<void> {
   const floorComposition = await bundleComposition(floor.dir);
   for (const handler of figures.handlers) {
-    if (handler.bundle_ratio <= GOALS.bundleRatio) continue;
+    if (meetsGoal(handler.bundle_ratio, GOAL_OF.bundle_ratio)) continue;
     const fn = functions.find((candidate) => candidate.name === handler.name) as SynthesizedFunction;
     const over = compositionOverFloor(await bundleComposition(fn.dir), floorComposition, 4)
       .map(([group, bytes]) => `${group} ${bytes > 0 ? '+' : ''}${(bytes / 1024).toFixed(1)} KB`)
@@ -208,7 +209,7 @@ function stopwatch(context: BenchContext): (what: string) => void {
 
 /** The figures as a table, goals marked: `!` where a goal is missed. */
 export function formatBundleFigures(figures: BundleFigures): string {
-  const mark = (value: number, goal: number) => `${value.toFixed(3)}${value > goal ? '!' : ' '}`;
+  const mark = (value: number, goal: Goal) => `${value.toFixed(3)}${meetsGoal(value, goal) ? ' ' : '!'}`;
   const rows = [
     ['function', 'bytes', 'init_ms', 'init_ratio', 'bundle_ratio', 'rss_mb', 'rss_ratio'],
     [
@@ -224,10 +225,10 @@ export function formatBundleFigures(figures: BundleFigures): string {
       h.name,
       String(h.bundle_bytes),
       h.init_ms.toFixed(1),
-      mark(h.init_ratio, GOALS.initRatio),
-      mark(h.bundle_ratio, GOALS.bundleRatio),
+      mark(h.init_ratio, GOAL_OF.init_ratio),
+      mark(h.bundle_ratio, GOAL_OF.bundle_ratio),
       h.rss_mb.toFixed(1),
-      mark(h.rss_ratio, GOALS.rssRatio),
+      mark(h.rss_ratio, GOAL_OF.rss_ratio),
     ]),
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];

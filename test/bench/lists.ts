@@ -26,6 +26,7 @@ import {
 import { isMain, runStandalone } from './standalone';
 import { median, round } from './stats';
 import { textTable } from './text-table';
+import { GOAL_OF, meetsGoal } from './verdicts';
 
 /**
  * List scaling (issue 11): page 0 and page 50 (size 100) of `GET /verify/accounts` and
@@ -437,7 +438,7 @@ export function formatListTable(figures: ListFigures, sizes = { small: 1_000, la
         row.ms_1k,
         row.ms_100k,
         row.ratio,
-        row.ratio <= GOALS.listRatio ? 'met' : 'MISSED',
+        meetsGoal(row.ratio, GOAL_OF.list_ratio) ? 'met' : 'MISSED',
         row.rru_1k ?? '-',
         row.rru_100k ?? '-',
         row.scanned_1k ?? '-',
@@ -453,7 +454,7 @@ export function formatListTable(figures: ListFigures, sizes = { small: 1_000, la
 function describeShardsAndReads(figures: ListFigures, large: string): string[] {
   const lines: string[] = [];
   if (figures.deep_rows?.length) {
-    const mark = (ratio: number) => (ratio <= GOALS.listRatio ? 'met' : 'MISSED');
+    const mark = (ratio: number) => (meetsGoal(ratio, GOAL_OF.sequential_ratio) ? 'met' : 'MISSED');
     lines.push(
       `page 50 as clients reach it, ÷ page 0 of the same tenant (goal ≤ ${GOALS.listRatio}; cold for reference):`,
       ...textTable(
@@ -492,7 +493,7 @@ function describeShardsAndReads(figures: ListFigures, large: string): string[] {
   const rru = figures.list_rru_per_page;
   if (rru) {
     const ratio = (a: number, b: number) => round(b / a, 3);
-    const mark = (value: number) => (value <= GOALS.listRruRatio ? 'met' : 'MISSED');
+    const mark = (value: number) => (meetsGoal(value, GOAL_OF.list_rru_ratio) ? 'met' : 'MISSED');
     lines.push(
       `read units of page 0: unfiltered ${rru['1k']} / ${rru['100k']} = ${ratio(rru['1k'], rru['100k'])} ${mark(ratio(rru['1k'], rru['100k']))}, ` +
         `filtered ${rru['1k_filtered']} / ${rru['100k_filtered']} = ${ratio(rru['1k_filtered'], rru['100k_filtered'])} ` +
@@ -509,7 +510,7 @@ function describeShardsAndReads(figures: ListFigures, large: string): string[] {
           row.ms_1_shard,
           row.ms_8_shards,
           row.ratio,
-          row.ratio <= GOALS.shardRatio ? 'met' : 'MISSED',
+          meetsGoal(row.ratio, GOAL_OF.shard_ratio) ? 'met' : 'MISSED',
           row.rru_1_shard,
           row.rru_8_shards,
         ]),

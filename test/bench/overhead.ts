@@ -16,10 +16,10 @@ import { discardingQueue, publicUrlPolicy, startBenchService } from './bench-ser
 import { type Call, dynamoCalls, serviceDocumentClient } from './call-recorder';
 import type { BenchContext, BenchPart } from './context';
 import { overheadScenarios, overheadVariants } from './overhead-scenarios';
-import { GOALS } from './results';
 import { isMain, runStandalone } from './standalone';
 import { median, round } from './stats';
 import { textTable } from './text-table';
+import { GOAL_OF, meetsGoal } from './verdicts';
 
 /**
  * Handler overhead (issue 11): each HTTP handler's median latency on a realistic API
@@ -257,7 +257,7 @@ export function formatOverheadTable(rows: readonly OverheadRow[]): string {
         row.handler_ms,
         row.bare_ms,
         row.ratio,
-        row.ratio <= GOALS.overheadRatio ? 'met' : 'MISSED',
+        meetsGoal(row.ratio, GOAL_OF.overhead_ratio) ? 'met' : 'MISSED',
         row.ratio_without_stack_calls,
         row.stack_ms,
         row.own_ms,

@@ -1,13 +1,28 @@
 import type { ScreeningFigures } from './screening';
 
+/** The parts of `npm run bench`, in the order a run measures them (`--only` picks some). */
+export const BENCH_PARTS = ['bundles', 'overhead', 'lists', 'pipeline', 'cost', 'screening'] as const;
+export type BenchPart = (typeof BENCH_PARTS)[number];
+
 /**
  * The shape of `.bench/results.json`, so runs of different versions can be compared. Every
  * figure that judges is a ratio or a count measured side by side in one run (these
  * machines are noisy); absolute times are there for reading.
  */
 export interface BenchResults {
-  /** When and where it ran, for reading two files side by side. */
-  readonly run: { readonly at: string; readonly commit: string; readonly node: string; readonly cpus: number };
+  /**
+   * When and where it ran, for reading two files side by side. Since issue 32 also `parts`,
+   * those it ran, and `load`, the machine's 1-minute load average as it started (a busy
+   * machine's timings mean less).
+   */
+  readonly run: {
+    readonly at: string;
+    readonly commit: string;
+    readonly node: string;
+    readonly cpus: number;
+    readonly parts?: readonly BenchPart[];
+    readonly load?: number;
+  };
   /**
    * The bare handler: one GetCommand with @aws-sdk/lib-dynamodb, bundled as the stack bundles;
    * `rss_mb` its peak RSS measured as every function's (0 when the RSS phase was skipped).
@@ -196,3 +211,39 @@ export const GOALS = {
   /** List read units per page, 100k / 1k records. */
   listRruRatio: 1.5,
 } as const;
+
+/** A goal: the figure is at most (`<=`) or at least (`>=`) the limit. */
+export interface Goal {
+  readonly op: '<=' | '>=';
+  readonly limit: number;
+}
+
+/**
+ * One figure judged against its goal (test/bench/verdicts.ts). `measure` names the figure
+ * as results.json does (`bundle_ratio`, `overhead_ratio`, `p99_ms`, …); `subject` the
+ * function or row it is of, where the part has several.
+ */
+export interface Verdict {
+  readonly part: BenchPart;
+  readonly measure: string;
+  readonly subject?: string;
+  readonly value: number;
+  readonly goal: Goal;
+  readonly meets: boolean;
+}
+
+export interface VerdictCount {
+  readonly passed: number;
+  readonly failed: number;
+}
+
+/** How many figures met their goals, in all and by each part that ran. */
+export interface VerdictSummary extends VerdictCount {
+  readonly parts: Readonly<Partial<Record<BenchPart, VerdictCount>>>;
+}
+
+/** `.bench/results.json` as written: the figures of the parts that ran, and their verdicts. */
+export type BenchResultsFile = Partial<BenchResults> & {
+  readonly verdicts: readonly Verdict[];
+  readonly summary: VerdictSummary;
+};

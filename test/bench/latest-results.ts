@@ -1,0 +1,146 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { REPO_ROOT } from '#lib/repo-root';
+import { functionTable, markOf, runLine } from './report';
+import { BENCH_PARTS, type BenchResults, type BenchResultsFile, GOALS, type Goal, type Verdict } from './results';
+import { partsOf, verdictLookup } from './verdicts';
+
+// docs/performance.md's "Latest results" block is generated from the results it shows
+// (issue 32): `npm run bench -- --publish` commits the run's results.json as
+// docs/bench/latest-results.json and rewrites the block between the markers from it, and
+// test/unit/bench/latest-results.test.ts holds the two equal, so the table cannot drift.
+
+/** The published results (committed) and the page that shows them, from the repository root. */
+export const LATEST_RESULTS_JSON = 'docs/bench/latest-results.json';
+export const PERFORMANCE_DOC = 'docs/performance.md';
+
+export const BLOCK_START =
+  '<!-- latest-results:start: generated from docs/bench/latest-results.json by test/bench/latest-results.ts; do not edit by hand -->';
+export const BLOCK_END = '<!-- latest-results:end -->';
+
+/** How the summary names each judged figure, in the order it lists them. */
+const MEASURES: Readonly<Record<string, (r: Partial<BenchResults>) => string>> = {
+  bundle_ratio: (r) => `bundle bytes ÷ floor (${r.floor?.bundle_bytes.toLocaleString('en')} B)`,
+  init_ratio: (r) => `module init ÷ floor (${r.floor?.init_ms} ms)`,
+  rss_ratio: (r) => `peak RSS ÷ floor's (${r.floor?.rss_mb} MB)`,
+  overhead_ratio: () => 'HTTP handler overhead (median ÷ its bare DynamoDB calls)',
+  list_ratio: () => 'list page, 100k records ÷ 1k',
+  list_rru_ratio: () => 'list read units per page (`GET /verify/accounts` page 0), 100k ÷ 1k',
+  shard_ratio: () => 'list page 0 at 100k, 8 list shards ÷ 1',
+  sequential_ratio: () => 'page 50 at 100k ÷ page 0, reached page by page (worst row)',
+  cursor_ratio: () => 'page 50 at 100k ÷ page 0, by `Link` cursor (worst row)',
+  events_per_s: (r) => `local pipeline, events/s (${r.pipeline?.events.toLocaleString('en')} status changes)`,
+  p99_ms: () => 'local pipeline p99 ms, write to the receiver’s 2xx',
+  usd_per_million_verifications: (r) => `cost per million sustained \`status\` verifications: ${r.cost?.load}`,
+  tenant_ceiling_verifications_per_s: () => 'tenant ceiling, verifications/s with 8 list shards',
+};
+
+/** What a judged figure adds for reading, after its verdict. */
+const DETAILS: Readonly<Record<string, (r: Partial<BenchResults>) => string | undefined>> = {
+  usd_per_million_verifications: ({ cost }) =>
+    cost &&
+    `${cost.wcu_per_verification} WRU, ${cost.rcu_per_verification} RRU, ${cost.invocations_per_verification} invocations per verification`,
+  tenant_ceiling_verifications_per_s: ({ cost }) =>
+    cost && `set by \`${cost.capacity[String(GOALS.tenantShards)]?.limiting_partition ?? '–'}\``,
+  p99_ms: ({ pipeline }) => pipeline && `p50 ${pipeline.p50_ms} ms`,
+};
+
+const formatted = (measure: string, value: number) =>
+  measure.startsWith('usd_')
+    ? `$${value.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+    : value.toLocaleString('en', { maximumFractionDigits: 3 });
+
+const goalText = (measure: string, goal: Goal) =>
+  `${goal.op === '<=' ? '≤' : '≥'} ${measure.startsWith('usd_') ? '$' : ''}${goal.limit.toLocaleString('en')}`;
+
+/** One figure's verdicts in a cell: the value (or the range of several) and ✓, or ✗ with the rows that miss. */
+function resultCell(measure: string, verdicts: readonly Verdict[]): string {
+  const values = verdicts.map((v) => v.value);
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const range = low === high ? formatted(measure, low) : `${formatted(measure, low)}–${formatted(measure, high)}`;
+  const missed = verdicts.filter((v) => !v.meets);
+  if (missed.length === 0)
+    return `${range} ${markOf(verdicts[0])}${verdicts.length > 1 ? ` (all ${verdicts.length})` : ''}`;
+  if (verdicts.length === 1) return `${range} ✗`;
+  const side = missed[0]?.goal.op === '<=' ? 'over' : 'under';
+  const named = missed.length <= 3 ? `: ${missed.map((v) => v.subject).join('; ')}` : '';
+  return `${range} ✗ (${missed.length} of ${verdicts.length} ${side}${named})`;
+}
+
+/** The "measure | result | goal" table: one row per judged figure, its functions or rows together. */
+function summaryTable(r: BenchResultsFile): string[] {
+  const byMeasure = new Map<string, Verdict[]>();
+  for (const verdict of r.verdicts)
+    byMeasure.set(verdict.measure, [...(byMeasure.get(verdict.measure) ?? []), verdict]);
+  const known = Object.keys(MEASURES);
+  const unknown = [...byMeasure.keys()].filter((measure) => !known.includes(measure));
+  if (unknown.length > 0) {
+    throw new Error(
+      `no label for the measures ${unknown.join(', ')}: add them to MEASURES in test/bench/latest-results.ts`,
+    );
+  }
+  const rows = known.flatMap((measure) => {
+    const verdicts = byMeasure.get(measure);
+    if (!verdicts) return [];
+    const first = verdicts[0] as Verdict;
+    const detail = DETAILS[measure]?.(r);
+    const result = `${resultCell(measure, verdicts)}${detail ? `; ${detail}` : ''}`;
+    return [`| ${MEASURES[measure]?.(r)} | ${result.replaceAll('|', '\\|')} | ${goalText(measure, first.goal)} |`];
+  });
+  return ['| measure | result | goal |', '| --- | --- | --- |', ...rows];
+}
+
+/** The "Latest results" block of docs/performance.md, from a results file. */
+export function renderLatestResults(r: BenchResultsFile): string {
+  const parts = partsOf(r);
+  const notRun = BENCH_PARTS.filter((part) => !parts.includes(part));
+  const { passed, failed } = r.summary;
+  const busy =
+    r.run?.load !== undefined && r.run.load > r.run.cpus
+      ? [
+          'A busy machine (more runnable processes than cores): its times, and the Lambda compute priced from them, read high.',
+        ]
+      : [];
+  const lines = [
+    r.run ? `${runLine({ ...r.run, parts })}.` : 'Run of unknown date.',
+    ...busy,
+    notRun.length > 0
+      ? `Not run: ${notRun.map((part) => `\`${part}\``).join(', ')}; no figure here judges their goals.`
+      : 'Every part ran.',
+    '',
+    `${passed} of ${passed + failed} judged figures meet their goals.`,
+    '',
+    ...summaryTable(r),
+  ];
+  if (r.floor && r.handlers) {
+    lines.push('', ...functionTable({ floor: r.floor, handlers: r.handlers }, verdictLookup(r.verdicts)));
+  }
+  return lines.join('\n');
+}
+
+/** The text between the block's markers in `doc` (without the newlines that frame it). */
+export function latestResultsBlock(doc: string): string {
+  const start = doc.indexOf(BLOCK_START);
+  const end = doc.indexOf(BLOCK_END);
+  if (start === -1 || end < start) {
+    throw new Error(`${PERFORMANCE_DOC} has no "${BLOCK_START}" … "${BLOCK_END}" block: put the two markers back`);
+  }
+  return doc.slice(start + BLOCK_START.length, end).replace(/^\n+|\n+$/g, '');
+}
+
+/** `doc` with its block replaced by `block`. */
+export function withLatestResults(doc: string, block: string): string {
+  latestResultsBlock(doc); // throws when the markers are missing
+  const start = doc.indexOf(BLOCK_START) + BLOCK_START.length;
+  return `${doc.slice(0, start)}\n\n${block}\n\n${doc.slice(doc.indexOf(BLOCK_END))}`;
+}
+
+/** Commits `results` as the latest: the JSON file, and the block of docs/performance.md generated from it. */
+export function publishResults(results: BenchResultsFile): void {
+  const json = join(REPO_ROOT, LATEST_RESULTS_JSON);
+  mkdirSync(dirname(json), { recursive: true });
+  writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
+  const doc = join(REPO_ROOT, PERFORMANCE_DOC);
+  writeFileSync(doc, withLatestResults(readFileSync(doc, 'utf8'), renderLatestResults(results)));
+}

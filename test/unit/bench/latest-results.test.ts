@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '#lib/repo-root';
+import {
+  BLOCK_END,
+  BLOCK_START,
+  LATEST_RESULTS_JSON,
+  latestResultsBlock,
+  PERFORMANCE_DOC,
+  renderLatestResults,
+  withLatestResults,
+} from '#test/bench/latest-results';
+import type { BenchResultsFile } from '#test/bench/results';
+import { judgeResults, meetsGoal, partsOf, summarize } from '#test/bench/verdicts';
+import { cost, handler, list, run } from './bench-fixture';
+
+const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
+const published = JSON.parse(read(LATEST_RESULTS_JSON)) as BenchResultsFile;
+
+describe('the published bench results (docs/performance.md#latest-results)', () => {
+  it('are shown in docs/performance.md exactly as docs/bench/latest-results.json renders them', () => {
+    // After a run, `npm run bench -- --publish` rewrites both; edit neither by hand.
+    expect(latestResultsBlock(read(PERFORMANCE_DOC))).toBe(renderLatestResults(published));
+  });
+
+  it('carry verdicts that agree with their own figures and goals, counted in the summary', () => {
+    const wrong = published.verdicts.filter((v) => v.meets !== meetsGoal(v.value, v.goal));
+    expect(wrong).toEqual([]);
+    expect(published.summary).toEqual(summarize(partsOf(published), published.verdicts));
+  });
+});
+
+describe('the Latest results block', () => {
+  it('says which parts ran and which did not, and shows each judged figure with its goal and verdict', () => {
+    const block = renderLatestResults(
+      judgeResults({
+        run: { ...run, parts: ['lists', 'cost'] },
+        list: list({
+          shard_ratio: {
+            ratio: 1.602,
+            rows: [
+              { name: 'unfiltered', ms_1_shard: 10, ms_8_shards: 16, ratio: 1.602, rru_1_shard: 5, rru_8_shards: 6 },
+              { name: 'filtered', ms_1_shard: 10, ms_8_shards: 11.7, ratio: 1.172, rru_1_shard: 5, rru_8_shards: 6 },
+            ],
+          },
+        }),
+        cost: cost(),
+      }),
+    );
+
+    expect(block.split('\n')).toEqual([
+      'Run of 2026-11-27 at commit `abc1234`, Node.js 24.21.0, 2 cores; parts run: `lists`, `cost`.',
+      'Not run: `bundles`, `overhead`, `pipeline`, `screening`; no figure here judges their goals.',
+      '',
+      '4 of 5 judged figures meet their goals.',
+      '',
+      '| measure | result | goal |',
+      '| --- | --- | --- |',
+      '| list page, 100k records ÷ 1k | 1.1 ✓ | ≤ 1.5 |',
+      '| list page 0 at 100k, 8 list shards ÷ 1 | 1.172–1.602 ✗ (1 of 2 over: unfiltered) | ≤ 1.5 |',
+      '| cost per million sustained `status` verifications: 300 status verifications offered at 50/s | $9.85 ✓; 11.1 WRU, 2.92 RRU, 1.43 invocations per verification | ≤ $10 |',
+      '| tenant ceiling, verifications/s with 8 list shards | 3,333 ✓; set by `gsi1 T#<tenant>#VA#pending#<n>` | ≥ 1,000 |',
+    ]);
+  });
+
+  it('adds the per-function table when the bundles part ran, and says when the machine was busy', () => {
+    const block = renderLatestResults(
+      judgeResults({
+        run: { ...run, parts: ['bundles'], load: 3.5 },
+        floor: { bundle_bytes: 207_057, init_ms: 57.8, rss_mb: 116.7 },
+        handlers: [handler('GetPerson', { bundle_ratio: 1.45 })],
+      }),
+    );
+
+    expect(block).toContain('Not run: `overhead`, `lists`, `pipeline`, `cost`, `screening`');
+    expect(block).toContain('| GetPerson | 300,000 | 1.45 ✗ | 70 | 1.1 ✓ | 120 | 1.2 ✓ |');
+    expect(block).toContain('2 cores (load 3.5 as it started); parts run: `bundles`.\nA busy machine');
+  });
+
+  it('is replaced between its markers only, and a page without them is refused with the way out', () => {
+    const page = `# Performance\n\n${BLOCK_START}\n\nold table\n\n${BLOCK_END}\n\n## Next\n`;
+
+    expect(withLatestResults(page, 'new table')).toBe(
+      `# Performance\n\n${BLOCK_START}\n\nnew table\n\n${BLOCK_END}\n\n## Next\n`,
+    );
+    expect(() => withLatestResults('# Performance\n', 'new table')).toThrow(/put the two markers back/);
+  });
+});
