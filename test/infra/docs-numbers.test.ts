@@ -123,11 +123,25 @@ function numberOf(text: string): number {
   return word >= 0 ? word : Number(text.replaceAll(',', ''));
 }
 
-/** The groups of a sentence the page must still contain. */
-function claim(page: string, pattern: RegExp): string[] {
+/** A sentence the page must still contain. */
+function sentenceOf(page: string, pattern: RegExp): RegExpExecArray {
   const found = pattern.exec(read(page));
   if (!found) throw new Error(`${page} no longer says ${pattern}: state the number again, or move this test's pattern`);
-  return found.slice(1);
+  return found;
+}
+
+/** The groups of a sentence the page must still contain. */
+const claim = (page: string, pattern: RegExp): string[] => sentenceOf(page, pattern).slice(1);
+
+/**
+ * A sentence of a page that states numbers of the template: each group, in order, must be
+ * the number `expected` gives under its name. Soft, so one run names every sentence to change.
+ */
+function expectStated(page: string, pattern: RegExp, expected: Record<string, number>): void {
+  const found = sentenceOf(page, pattern);
+  const stated = Object.fromEntries(Object.keys(expected).map((name, i) => [name, numberOf(found[i + 1] as string)]));
+  const sentence = found[0].replace(/\s+/g, ' ');
+  expect.soft(stated, `${page} says "${sentence}": write the template's numbers there`).toEqual(expected);
 }
 
 /** Backticked names in a piece of text (`StreamRouter`, `ApiUrl`, …). */
@@ -135,24 +149,26 @@ const namesIn = (text: string) => [...text.matchAll(/`([A-Za-z][\w<>]*)`/g)].map
 
 describe('the numbers the docs state are the template’s', () => {
   it('operations.md: routes, consumers, dead-letter stores and alarms, in the sandbox and on real rails', () => {
-    const [routes, consumers, stores, alarms, stackAlarms] = claim(
+    expectStated(
       'docs/operations.md',
       /With today's (\d+) routes, (\d+) consumers and (\d+) dead-letter stores that is (\d+) alarms[^;]*the (\w+) per stack\)/,
-    ).map(numberOf);
-    expect({ routes, consumers, stores, alarms, stackAlarms }).toEqual({
-      routes: facts.routes,
-      consumers: facts.consumers,
-      stores: facts.deadLetterStores,
-      alarms: facts.alarms,
-      stackAlarms: facts.stackAlarms,
-    });
-    const [railsRoutes, railsAlarms] = claim(
+      {
+        routes: facts.routes,
+        consumers: facts.consumers,
+        stores: facts.deadLetterStores,
+        alarms: facts.alarms,
+        stackAlarms: facts.stackAlarms,
+      },
+    );
+    expectStated(
       'docs/operations.md',
       /on real rails `POST \/bank\/notices`\s+makes it (\d+) routes and (\d+) alarms/,
-    ).map(numberOf);
-    expect({ railsRoutes, railsAlarms }).toEqual({ railsRoutes: railsFacts.routes, railsAlarms: railsFacts.alarms });
-    const [perStore] = claim('docs/operations.md', /\| dead-letter store \((\d+)\)\s*\|/).map(numberOf);
-    expect(perStore).toBe(facts.deadLetterStores);
+      {
+        railsRoutes: railsFacts.routes,
+        railsAlarms: railsFacts.alarms,
+      },
+    );
+    expectStated('docs/operations.md', /\| dead-letter store \((\d+)\)\s*\|/, { stores: facts.deadLetterStores });
   });
 
   it('operations.md and decisions.md: the queues under the storage key and those under SQS’s own', () => {
@@ -175,20 +191,16 @@ describe('the numbers the docs state are the template’s', () => {
   });
 
   it('deploy.md and decisions.md: the tenant roles and the resources they cost', () => {
-    expect(numberOf(claim('docs/deploy.md', /The stack has one per such\s+function \((\d+) today\)/)[0]!)).toBe(
-      facts.tenantRoles,
-    );
-    const [resources, limit] = claim(
-      'docs/decisions.md',
-      /The\s+cost is CloudFormation resources: (\d+) of (\d+) today/,
-    );
-    expect({ resources: numberOf(resources!), limit: numberOf(limit!) }).toEqual({
+    expectStated('docs/deploy.md', /The stack has one per such\s+function \((\d+) today\)/, {
+      tenantRoles: facts.tenantRoles,
+    });
+    expectStated('docs/decisions.md', /The\s+cost is CloudFormation resources: (\d+) of (\d+) today/, {
       resources: facts.resources,
       limit: 500,
     });
-    expect(
-      numberOf(claim('docs/decisions.md', /would add three resources, not (\d+) \(a role and\s+its policy/)[0]!),
-    ).toBe(facts.tenantRoleResources);
+    expectStated('docs/decisions.md', /would add three resources, not (\d+) \(a role and\s+its policy/, {
+      tenantRoleResources: facts.tenantRoleResources,
+    });
   });
 
   it('deploy.md: the queue URL variables are the ones the functions get, and QUEUES names', () => {
