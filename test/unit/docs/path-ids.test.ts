@@ -39,7 +39,10 @@ const routesWithId = EVERY_ROUTE.filter((route) => route.path.includes('{id}'));
 
 describe('docs/api.md, Malformed path ids', () => {
   it('names every path with an id, and only those', () => {
-    expect([...documented.keys()].sort()).toEqual([...new Set(routesWithId.map((route) => route.path))].sort());
+    expect(
+      [...documented.keys()].sort(),
+      'docs/api.md, "Malformed path ids": name each path with {id} in the row of what a malformed id answers (its path-params.ts schema says), and no other path',
+    ).toEqual([...new Set(routesWithId.map((route) => route.path))].sort());
   });
 
   it.each(routesWithId.map((route) => [`${route.method} ${route.path}`, route] as const))(
@@ -59,7 +62,12 @@ describe('docs/api.md, Malformed path ids', () => {
       );
 
       const expected = documented.get(route.path);
-      expect({ status: res.statusCode, code: res.body?.error_code }).toEqual(expected);
+      expect(
+        { status: res.statusCode, code: res.body?.error_code },
+        expected
+          ? undefined
+          : `docs/api.md, "Malformed path ids" names no ${route.path}: add it to the row of what it answers`,
+      ).toEqual(expected);
     },
   );
 });
