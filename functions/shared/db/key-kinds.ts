@@ -34,7 +34,7 @@ export const KEY_PREFIX = {
   screeningEntry: 'SCREEN#',
   /** What each re-screen of every tenant's persons did, `SCREENRUN#<run>`: no tenant's (./screening/keys.ts). */
   screeningRun: 'SCREENRUN#',
-  /** A tenant's redelivery pace, `REDELIVER#<tenant>` (./events/keys.ts). */
+  /** A tenant's redelivery pace, `REDELIVER#<tenant>` (./stored-events/keys.ts). */
   redeliveryPace: 'REDELIVER#',
 } as const;
 
