@@ -10,29 +10,10 @@ import { REPO_ROOT } from '#lib/repo-root';
 import { API_FUNCTION_TIMEOUT_SECONDS, CONSUMERS } from '#lib/service/index';
 import { resetDependencies } from '#shared/dependencies';
 import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './environment';
-import { cycle, httpEvent } from './lambda-events';
 import { type ServeReport, serveInvocations } from './serve';
-import { FLOOR_ROUTE, type SynthesizedFunction } from './synth';
+import { FLOOR_ITEMS, STEPS } from './steps';
+import type { SynthesizedFunction } from './synth';
 import { type Step, times, type World } from './workload';
-import { ACCOUNT_STEPS } from './workload-accounts';
-import { PERSON_STEPS } from './workload-persons';
-import { WEBHOOK_STEPS } from './workload-webhooks';
-
-const FLOOR_ITEMS = 100;
-
-/** The floor reads items by key: half of its reads find one, as a GET of a known id mostly does. */
-const FLOOR_STEP: Step = {
-  name: FLOOR_ROUTE.id,
-  after: [],
-  expect: ['200', '404'],
-  events: async (world) =>
-    cycle(
-      times(FLOOR_ITEMS * 2, (n) => `floor#${n}`),
-      world.invocations,
-    ).map((id) => httpEvent(FLOOR_ROUTE, { tenant: 'bench-floor', pathParameters: { id } })),
-};
-
-export const STEPS: readonly Step[] = [...ACCOUNT_STEPS, ...PERSON_STEPS, ...WEBHOOK_STEPS, FLOOR_STEP];
 
 export interface PeakRssOptions {
   readonly local: LocalAws;
