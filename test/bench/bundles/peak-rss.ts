@@ -21,6 +21,8 @@ export interface PeakRssOptions {
   readonly workDir: string;
   /** Functions served at once: each is one process; DynamoDB Local is shared. */
   readonly concurrency: number;
+  /** The steps to serve: STEPS, or those of the functions picked (`--only`, stepsFor). */
+  readonly steps?: readonly Step[];
   log(message: string): void;
 }
 
@@ -34,8 +36,9 @@ export async function measurePeakRss(
   options: PeakRssOptions,
 ): Promise<Map<string, ServeReport>> {
   const byName = new Map(functions.map((fn) => [fn.name, fn]));
-  const unplanned = functions.filter((fn) => !STEPS.some((step) => step.name === fn.name));
-  const unknown = STEPS.filter((step) => !byName.has(step.name));
+  const steps = options.steps ?? STEPS;
+  const unplanned = functions.filter((fn) => !steps.some((step) => step.name === fn.name));
+  const unknown = steps.filter((step) => !byName.has(step.name));
   if (unplanned.length || unknown.length) {
     throw new Error(
       `workload and stack differ: no step for ${unplanned.map((fn) => fn.name).join(', ') || '-'}; ` +
@@ -44,7 +47,7 @@ export async function measurePeakRss(
   }
 
   const reports = new Map<string, ServeReport>();
-  const pending = [...STEPS];
+  const pending = [...steps];
   const running = new Map<string, Promise<void>>();
   const failures: Error[] = [];
 
@@ -101,7 +104,8 @@ export async function measurePeakRss(
   return reports;
 }
 
-const timeoutOf = (name: string): number =>
+/** A function's timeout, as the stack sets it (ms). */
+export const timeoutOf = (name: string): number =>
   (CONSUMERS.find((consumer) => consumer.id === name)?.timeoutSeconds ?? API_FUNCTION_TIMEOUT_SECONDS) * 1000;
 
 /**

@@ -29,3 +29,21 @@ export const STEPS: readonly Step[] = [
   ...WEBHOOK_STEPS,
   FLOOR_STEP,
 ];
+
+/**
+ * The steps of the functions named and of every step they need (`after`), so a run of a few
+ * functions (`--only`) still finds the table as their inputs leave it; the floor's apart.
+ */
+export function stepsFor(names: readonly string[]): Step[] {
+  const unknown = names.filter((name) => !STEPS.some((step) => step.name === name));
+  if (unknown.length > 0)
+    throw new Error(`no function ${unknown.join(', ')}; functions: ${STEPS.map((s) => s.name).join(', ')}`);
+  const wanted = new Set<string>();
+  const add = (name: string) => {
+    if (wanted.has(name)) return;
+    wanted.add(name);
+    for (const needed of STEPS.find((step) => step.name === name)?.after ?? []) add(needed);
+  };
+  for (const name of names) add(name);
+  return STEPS.filter((step) => wanted.has(step.name) && step !== FLOOR_STEP);
+}
