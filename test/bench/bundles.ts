@@ -6,14 +6,16 @@ import { startDynamoDbLocal } from '#lib/local/dynamodb-local';
 import { localTenantRoleArn } from '#lib/local/iam/local-tenant-roles';
 import { startTenantAccessStandIns } from '#lib/local/iam/tenant-access-stand-ins';
 import { CONSUMERS, EVERY_ROUTE } from '#lib/service/index';
+import { measureColdRequests } from './bundles/cold-request';
 import { bundleComposition, compositionOverFloor } from './bundles/composition';
 import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './bundles/environment';
 import { measureInitTimes } from './bundles/init-time';
 import { dropTable, measurePeakRss, prepareTable } from './bundles/peak-rss';
 import { startQueueRecorder } from './bundles/queue-recorder';
+import { FLOOR_STEP, STEPS, stepsFor } from './bundles/steps';
 import { FLOOR_ROUTE, type SynthesizedFunction, synthesizedBefore, synthesizeFunctions } from './bundles/synth';
-import { startWebhookReceiver } from './bundles/webhook-receiver';
-import { INVOCATIONS } from './bundles/workload';
+import { startWebhookReceiver, type WebhookReceiver } from './bundles/webhook-receiver';
+import { INVOCATIONS, type World } from './bundles/workload';
 import type { BenchContext, BenchPart } from './context';
 import type { BenchResults, Goal, HandlerFigures } from './results';
 import { round } from './stats';
@@ -28,7 +30,11 @@ import { GOAL_OF, meetsGoal } from './verdicts';
  *   environment (NODE_OPTIONS included), less an empty module's, all functions round-robin;
  * - rss_mb: peak RSS of a process that imports the bundle and serves 1,000 invocations
  *   against DynamoDB Local, fed as the stack feeds it (bundles/workload*.ts); rss_ratio: that
- *   over the floor's, which serves its own invocations the same way in the same run.
+ *   over the floor's, which serves its own invocations the same way in the same run;
+ * - cold_ms: median, over fresh processes with the function's Lambda environment, of its
+ *   import plus its first invocation served (bundles/cold-request.ts): the workload's events,
+ *   each some process's first, against DynamoDB Local and the same stand-ins; cold_ratio:
+ *   that over the floor's (its import and one GetItem), interleaved as init_ratio's are.
  */
 export interface BundlesOptions {
   /** Fresh processes per bundle for init_ms (at least 15 for the results file). */
@@ -41,6 +47,12 @@ export interface BundlesOptions {
   readonly invocations: number;
   /** Leave the RSS phase out (rss_mb 0): a quick look at bytes and init times. */
   readonly skipRss?: boolean;
+  /** Fresh processes per function for cold_ms, each serving one of its first requests (at least 15 for the results file). */
+  readonly coldRounds: number;
+  /** Leave the cold requests out (no cold_ms, nothing judged by cold_ratio). */
+  readonly skipCold?: boolean;
+  /** Only these functions (route or consumer ids) and the ones whose output they need, with the floor (developing). */
+  readonly only?: readonly string[];
   /** Take the bundles of the previous run in the work directory instead of synthesizing (developing the bench). */
   readonly reuseBundles?: boolean;
 }
@@ -50,6 +62,7 @@ export const DEFAULT_OPTIONS: BundlesOptions = {
   initLanes: 1,
   rssConcurrency: 2,
   invocations: INVOCATIONS,
+  coldRounds: 15,
 };
 
 export type BundleFigures = { floor: BenchResults['floor']; handlers: HandlerFigures[] };
@@ -58,10 +71,22 @@ export const measureBundles: BenchPart<BundleFigures> = (context) => measureBund
 
 export async function measureBundlesWith(context: BenchContext, options: BundlesOptions): Promise<BundleFigures> {
   const phase = stopwatch(context);
-  const functions = options.reuseBundles
+  const synthesized = options.reuseBundles
     ? await synthesizedBefore(context.workDir)
     : await synthesizeFunctions(context.workDir);
-  phase(`${options.reuseBundles ? 'reused' : 'synthesized and bundled'} ${functions.length} functions`);
+  phase(`${options.reuseBundles ? 'reused' : 'synthesized and bundled'} ${synthesized.length} functions`);
+  // The functions' steps, and the floor's for the RSS phase (the cold phase probes the floor itself).
+  const workload = options.only ? [...stepsFor(options.only), FLOOR_STEP] : STEPS;
+  const functions = options.only
+    ? synthesized.filter((fn) => workload.some((step) => step.name === fn.name))
+    : synthesized;
+  const unplanned = functions.filter((fn) => !workload.some((step) => step.name === fn.name));
+  if (unplanned.length > 0) {
+    throw new Error(
+      `no workload step for ${unplanned.map((fn) => fn.name).join(', ')}: add one to test/bench/bundles/workload*.ts`,
+    );
+  }
+  if (options.only) phase(`only ${functions.map((fn) => fn.name).join(', ')} (those named and those they need)`);
 
   const queues = await startQueueRecorder();
   const receiver = await startWebhookReceiver();
@@ -107,44 +132,63 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     );
     phase(`init times: ${init.samples} processes per bundle, empty-module baseline ${init.baselineMs.toFixed(2)} ms`);
 
+    const cold = options.skipCold
+      ? undefined
+      : await onFreshTable(local, receiver, options.coldRounds, (phaseLocal, world) =>
+          measureColdRequests(functions, {
+            local: phaseLocal,
+            world,
+            steps: workload.filter((step) => step !== FLOOR_STEP),
+            referenceEvery: 4,
+            workDir: context.workDir,
+            log: context.log,
+          }),
+        );
+    if (cold) {
+      for (const fn of functions) {
+        context.log(
+          `cold ${fn.name}: import ${cold.importMs.get(fn.name)?.toFixed(1)} ms + first invocation ${cold.firstMs.get(fn.name)?.toFixed(1)} ms, ×floor ${cold.coldRatio.get(fn.name)?.toFixed(3)} (${cold.samples.get(fn.name)} processes)`,
+        );
+      }
+      phase(
+        `cold requests: ${options.coldRounds} rounds, the floor's ${cold.coldMs.get(floorOf(functions).name)?.toFixed(1)} ms`,
+      );
+    }
+
     const rss = new Map<string, number>();
     if (!options.skipRss) {
-      const { streamArn, db } = await prepareTable(local);
-      try {
-        const world = {
-          invocations: options.invocations,
-          tableName: local.tableName,
-          dynamoEndpoint: local.dynamoEndpoint,
-          streamArn,
-          db,
-          queues,
-          receiver,
-        };
-        const reports = await measurePeakRss(functions, {
-          local,
+      const reports = await onFreshTable(local, receiver, options.invocations, (phaseLocal, world) =>
+        measurePeakRss(functions, {
+          local: phaseLocal,
           world,
           workDir: context.workDir,
           concurrency: options.rssConcurrency,
+          steps: workload,
           log: context.log,
-        });
-        for (const [name, report] of reports) rss.set(name, report.maxRssKb / 1024);
-        phase(
-          `peak RSS: ${reports.size} functions × ${options.invocations} invocations, ${receiver.received()} webhooks received`,
-        );
-      } finally {
-        await dropTable(local, db);
-      }
+        }),
+      );
+      for (const [name, report] of reports) rss.set(name, report.maxRssKb / 1024);
+      phase(
+        `peak RSS: ${reports.size} functions × ${options.invocations} invocations, ${receiver.received()} webhooks received`,
+      );
     }
 
     const floor = floorOf(functions);
     const floorRss = rss.get(floor.name) ?? 0;
     const floorInit = init.initMs.get(floor.name) as number;
+    const floorCold = cold?.coldMs.get(floor.name);
     const figures: BundleFigures = {
-      floor: { bundle_bytes: floor.bundleBytes, init_ms: round(floorInit), rss_mb: round(floorRss) },
+      floor: {
+        bundle_bytes: floor.bundleBytes,
+        init_ms: round(floorInit),
+        rss_mb: round(floorRss),
+        ...(floorCold !== undefined && { cold_ms: round(floorCold) }),
+      },
       handlers: functions
         .filter((fn) => fn.kind !== 'floor')
         .map((fn) => {
           const initMs = init.initMs.get(fn.name) as number;
+          const coldMs = cold?.coldMs.get(fn.name);
           return {
             name: fn.name,
             bundle_bytes: fn.bundleBytes,
@@ -153,6 +197,10 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
             bundle_ratio: round(fn.bundleBytes / floor.bundleBytes, 3),
             rss_mb: round(rss.get(fn.name) ?? 0),
             rss_ratio: floorRss > 0 ? round((rss.get(fn.name) ?? 0) / floorRss, 3) : 0,
+            ...(coldMs !== undefined && {
+              cold_ms: round(coldMs),
+              cold_ratio: round(cold?.coldRatio.get(fn.name) as number, 3),
+            }),
           };
         }),
     };
@@ -162,6 +210,36 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     await tenantAccess.stop();
     await queues.stop();
     await receiver.stop();
+  }
+}
+
+/**
+ * Work on a table of its own (the table name the tenant stand-ins hold, made anew), with
+ * its own queue recorder, so what one phase's functions wrote and sent is no other's
+ * input; the world's `invocations` are each step's events.
+ */
+async function onFreshTable<T>(
+  local: LocalAws,
+  receiver: WebhookReceiver,
+  invocations: number,
+  work: (local: LocalAws, world: World) => Promise<T>,
+): Promise<T> {
+  const queues = await startQueueRecorder();
+  const phaseLocal: LocalAws = { ...local, queues };
+  const { streamArn, db } = await prepareTable(phaseLocal);
+  try {
+    return await work(phaseLocal, {
+      invocations,
+      tableName: local.tableName,
+      dynamoEndpoint: local.dynamoEndpoint,
+      streamArn,
+      db,
+      queues,
+      receiver,
+    });
+  } finally {
+    await dropTable(phaseLocal, db);
+    await queues.stop();
   }
 }
 
@@ -207,11 +285,11 @@ function stopwatch(context: BenchContext): (what: string) => void {
   };
 }
 
-/** The figures as a table, goals marked: `!` where a goal is missed. */
+/** The figures as a table, goals marked: `!` where a goal is missed, `-` where not measured. */
 export function formatBundleFigures(figures: BundleFigures): string {
   const mark = (value: number, goal: Goal) => `${value.toFixed(3)}${meetsGoal(value, goal) ? ' ' : '!'}`;
   const rows = [
-    ['function', 'bytes', 'init_ms', 'init_ratio', 'bundle_ratio', 'rss_mb', 'rss_ratio'],
+    ['function', 'bytes', 'init_ms', 'init_ratio', 'bundle_ratio', 'rss_mb', 'rss_ratio', 'cold_ms', 'cold_ratio'],
     [
       '(floor)',
       String(figures.floor.bundle_bytes),
@@ -220,6 +298,8 @@ export function formatBundleFigures(figures: BundleFigures): string {
       '1.000 ',
       figures.floor.rss_mb.toFixed(1),
       '1.000 ',
+      figures.floor.cold_ms?.toFixed(1) ?? '-',
+      figures.floor.cold_ms === undefined ? '- ' : '1.000 ',
     ],
     ...figures.handlers.map((h) => [
       h.name,
@@ -229,6 +309,8 @@ export function formatBundleFigures(figures: BundleFigures): string {
       mark(h.bundle_ratio, GOAL_OF.bundle_ratio),
       h.rss_mb.toFixed(1),
       mark(h.rss_ratio, GOAL_OF.rss_ratio),
+      h.cold_ms?.toFixed(1) ?? '-',
+      h.cold_ratio === undefined ? '- ' : mark(h.cold_ratio, GOAL_OF.cold_ratio),
     ]),
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
@@ -241,19 +323,38 @@ export function formatBundleFigures(figures: BundleFigures): string {
     .join('\n');
 }
 
-/**
- * `npx tsx test/bench/bundles.ts [--rounds=N] [--lanes=N] [--concurrency=N] [--invocations=N] [--skip-rss] [--reuse]`: this part
- * alone, on a DynamoDB Local of its own; prints the table and writes
- * `.bench/work/bundles/figures.json`.
- */
+const USAGE = `npx tsx test/bench/bundles.ts [options]: the bundles part alone, on a DynamoDB Local of its own;
+prints the table and writes .bench/work/bundles/figures.json.
+  --rounds=N        fresh processes per bundle for init_ms (${DEFAULT_OPTIONS.initRounds})
+  --lanes=N         import probes at once (${DEFAULT_OPTIONS.initLanes})
+  --cold-rounds=N   fresh processes per function for cold_ms, each serving one first request (${DEFAULT_OPTIONS.coldRounds})
+  --skip-cold       no cold requests
+  --concurrency=N   functions serving at once in the RSS phase (${DEFAULT_OPTIONS.rssConcurrency})
+  --invocations=N   invocations per function in the RSS phase (${DEFAULT_OPTIONS.invocations})
+  --skip-rss        no RSS phase
+  --only=A,B        only these functions (route or consumer ids) and those whose output they need, with the floor
+  --reuse           the bundles of the previous run in .bench/work/bundles instead of synthesizing
+Figures from fewer rounds or invocations, or from --only, are for developing the bench, not for results.`;
+
+/** `npx tsx test/bench/bundles.ts --help`: the options (USAGE). */
 async function main(): Promise<void> {
+  if (process.argv.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const only = arg('only')
+    ?.split(',')
+    .filter((id) => id !== '');
   const options: BundlesOptions = {
     initRounds: Number(arg('rounds') ?? DEFAULT_OPTIONS.initRounds),
     initLanes: Number(arg('lanes') ?? DEFAULT_OPTIONS.initLanes),
     rssConcurrency: Number(arg('concurrency') ?? DEFAULT_OPTIONS.rssConcurrency),
     invocations: Number(arg('invocations') ?? DEFAULT_OPTIONS.invocations),
     skipRss: process.argv.includes('--skip-rss'),
+    coldRounds: Number(arg('cold-rounds') ?? DEFAULT_OPTIONS.coldRounds),
+    skipCold: process.argv.includes('--skip-cold'),
+    ...(only && { only }),
     reuseBundles: process.argv.includes('--reuse'),
   };
   const workDir = resolve('.bench/work/bundles');

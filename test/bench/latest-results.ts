@@ -23,6 +23,7 @@ const MEASURES: Readonly<Record<string, (r: Partial<BenchResults>) => string>> =
   bundle_ratio: (r) => `bundle bytes ÷ floor (${r.floor?.bundle_bytes.toLocaleString('en')} B)`,
   init_ratio: (r) => `module init ÷ floor (${r.floor?.init_ms} ms)`,
   rss_ratio: (r) => `peak RSS ÷ floor's (${r.floor?.rss_mb} MB)`,
+  cold_ratio: (r) => `cold request (init and first invocation) ÷ floor's (${r.floor?.cold_ms} ms)`,
   overhead_ratio: () => 'HTTP handler overhead (median ÷ its bare DynamoDB calls)',
   list_ratio: () => 'list page, 100k records ÷ 1k',
   list_rru_ratio: () => 'list read units per page (`GET /verify/accounts` page 0), 100k ÷ 1k',

@@ -21,16 +21,25 @@ export function runLine(run: BenchResults['run']): string {
   return `Run of ${run.at.slice(0, 10)} at commit \`${run.commit}\`, Node.js ${run.node}, ${run.cpus} cores${load}${parts}`;
 }
 
-/** The floor and every function's bundle, init and peak RSS against it. */
+/**
+ * The floor and every function's bundle, init and peak RSS against it, and its cold request
+ * when the run measured them (runs before issue 32, or skipping them, have no such columns).
+ */
 export function functionTable(r: Pick<BenchResults, 'floor' | 'handlers'>, find: Find): string[] {
+  const cold = r.handlers.some((h) => h.cold_ratio !== undefined);
+  const floorCold = cold && r.floor.cold_ms !== undefined ? `, cold request ${r.floor.cold_ms} ms` : '';
+  const coldCells = (h: BenchResults['handlers'][number]) =>
+    cold
+      ? ` ${h.cold_ms ?? '–'} | ${h.cold_ratio === undefined ? '–' : marked(h.cold_ratio, find('cold_ratio', h.name))} |`
+      : '';
   return [
-    `Floor (one GetCommand, bundled as the stack bundles): ${r.floor.bundle_bytes.toLocaleString('en')} bytes, init ${r.floor.init_ms} ms, peak RSS ${r.floor.rss_mb} MB`,
+    `Floor (one GetCommand, bundled as the stack bundles): ${r.floor.bundle_bytes.toLocaleString('en')} bytes, init ${r.floor.init_ms} ms, peak RSS ${r.floor.rss_mb} MB${floorCold}`,
     '',
-    `| function | bundle bytes | ×floor (≤ ${GOALS.bundleRatio}) | init ms | ×floor (≤ ${GOALS.initRatio}) | peak RSS MB | ×floor (≤ ${GOALS.rssRatio}) |`,
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| function | bundle bytes | ×floor (≤ ${GOALS.bundleRatio}) | init ms | ×floor (≤ ${GOALS.initRatio}) | peak RSS MB | ×floor (≤ ${GOALS.rssRatio}) |${cold ? ` cold request ms | ×floor (≤ ${GOALS.coldRatio}) |` : ''}`,
+    `| --- | ---: | ---: | ---: | ---: | ---: | ---: |${cold ? ' ---: | ---: |' : ''}`,
     ...r.handlers.map(
       (h) =>
-        `| ${h.name} | ${h.bundle_bytes.toLocaleString('en')} | ${marked(h.bundle_ratio, find('bundle_ratio', h.name))} | ${h.init_ms} | ${marked(h.init_ratio, find('init_ratio', h.name))} | ${h.rss_mb} | ${marked(h.rss_ratio, find('rss_ratio', h.name))} |`,
+        `| ${h.name} | ${h.bundle_bytes.toLocaleString('en')} | ${marked(h.bundle_ratio, find('bundle_ratio', h.name))} | ${h.init_ms} | ${marked(h.init_ratio, find('init_ratio', h.name))} | ${h.rss_mb} | ${marked(h.rss_ratio, find('rss_ratio', h.name))} |${coldCells(h)}`,
     ),
   ];
 }

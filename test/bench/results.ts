@@ -25,9 +25,16 @@ export interface BenchResults {
   };
   /**
    * The bare handler: one GetCommand with @aws-sdk/lib-dynamodb, bundled as the stack bundles;
-   * `rss_mb` its peak RSS measured as every function's (0 when the RSS phase was skipped).
+   * `rss_mb` its peak RSS measured as every function's (0 when the RSS phase was skipped);
+   * `cold_ms` its import and first GetItem in a fresh process (absent when the cold
+   * requests were skipped, and in files before issue 32).
    */
-  readonly floor: { readonly bundle_bytes: number; readonly init_ms: number; readonly rss_mb: number };
+  readonly floor: {
+    readonly bundle_bytes: number;
+    readonly init_ms: number;
+    readonly rss_mb: number;
+    readonly cold_ms?: number;
+  };
   readonly handlers: readonly HandlerFigures[];
   /** Per HTTP handler: median latency / median of the bare DynamoDB calls it makes. */
   readonly overhead_ratio: Readonly<Record<string, number>>;
@@ -52,6 +59,14 @@ export interface HandlerFigures {
   readonly rss_mb: number;
   /** rss_mb / the floor's rss_mb, measured the same way in the same run (0 without an RSS phase). */
   readonly rss_ratio: number;
+  /**
+   * Median, over ≥ 15 fresh processes with the function's Lambda environment, of its import
+   * plus its first invocation served against DynamoDB Local (its tenant's AssumeRole
+   * included): a cold start's latency. Absent when the run skipped the cold requests.
+   */
+  readonly cold_ms?: number;
+  /** The median of each process's cold_ms over the floor's processes beside it, same run. */
+  readonly cold_ratio?: number;
 }
 
 export interface ListFigures {
@@ -194,6 +209,8 @@ export interface CapacityFigures {
 /** Issues 11 and 12's goals, printed beside the figures (not assertions). */
 export const GOALS = {
   initRatio: 1.15,
+  /** A cold request (init and first invocation) / the floor's (init and one GetItem), issue 32. */
+  coldRatio: 1.2,
   bundleRatio: 1.25,
   /** Peak RSS / the floor's peak RSS (issue 21: a ratio, measured side by side, replaces 100 MB). */
   rssRatio: 1.3,

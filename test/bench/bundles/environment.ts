@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import { SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
 import { LOCAL_AWS_ENV, LOCAL_REGION } from '#lib/local/aws-account';
+import { REPO_ROOT } from '#lib/repo-root';
 import { ENV } from '#shared/config';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import type { QueueRecorder } from './queue-recorder';
@@ -34,7 +37,9 @@ const UNLIMITED = '1000000';
  * machine: DynamoDB, SQS and STS go to their local endpoints (DynamoDB through the IAM
  * proxy that holds tenant sessions to their roles, lib/local/iam/), KMS is replaced by the local
  * cipher (LOCAL_CIPHER_KEY wins over CIPHER_KEY_ARN) and the data keys by local ones
- * (LOCAL_DIGEST_KEY, LOCAL_FIELD_KEY win over their ciphertexts), emails are off (no EMAIL_SENDER).
+ * (LOCAL_DIGEST_KEY, LOCAL_FIELD_KEY win over their ciphertexts), emails are off (no EMAIL_SENDER),
+ * and the lists' refresh reads the sandbox lists' folder (SCREENING_LISTS_DIR wins over
+ * OFAC's SCREENING_LISTS_URL), as `npm start`'s does.
  */
 export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Record<string, string> {
   const queueOf = new Map(Object.entries(QUEUES).map(([id, queue]) => [queue.envVar as string, id as QueueId]));
@@ -74,6 +79,7 @@ export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Rec
     [ENV.localCipherKey]: local.cipherKey,
     [ENV.localDigestKey]: local.digestKey,
     [ENV.localFieldKey]: local.fieldKey,
+    ...(ENV.screeningListsUrl in resolved && { [ENV.screeningListsDir]: join(REPO_ROOT, SANDBOX_LISTS_DIR) }),
     [ENV.allowLoopbackWebhooks]: 'true',
     [ENV.tenantsFromClientIds]: 'true',
     [ENV.tenantRatePerSecond]: UNLIMITED,

@@ -22,6 +22,8 @@ export interface HttpCall {
   readonly query?: string;
   readonly body?: unknown;
   readonly idempotencyKey?: string;
+  /** The token's scopes beyond the route's own, as a partner's token holds several. */
+  readonly scopes?: readonly string[];
 }
 
 /** A Cognito access token's size: API Gateway hands the `Authorization` header on to the function. */
@@ -62,7 +64,9 @@ export function httpEvent(route: RouteDefinition, call: HttpCall) {
         sub: call.tenant,
         client_id: call.tenant,
         token_use: 'access',
-        scope: route.scopes.map((scope) => `verify-service/${scope}`).join(' '),
+        scope: [...new Set([...route.scopes, ...(call.scopes ?? [])])]
+          .map((scope) => `verify-service/${scope}`)
+          .join(' '),
         auth_time: issuedAt,
         iss: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_bench',
         exp: issuedAt + 3600,

@@ -10,29 +10,10 @@ import { REPO_ROOT } from '#lib/repo-root';
 import { API_FUNCTION_TIMEOUT_SECONDS, CONSUMERS } from '#lib/service/index';
 import { resetDependencies } from '#shared/dependencies';
 import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './environment';
-import { cycle, httpEvent } from './lambda-events';
 import { type ServeReport, serveInvocations } from './serve';
-import { FLOOR_ROUTE, type SynthesizedFunction } from './synth';
+import { FLOOR_ITEMS, STEPS } from './steps';
+import type { SynthesizedFunction } from './synth';
 import { type Step, times, type World } from './workload';
-import { ACCOUNT_STEPS } from './workload-accounts';
-import { PERSON_STEPS } from './workload-persons';
-import { WEBHOOK_STEPS } from './workload-webhooks';
-
-const FLOOR_ITEMS = 100;
-
-/** The floor reads items by key: half of its reads find one, as a GET of a known id mostly does. */
-const FLOOR_STEP: Step = {
-  name: FLOOR_ROUTE.id,
-  after: [],
-  expect: ['200', '404'],
-  events: async (world) =>
-    cycle(
-      times(FLOOR_ITEMS * 2, (n) => `floor#${n}`),
-      world.invocations,
-    ).map((id) => httpEvent(FLOOR_ROUTE, { tenant: 'bench-floor', pathParameters: { id } })),
-};
-
-export const STEPS: readonly Step[] = [...ACCOUNT_STEPS, ...PERSON_STEPS, ...WEBHOOK_STEPS, FLOOR_STEP];
 
 export interface PeakRssOptions {
   readonly local: LocalAws;
@@ -40,6 +21,8 @@ export interface PeakRssOptions {
   readonly workDir: string;
   /** Functions served at once: each is one process; DynamoDB Local is shared. */
   readonly concurrency: number;
+  /** The steps to serve: STEPS, or those of the functions picked (`--only`, stepsFor). */
+  readonly steps?: readonly Step[];
   log(message: string): void;
 }
 
@@ -53,8 +36,9 @@ export async function measurePeakRss(
   options: PeakRssOptions,
 ): Promise<Map<string, ServeReport>> {
   const byName = new Map(functions.map((fn) => [fn.name, fn]));
-  const unplanned = functions.filter((fn) => !STEPS.some((step) => step.name === fn.name));
-  const unknown = STEPS.filter((step) => !byName.has(step.name));
+  const steps = options.steps ?? STEPS;
+  const unplanned = functions.filter((fn) => !steps.some((step) => step.name === fn.name));
+  const unknown = steps.filter((step) => !byName.has(step.name));
   if (unplanned.length || unknown.length) {
     throw new Error(
       `workload and stack differ: no step for ${unplanned.map((fn) => fn.name).join(', ') || '-'}; ` +
@@ -63,7 +47,7 @@ export async function measurePeakRss(
   }
 
   const reports = new Map<string, ServeReport>();
-  const pending = [...STEPS];
+  const pending = [...steps];
   const running = new Map<string, Promise<void>>();
   const failures: Error[] = [];
 
@@ -120,7 +104,8 @@ export async function measurePeakRss(
   return reports;
 }
 
-const timeoutOf = (name: string): number =>
+/** A function's timeout, as the stack sets it (ms). */
+export const timeoutOf = (name: string): number =>
   (CONSUMERS.find((consumer) => consumer.id === name)?.timeoutSeconds ?? API_FUNCTION_TIMEOUT_SECONDS) * 1000;
 
 /**

@@ -1,8 +1,9 @@
 // One function's warm life: imports its bundle once (a cold start) and serves the
 // invocations of an NDJSON file one after another, as one Lambda execution environment
-// does, then reports how each ended and the process's peak RSS. Plain JavaScript, so the
-// process holds nothing but Node, the bundle and this loop (a TypeScript loader would
-// count towards the RSS).
+// does, then reports how each ended, the process's peak RSS, and its cold start: the
+// import and the first invocation, each timed from inside (process start and exit are
+// outside). Plain JavaScript, so the process holds nothing but Node, the bundle and this
+// loop (a TypeScript loader would count towards the RSS).
 //
 // usage: node serve.mjs <bundle> <events.ndjson> <function name> <timeout ms>
 import { randomUUID } from 'node:crypto';
@@ -13,7 +14,9 @@ import { pathToFileURL } from 'node:url';
 const [bundle, eventsFile, functionName, timeoutArg] = process.argv.slice(2);
 const timeoutMs = Number(timeoutArg);
 
+const importStarted = performance.now();
 const { handler } = await import(pathToFileURL(bundle).href);
+const importMs = performance.now() - importStarted;
 if (typeof handler !== 'function') throw new Error(`${bundle} exports no handler`);
 
 /** What an invocation came to: the HTTP status, or whether a batch or a run failed. */
@@ -44,6 +47,7 @@ function context() {
 const outcomes = {};
 const errors = new Set();
 let invocations = 0;
+let firstMs = 0;
 const started = performance.now();
 for await (const line of createInterface({
   input: createReadStream(eventsFile),
@@ -51,12 +55,15 @@ for await (const line of createInterface({
 })) {
   if (line === '') continue;
   let outcome;
+  const event = JSON.parse(line);
+  const invoked = performance.now();
   try {
-    outcome = outcomeOf(await handler(JSON.parse(line), context()));
+    outcome = outcomeOf(await handler(event, context()));
   } catch (error) {
     outcome = 'threw';
     if (errors.size < 3) errors.add(String(error?.stack ?? error).slice(0, 400));
   }
+  if (invocations === 0) firstMs = performance.now() - invoked;
   outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
   invocations++;
 }
@@ -65,6 +72,8 @@ const report = {
   outcomes,
   errors: [...errors],
   ms: performance.now() - started,
+  importMs,
+  firstMs,
   cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage()),
   maxRssKb: process.resourceUsage().maxRSS,
 };

@@ -13,6 +13,10 @@ export interface ServeReport {
   /** The first few errors thrown, for reading. */
   readonly errors: readonly string[];
   readonly ms: number;
+  /** The bundle's import: module initialisation, as a cold start's. */
+  readonly importMs: number;
+  /** The first invocation, from the event handed over to the handler's answer. */
+  readonly firstMs: number;
   /** CPU time of the whole process (import included), for reading against `ms`. */
   readonly cpuMs: number;
   readonly maxRssKb: number;

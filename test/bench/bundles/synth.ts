@@ -1,8 +1,11 @@
 import { cp, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { consumerDescription } from '#lib/constructs/consumer-function';
-import { CONSUMERS, deployedRoutes, ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
+import { CONSUMERS, deployedRoutes, ROUTES, routeKey } from '#lib/service/index';
 import { buildApp } from '#test/infra/harness';
+import { FLOOR_ROUTE } from '../floor/route';
+
+export { FLOOR_ROUTE };
 
 /**
  * Every function of the stack bundled exactly as `cdk synth` bundles it: the real app,
@@ -10,16 +13,6 @@ import { buildApp } from '#test/infra/harness';
  * with the floor as one more route so it gets the very same options. Nothing here repeats
  * an esbuild option, so the bench cannot measure a bundle the stack would not ship.
  */
-
-/** The floor's row: a route like any other, so the stack bundles it like any other. */
-export const FLOOR_ROUTE: RouteDefinition = {
-  id: 'BenchFloor',
-  method: 'GET',
-  path: '/bench/floor/{id}',
-  scopes: ['read:verify-accounts'],
-  handler: 'test/bench/floor/handler.ts',
-  table: { actions: ['GetItem'], leadingKeys: ['tenantData'] },
-};
 
 export interface SynthesizedFunction {
   /** The route or consumer id. */

@@ -13,7 +13,7 @@ import {
 } from '#test/bench/latest-results';
 import type { BenchResultsFile } from '#test/bench/results';
 import { judgeResults, meetsGoal, partsOf, summarize } from '#test/bench/verdicts';
-import { cost, handler, list, run } from './bench-fixture';
+import { cost, handler, list, run, withoutCold } from './bench-fixture';
 
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 const published = JSON.parse(read(LATEST_RESULTS_JSON)) as BenchResultsFile;
@@ -68,14 +68,28 @@ describe('the Latest results block', () => {
     const block = renderLatestResults(
       judgeResults({
         run: { ...run, parts: ['bundles'], load: 3.5 },
-        floor: { bundle_bytes: 207_057, init_ms: 57.8, rss_mb: 116.7 },
+        floor: { bundle_bytes: 207_057, init_ms: 57.8, rss_mb: 116.7, cold_ms: 160 },
         handlers: [handler('GetPerson', { bundle_ratio: 1.45 })],
       }),
     );
 
     expect(block).toContain('Not run: `overhead`, `lists`, `pipeline`, `cost`, `screening`');
-    expect(block).toContain('| GetPerson | 300,000 | 1.45 ✗ | 70 | 1.1 ✓ | 120 | 1.2 ✓ |');
+    expect(block).toContain('| GetPerson | 300,000 | 1.45 ✗ | 70 | 1.1 ✓ | 120 | 1.2 ✓ | 180 | 1.1 ✓ |');
+    expect(block).toContain("| cold request (init and first invocation) ÷ floor's (160 ms) | 1.1 ✓ | ≤ 1.2 |");
     expect(block).toContain('2 cores (load 3.5 as it started); parts run: `bundles`.\nA busy machine');
+  });
+
+  it('shows no cold request column or row for a run that did not measure them', () => {
+    const block = renderLatestResults(
+      judgeResults({
+        run: { ...run, parts: ['bundles'] },
+        floor: { bundle_bytes: 207_057, init_ms: 57.8, rss_mb: 116.7 },
+        handlers: [withoutCold(handler('GetPerson'))],
+      }),
+    );
+
+    expect(block.split('\n').at(-1)).toBe('| GetPerson | 300,000 | 1.2 ✓ | 70 | 1.1 ✓ | 120 | 1.2 ✓ |');
+    expect(block).not.toContain('cold request');
   });
 
   it('is replaced between its markers only, and a page without them is refused with the way out', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { GOALS } from '#test/bench/results';
 import { judgeResults, meetsGoal, verdictsOf } from '#test/bench/verdicts';
-import { cost, handler, list, pipeline, run } from './bench-fixture';
+import { cost, handler, list, pipeline, run, withoutCold } from './bench-fixture';
 
-const floor = { bundle_bytes: 207_057, init_ms: 57.8, rss_mb: 116.7 };
+const floor = { bundle_bytes: 207_057, init_ms: 57.8, rss_mb: 116.7, cold_ms: 160 };
 
 describe('the bench verdicts', () => {
   it('meets an at-most goal with a figure exactly at the limit, and misses it just over', () => {
@@ -52,7 +52,7 @@ describe('the bench verdicts', () => {
     expect(meetsGoal(1.5, { op: '>=', limit: 1.5 })).toBe(true);
   });
 
-  it('judges every figure the report marks: bundle, init and RSS ratios, overhead, lists, shards, pipeline, cost', () => {
+  it('judges every figure the report marks: bundle, init, RSS and cold request ratios, overhead, lists, shards, pipeline, cost', () => {
     const verdicts = verdictsOf({
       floor,
       handlers: [handler('GetPerson')],
@@ -76,6 +76,7 @@ describe('the bench verdicts', () => {
       ['bundle_ratio', 'GetPerson', 1.2, true],
       ['init_ratio', 'GetPerson', 1.1, true],
       ['rss_ratio', 'GetPerson', 1.2, true],
+      ['cold_ratio', 'GetPerson', 1.1, true],
       ['overhead_ratio', 'GetPerson', 1.3, false],
       ['list_ratio', 'GET /persons page 0 size 100', 1.1, true],
       ['list_rru_ratio', 'unfiltered', 1.018, true],
@@ -97,7 +98,28 @@ describe('the bench verdicts', () => {
       floor: { ...floor, rss_mb: 0 },
       handlers: [handler('GetPerson', { rss_ratio: 0 })],
     });
-    expect(withoutRss.map((v) => v.measure)).toEqual(['bundle_ratio', 'init_ratio']);
+    expect(withoutRss.map((v) => v.measure)).toEqual(['bundle_ratio', 'init_ratio', 'cold_ratio']);
+  });
+
+  it('judges a cold request against its goal, at most 1.2 times the floor’s, and none a run did not measure', () => {
+    const cold = (ratio: number) =>
+      verdictsOf({ floor, handlers: [handler('DecideScreeningHit', { cold_ratio: ratio })] }).find(
+        (v) => v.measure === 'cold_ratio',
+      );
+    expect(cold(GOALS.coldRatio)).toMatchObject({
+      part: 'bundles',
+      subject: 'DecideScreeningHit',
+      goal: { op: '<=', limit: 1.2 },
+      meets: true,
+    });
+    expect(cold(GOALS.coldRatio + 0.001)?.meets).toBe(false);
+
+    const withoutColdPhase = verdictsOf({
+      floor: { bundle_bytes: floor.bundle_bytes, init_ms: floor.init_ms, rss_mb: floor.rss_mb },
+      handlers: [withoutCold(handler('GetPerson')), withoutCold(handler('ListsRefresh'))],
+    });
+    expect(withoutColdPhase.map((v) => v.measure)).not.toContain('cold_ratio');
+    expect(withoutColdPhase).toHaveLength(6);
   });
 
   it('counts passed and failed figures in all and by each part that ran, judged or not', () => {

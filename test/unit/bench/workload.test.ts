@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
+import { STEPS } from '#test/bench/bundles/steps';
+import { FLOOR_ROUTE } from '#test/bench/floor/route';
+
+/**
+ * The bundles part serves every deployed function a realistic workload (peak RSS, cold
+ * requests) and refuses to run when one has none: this finds the missing step at once, not
+ * twenty minutes into a run.
+ */
+const deployed = [...deployedRoutes(ROUTES), ...CONSUMERS].map((row) => row.id);
+const stepNames = STEPS.map((step) => step.name);
+
+describe('the bench workload', () => {
+  it('has a step for every function the stack deploys, and for the floor', () => {
+    expect(deployed.filter((id) => !stepNames.includes(id))).toEqual([]);
+    expect(stepNames).toContain(FLOOR_ROUTE.id);
+  });
+
+  it('has no step for a function the stack does not deploy, and one step per function', () => {
+    expect(stepNames.filter((name) => name !== FLOOR_ROUTE.id && !deployed.includes(name))).toEqual([]);
+    expect(new Set(stepNames).size).toBe(stepNames.length);
+  });
+
+  it('runs each step only after steps that exist, in an order with no cycle', () => {
+    const done = new Set<string>();
+    let pending = [...STEPS];
+    while (pending.length > 0) {
+      const ready = pending.filter((step) => step.after.every((name) => done.has(name)));
+      expect(
+        ready.map((step) => step.name),
+        `stuck: ${pending.map((step) => step.name).join(', ')}`,
+      ).not.toEqual([]);
+      for (const step of ready) done.add(step.name);
+      pending = pending.filter((step) => !ready.includes(step));
+    }
+  });
+});
