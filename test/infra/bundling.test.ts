@@ -121,6 +121,24 @@ describe('asset bundling', () => {
     }
   });
 
+  it('bundles a data key’s class only into the functions whose row holds the key: the digest key’s (digest-key.ts), the field cipher (FieldCipher)', () => {
+    for (const row of [...deployedRoutes([...ROUTES, WITH_FILES]), ...CONSUMERS]) {
+      const description = 'method' in row ? routeKey(row) : consumerDescription(row);
+      const fn = functions.find((f) => f.Properties.Description === description);
+      if (!fn) throw new Error(`no function for ${description}`);
+      const held = dataKeysOf(row);
+      expect(
+        sourcesOf(fn).some((source) => source.endsWith('functions/shared/digest/digest-key.ts')),
+        `${description}: the digest key`,
+      ).toBe(held.includes('digest-key'));
+      // field-cipher.ts itself stays wherever fields are sealed (its `holdsSealedValue`); FieldCipher.open's message does not.
+      expect(
+        readFileSync(join(assetOf(fn), 'index.mjs'), 'utf8').includes('is not a sealed value'),
+        `${description}: the field cipher`,
+      ).toBe(held.includes('field-key'));
+    }
+  });
+
   it('GET routes bundle no idempotency store: only a route whose method takes an Idempotency-Key carries the middleware and its records', () => {
     const stackFiles = ['functions/shared/http/idempotency.ts', 'functions/shared/db/idempotency/repository.ts'];
     const routes = deployedRoutes([...ROUTES, WITH_FILES]);
