@@ -154,6 +154,26 @@ describe('asset bundling', () => {
     }
   });
 
+  it('bundles list paging only into the routes whose row pages a list (`listPositions`): a list is served apart from its repository (functions/shared/db/<area>/list.ts)', () => {
+    const routes = deployedRoutes([...ROUTES, WITH_FILES]);
+    expect(routes.some((route) => route.listPositions)).toBe(true);
+    for (const route of routes) {
+      expect(
+        sourcesOf(functionOf(route)).some((source) =>
+          source.endsWith('functions/shared/db/list-positions/repository.ts'),
+        ),
+        routeKey(route),
+      ).toBe(route.listPositions === true);
+    }
+    for (const consumer of CONSUMERS) {
+      const fn = functions.find((f) => f.Properties.Description === consumerDescription(consumer));
+      expect(
+        fn && sourcesOf(fn).some((source) => source.endsWith('functions/shared/db/list-positions/repository.ts')),
+        consumer.id,
+      ).toBe(false);
+    }
+  });
+
   it('a single-item GET or DELETE bundles none of its area’s body and list schemas: its path id is all it validates (functions/<area>/path-params.ts)', () => {
     const singleItem = deployedRoutes(ROUTES).filter(
       (route) => ['GET', 'DELETE'].includes(route.method) && route.path.endsWith('}'),
