@@ -174,6 +174,15 @@ describe('asset bundling', () => {
     }
   });
 
+  it('bundles a list query only into the list routes: an area’s list query is apart from its bodies (functions/<area>/query-schemas.ts), so a write bundles no list filters', () => {
+    for (const route of deployedRoutes([...ROUTES, WITH_FILES])) {
+      expect(
+        sourcesOf(functionOf(route)).some((source) => source.endsWith('functions/shared/list-query.ts')),
+        routeKey(route),
+      ).toBe(route.listPositions === true);
+    }
+  });
+
   it('a single-item GET or DELETE bundles none of its area’s body and list schemas: its path id is all it validates (functions/<area>/path-params.ts)', () => {
     const singleItem = deployedRoutes(ROUTES).filter(
       (route) => ['GET', 'DELETE'].includes(route.method) && route.path.endsWith('}'),
@@ -181,7 +190,7 @@ describe('asset bundling', () => {
     expect(singleItem.length).toBeGreaterThan(0);
     for (const route of singleItem) {
       const schemaModules = sourcesOf(functionOf(route)).filter((source) =>
-        /functions\/[a-z-]+\/request-schemas\.ts$/.test(source),
+        /functions\/[a-z-]+\/(request|query)-schemas\.ts$/.test(source),
       );
       expect(schemaModules, routeKey(route)).toEqual([]);
     }
