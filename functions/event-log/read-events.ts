@@ -4,6 +4,7 @@ import type { ListPage, PageRequest } from '#shared/db/list-positions/index';
 import {
   type EventListFilter,
   type EventWithAttempts,
+  eventList,
   type StoredEvent,
   storedEvents,
 } from '#shared/db/stored-events/index';
@@ -23,7 +24,7 @@ export function listEvents(
   const readable = readableEventTypes(scopes);
   const unreadable = unreadableSelectors(filter.eventTypes ?? [], scopes);
   if (readable.length === 0 || unreadable.length > 0) throw insufficientScope(unreadable, scopes);
-  return storedEvents().list(tenant, { ...filter, eventTypes: kindsToList(readable, filter.eventTypes) }, request);
+  return eventList().page(tenant, { ...filter, eventTypes: kindsToList(readable, filter.eventTypes) }, request);
 }
 
 /**

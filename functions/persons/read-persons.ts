@@ -1,6 +1,6 @@
 import type { Person } from '#domain/person';
 import type { ListPage, PageRequest } from '#shared/db/list-positions/index';
-import { type PersonListFilter, persons } from '#shared/db/persons/index';
+import { type PersonListFilter, personList, persons } from '#shared/db/persons/index';
 import { NotFoundError } from '#shared/errors';
 
 // Reading persons: one by id, or a page of a filtered list (another tenant's id is unknown).
@@ -21,7 +21,7 @@ export async function listPersons(
   request: PageRequest,
 ): Promise<ListPage<Person>> {
   if (accountNumber !== undefined) return { items: [] };
-  return persons().list(tenant, filter, request);
+  return personList().page(tenant, filter, request);
 }
 
 export const unknownPerson = () => new NotFoundError('unknown_id_person', 'no person has this id');

@@ -1,7 +1,7 @@
 import type { PageWindow } from '#domain/pagination';
 import type { HitRecord, HitStatus } from '#domain/screening-review';
 import type { ListPage, PageRequest } from '#shared/db/list-positions/index';
-import { screeningHits } from '#shared/db/screening-hits/index';
+import { hitList, screeningHits } from '#shared/db/screening-hits/index';
 import { now } from '#shared/dependencies';
 
 // Reading the hits to review: every tenant's hits in one review status, page by page, or
@@ -19,7 +19,7 @@ export interface HitFilter {
  * tenant, under which list positions are kept.
  */
 export async function listHits(viewer: string, filter: HitFilter, request: PageRequest): Promise<ListPage<HitRecord>> {
-  if (!filter.person) return screeningHits().list(viewer, filter.status ?? 'open', request, now());
+  if (!filter.person) return hitList().page(viewer, filter.status ?? 'open', request, now());
   if (!('page' in request)) return { items: [] };
   const hits = await screeningHits().ofPerson(filter.person.tenant, filter.person.id);
   return {

@@ -3,7 +3,9 @@ import * as z from 'zod/mini';
 // Building blocks every area's request schemas share (zod/mini): strings measured in
 // characters, the name rule, path ids and empty bodies; a list's query and its filters are
 // in list-query.ts and list-filters.ts. Messages state the rule and never echo the value
-// (it may be an SSN or an account number).
+// (it may be an SSN or an account number). A schema built here at load is marked pure, as
+// ports are (`#shared/dependencies`): a route that does not use it then leaves it, and what
+// of zod only it needs, out of its bundle.
 
 export const string = () => z.string({ error: 'must be a string' });
 
@@ -76,7 +78,7 @@ export const accountNumberText = () =>
     z.regex(/^(?:\d-?){3,16}\d$/, 'must be 4 to 17 digits, which single hyphens may separate (0010-1044595)'),
   );
 
-const uuid = z.uuid();
+const uuid = /* @__PURE__ */ z.uuid();
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && z.safeParse(uuid, v).success;
 
 /**
@@ -92,10 +94,10 @@ export const unknownIdParams = (errorCode: string, message: string) =>
  * The body of a route that takes none: an empty body is `{}`, and a field is refused
  * (`unknown_field`) like on every other route, never silently ignored.
  */
-export const emptyBody = z.strictObject({});
+export const emptyBody = /* @__PURE__ */ z.strictObject({});
 
 /**
  * The query of a route without filters: any parameter is `unknown_parameter`, as on the
  * routes that have some (docs/decisions.md#unknown-query-parameters-answer-400).
  */
-export const noQueryParameters = z.strictObject({});
+export const noQueryParameters = /* @__PURE__ */ z.strictObject({});

@@ -1,6 +1,6 @@
 import type { VerifyAccount } from '#domain/verify-account';
 import type { PageRequest } from '#shared/db/list-positions/index';
-import { type AccountListFilter, verifyAccounts } from '#shared/db/verify-accounts/index';
+import { type AccountListFilter, accountList, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { NotFoundError } from '#shared/errors';
 
 // Reading accounts: one by id, or a page of a filtered list (another tenant's id is unknown).
@@ -12,5 +12,5 @@ export async function getVerifyAccount(tenant: string, id: string): Promise<Veri
 }
 
 export async function listVerifyAccounts(tenant: string, filter: AccountListFilter, request: PageRequest) {
-  return verifyAccounts().list(tenant, filter, request);
+  return accountList().page(tenant, filter, request);
 }

@@ -1,17 +1,7 @@
 import * as z from 'zod/mini';
 import { isValidRoutingNumber } from '#domain/routing-number';
-import {
-  CONTROL_STATUSES,
-  checksOwnership,
-  DEBIT_STATUSES,
-  OWNERSHIP_STATUSES,
-  STATEMENT_CODE_PATTERN,
-  VERIFICATION_STATUSES,
-  VERIFICATION_TYPES,
-} from '#domain/verify-account';
+import { checksOwnership, STATEMENT_CODE_PATTERN, VERIFICATION_TYPES } from '#domain/verify-account';
 import { accountNumberText, documented, nameText, string } from '#shared/input-schemas';
-import { dateTime, endAfterStart, idFilter, many, once } from '#shared/list-filters';
-import { listQuery } from '#shared/list-query';
 import { withFieldCodes } from '#shared/validation';
 
 // Request schemas of the Verify endpoints (docs/api.md#request-rules, #lists, #validation-codes). Messages state
@@ -29,7 +19,7 @@ const name = () => nameText(1);
  * wherever it is used: the answer, the account-number index and filter, the 5-per-24 h
  * limit, the sandbox's last four (docs/decisions.md#account-numbers-with-hyphens).
  */
-const accountNumber = documented(
+export const accountNumber = documented(
   z.pipe(
     accountNumberText(),
     z.transform((v) => v.replaceAll('-', '')),
@@ -133,17 +123,3 @@ export const controlBody = z.strictObject({
     z.regex(STATEMENT_CODE_PATTERN, 'must be the 4 letters or digits shown on the statement'),
   ),
 });
-
-/** The `id` filter answers Orum's documented `invalid_account_id`, given twice included. */
-const accountIdFilter = idFilter('invalid_account_id', 'must be one verify account id (a UUID)');
-
-export const listVerifyAccountsQuery = listQuery({
-  id: z.optional(accountIdFilter),
-  start_time: z.optional(dateTime),
-  end_time: z.optional(dateTime),
-  account_number: z.optional(z.pipe(once(), accountNumber)),
-  verification_status: z.optional(many(VERIFICATION_STATUSES)),
-  ownership_status: z.optional(many(OWNERSHIP_STATUSES)),
-  control_status: z.optional(many(CONTROL_STATUSES)),
-  debit_status: z.optional(many(DEBIT_STATUSES)),
-}).check(endAfterStart);

@@ -121,6 +121,24 @@ describe('asset bundling', () => {
     }
   });
 
+  it('bundles a data key’s class only into the functions whose row holds the key: the digest key’s (digest-key.ts), the field cipher (FieldCipher)', () => {
+    for (const row of [...deployedRoutes([...ROUTES, WITH_FILES]), ...CONSUMERS]) {
+      const description = 'method' in row ? routeKey(row) : consumerDescription(row);
+      const fn = functions.find((f) => f.Properties.Description === description);
+      if (!fn) throw new Error(`no function for ${description}`);
+      const held = dataKeysOf(row);
+      expect(
+        sourcesOf(fn).some((source) => source.endsWith('functions/shared/digest/digest-key.ts')),
+        `${description}: the digest key`,
+      ).toBe(held.includes('digest-key'));
+      // field-cipher.ts itself stays wherever fields are sealed (its `holdsSealedValue`); FieldCipher.open's message does not.
+      expect(
+        readFileSync(join(assetOf(fn), 'index.mjs'), 'utf8').includes('is not a sealed value'),
+        `${description}: the field cipher`,
+      ).toBe(held.includes('field-key'));
+    }
+  });
+
   it('GET routes bundle no idempotency store: only a route whose method takes an Idempotency-Key carries the middleware and its records', () => {
     const stackFiles = ['functions/shared/http/idempotency.ts', 'functions/shared/db/idempotency/repository.ts'];
     const routes = deployedRoutes([...ROUTES, WITH_FILES]);
@@ -136,6 +154,35 @@ describe('asset bundling', () => {
     }
   });
 
+  it('bundles list paging only into the routes whose row pages a list (`listPositions`): a list is served apart from its repository (functions/shared/db/<area>/list.ts)', () => {
+    const routes = deployedRoutes([...ROUTES, WITH_FILES]);
+    expect(routes.some((route) => route.listPositions)).toBe(true);
+    for (const route of routes) {
+      expect(
+        sourcesOf(functionOf(route)).some((source) =>
+          source.endsWith('functions/shared/db/list-positions/repository.ts'),
+        ),
+        routeKey(route),
+      ).toBe(route.listPositions === true);
+    }
+    for (const consumer of CONSUMERS) {
+      const fn = functions.find((f) => f.Properties.Description === consumerDescription(consumer));
+      expect(
+        fn && sourcesOf(fn).some((source) => source.endsWith('functions/shared/db/list-positions/repository.ts')),
+        consumer.id,
+      ).toBe(false);
+    }
+  });
+
+  it('bundles a list query only into the list routes: an area’s list query is apart from its bodies (functions/<area>/query-schemas.ts), so a write bundles no list filters', () => {
+    for (const route of deployedRoutes([...ROUTES, WITH_FILES])) {
+      expect(
+        sourcesOf(functionOf(route)).some((source) => source.endsWith('functions/shared/list-query.ts')),
+        routeKey(route),
+      ).toBe(route.listPositions === true);
+    }
+  });
+
   it('a single-item GET or DELETE bundles none of its area’s body and list schemas: its path id is all it validates (functions/<area>/path-params.ts)', () => {
     const singleItem = deployedRoutes(ROUTES).filter(
       (route) => ['GET', 'DELETE'].includes(route.method) && route.path.endsWith('}'),
@@ -143,7 +190,7 @@ describe('asset bundling', () => {
     expect(singleItem.length).toBeGreaterThan(0);
     for (const route of singleItem) {
       const schemaModules = sourcesOf(functionOf(route)).filter((source) =>
-        /functions\/[a-z-]+\/request-schemas\.ts$/.test(source),
+        /functions\/[a-z-]+\/(request|query)-schemas\.ts$/.test(source),
       );
       expect(schemaModules, routeKey(route)).toEqual([]);
     }

@@ -1,8 +1,8 @@
 import { httpHandler } from '#shared/http/handler';
 import { nextLink, pageRequestOf } from '#shared/http/pages';
 import { presentEvent } from '../present';
+import { listEventsQuery } from '../query-schemas';
 import { listEvents } from '../read-events';
-import { listEventsQuery } from '../request-schemas';
 
 /** GET /events — the tenant's events of the last 30 days of the kinds the token reads (test events only with `test=true`), newest first, paged like every list. */
 export const handler = httpHandler({ query: listEventsQuery }, async ({ tenant, scopes, query }) => {

@@ -1,8 +1,8 @@
 import { httpHandler } from '#shared/http/handler';
 import { nextLink, pageRequestOf } from '#shared/http/pages';
 import { presentPerson } from '../present';
+import { listPersonsQuery } from '../query-schemas';
 import { listPersons } from '../read-persons';
-import { listPersonsQuery } from '../request-schemas';
 
 /** GET /persons — newest first; `index` is the page number, `size` the page length; a
  * full page links the next by cursor. */

@@ -1,8 +1,8 @@
 import { httpHandler } from '#shared/http/handler';
 import { nextLink, pageRequestOf } from '#shared/http/pages';
 import { presentHit } from '../present';
+import { listHitsQuery } from '../query-schemas';
 import { listHits } from '../read-hits';
-import { listHitsQuery } from '../request-schemas';
 
 /** GET /screening/hits — operators: open hits of every tenant, newest first, or one person's hits. */
 export const handler = httpHandler({ query: listHitsQuery }, async ({ tenant, query }) => {

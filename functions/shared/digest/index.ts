@@ -1,5 +1,5 @@
 import { port } from '#shared/dependencies';
-import { DATA_KEYS, dataKeySource, prepareDataKey } from '../data-key/index';
+import { DATA_KEYS, dataKeySource, noDataKey, prepareDataKey } from '../data-key/index';
 import { decryptDataKey } from '../data-key/kms-data-key';
 import { DigestKey, type DigestKind } from './digest-key';
 
@@ -16,16 +16,11 @@ declare const DIGEST_KEY_IN_BUNDLE: boolean | undefined;
  * The digest key: `LOCAL_DIGEST_KEY` (base64) in local mode; in AWS its KMS ciphertext in
  * `DIGEST_KEY_CIPHERTEXT`, decrypted once per container.
  */
-export const digestKey = /* @__PURE__ */ port(
-  'digestKey',
-  () =>
-    new DigestKey(
-      dataKeySource(
-        DATA_KEYS['digest-key'],
-        // Inline, so that esbuild drops the KMS client where the constant is false.
-        typeof DIGEST_KEY_IN_BUNDLE === 'undefined' || DIGEST_KEY_IN_BUNDLE ? decryptDataKey : undefined,
-      ),
-    ),
+export const digestKey = /* @__PURE__ */ port('digestKey', () =>
+  // Inline, so that esbuild drops the key's class and the KMS client where the constant is false.
+  typeof DIGEST_KEY_IN_BUNDLE === 'undefined' || DIGEST_KEY_IN_BUNDLE
+    ? new DigestKey(dataKeySource(DATA_KEYS['digest-key'], decryptDataKey))
+    : noDataKey(DATA_KEYS['digest-key']),
 );
 
 /** Loads the digest key before an invocation's work when the function has one (see `prepareDataKey`). */

@@ -1,5 +1,5 @@
 import { port } from '#shared/dependencies';
-import { DATA_KEYS, dataKeySource, prepareDataKey } from '../data-key/index';
+import { DATA_KEYS, dataKeySource, noDataKey, prepareDataKey } from '../data-key/index';
 import { decryptDataKey } from '../data-key/kms-data-key';
 import { FieldCipher, type FieldOwner, holdsSealedValue } from './field-cipher';
 
@@ -17,16 +17,11 @@ declare const FIELD_KEY_IN_BUNDLE: boolean | undefined;
  * The field key: `LOCAL_FIELD_KEY` (base64) in local mode; in AWS its KMS ciphertext in
  * `FIELD_KEY_CIPHERTEXT`, decrypted once per container.
  */
-export const fieldCipher = /* @__PURE__ */ port(
-  'fieldCipher',
-  () =>
-    new FieldCipher(
-      dataKeySource(
-        DATA_KEYS['field-key'],
-        // Inline, so that esbuild drops the KMS client where the constant is false.
-        typeof FIELD_KEY_IN_BUNDLE === 'undefined' || FIELD_KEY_IN_BUNDLE ? decryptDataKey : undefined,
-      ),
-    ),
+export const fieldCipher = /* @__PURE__ */ port('fieldCipher', () =>
+  // Inline, so that esbuild drops the key's class and the KMS client where the constant is false.
+  typeof FIELD_KEY_IN_BUNDLE === 'undefined' || FIELD_KEY_IN_BUNDLE
+    ? new FieldCipher(dataKeySource(DATA_KEYS['field-key'], decryptDataKey))
+    : noDataKey(DATA_KEYS['field-key']),
 );
 
 /** Loads the field key before an invocation's work when the function has one (see `prepareDataKey`). */

@@ -1,8 +1,8 @@
 import { httpHandler } from '#shared/http/handler';
 import { nextLink, pageRequestOf } from '#shared/http/pages';
 import { presentAccount } from '../present';
+import { listVerifyAccountsQuery } from '../query-schemas';
 import { listVerifyAccounts } from '../read-verify-accounts';
-import { listVerifyAccountsQuery } from '../request-schemas';
 
 /** GET /verify/accounts — newest first; `index` is the page number, `size` the page length; a
  * full page links the next by cursor. */

@@ -4,7 +4,8 @@ import { createVerifyAccount } from '#functions/verify-accounts/create-verify-ac
 import { handler as workerHandler } from '#functions/verify-accounts/handlers/verification-worker';
 import { createVerifyAccountBody } from '#functions/verify-accounts/request-schemas';
 import { documentClient } from '#shared/db/document-client';
-import { VerifyAccountRepository } from '#shared/db/verify-accounts/index';
+import { ListPositions } from '#shared/db/list-positions/index';
+import { AccountList, VerifyAccountRepository } from '#shared/db/verify-accounts/index';
 import { setDependencies } from '#shared/dependencies';
 import { setLogSink } from '#shared/logger';
 import { FakeNotifier } from '#test/support/fakes';
@@ -21,6 +22,7 @@ let tableName: string;
 let notifier: FakeNotifier;
 const logs: string[] = [];
 const repository = () => new VerifyAccountRepository(documentClient(), tableName);
+const accounts = () => new AccountList(repository(), new ListPositions(documentClient(), tableName));
 
 beforeAll(async () => {
   ({ tableName } = await createTestTable());
@@ -210,7 +212,7 @@ describe('verification worker: the list index follows the status', () => {
       const account = await created({ account_number: '0006789' });
       const listed = async (status: 'pending' | 'valid') =>
         (
-          await repository().list(account.tenant, { verificationStatus: [status] }, { page: { skip: 0, take: 10 } })
+          await accounts().page(account.tenant, { verificationStatus: [status] }, { page: { skip: 0, take: 10 } })
         ).items.map((a) => a.id);
       vi.stubEnv('TENANT_LIST_SHARDS', JSON.stringify({ [account.tenant]: shards }));
       try {
@@ -218,7 +220,7 @@ describe('verification worker: the list index follows the status', () => {
         expect(await worker(message(account.tenant, account.id))).toEqual({ batchItemFailures: [] });
         expect(await listed('valid')).toEqual([account.id]);
         expect(await listed('pending')).toEqual([]);
-        const all = (await repository().list(account.tenant, {}, { page: { skip: 0, take: 10 } })).items;
+        const all = (await accounts().page(account.tenant, {}, { page: { skip: 0, take: 10 } })).items;
         expect(all.map((a) => [a.id, a.verification_status])).toEqual([[account.id, 'valid']]);
       } finally {
         vi.unstubAllEnvs();

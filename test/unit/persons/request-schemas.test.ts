@@ -4,11 +4,10 @@ import type { MetadataValue } from '#domain/person';
 import type { person as personObject } from '#functions/persons/openapi-responses';
 import { personIdParams } from '#functions/persons/path-params';
 import type { presentPerson } from '#functions/persons/present';
+import { type ListPersonsQuery, listPersonsQuery } from '#functions/persons/query-schemas';
 import {
   type CreatePersonBody,
   createPersonBody,
-  type ListPersonsQuery,
-  listPersonsQuery,
   type PatchPersonBody,
   patchPersonBody,
 } from '#functions/persons/request-schemas';

@@ -1,9 +1,10 @@
-import { PERSON_STATUSES, type PersonStatus } from '#domain/person';
-import type { PageSource } from '../list-positions/index';
+import { PERSON_STATUSES, type Person, type PersonStatus } from '#domain/person';
+import type { ListPage, ListPositions, PageRequest, PageSource } from '../list-positions/index';
 import type { IndexQuery } from '../paging/index-query';
 import { allShards, listShardCount } from '../shards';
-import { nameFilterKey } from './item';
+import { nameFilterKey, toPerson } from './item';
 import { personKeys } from './keys';
+import type { PersonRepository } from './repository';
 
 /** What `GET /persons` filters on (pattern 11 of docs/data-model.md). */
 export interface PersonListFilter {
@@ -61,3 +62,37 @@ export const personListSource = (tenant: string, filter: PersonListFilter): Page
   query: personListQuery(tenant, filter),
   bookmarkable: true,
 });
+
+/**
+ * `GET /persons`: a page of the tenant's persons served from the list's positions. Apart
+ * from the repository, so that a function reading or writing one person bundles no paging.
+ */
+export class PersonList {
+  constructor(
+    private readonly persons: PersonRepository,
+    private readonly positions: ListPositions,
+  ) {}
+
+  /**
+   * Newest first (`created_at` descending, then id descending), one page of the filtered
+   * set, by number or after a cursor, and the cursor of the next page.
+   */
+  async page(
+    tenant: string,
+    filter: PersonListFilter,
+    request: PageRequest,
+    now = new Date(),
+  ): Promise<ListPage<Person>> {
+    if ('page' in request && (filter.id !== undefined || filter.customerReferenceId !== undefined)) {
+      if (request.page.take === 0) return { items: [] };
+      const person =
+        filter.id !== undefined
+          ? await this.persons.get(tenant, filter.id)
+          : await this.persons.getByReference(tenant, filter.customerReferenceId as string);
+      return { items: person && request.page.skip === 0 && matchesPersonFilter(person, filter) ? [person] : [] };
+    }
+    const list = { kind: 'persons' as const, source: () => personListSource(tenant, filter) };
+    const served = await this.positions.serve(tenant, list, request, now);
+    return { items: served.items.map(toPerson), next: served.next };
+  }
+}

@@ -3,7 +3,6 @@ import type { Person, StatusReason } from '#domain/person';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
 import { ENTITY } from '../entities';
-import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
 import {
   changedFields,
   concurrentUpdate,
@@ -13,9 +12,6 @@ import {
 } from '../versioned-update';
 import { nameAttributes, personItem, personListPartition, referenceItem, toPerson } from './item';
 import { personKeys } from './keys';
-import { matchesPersonFilter, type PersonListFilter, personListSource } from './list';
-
-export type { PersonListFilter } from './list';
 
 /** A person as read for a change: the person, its SSN ciphertext and identity revision. */
 export interface StoredPerson {
@@ -51,14 +47,10 @@ const duplicateReference = () =>
  * the person and its reference item are written in one transaction.
  */
 export class PersonRepository {
-  private readonly positions: ListPositions;
-
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {
-    this.positions = new ListPositions(db, tableName);
-  }
+  ) {}
 
   async create(person: Person, ssnSecret: string | undefined): Promise<void> {
     try {
@@ -110,29 +102,6 @@ export class PersonRepository {
       }),
     );
     return typeof out.Item?.person_id === 'string' ? this.get(tenant, out.Item.person_id) : undefined;
-  }
-
-  /**
-   * Newest first (`created_at` descending, then id descending), one page of the filtered
-   * set, by number or after a cursor, and the cursor of the next page.
-   */
-  async list(
-    tenant: string,
-    filter: PersonListFilter,
-    request: PageRequest,
-    now = new Date(),
-  ): Promise<ListPage<Person>> {
-    if ('page' in request && (filter.id !== undefined || filter.customerReferenceId !== undefined)) {
-      if (request.page.take === 0) return { items: [] };
-      const person =
-        filter.id !== undefined
-          ? await this.get(tenant, filter.id)
-          : await this.getByReference(tenant, filter.customerReferenceId as string);
-      return { items: person && request.page.skip === 0 && matchesPersonFilter(person, filter) ? [person] : [] };
-    }
-    const list = { kind: 'persons' as const, source: () => personListSource(tenant, filter) };
-    const served = await this.positions.serve(tenant, list, request, now);
-    return { items: served.items.map(toPerson), next: served.next };
   }
 
   /**

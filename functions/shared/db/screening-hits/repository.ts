@@ -1,12 +1,11 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { HIT_STATUSES, type HitRecord, type HitStatus, type HitWrite } from '#domain/screening-review';
+import type { HitRecord, HitWrite } from '#domain/screening-review';
 import { failedConditions, isConditionFailure } from '../conditions';
-import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
 import { tablePartition } from '../paging/partitions';
 import { concurrentUpdate } from '../versioned-update';
 import type { HitAddress } from './hit-id';
 import { hitItem, isHitItem, toHitRecord } from './item';
-import { HIT_SORT_PREFIX, hitKeys, isReviewPartition } from './keys';
+import { HIT_SORT_PREFIX, hitKeys } from './keys';
 
 /** A write of another record that must happen with a decision, or not at all (the person's status). */
 export type TransactUpdate = NonNullable<
@@ -19,14 +18,10 @@ export type TransactUpdate = NonNullable<
  * byDueTime partition of each review status that operators page through across tenants.
  */
 export class ScreeningHitRepository {
-  private readonly positions: ListPositions;
-
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {
-    this.positions = new ListPositions(db, tableName);
-  }
+  ) {}
 
   /** Every hit recorded for a person (a handful: one per listing it ever matched), strongly consistent. */
   async ofPerson(tenant: string, personId: string): Promise<HitRecord[]> {
@@ -94,21 +89,5 @@ export class ScreeningHitRepository {
       throw error;
     }
     return stored;
-  }
-
-  /** One page of every tenant's hits in one review status, newest first, by number or after a cursor. */
-  async list(viewer: string, status: HitStatus, request: PageRequest, now: Date): Promise<ListPage<HitRecord>> {
-    const served = await this.positions.serve(
-      viewer,
-      {
-        kind: 'screening_hits',
-        source: () => ({ query: { index: 'byDueTime', partitions: [hitKeys.review(status)] }, bookmarkable: true }),
-        // A cursor comes without the status it was made for: any review partition is the list's.
-        owns: (partition) => isReviewPartition(partition, HIT_STATUSES),
-      },
-      request,
-      now,
-    );
-    return { items: served.items.filter(isHitItem).map(toHitRecord), next: served.next };
   }
 }

@@ -1,10 +1,13 @@
 import { tableName } from '#shared/config';
 import { documentClient } from '#shared/db/document-client';
 import { port } from '#shared/dependencies';
+import { ListPositions } from '../list-positions/index';
+import { EventList } from './list';
 import { RedeliveryLimits } from './redelivery-limits';
 import { StoredEventRepository } from './repository';
 
 export type { EventListFilter } from './list';
+export { EventList } from './list';
 export type { RedeliveryAdmission } from './redelivery-limits';
 export { RedeliveryLimits } from './redelivery-limits';
 export type { DeliveryAttempt, EventWithAttempts, StoredEvent } from './repository';
@@ -19,6 +22,12 @@ export const storedEvents = /* @__PURE__ */ port(
   () => new StoredEventRepository(documentClient(), tableName()),
 );
 
+/** The event log's list, on the list's positions. */
+export const eventList = /* @__PURE__ */ port(
+  'eventList',
+  () => new EventList(new ListPositions(documentClient(), tableName())),
+);
+
 /** The redelivery bounds on the service's table. */
 export const redeliveryLimits = /* @__PURE__ */ port(
   'redeliveryLimits',
@@ -28,6 +37,7 @@ export const redeliveryLimits = /* @__PURE__ */ port(
 declare module '#shared/dependencies' {
   interface Dependencies {
     storedEvents: StoredEventRepository;
+    eventList: EventList;
     redeliveryLimits: RedeliveryLimits;
   }
 }

@@ -1,7 +1,8 @@
-import type { PageSource } from '../list-positions/index';
+import type { ListPage, ListPositions, PageRequest, PageSource } from '../list-positions/index';
 import type { IndexQuery } from '../paging/index-query';
 import { allShards, listShardCount } from '../shards';
 import { eventKeys } from './keys';
+import { openedEnvelope, type StoredEvent } from './repository';
 
 /** What `GET /events` filters on (pattern 8 of docs/data-model.md). */
 export interface EventListFilter {
@@ -42,3 +43,34 @@ export const admitsEventCursor =
     (anyOf?.event_type?.length !== undefined &&
       anyOf.event_type.length > 0 &&
       anyOf.event_type.every((type) => filter.eventTypes?.includes(type)));
+
+/**
+ * `GET /events`: a page of the tenant's events served from the list's positions. Apart
+ * from the repository, so that a function storing or reading one event bundles no paging.
+ */
+export class EventList {
+  constructor(private readonly positions: ListPositions) {}
+
+  /**
+   * Newest first, one page of the tenant's events of the given types and times (pattern
+   * 8), by number or after a cursor. Events never change and expire oldest first: every
+   * event list takes bookmarks.
+   */
+  async page(
+    tenant: string,
+    filter: EventListFilter,
+    request: PageRequest,
+    now = new Date(),
+  ): Promise<ListPage<StoredEvent>> {
+    const list = {
+      kind: 'events' as const,
+      source: () => eventListSource(tenant, filter),
+      admits: admitsEventCursor(filter),
+    };
+    const served = await this.positions.serve(tenant, list, request, now);
+    return {
+      items: served.items.map((item) => ({ tenant, envelope: openedEnvelope(tenant, item) })),
+      next: served.next,
+    };
+  }
+}

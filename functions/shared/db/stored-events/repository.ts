@@ -4,13 +4,11 @@ import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/event-envelope';
 import { openFields, sealFields } from '#shared/field-cipher/index';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
-import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
 import { tablePartition } from '../paging/partitions';
 import { TABLE_SCHEMA } from '../schema';
 import { listShardOf } from '../shards';
 import { claimDeliveryAttempt } from './delivery-claims';
 import { type AttemptOf, eventKeys } from './keys';
-import { admitsEventCursor, type EventListFilter, eventListSource } from './list';
 
 /** One delivery attempt of an event to one configuration's URL (docs/api.md#event-log). */
 export interface DeliveryAttempt {
@@ -43,14 +41,10 @@ export interface EventWithAttempts {
 
 /** The event log: one item per event, kept 30 days (TTL). */
 export class StoredEventRepository {
-  private readonly positions: ListPositions;
-
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {
-    this.positions = new ListPositions(db, tableName);
-  }
+  ) {}
 
   /** Stores the event unless it exists (same id = same change): true when this call stored it. */
   async store(tenant: string, envelope: EventEnvelope): Promise<boolean> {
@@ -88,29 +82,6 @@ export class StoredEventRepository {
     );
     if (!out.Item) return undefined;
     return { tenant, envelope: openedEnvelope(tenant, out.Item) };
-  }
-
-  /**
-   * Newest first, one page of the tenant's events of the given types and times (pattern
-   * 8), by number or after a cursor. Events never change and expire oldest first: every
-   * event list takes bookmarks.
-   */
-  async list(
-    tenant: string,
-    filter: EventListFilter,
-    request: PageRequest,
-    now = new Date(),
-  ): Promise<ListPage<StoredEvent>> {
-    const list = {
-      kind: 'events' as const,
-      source: () => eventListSource(tenant, filter),
-      admits: admitsEventCursor(filter),
-    };
-    const served = await this.positions.serve(tenant, list, request, now);
-    return {
-      items: served.items.map((item) => ({ tenant, envelope: openedEnvelope(tenant, item) })),
-      next: served.next,
-    };
   }
 
   /**
@@ -204,7 +175,7 @@ function sealedEnvelope(tenant: string, envelope: EventEnvelope): EventEnvelope 
 }
 
 /** A stored event's envelope with its sealed values opened, as partners get it. */
-function openedEnvelope(tenant: string, item: Record<string, unknown>): EventEnvelope {
+export function openedEnvelope(tenant: string, item: Record<string, unknown>): EventEnvelope {
   const envelope = item.envelope as EventEnvelope;
   const owner = { tenant, record: envelope.event_id };
   return { ...envelope, event_data: openFields(envelope.event_data, owner, 'event_data') };

@@ -6,10 +6,12 @@ import {
   type VerificationStatus,
   type VerifyAccount,
 } from '#domain/verify-account';
-import type { PageSource } from '../list-positions/index';
+import type { ListPage, ListPositions, PageRequest, PageSource } from '../list-positions/index';
 import type { IndexQuery } from '../paging/index-query';
 import { allShards, listShardCount } from '../shards';
+import { toAccount } from './item';
 import { accountKeys } from './keys';
+import type { VerifyAccountRepository } from './repository';
 
 // What `GET /verify/accounts` filters on, and the index walk that serves it (patterns 2
 // and 3 of docs/data-model.md): the tenant's accounts, or those with one account number.
@@ -89,4 +91,40 @@ export function accountListSource(tenant: string, filter: AccountListFilter): Pa
     afterRead: filtersAfterRead(filter) ? statuses : undefined,
     bookmarkable: filter.accountNumber === undefined,
   };
+}
+
+/**
+ * `GET /verify/accounts`: a page of the tenant's accounts served from the list's positions.
+ * Apart from the repository, so that a function reading or writing one account bundles no
+ * paging.
+ */
+export class AccountList {
+  constructor(
+    private readonly accounts: VerifyAccountRepository,
+    private readonly positions: ListPositions,
+  ) {}
+
+  /**
+   * Newest first (`created_at` descending, then id descending), one page of the filtered
+   * set, by number or after a cursor, and the cursor of the next page.
+   */
+  async page(
+    tenant: string,
+    filter: AccountListFilter,
+    request: PageRequest,
+    now = new Date(),
+  ): Promise<ListPage<VerifyAccount>> {
+    if ('page' in request && filter.id !== undefined) {
+      const account = request.page.take > 0 ? await this.accounts.get(tenant, filter.id) : undefined;
+      return { items: account && request.page.skip === 0 && matchesFilter(account, filter) ? [account] : [] };
+    }
+    const list = {
+      kind: 'verify_accounts' as const,
+      source: () => accountListSource(tenant, filter),
+      matchesOf: (statuses?: Record<string, unknown>) =>
+        statuses ? (item: Record<string, unknown>) => matchesFilter(toAccount(item), statuses) : undefined,
+    };
+    const served = await this.positions.serve(tenant, list, request, now);
+    return { items: served.items.map(toAccount), next: served.next };
+  }
 }

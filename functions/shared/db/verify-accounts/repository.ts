@@ -3,16 +3,12 @@ import type { ControlStatus, VerifyAccount } from '#domain/verify-account';
 import { InternalError } from '#shared/errors';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
-import { type ListPage, ListPositions, type PageRequest } from '../list-positions/index';
 import { queryPartition } from '../paging/partitions';
 import { allShards, shardOf } from '../shards';
 import { changedFields, updateVersioned, type VersionedChange } from '../versioned-update';
 import { accountItem, accountListPartition, toAccount } from './item';
 import { accountKeys as keys, PENDING_CODE_SHARDS } from './keys';
-import { type AccountListFilter, accountListSource, matchesFilter } from './list';
 import { VerificationSlots } from './verification-slots';
-
-export type { AccountListFilter } from './list';
 
 /** What the bank's answer sets on an account, in one write. */
 export type VerificationResult = Pick<VerifyAccount, 'verification_status' | 'debit_status'> &
@@ -32,14 +28,12 @@ export type VerificationResult = Pick<VerifyAccount, 'verification_status' | 'de
 
 /** Verify accounts, each verification holding one of its bank account's slots (./verification-slots.ts; docs/data-model.md, patterns 1–4 and 9). */
 export class VerifyAccountRepository {
-  private readonly positions: ListPositions;
   private readonly slots: VerificationSlots;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {
-    this.positions = new ListPositions(db, tableName);
     this.slots = new VerificationSlots(db, tableName);
   }
 
@@ -89,30 +83,6 @@ export class VerifyAccountRepository {
 
   async get(tenant: string, id: string): Promise<VerifyAccount | undefined> {
     return (await this.getWithSecret(tenant, id))?.account;
-  }
-
-  /**
-   * Newest first (`created_at` descending, then id descending), one page of the filtered
-   * set, by number or after a cursor, and the cursor of the next page.
-   */
-  async list(
-    tenant: string,
-    filter: AccountListFilter,
-    request: PageRequest,
-    now = new Date(),
-  ): Promise<ListPage<VerifyAccount>> {
-    if ('page' in request && filter.id !== undefined) {
-      const account = request.page.take > 0 ? await this.get(tenant, filter.id) : undefined;
-      return { items: account && request.page.skip === 0 && matchesFilter(account, filter) ? [account] : [] };
-    }
-    const list = {
-      kind: 'verify_accounts' as const,
-      source: () => accountListSource(tenant, filter),
-      matchesOf: (statuses?: Record<string, unknown>) =>
-        statuses ? (item: Record<string, unknown>) => matchesFilter(toAccount(item), statuses) : undefined,
-    };
-    const served = await this.positions.serve(tenant, list, request, now);
-    return { items: served.items.map(toAccount), next: served.next };
   }
 
   /** The account and the ciphertext of its SSN or tax id, for the verification worker. */

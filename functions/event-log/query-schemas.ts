@@ -3,7 +3,7 @@ import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { dateTime, endAfterStart, many, once } from '#shared/list-filters';
 import { listQuery } from '#shared/list-query';
 
-// Request schemas of the event log (docs/api.md#event-log).
+// The query of `GET /events` (docs/api.md#event-log), the event log's one request schema.
 
 /** `true`: test events only; `false`, the default: the events of real changes only. */
 const testFilter = z.pipe(
