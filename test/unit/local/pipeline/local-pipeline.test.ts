@@ -30,7 +30,27 @@ describe('settle', () => {
     expect(settled).toBe(true);
   });
 
-  it('rejects after the timeout, saying what is busy', async () => {
-    await expect(settle([fakeWorker('poller').worker], new Activity(), 50)).rejects.toThrow(/poller busy/);
+  it('rejects once the timeout passes with no work done, saying what is busy', async () => {
+    await expect(settle([fakeWorker('poller').worker], new Activity(), 50)).rejects.toThrow(
+      /did no work for 50 ms .*poller busy/,
+    );
+  });
+
+  it('waits past the timeout for a pipeline that keeps doing work, as a busy machine’s does', async () => {
+    const activity = new Activity();
+    const a = fakeWorker('a');
+    const progressing = setInterval(() => activity.touch(), 10);
+    const done = settle([a.worker], activity, 300);
+    await sleep(1_200); // four timeouts, in each of which batches finished
+    clearInterval(progressing);
+    a.free();
+    await expect(done).resolves.toBeUndefined();
+  });
+
+  it('rejects a pipeline that did work and then stopped doing any', async () => {
+    const activity = new Activity();
+    const progressing = setInterval(() => activity.touch(), 10);
+    setTimeout(() => clearInterval(progressing), 100);
+    await expect(settle([fakeWorker('stuck').worker], activity, 50)).rejects.toThrow(/stuck busy/);
   });
 });
