@@ -39,6 +39,16 @@ const WITH_FILES: RouteDefinition = {
   bundling: { files: [FIXTURE_FILE, 'package.json'] },
 };
 
+/**
+ * Bundling gives up after this much per function it bundles (docs/testing.md#on-a-busy-machine):
+ * 0.5 s a function measured here idle, the whole stack outran a flat 120 s in a full
+ * `npm test` with both cores kept busy (about 3.5 s a function).
+ */
+const MS_PER_BUNDLED_FUNCTION = 8_000;
+/** Every function of the stack: the routes deployed here, the consumers and the two data-key generators. */
+const BUNDLING_BUDGET_MS =
+  (deployedRoutes([...ROUTES, WITH_FILES]).length + CONSUMERS.length + 2) * MS_PER_BUNDLED_FUNCTION;
+
 /** The one test file that bundles for real, with the local esbuild (no Docker), as `cdk synth` does. */
 describe('asset bundling', () => {
   let directory: string;
@@ -77,7 +87,7 @@ describe('asset bundling', () => {
     functions = ours.filter((fn) => !generatorDescriptions.includes(fn.Properties.Description));
     generators = ours.filter((fn) => generatorDescriptions.includes(fn.Properties.Description));
     expect(generators).toHaveLength(generatorDescriptions.length);
-  });
+  }, BUNDLING_BUDGET_MS);
 
   it('bundles every route and consumer handler into a minified ESM file with a positions-only source map and the AWS SDK inside', () => {
     expect(functions.map((f) => f.Properties.Description).sort()).toEqual(

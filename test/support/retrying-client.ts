@@ -96,6 +96,7 @@ export function retryingClient(client: Client, policy: RetryPolicy = PARTNER_RET
     answers,
     get: <B = any>(path: string, options?: Options) => request<B>('GET', path, options),
     post: <B = any>(path: string, body?: unknown, options?: Options) => request<B>('POST', path, { ...options, body }),
+    put: <B = any>(path: string, body?: unknown, options?: Options) => request<B>('PUT', path, { ...options, body }),
     patch: <B = any>(path: string, body?: unknown, options?: Options) =>
       request<B>('PATCH', path, { ...options, body }),
     delete: <B = any>(path: string, options?: Options) => request<B>('DELETE', path, options),
