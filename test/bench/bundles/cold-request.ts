@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { median } from '../stats';
-import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './environment';
-import { timeoutOf } from './peak-rss';
-import { serveInvocations } from './serve';
+import type { LocalAws } from './environment';
+import { serveAsLambda } from './peak-rss';
 import { FLOOR_ITEMS, FLOOR_STEP } from './steps';
 import type { SynthesizedFunction } from './synth';
 import type { Step, World } from './workload';
@@ -66,16 +65,7 @@ export async function measureColdRequests(
   const probe = async (step: Step, event: unknown): Promise<number> => {
     const fn = byName.get(step.name);
     if (!fn) throw new Error(`no function for the step ${step.name}`);
-    const report = await serveInvocations({
-      name: fn.name,
-      bundle: fn.bundle,
-      cwd: fn.dir,
-      env: lambdaEnvironment(fn, options.local),
-      nodeFlags: lambdaNodeFlags(fn),
-      events: [event],
-      timeoutMs: timeoutOf(fn.name),
-      workDir,
-    });
+    const report = await serveAsLambda(fn, options.local, [event], workDir);
     const [outcome = 'none'] = Object.keys(report.outcomes);
     if (!step.expect.includes(outcome)) {
       throw new Error(

@@ -54,16 +54,7 @@ export async function measurePeakRss(
   const serve = async (step: Step) => {
     const fn = byName.get(step.name) as SynthesizedFunction;
     const events = await step.events(options.world);
-    const report = await serveInvocations({
-      name: fn.name,
-      bundle: fn.bundle,
-      cwd: fn.dir,
-      env: lambdaEnvironment(fn, options.local),
-      nodeFlags: lambdaNodeFlags(fn),
-      events,
-      timeoutMs: timeoutOf(fn.name),
-      workDir: options.workDir,
-    });
+    const report = await serveAsLambda(fn, options.local, events, options.workDir);
     const unexpected = Object.keys(report.outcomes).filter((outcome) => !step.expect.includes(outcome));
     const summary = Object.entries(report.outcomes)
       .map(([outcome, n]) => `${outcome}×${n}`)
@@ -103,6 +94,24 @@ export async function measurePeakRss(
   if (failures.length > 0) throw new AggregateError(failures, failures.map((error) => error.message).join('\n'));
   return reports;
 }
+
+/** Serves `events` with the function's bundle in a fresh process, as Lambda runs it: its environment, flags and timeout. */
+export const serveAsLambda = (
+  fn: SynthesizedFunction,
+  local: LocalAws,
+  events: readonly unknown[],
+  workDir: string,
+): Promise<ServeReport> =>
+  serveInvocations({
+    name: fn.name,
+    bundle: fn.bundle,
+    cwd: fn.dir,
+    env: lambdaEnvironment(fn, local),
+    nodeFlags: lambdaNodeFlags(fn),
+    events,
+    timeoutMs: timeoutOf(fn.name),
+    workDir,
+  });
 
 /** A function's timeout, as the stack sets it (ms). */
 export const timeoutOf = (name: string): number =>
