@@ -1,10 +1,11 @@
 /**
- * What every part of `npm run bench` (test/bench/run.ts) gets: one DynamoDB Local for the
- * whole run, a work directory for bundles and scratch files, and a line logger. A part is a
+ * What every part of `npm run bench` (test/bench/run.ts) gets, in a process of its own
+ * (test/bench/part.ts): a DynamoDB Local of its own, a work directory for bundles and
+ * scratch files, and a line logger. A part is a
  * module exporting one `measure…(context)` that returns its slice of the results.
  */
 export interface BenchContext {
-  /** DynamoDB Local, started once for the run; each part creates its own tables. */
+  /** The part's own DynamoDB Local, started for it; the part creates its tables. */
   readonly dynamoEndpoint: string;
   /** `.bench/work/<part>`: created, emptied at the start of the run; git-ignored. */
   readonly workDir: string;

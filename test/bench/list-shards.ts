@@ -2,7 +2,7 @@
  * The list shards of the bench's sharded tenants, as the functions read them
  * (`TENANT_LIST_SHARDS`, a JSON object of tenant → shards; tenants not named have one).
  * One value for the whole process, set before any part starts a handler: a function may
- * read it once and keep it, and `npm run bench` runs every part in one process.
+ * read it once and keep it (`npm run bench` sets it in each part's process, ./part.ts).
  */
 export const LIST_SHARDS = {
   /** The cost part's sustained run (test/bench/cost-sustained.ts). */

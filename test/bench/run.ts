@@ -1,30 +1,23 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startDynamoDbLocal } from '#lib/local/dynamodb-local';
-import { silentLog } from '#lib/local/log';
 import { REPO_ROOT } from '#lib/repo-root';
-import { measureBundles } from './bundles';
-import type { BenchContext } from './context';
-import { measureCost } from './cost';
+import type { BundleFigures } from './bundles';
 import { LATEST_RESULTS_JSON, PERFORMANCE_DOC, publishResults } from './latest-results';
-import { useBenchListShards } from './list-shards';
-import { measureLists } from './lists';
-import { measureOverhead } from './overhead';
-import { measurePipeline } from './pipeline';
+import type { PipelineMeasurement } from './pipeline';
 import { report } from './report';
-import { BENCH_PARTS, type BenchPart } from './results';
-import { measureScreening } from './screening';
+import { BENCH_PARTS, type BenchPart, type CostResults, type ListFigures } from './results';
+import type { ScreeningFigures } from './screening';
 import { round } from './stats';
 import { judgeResults } from './verdicts';
 
 /**
  * `npm run bench [-- --only bundles,overhead,lists,pipeline,cost,screening] [--publish]`:
- * every benchmark of the service in one run, each part on a DynamoDB Local of its own (one
- * that earlier parts filled slows the next: DynamoDB Local keeps every table's stream
- * records in one store). Prints a table (stdout) and writes `.bench/results.json`
+ * every benchmark of the service in one run, each part in a process of its own with a
+ * DynamoDB Local of its own (./part.ts: one that earlier parts filled slows the next). Prints a table (stdout) and writes `.bench/results.json`
  * (git-ignored) so versions can be compared: the figures, and each goal's figure with its
  * verdict (./verdicts.ts). `--publish` then makes
  * them the docs' latest (./latest-results.ts). Progress goes to stderr. Not part of `npm test`: timings
@@ -38,40 +31,36 @@ for (const part of only) {
     process.exit(2);
   }
 }
-useBenchListShards();
-
 const BENCH_DIR = join(REPO_ROOT, '.bench');
 const log = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
 
-async function measure<T>(part: BenchPart, fn: (context: BenchContext) => Promise<T>): Promise<T | undefined> {
+/**
+ * One part in a process of its own (./part.ts), so it measures only itself; its figures
+ * come back through a file, its progress on stderr as it goes.
+ */
+async function measure<T>(part: BenchPart): Promise<T | undefined> {
   if (!only.has(part)) return undefined;
-  const started = performance.now();
   log(`[${part}] started`);
-  const workDir = join(BENCH_DIR, 'work', part);
-  rmSync(workDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
-  const dynamo = await startDynamoDbLocal({ log: silentLog });
-  try {
-    const result = await fn({
-      dynamoEndpoint: dynamo.endpoint,
-      workDir,
-      log: (message) => log(`[${part}] ${message}`),
-    });
-    log(`[${part}] done in ${Math.round((performance.now() - started) / 1000)} s`);
-    return result;
-  } finally {
-    await dynamo.stop();
-  }
+  const resultsFile = join(BENCH_DIR, 'work', `${part}.json`);
+  mkdirSync(dirname(resultsFile), { recursive: true });
+  rmSync(resultsFile, { force: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'test/bench/part.ts'), part, resultsFile], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) throw new Error(`bench part ${part} ended with ${signal ?? `exit code ${code}`}`);
+  return JSON.parse(readFileSync(resultsFile, 'utf8')) as T;
 }
 
 const at = new Date().toISOString();
 const load = round(loadavg()[0] ?? 0, 1);
-const bundles = await measure('bundles', measureBundles);
-const overhead = await measure('overhead', measureOverhead);
-const list = await measure('lists', measureLists);
-const pipeline = await measure('pipeline', measurePipeline);
-const cost = await measure('cost', measureCost);
-const screening = await measure('screening', measureScreening);
+const bundles = await measure<BundleFigures>('bundles');
+const overhead = await measure<Record<string, number>>('overhead');
+const list = await measure<ListFigures>('lists');
+const pipeline = await measure<PipelineMeasurement>('pipeline');
+const cost = await measure<CostResults>('cost');
+const screening = await measure<ScreeningFigures>('screening');
 const results = judgeResults({
   run: {
     at,
