@@ -29,7 +29,8 @@ export interface DynamoCall {
   capacity?: number;
   /** Items a Query or Scan evaluated. */
   scanned?: number;
-  /** How long the call took, as the service saw it (ms). */
+  /** When it was sent (performance.now()), and how long it took, as the service saw it (ms). */
+  startedAt?: number;
   ms?: number;
 }
 
@@ -88,6 +89,7 @@ export class CallRecorder {
       this.push(call);
       let failure: unknown;
       const started = performance.now();
+      call.startedAt = started;
       try {
         const out = await send(command, options);
         call.capacity = sumCapacity(out?.ConsumedCapacity);

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { apiEvent, lambdaContext } from './api-event';
+import { bareReads, readCounts } from './bare-waves';
 import { type BenchService, startBenchService } from './bench-service';
-import { dynamoCalls } from './call-recorder';
+import { type DynamoCall, dynamoCalls, serviceDocumentClient } from './call-recorder';
 import type { BenchContext, BenchPart } from './context';
 import {
   accountItems,
@@ -287,7 +288,12 @@ function rruPerPage(rows: readonly ListRow[]): ListRruPerPage | undefined {
   };
 }
 
-/** Page 0 of the large tenant under 1 shard and under 8, timed alternately; ratio of medians 8 / 1. */
+/**
+ * Page 0 of the large tenant under 1 shard and under 8, timed alternately; ratio of medians
+ * 8 / 1. Beside each page, its floor (./bare-waves.ts): the read commands that page sent,
+ * in the same waves, with a bare client; the floor's own ratio 8 / 1 is what the reads
+ * grow by with no service code around them.
+ */
 async function compareShards(
   service: BenchService,
   context: BenchContext,
@@ -295,25 +301,56 @@ async function compareShards(
   runs: number,
 ): Promise<ShardRatio> {
   const rows: ShardRatio['rows'][number][] = [];
-  for (const list of firstAccountPages()) {
-    for (const tenant of [oneShard, SHARDED_TENANT]) await timedList(service, list, tenant);
-    const timings: Record<string, number[]> = { [oneShard]: [], [SHARDED_TENANT]: [] };
-    for (let i = 0; i < runs; i++) {
-      for (const tenant of i % 2 ? [oneShard, SHARDED_TENANT] : [SHARDED_TENANT, oneShard]) {
-        timings[tenant]?.push(await timedList(service, list, tenant));
+  const db = serviceDocumentClient();
+  try {
+    for (const list of firstAccountPages()) {
+      for (const tenant of [oneShard, SHARDED_TENANT]) await timedList(service, list, tenant);
+      const recorded = new Map<string, DynamoCall[]>();
+      for (const tenant of [oneShard, SHARDED_TENANT]) {
+        service.recorder.start();
+        await timedList(service, list, tenant);
+        recorded.set(tenant, dynamoCalls(service.recorder.stop(), 'handler'));
       }
+      const floors = new Map([...recorded].map(([tenant, calls]) => [tenant, bareReads(calls, db)]));
+      const timings = new Map<string, number[]>();
+      const record = (label: string, ms: number) => timings.set(label, [...(timings.get(label) ?? []), ms]);
+      const time = async (run: () => Promise<unknown>) => {
+        const started = performance.now();
+        await run();
+        return performance.now() - started;
+      };
+      for (const floor of floors.values()) await floor();
+      for (let i = 0; i < runs; i++) {
+        for (const tenant of i % 2 ? [oneShard, SHARDED_TENANT] : [SHARDED_TENANT, oneShard]) {
+          record(tenant, await timedList(service, list, tenant));
+          record(`floor ${tenant}`, await time(floors.get(tenant) as () => Promise<void>));
+        }
+      }
+      const ms = (label: string) => median(timings.get(label) ?? []);
+      const [one, eight] = [ms(oneShard), ms(SHARDED_TENANT)];
+      const [floorOne, floorEight] = [ms(`floor ${oneShard}`), ms(`floor ${SHARDED_TENANT}`)];
+      const row = {
+        name: list.name,
+        ms_1_shard: round(one),
+        ms_8_shards: round(eight),
+        ratio: round(eight / one, 3),
+        rru_1_shard: (await pageReads(service, list, oneShard)).rru,
+        rru_8_shards: (await pageReads(service, list, SHARDED_TENANT)).rru,
+        floor_ms_1_shard: round(floorOne),
+        floor_ms_8_shards: round(floorEight),
+        floor_ratio: round(floorEight / floorOne, 3),
+        reads_1_shard: readCounts(recorded.get(oneShard) ?? []),
+        reads_8_shards: readCounts(recorded.get(SHARDED_TENANT) ?? []),
+      };
+      rows.push(row);
+      context.log(
+        `${row.name}, 8 shards / 1: ${row.ms_8_shards} ms / ${row.ms_1_shard} ms = ${row.ratio}; ` +
+          `its reads alone ${row.floor_ms_8_shards} ms / ${row.floor_ms_1_shard} ms = ${row.floor_ratio} ` +
+          `(${JSON.stringify(row.reads_8_shards)} against ${JSON.stringify(row.reads_1_shard)})`,
+      );
     }
-    const [one, eight] = [median(timings[oneShard] ?? []), median(timings[SHARDED_TENANT] ?? [])];
-    const row = {
-      name: list.name,
-      ms_1_shard: round(one),
-      ms_8_shards: round(eight),
-      ratio: round(eight / one, 3),
-      rru_1_shard: (await pageReads(service, list, oneShard)).rru,
-      rru_8_shards: (await pageReads(service, list, SHARDED_TENANT)).rru,
-    };
-    rows.push(row);
-    context.log(`${row.name}, 8 shards / 1: ${row.ms_8_shards} ms / ${row.ms_1_shard} ms = ${row.ratio}`);
+  } finally {
+    db.destroy();
   }
   return { ratio: Math.max(...rows.map((row) => row.ratio)), rows };
 }
@@ -504,13 +541,25 @@ function describeShardsAndReads(figures: ListFigures, large: string): string[] {
     lines.push(
       `${large} accounts, ${SHARDS} list shards against 1:`,
       ...textTable(
-        ['list', 'ms 1 shard', `ms ${SHARDS} shards`, 'ratio', 'goal', 'RRU 1 shard', `RRU ${SHARDS} shards`],
+        [
+          'list',
+          'ms 1 shard',
+          `ms ${SHARDS} shards`,
+          'ratio',
+          'goal',
+          'reads alone ms, 1 / 8',
+          'their ratio',
+          'RRU 1 shard',
+          `RRU ${SHARDS} shards`,
+        ],
         figures.shard_ratio.rows.map((row) => [
           row.name,
           row.ms_1_shard,
           row.ms_8_shards,
           row.ratio,
           meetsGoal(row.ratio, GOAL_OF.shard_ratio) ? 'met' : 'MISSED',
+          `${row.floor_ms_1_shard ?? '-'} / ${row.floor_ms_8_shards ?? '-'}`,
+          row.floor_ratio ?? '-',
           row.rru_1_shard,
           row.rru_8_shards,
         ]),

@@ -126,6 +126,16 @@ export interface ShardRatio {
     readonly ratio: number;
     readonly rru_1_shard: number;
     readonly rru_8_shards: number;
+    /**
+     * The page's floor (test/bench/bare-waves.ts): its read commands alone, sent in the
+     * same waves with a bare client, interleaved with the pages (medians, ms), and its
+     * ratio 8 / 1; the read commands each page sent, by kind. Absent before issue 32.
+     */
+    readonly floor_ms_1_shard?: number;
+    readonly floor_ms_8_shards?: number;
+    readonly floor_ratio?: number;
+    readonly reads_1_shard?: Readonly<Record<string, number>>;
+    readonly reads_8_shards?: Readonly<Record<string, number>>;
   }[];
 }
 
