@@ -12,12 +12,19 @@ import { type LocalAws, lambdaEnvironment, lambdaNodeFlags } from './bundles/env
 import { measureInitTimes } from './bundles/init-time';
 import { dropTable, measurePeakRss, prepareTable } from './bundles/peak-rss';
 import { startQueueRecorder } from './bundles/queue-recorder';
-import { FLOOR_STEP, STEPS, stepsFor } from './bundles/steps';
-import { FLOOR_ROUTE, type SynthesizedFunction, synthesizedBefore, synthesizeFunctions } from './bundles/synth';
+import { FLOOR_STEP, KEPT_FLOOR_STEPS, STEPS, stepsFor } from './bundles/steps';
+import {
+  FLOOR_ROUTE,
+  KEPT_FLOORS,
+  type SynthesizedFunction,
+  synthesizedBefore,
+  synthesizeFunctions,
+} from './bundles/synth';
 import { startWebhookReceiver, type WebhookReceiver } from './bundles/webhook-receiver';
 import { INVOCATIONS, type World } from './bundles/workload';
 import type { BenchContext, BenchPart } from './context';
-import type { BenchResults, Goal, HandlerFigures } from './results';
+import { type KeptExtra, keptFloorNameFor } from './floor/route';
+import type { BenchResults, Goal, HandlerFigures, KeptFloorFigures, OverKept } from './results';
 import { round } from './stats';
 import { GOAL_OF, meetsGoal } from './verdicts';
 
@@ -75,8 +82,8 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     ? await synthesizedBefore(context.workDir)
     : await synthesizeFunctions(context.workDir);
   phase(`${options.reuseBundles ? 'reused' : 'synthesized and bundled'} ${synthesized.length} functions`);
-  // The functions' steps, and the floor's for the RSS phase (the cold phase probes the floor itself).
-  const workload = options.only ? [...stepsFor(options.only), FLOOR_STEP] : STEPS;
+  // The functions' steps, and the floors' for the RSS phase (the cold phase probes the floor itself).
+  const workload = options.only ? [...stepsFor(options.only), FLOOR_STEP, ...KEPT_FLOOR_STEPS] : STEPS;
   const functions = options.only
     ? synthesized.filter((fn) => workload.some((step) => step.name === fn.name))
     : synthesized;
@@ -97,7 +104,7 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     tableName,
     log: (level, message) => level === 'error' && context.log(message),
   });
-  const rows = [...EVERY_ROUTE, ...CONSUMERS, FLOOR_ROUTE];
+  const rows = [...EVERY_ROUTE, ...CONSUMERS, FLOOR_ROUTE, ...KEPT_FLOORS.map((kept) => kept.route)];
   tenantAccess.registerRoles(rows);
   const local: LocalAws = {
     tableName,
@@ -177,32 +184,48 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     const floorRss = rss.get(floor.name) ?? 0;
     const floorInit = init.initMs.get(floor.name) as number;
     const floorCold = cold?.coldMs.get(floor.name);
+    const measured = (fn: SynthesizedFunction) => {
+      const coldMs = cold?.coldMs.get(fn.name);
+      return {
+        bundle_bytes: fn.bundleBytes,
+        init_ms: round(init.initMs.get(fn.name) as number),
+        init_ratio: round(init.initRatio.get(fn.name) as number, 3),
+        bundle_ratio: round(fn.bundleBytes / floor.bundleBytes, 3),
+        rss_mb: round(rss.get(fn.name) ?? 0),
+        rss_ratio: floorRss > 0 ? round((rss.get(fn.name) ?? 0) / floorRss, 3) : 0,
+        ...(coldMs !== undefined && {
+          cold_ms: round(coldMs),
+          cold_ratio: round(cold?.coldRatio.get(fn.name) as number, 3),
+        }),
+      };
+    };
+    const kept: KeptFloorFigures[] = functions
+      .filter((fn) => fn.kind === 'kept-floor')
+      .map((fn) => ({
+        name: fn.name,
+        extras: KEPT_FLOORS.find((candidate) => candidate.route.id === fn.name)?.extras ?? [],
+        ...measured(fn),
+      }));
+    const handlers: HandlerFigures[] = [];
+    for (const fn of functions.filter((candidate) => candidate.kind === 'route' || candidate.kind === 'consumer')) {
+      const own = measured(fn);
+      const keptName = keptFloorNameFor(KEPT_FLOOR_NAMES, await clientsOf(fn));
+      const keptFloor = kept.find((candidate) => candidate.name === keptName);
+      handlers.push({
+        name: fn.name,
+        ...own,
+        ...(keptFloor && { kept_floor: keptFloor.name, over_kept: overKept(own, keptFloor) }),
+      });
+    }
     const figures: BundleFigures = {
       floor: {
         bundle_bytes: floor.bundleBytes,
         init_ms: round(floorInit),
         rss_mb: round(floorRss),
         ...(floorCold !== undefined && { cold_ms: round(floorCold) }),
+        ...(kept.length > 0 && { kept }),
       },
-      handlers: functions
-        .filter((fn) => fn.kind !== 'floor')
-        .map((fn) => {
-          const initMs = init.initMs.get(fn.name) as number;
-          const coldMs = cold?.coldMs.get(fn.name);
-          return {
-            name: fn.name,
-            bundle_bytes: fn.bundleBytes,
-            init_ms: round(initMs),
-            init_ratio: round(init.initRatio.get(fn.name) as number, 3),
-            bundle_ratio: round(fn.bundleBytes / floor.bundleBytes, 3),
-            rss_mb: round(rss.get(fn.name) ?? 0),
-            rss_ratio: floorRss > 0 ? round((rss.get(fn.name) ?? 0) / floorRss, 3) : 0,
-            ...(coldMs !== undefined && {
-              cold_ms: round(coldMs),
-              cold_ratio: round(cold?.coldRatio.get(fn.name) as number, 3),
-            }),
-          };
-        }),
+      handlers,
     };
     await logWhatDominates(figures, functions, floor, context);
     return figures;
@@ -255,16 +278,46 @@ async function logWhatDominates(
   context: BenchContext,
 ): Promise<void> {
   const floorComposition = await bundleComposition(floor.dir);
+  const describe = (over: [string, number][]) =>
+    over.map(([group, bytes]) => `${group} ${bytes > 0 ? '+' : ''}${(bytes / 1024).toFixed(1)} KB`).join(', ');
   for (const handler of figures.handlers) {
     if (meetsGoal(handler.bundle_ratio, GOAL_OF.bundle_ratio)) continue;
     const fn = functions.find((candidate) => candidate.name === handler.name) as SynthesizedFunction;
-    const over = compositionOverFloor(await bundleComposition(fn.dir), floorComposition, 4)
-      .map(([group, bytes]) => `${group} ${bytes > 0 ? '+' : ''}${(bytes / 1024).toFixed(1)} KB`)
-      .join(', ');
+    const composition = await bundleComposition(fn.dir);
+    const kept = functions.find((candidate) => candidate.name === handler.kept_floor);
+    const overKept = kept
+      ? `; over its kept floor ${((handler.bundle_bytes - kept.bundleBytes) / 1024).toFixed(0)} KB: ${describe(
+          compositionOverFloor(composition, await bundleComposition(kept.dir), 4),
+        )}, …`
+      : '';
     context.log(
-      `bundles: ${handler.name} carries ${((handler.bundle_bytes - floor.bundleBytes) / 1024).toFixed(0)} KB over the floor: ${over}, …`,
+      `bundles: ${handler.name} carries ${((handler.bundle_bytes - floor.bundleBytes) / 1024).toFixed(0)} KB over the floor: ${describe(compositionOverFloor(composition, floorComposition, 4))}, …${overKept}`,
     );
   }
+}
+
+const KEPT_FLOOR_NAMES = KEPT_FLOORS.map(({ route, extras }) => ({ name: route.id, extras }));
+
+/** The kept floors' extra clients a bundle carries, read from its source map. */
+async function clientsOf(fn: SynthesizedFunction): Promise<KeptExtra[]> {
+  const composition = await bundleComposition(fn.dir);
+  return (Object.entries(EXTRA_PACKAGES) as [KeptExtra, string][])
+    .filter(([, pkg]) => (composition.get(pkg) ?? 0) > 0)
+    .map(([extra]) => extra);
+}
+
+const EXTRA_PACKAGES: Record<KeptExtra, string> = { kms: '@aws-sdk/client-kms', sqs: '@aws-sdk/client-sqs' };
+
+/** Each of a function's ratios to the floor over its kept floor's. */
+function overKept(own: Omit<HandlerFigures, 'name'>, kept: KeptFloorFigures): OverKept {
+  const over = (a: number, b: number) => (b > 0 ? round(a / b, 3) : 0);
+  return {
+    bundle_ratio: over(own.bundle_ratio, kept.bundle_ratio),
+    init_ratio: over(own.init_ratio, kept.init_ratio),
+    rss_ratio: over(own.rss_ratio, kept.rss_ratio),
+    ...(own.cold_ratio !== undefined &&
+      kept.cold_ratio !== undefined && { cold_ratio: over(own.cold_ratio, kept.cold_ratio) }),
+  };
 }
 
 function floorOf(functions: readonly SynthesizedFunction[]): SynthesizedFunction {
@@ -288,8 +341,34 @@ function stopwatch(context: BenchContext): (what: string) => void {
 /** The figures as a table, goals marked: `!` where a goal is missed, `-` where not measured. */
 export function formatBundleFigures(figures: BundleFigures): string {
   const mark = (value: number, goal: Goal) => `${value.toFixed(3)}${meetsGoal(value, goal) ? ' ' : '!'}`;
+  const plain = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(3));
+  const over = (h: HandlerFigures) =>
+    h.over_kept
+      ? [
+          h.kept_floor ?? '-',
+          plain(h.over_kept.bundle_ratio),
+          plain(h.over_kept.init_ratio),
+          plain(h.over_kept.rss_ratio),
+          plain(h.over_kept.cold_ratio),
+        ]
+      : ['-', '-', '-', '-', '-'];
   const rows = [
-    ['function', 'bytes', 'init_ms', 'init_ratio', 'bundle_ratio', 'rss_mb', 'rss_ratio', 'cold_ms', 'cold_ratio'],
+    [
+      'function',
+      'bytes',
+      'init_ms',
+      'init_ratio',
+      'bundle_ratio',
+      'rss_mb',
+      'rss_ratio',
+      'cold_ms',
+      'cold_ratio',
+      'kept floor',
+      '÷kept: bytes',
+      'init',
+      'rss',
+      'cold',
+    ],
     [
       '(floor)',
       String(figures.floor.bundle_bytes),
@@ -300,7 +379,28 @@ export function formatBundleFigures(figures: BundleFigures): string {
       '1.000 ',
       figures.floor.cold_ms?.toFixed(1) ?? '-',
       figures.floor.cold_ms === undefined ? '- ' : '1.000 ',
+      '',
+      '',
+      '',
+      '',
+      '',
     ],
+    ...(figures.floor.kept ?? []).map((k) => [
+      `(${k.name})`,
+      String(k.bundle_bytes),
+      k.init_ms.toFixed(1),
+      `${plain(k.init_ratio)} `,
+      `${plain(k.bundle_ratio)} `,
+      k.rss_mb.toFixed(1),
+      `${plain(k.rss_ratio)} `,
+      k.cold_ms?.toFixed(1) ?? '-',
+      `${plain(k.cold_ratio)} `,
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]),
     ...figures.handlers.map((h) => [
       h.name,
       String(h.bundle_bytes),
@@ -311,6 +411,7 @@ export function formatBundleFigures(figures: BundleFigures): string {
       mark(h.rss_ratio, GOAL_OF.rss_ratio),
       h.cold_ms?.toFixed(1) ?? '-',
       h.cold_ratio === undefined ? '- ' : mark(h.cold_ratio, GOAL_OF.cold_ratio),
+      ...over(h),
     ]),
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];

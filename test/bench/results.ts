@@ -34,6 +34,8 @@ export interface BenchResults {
     readonly init_ms: number;
     readonly rss_mb: number;
     readonly cold_ms?: number;
+    /** The kept floors, measured in the same run (absent before issue 32). */
+    readonly kept?: readonly KeptFloorFigures[];
   };
   readonly handlers: readonly HandlerFigures[];
   /** Per HTTP handler: median latency / median of the bare DynamoDB calls it makes. */
@@ -66,6 +68,39 @@ export interface HandlerFigures {
    */
   readonly cold_ms?: number;
   /** The median of each process's cold_ms over the floor's processes beside it, same run. */
+  readonly cold_ratio?: number;
+  /**
+   * The kept floor this function is compared with (issue 32): the one whose clients it
+   * bundles (`floor.kept`), and each of its ratios over that kept floor's, i.e. what its
+   * own code costs beyond the packages kept by decision. Absent in files before issue 32.
+   */
+  readonly kept_floor?: string;
+  readonly over_kept?: OverKept;
+}
+
+/** A function's ratio to the floor ÷ its kept floor's ratio to the floor, per measure. */
+export interface OverKept {
+  readonly bundle_ratio: number;
+  readonly init_ratio: number;
+  readonly rss_ratio: number;
+  readonly cold_ratio?: number;
+}
+
+/**
+ * A kept floor (test/bench/floor/kept.ts): the floor plus middy, Powertools' Logger and
+ * Metrics, zod/mini and STS's AssumeRole, with the KMS or SQS client where `extras` says;
+ * measured as every function is, its ratios to the floor in the same run.
+ */
+export interface KeptFloorFigures {
+  readonly name: string;
+  readonly extras: readonly string[];
+  readonly bundle_bytes: number;
+  readonly bundle_ratio: number;
+  readonly init_ms: number;
+  readonly init_ratio: number;
+  readonly rss_mb: number;
+  readonly rss_ratio: number;
+  readonly cold_ms?: number;
   readonly cold_ratio?: number;
 }
 

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { consumerDescription } from '#lib/constructs/consumer-function';
 import { CONSUMERS, deployedRoutes, ROUTES, routeKey } from '#lib/service/index';
 import { buildApp } from '#test/infra/harness';
-import { FLOOR_ROUTE } from '../floor/route';
+import { FLOOR_ROUTE, KEPT_FLOORS } from '../floor/route';
 
-export { FLOOR_ROUTE };
+export { FLOOR_ROUTE, KEPT_FLOORS };
 
 /**
  * Every function of the stack bundled exactly as `cdk synth` bundles it: the real app,
@@ -17,7 +17,8 @@ export { FLOOR_ROUTE };
 export interface SynthesizedFunction {
   /** The route or consumer id. */
   readonly name: string;
-  readonly kind: 'route' | 'consumer' | 'floor';
+  /** `kept-floor`: the floor with the packages kept by decision (test/bench/floor/kept.ts). */
+  readonly kind: 'route' | 'consumer' | 'floor' | 'kept-floor';
   /** The staged asset, copied under the work directory: `index.mjs`, its map, any bundling files. */
   readonly dir: string;
   readonly bundle: string;
@@ -42,12 +43,16 @@ interface LambdaResource {
 export async function synthesizeFunctions(workDir: string): Promise<SynthesizedFunction[]> {
   // The infra tests' reason too: aws-cdk-lib's WASM template validation adds seconds and checks nothing we read.
   process.env.CDK_VALIDATION = 'false';
-  const { app, stack } = buildApp({ bundle: true, stackProps: { routes: [...ROUTES, FLOOR_ROUTE] } });
+  const { app, stack } = buildApp({
+    bundle: true,
+    stackProps: { routes: [...ROUTES, FLOOR_ROUTE, ...KEPT_FLOORS.map((kept) => kept.route)] },
+  });
   const assembly = app.synth();
   const resources = assembly.getStackArtifact(stack.artifactId).template.Resources as Record<string, LambdaResource>;
 
   const byDescription = new Map<string, Pick<SynthesizedFunction, 'name' | 'kind'>>([
     [routeKey(FLOOR_ROUTE), { name: FLOOR_ROUTE.id, kind: 'floor' }],
+    ...KEPT_FLOORS.map(({ route }) => [routeKey(route), { name: route.id, kind: 'kept-floor' }] as const),
     ...deployedRoutes(ROUTES).map((route) => [routeKey(route), { name: route.id, kind: 'route' }] as const),
     ...CONSUMERS.map((consumer) => [consumerDescription(consumer), { name: consumer.id, kind: 'consumer' }] as const),
   ]);

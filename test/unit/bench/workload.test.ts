@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
 import { STEPS } from '#test/bench/bundles/steps';
-import { FLOOR_ROUTE } from '#test/bench/floor/route';
+import { FLOOR_ROUTE, KEPT_FLOORS } from '#test/bench/floor/route';
 
 /**
  * The bundles part serves every deployed function a realistic workload (peak RSS, cold
@@ -10,15 +10,16 @@ import { FLOOR_ROUTE } from '#test/bench/floor/route';
  */
 const deployed = [...deployedRoutes(ROUTES), ...CONSUMERS].map((row) => row.id);
 const stepNames = STEPS.map((step) => step.name);
+const floors = [FLOOR_ROUTE, ...KEPT_FLOORS.map((kept) => kept.route)].map((route) => route.id);
 
 describe('the bench workload', () => {
-  it('has a step for every function the stack deploys, and for the floor', () => {
+  it('has a step for every function the stack deploys, and for the floor and each kept floor', () => {
     expect(deployed.filter((id) => !stepNames.includes(id))).toEqual([]);
-    expect(stepNames).toContain(FLOOR_ROUTE.id);
+    expect(floors.filter((id) => !stepNames.includes(id))).toEqual([]);
   });
 
   it('has no step for a function the stack does not deploy, and one step per function', () => {
-    expect(stepNames.filter((name) => name !== FLOOR_ROUTE.id && !deployed.includes(name))).toEqual([]);
+    expect(stepNames.filter((name) => !floors.includes(name) && !deployed.includes(name))).toEqual([]);
     expect(new Set(stepNames).size).toBe(stepNames.length);
   });
 
