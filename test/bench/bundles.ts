@@ -209,8 +209,11 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     const handlers: HandlerFigures[] = [];
     for (const fn of functions.filter((candidate) => candidate.kind === 'route' || candidate.kind === 'consumer')) {
       const own = measured(fn);
-      const keptName = keptFloorNameFor(KEPT_FLOOR_NAMES, await clientsOf(fn));
-      const keptFloor = kept.find((candidate) => candidate.name === keptName);
+      const extras = await clientsOf(fn);
+      const keptFloor = kept.find((candidate) => candidate.name === keptFloorNameFor(KEPT_FLOOR_NAMES, extras));
+      if (!keptFloor && kept.length > 0) {
+        context.log(`bundles: no kept floor carries ${fn.name}'s extras (${extras.join(', ') || 'none'})`);
+      }
       handlers.push({
         name: fn.name,
         ...own,
@@ -298,7 +301,7 @@ async function logWhatDominates(
 
 const KEPT_FLOOR_NAMES = KEPT_FLOORS.map(({ route, extras }) => ({ name: route.id, extras }));
 
-/** The kept floors' extra clients a bundle carries, read from its source map. */
+/** The kept floors' extra packages a bundle carries, read from its source map. */
 async function clientsOf(fn: SynthesizedFunction): Promise<KeptExtra[]> {
   const composition = await bundleComposition(fn.dir);
   return (Object.entries(EXTRA_PACKAGES) as [KeptExtra, string][])
@@ -306,7 +309,11 @@ async function clientsOf(fn: SynthesizedFunction): Promise<KeptExtra[]> {
     .map(([extra]) => extra);
 }
 
-const EXTRA_PACKAGES: Record<KeptExtra, string> = { kms: '@aws-sdk/client-kms', sqs: '@aws-sdk/client-sqs' };
+const EXTRA_PACKAGES: Record<KeptExtra, string> = {
+  metrics: '@aws-lambda-powertools/metrics',
+  kms: '@aws-sdk/client-kms',
+  sqs: '@aws-sdk/client-sqs',
+};
 
 /** Each of a function's ratios to the floor over its kept floor's. */
 function overKept(own: Omit<HandlerFigures, 'name'>, kept: KeptFloorFigures): OverKept {

@@ -1,6 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { keptFloorHandler } from './kept';
 
-/** The kept floor (./kept.ts) of a function that sends to a queue: the SQS client too. */
+// A kept floor (./kept.ts) with the SQS client.
+
 export const sqs = new SQSClient({});
 export const handler = keptFloorHandler();

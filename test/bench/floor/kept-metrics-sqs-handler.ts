@@ -1,0 +1,12 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { keptFloorHandler } from './kept';
+
+// A kept floor (./kept.ts) with Powertools' Metrics, the SQS client.
+
+const metrics = new Metrics({ namespace: 'BenchKeptFloor', serviceName: 'bench-kept-floor' });
+export const sqs = new SQSClient({});
+export const handler = keptFloorHandler(() => {
+  metrics.addMetric('Requests', MetricUnit.Count, 1);
+  metrics.publishStoredMetrics();
+});
