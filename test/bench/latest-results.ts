@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from '#lib/repo-root';
-import { functionTable, markOf, runLine } from './report';
+import { functionTable, keptFloorTables, markOf, runLine } from './report';
 import { BENCH_PARTS, type BenchResults, type BenchResultsFile, GOALS, type Goal, type Verdict } from './results';
 import { partsOf, verdictLookup } from './verdicts';
 
@@ -44,6 +44,14 @@ const DETAILS: Readonly<Record<string, (r: Partial<BenchResults>) => string | un
   tenant_ceiling_verifications_per_s: ({ cost }) =>
     cost && `set by \`${cost.capacity[String(GOALS.tenantShards)]?.limiting_partition ?? '–'}\``,
   p99_ms: ({ pipeline }) => pipeline && `p50 ${pipeline.p50_ms} ms`,
+  shard_ratio: ({ list }) => {
+    const rows = list?.shard_ratio?.rows.filter((row) => row.floor_ratio !== undefined) ?? [];
+    if (rows.length === 0) return undefined;
+    const reads = (counts?: Readonly<Record<string, number>>) => counts?.QueryCommand ?? 0;
+    return `the same reads alone, with a bare client: ${rows
+      .map((row) => `${row.floor_ratio} (${reads(row.reads_8_shards)} Queries against ${reads(row.reads_1_shard)})`)
+      .join(', ')}`;
+  },
 };
 
 const formatted = (measure: string, value: number) =>
@@ -115,7 +123,9 @@ export function renderLatestResults(r: BenchResultsFile): string {
     ...summaryTable(r),
   ];
   if (r.floor && r.handlers) {
-    lines.push('', ...functionTable({ floor: r.floor, handlers: r.handlers }, verdictLookup(r.verdicts)));
+    const functions = { floor: r.floor, handlers: r.handlers };
+    const kept = keptFloorTables(functions);
+    lines.push('', ...functionTable(functions, verdictLookup(r.verdicts)), ...(kept.length > 0 ? ['', ...kept] : []));
   }
   return lines.join('\n');
 }

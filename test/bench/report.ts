@@ -44,12 +44,47 @@ export function functionTable(r: Pick<BenchResults, 'floor' | 'handlers'>, find:
   ];
 }
 
+/**
+ * The kept floors (test/bench/floor/kept.ts) against the floor, and each function against
+ * the kept floor whose extras it bundles: what the decisions cost, and what is the
+ * function's own. Empty for results without kept floors (before issue 32).
+ */
+export function keptFloorTables(r: Pick<BenchResults, 'floor' | 'handlers'>): string[] {
+  const kept = r.floor.kept ?? [];
+  if (kept.length === 0) return [];
+  const ratio = (value: number | undefined) => (value === undefined || value === 0 ? '–' : value.toFixed(3));
+  const cold = kept.some((k) => k.cold_ratio !== undefined);
+  return [
+    'Kept floors: the floor plus the packages every function carries by decision (middy, Powertools’ Logger, zod/mini, STS’s AssumeRole on the first request), with Powertools’ Metrics, the KMS and the SQS client as named; each ÷ the floor, same run:',
+    '',
+    `| kept floor | extras | bundle bytes | ×floor | init ×floor | peak RSS ×floor |${cold ? ' cold request ×floor |' : ''}`,
+    `| --- | --- | ---: | ---: | ---: | ---: |${cold ? ' ---: |' : ''}`,
+    ...kept.map(
+      (k) =>
+        `| ${k.name} | ${k.extras.join(', ') || '–'} | ${k.bundle_bytes.toLocaleString('en')} | ${ratio(k.bundle_ratio)} | ${ratio(k.init_ratio)} | ${ratio(k.rss_ratio)} |${cold ? ` ${ratio(k.cold_ratio)} |` : ''}`,
+    ),
+    '',
+    'Each function ÷ its kept floor (its ratio to the floor over the kept floor’s): what its own code costs.',
+    '',
+    `| function | kept floor | bytes | init | peak RSS |${cold ? ' cold request |' : ''}`,
+    `| --- | --- | ---: | ---: | ---: |${cold ? ' ---: |' : ''}`,
+    ...r.handlers.map(
+      (h) =>
+        `| ${h.name} | ${h.kept_floor ?? '–'} | ${ratio(h.over_kept?.bundle_ratio)} | ${ratio(h.over_kept?.init_ratio)} | ${ratio(h.over_kept?.rss_ratio)} |${cold ? ` ${ratio(h.over_kept?.cold_ratio)} |` : ''}`,
+    ),
+  ];
+}
+
 /** The results as Markdown tables, each figure beside its goal (✓ met, ✗ missed). */
 export function report(r: BenchResultsFile): string {
   const find = verdictLookup(r.verdicts);
   const lines: string[] = [];
   if (r.run) lines.push(runLine(r.run), '');
-  if (r.floor && r.handlers) lines.push(...functionTable({ floor: r.floor, handlers: r.handlers }, find), '');
+  if (r.floor && r.handlers) {
+    const functions = { floor: r.floor, handlers: r.handlers };
+    const kept = keptFloorTables(functions);
+    lines.push(...functionTable(functions, find), '', ...(kept.length > 0 ? [...kept, ''] : []));
+  }
   if (r.screening) {
     const s = r.screening;
     lines.push(

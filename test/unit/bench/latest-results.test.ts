@@ -64,6 +64,68 @@ describe('the Latest results block', () => {
     ]);
   });
 
+  it("shows each sharded page's reads alone beside its ratio, when the run measured them", () => {
+    const block = renderLatestResults(
+      judgeResults({
+        run: { ...run, parts: ['lists'] },
+        list: list({
+          shard_ratio: {
+            ratio: 1.86,
+            rows: [
+              {
+                name: 'unfiltered',
+                ms_1_shard: 43.5,
+                ms_8_shards: 81.1,
+                ratio: 1.86,
+                rru_1_shard: 5,
+                rru_8_shards: 6,
+                floor_ms_1_shard: 30.6,
+                floor_ms_8_shards: 60.2,
+                floor_ratio: 1.968,
+                reads_1_shard: { QueryCommand: 5, BatchGetCommand: 1 },
+                reads_8_shards: { QueryCommand: 40, BatchGetCommand: 1 },
+              },
+            ],
+          },
+        }),
+      }),
+    );
+
+    expect(block).toContain(
+      '| list page 0 at 100k, 8 list shards ÷ 1 | 1.86 ✗; the same reads alone, with a bare client: 1.968 (40 Queries against 5) | ≤ 1.5 |',
+    );
+  });
+
+  it('adds the kept floors, and each function over its own, when the run measured them', () => {
+    const kept = {
+      name: 'BenchKeptFloorMetrics',
+      extras: ['metrics'],
+      bundle_bytes: 315_067,
+      bundle_ratio: 1.522,
+      init_ms: 80,
+      init_ratio: 1.2,
+      rss_mb: 120,
+      rss_ratio: 1.03,
+      cold_ms: 200,
+      cold_ratio: 1.25,
+    };
+    const block = renderLatestResults(
+      judgeResults({
+        run: { ...run, parts: ['bundles'] },
+        floor: { bundle_bytes: 207_057, init_ms: 57.8, rss_mb: 116.7, cold_ms: 160, kept: [kept] },
+        handlers: [
+          handler('GetPerson', {
+            kept_floor: 'BenchKeptFloorMetrics',
+            over_kept: { bundle_ratio: 1.059, init_ratio: 0.98, rss_ratio: 1.01, cold_ratio: 1.04 },
+          }),
+        ],
+      }),
+    );
+
+    expect(block).toContain('| BenchKeptFloorMetrics | metrics | 315,067 | 1.522 | 1.200 | 1.030 | 1.250 |');
+    expect(block).toContain('| GetPerson | BenchKeptFloorMetrics | 1.059 | 0.980 | 1.010 | 1.040 |');
+  });
+
   it('adds the per-function table when the bundles part ran, and says when the machine was busy', () => {
     const block = renderLatestResults(
       judgeResults({
