@@ -153,8 +153,11 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
         );
     if (cold) {
       for (const fn of functions) {
+        const calls = Object.entries(cold.firstCalls.get(fn.name) ?? {})
+          .map(([call, n]) => `${call} ${n}`)
+          .join(', ');
         context.log(
-          `cold ${fn.name}: import ${cold.importMs.get(fn.name)?.toFixed(1)} ms + first invocation ${cold.firstMs.get(fn.name)?.toFixed(1)} ms, ×floor ${cold.coldRatio.get(fn.name)?.toFixed(3)} (${cold.samples.get(fn.name)} processes)`,
+          `cold ${fn.name}: import ${cold.importMs.get(fn.name)?.toFixed(1)} ms + first invocation ${cold.firstMs.get(fn.name)?.toFixed(1)} ms (${calls || 'no requests'}), ×floor ${cold.coldRatio.get(fn.name)?.toFixed(3)} (${cold.samples.get(fn.name)} processes)`,
         );
       }
       phase(
@@ -196,6 +199,7 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
         ...(coldMs !== undefined && {
           cold_ms: round(coldMs),
           cold_ratio: round(cold?.coldRatio.get(fn.name) as number, 3),
+          cold_calls: cold?.firstCalls.get(fn.name) ?? {},
         }),
       };
     };

@@ -54,23 +54,30 @@ export function keptFloorTables(r: Pick<BenchResults, 'floor' | 'handlers'>): st
   if (kept.length === 0) return [];
   const ratio = (value: number | undefined) => (value === undefined || value === 0 ? '–' : value.toFixed(3));
   const cold = kept.some((k) => k.cold_ratio !== undefined);
+  const calls = (figures: { readonly cold_calls?: Readonly<Record<string, number>> }) =>
+    figures.cold_calls
+      ? Object.entries(figures.cold_calls)
+          .map(([call, n]) => `${call} ${n}`)
+          .join(', ') || 'none'
+      : '–';
+  const coldHeads = cold ? [' cold request ×floor | its first request’s calls |', ' ---: | --- |'] : ['', ''];
   return [
     'Kept floors: the floor plus the packages every function carries by decision (middy, Powertools’ Logger, zod/mini, STS’s AssumeRole on the first request), with Powertools’ Metrics, the KMS and the SQS client as named; each ÷ the floor, same run:',
     '',
-    `| kept floor | extras | bundle bytes | ×floor | init ×floor | peak RSS ×floor |${cold ? ' cold request ×floor |' : ''}`,
-    `| --- | --- | ---: | ---: | ---: | ---: |${cold ? ' ---: |' : ''}`,
+    `| kept floor | extras | bundle bytes | ×floor | init ×floor | peak RSS ×floor |${coldHeads[0]}`,
+    `| --- | --- | ---: | ---: | ---: | ---: |${coldHeads[1]}`,
     ...kept.map(
       (k) =>
-        `| ${k.name} | ${k.extras.join(', ') || '–'} | ${k.bundle_bytes.toLocaleString('en')} | ${ratio(k.bundle_ratio)} | ${ratio(k.init_ratio)} | ${ratio(k.rss_ratio)} |${cold ? ` ${ratio(k.cold_ratio)} |` : ''}`,
+        `| ${k.name} | ${k.extras.join(', ') || '–'} | ${k.bundle_bytes.toLocaleString('en')} | ${ratio(k.bundle_ratio)} | ${ratio(k.init_ratio)} | ${ratio(k.rss_ratio)} |${cold ? ` ${ratio(k.cold_ratio)} | ${calls(k)} |` : ''}`,
     ),
     '',
     'Each function ÷ its kept floor (its ratio to the floor over the kept floor’s): what its own code costs.',
     '',
-    `| function | kept floor | bytes | init | peak RSS |${cold ? ' cold request |' : ''}`,
-    `| --- | --- | ---: | ---: | ---: |${cold ? ' ---: |' : ''}`,
+    `| function | kept floor | bytes | init | peak RSS |${cold ? ' cold request | its first request’s calls |' : ''}`,
+    `| --- | --- | ---: | ---: | ---: |${cold ? ' ---: | --- |' : ''}`,
     ...r.handlers.map(
       (h) =>
-        `| ${h.name} | ${h.kept_floor ?? '–'} | ${ratio(h.over_kept?.bundle_ratio)} | ${ratio(h.over_kept?.init_ratio)} | ${ratio(h.over_kept?.rss_ratio)} |${cold ? ` ${ratio(h.over_kept?.cold_ratio)} |` : ''}`,
+        `| ${h.name} | ${h.kept_floor ?? '–'} | ${ratio(h.over_kept?.bundle_ratio)} | ${ratio(h.over_kept?.init_ratio)} | ${ratio(h.over_kept?.rss_ratio)} |${cold ? ` ${ratio(h.over_kept?.cold_ratio)} | ${calls(h)} |` : ''}`,
     ),
   ];
 }

@@ -70,6 +70,11 @@ export interface HandlerFigures {
   /** The median of each process's cold_ms over the floor's processes beside it, same run. */
   readonly cold_ratio?: number;
   /**
+   * The requests its first invocation sent, by operation or service (`GetItem`, `STS`), as
+   * most of its cold processes sent them: what its cold request waits on besides its code.
+   */
+  readonly cold_calls?: Readonly<Record<string, number>>;
+  /**
    * The kept floor this function is compared with (issue 32): the one whose clients it
    * bundles (`floor.kept`), and each of its ratios over that kept floor's, i.e. what its
    * own code costs beyond the packages kept by decision. Absent in files before issue 32.
@@ -102,6 +107,7 @@ export interface KeptFloorFigures {
   readonly rss_ratio: number;
   readonly cold_ms?: number;
   readonly cold_ratio?: number;
+  readonly cold_calls?: Readonly<Record<string, number>>;
 }
 
 export interface ListFigures {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { median } from '../stats';
 import type { LocalAws } from './environment';
+import { mostCommon } from './first-calls';
 import { serveAsLambda } from './peak-rss';
 import { FLOOR_ITEMS, FLOOR_STEP } from './steps';
 import type { SynthesizedFunction } from './synth';
@@ -31,11 +32,14 @@ export interface ColdRequests {
   readonly firstMs: ReadonlyMap<string, number>;
   /** Processes per function (fewer where a step has fewer events than rounds). */
   readonly samples: ReadonlyMap<string, number>;
+  /** Per function, the requests its first invocation sent, as most of its processes sent them (serve.mjs). */
+  readonly firstCalls: ReadonlyMap<string, Readonly<Record<string, number>>>;
 }
 
 interface Sample {
   readonly importMs: number;
   readonly firstMs: number;
+  readonly firstCalls: Readonly<Record<string, number>>;
 }
 
 /**
@@ -72,7 +76,7 @@ export async function measureColdRequests(
         `${fn.name}: its cold request ended ${outcome}, expected ${step.expect.join('/')}\n${report.errors.join('\n')}`,
       );
     }
-    samples.get(fn.name)?.push({ importMs: report.importMs, firstMs: report.firstMs });
+    samples.get(fn.name)?.push({ importMs: report.importMs, firstMs: report.firstMs, firstCalls: report.firstCalls });
     return report.importMs + report.firstMs;
   };
   const floorProbe = () => probe(FLOOR_STEP, floorEvents[floorProbes++ % floorEvents.length]);
@@ -127,5 +131,8 @@ export async function measureColdRequests(
     importMs: new Map(measuredNames.map((name) => [name, of(name, (s) => s.importMs)])),
     firstMs: new Map(measuredNames.map((name) => [name, of(name, (s) => s.firstMs)])),
     samples: new Map(measuredNames.map((name) => [name, samples.get(name)?.length ?? 0])),
+    firstCalls: new Map(
+      measuredNames.map((name) => [name, mostCommon((samples.get(name) ?? []).map((s) => s.firstCalls))]),
+    ),
   };
 }

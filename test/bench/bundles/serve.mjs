@@ -2,17 +2,36 @@
 // invocations of an NDJSON file one after another, as one Lambda execution environment
 // does, then reports how each ended, the process's peak RSS, and its cold start: the
 // import and the first invocation, each timed from inside (process start and exit are
-// outside). Plain JavaScript, so the process holds nothing but Node, the bundle and this
-// loop (a TypeScript loader would count towards the RSS).
+// outside), with the requests its first invocation sent (by AWS operation, or by the
+// service its endpoint is). Plain JavaScript, so the process holds nothing but Node, the
+// bundle and this loop (a TypeScript loader would count towards the RSS).
 //
 // usage: node serve.mjs <bundle> <events.ndjson> <function name> <timeout ms>
 import { randomUUID } from 'node:crypto';
+import { subscribe } from 'node:diagnostics_channel';
 import { createReadStream, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
 const [bundle, eventsFile, functionName, timeoutArg] = process.argv.slice(2);
 const timeoutMs = Number(timeoutArg);
+
+/** Endpoint host → the service it is (`AWS_ENDPOINT_URL_STS` → `STS`, …). */
+const services = new Map(
+  Object.entries(process.env)
+    .filter(([name, value]) => name.startsWith('AWS_ENDPOINT_URL_') && value)
+    .map(([name, value]) => [new URL(value).host, name.slice('AWS_ENDPOINT_URL_'.length)]),
+);
+/** The first invocation's requests: DynamoDB and SQS by operation (`X-Amz-Target`), others by service or host. */
+const firstCalls = {};
+let counting = false;
+subscribe('http.client.request.start', ({ request }) => {
+  if (!counting) return;
+  const target = request.getHeader('x-amz-target');
+  const host = String(request.getHeader('host') ?? request.host);
+  const name = typeof target === 'string' ? target.split('.').pop() : (services.get(host) ?? `HTTP ${host}`);
+  firstCalls[name] = (firstCalls[name] ?? 0) + 1;
+});
 
 const importStarted = performance.now();
 const { handler } = await import(pathToFileURL(bundle).href);
@@ -57,6 +76,7 @@ for await (const line of createInterface({
   let outcome;
   const event = JSON.parse(line);
   const invoked = performance.now();
+  counting = invocations === 0;
   try {
     outcome = outcomeOf(await handler(event, context()));
   } catch (error) {
@@ -64,6 +84,7 @@ for await (const line of createInterface({
     if (errors.size < 3) errors.add(String(error?.stack ?? error).slice(0, 400));
   }
   if (invocations === 0) firstMs = performance.now() - invoked;
+  counting = false;
   outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
   invocations++;
 }
@@ -74,6 +95,7 @@ const report = {
   ms: performance.now() - started,
   importMs,
   firstMs,
+  firstCalls,
   cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage()),
   maxRssKb: process.resourceUsage().maxRSS,
 };

@@ -17,6 +17,11 @@ export interface ServeReport {
   readonly importMs: number;
   /** The first invocation, from the event handed over to the handler's answer. */
   readonly firstMs: number;
+  /**
+   * The requests the first invocation sent: DynamoDB and SQS by operation (`GetItem`,
+   * `SendMessage`), others by the service whose endpoint they went to (`STS`) or the host.
+   */
+  readonly firstCalls: Readonly<Record<string, number>>;
   /** CPU time of the whole process (import included), for reading against `ms`. */
   readonly cpuMs: number;
   readonly maxRssKb: number;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '#lib/repo-root';
+import { mostCommon } from '#test/bench/bundles/first-calls';
 import { KEPT_FLOORS, keptFloorNameFor } from '#test/bench/floor/route';
 
 const floors = KEPT_FLOORS.map(({ route, extras }) => ({ name: route.id, extras }));
@@ -23,5 +24,18 @@ describe('the kept floor a function is compared with', () => {
     const paths = KEPT_FLOORS.map(({ route }) => route.path);
     expect(new Set(paths).size).toBe(paths.length);
     for (const { route } of KEPT_FLOORS) expect(existsSync(join(REPO_ROOT, route.handler)), route.handler).toBe(true);
+  });
+});
+
+describe("a function's first request's calls, over its cold processes", () => {
+  it('are the set most processes sent, whatever the order of their keys', () => {
+    expect(mostCommon([{ GetItem: 1, STS: 1 }, { STS: 1, GetItem: 1 }, { GetItem: 2, STS: 1 }, {}])).toEqual({
+      GetItem: 1,
+      STS: 1,
+    });
+  });
+
+  it('are none when no process sent any', () => {
+    expect(mostCommon([])).toEqual({});
   });
 });

@@ -108,6 +108,7 @@ describe('the Latest results block', () => {
       rss_ratio: 1.03,
       cold_ms: 200,
       cold_ratio: 1.25,
+      cold_calls: { GetItem: 1, STS: 1 },
     };
     const block = renderLatestResults(
       judgeResults({
@@ -117,13 +118,16 @@ describe('the Latest results block', () => {
           handler('GetPerson', {
             kept_floor: 'BenchKeptFloorMetrics',
             over_kept: { bundle_ratio: 1.059, init_ratio: 0.98, rss_ratio: 1.01, cold_ratio: 1.04 },
+            cold_calls: { GetItem: 2, STS: 1 },
           }),
         ],
       }),
     );
 
-    expect(block).toContain('| BenchKeptFloorMetrics | metrics | 315,067 | 1.522 | 1.200 | 1.030 | 1.250 |');
-    expect(block).toContain('| GetPerson | BenchKeptFloorMetrics | 1.059 | 0.980 | 1.010 | 1.040 |');
+    expect(block).toContain(
+      '| BenchKeptFloorMetrics | metrics | 315,067 | 1.522 | 1.200 | 1.030 | 1.250 | GetItem 1, STS 1 |',
+    );
+    expect(block).toContain('| GetPerson | BenchKeptFloorMetrics | 1.059 | 0.980 | 1.010 | 1.040 | GetItem 2, STS 1 |');
   });
 
   it('adds the per-function table when the bundles part ran, and says when the machine was busy', () => {
