@@ -159,8 +159,10 @@ function unknownSource(source: never): never {
 /** See LocalPipeline.settle; exported for its unit test. */
 export async function settle(workers: readonly PipelineWorker[], activity: Activity, timeoutMs: number): Promise<void> {
   // The budget runs from the last work done, not from the call: a pipeline slowed by a busy
-  // machine keeps finishing batches and is waited for; one that stops finishing them (a
-  // message stuck in flight, a consumer that never returns) fails after timeoutMs.
+  // machine keeps finishing batches, or has one in flight (its table calls timing out and
+  // retried; it ends by its function's timeout at the latest), and is waited for; one that
+  // stops finishing them with none in flight (a message held and never delivered) fails
+  // after timeoutMs.
   let seen = activity.count;
   let progressAt = performance.now();
   for (;;) {
@@ -170,7 +172,7 @@ export async function settle(workers: readonly PipelineWorker[], activity: Activ
     for (;;) {
       const busy = workers.map((worker) => worker.busy(since)).filter((reason) => reason !== undefined);
       if (busy.length === 0) break;
-      if (activity.count !== seen) {
+      if (activity.count !== seen || activity.running > 0) {
         seen = activity.count;
         progressAt = performance.now();
       }

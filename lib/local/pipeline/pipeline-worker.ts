@@ -16,16 +16,33 @@ export interface PipelineWorker extends BackgroundWorker {
 }
 
 /**
- * Counts work done anywhere in the pipeline (invocations, messages sent). `settle()` is
- * done only when a whole round of "everyone at rest" saw no new work: work done by one
- * worker (a queue worker writing to the table) may create work for another (the poller).
+ * Counts work done anywhere in the pipeline (invocations, messages sent), and the
+ * invocations still running. `settle()` is done only when a whole round of "everyone at
+ * rest" saw no new work: work done by one worker (a queue worker writing to the table) may
+ * create work for another (the poller). An invocation in flight is work going on, however
+ * long a busy machine makes it; it ends by its function's timeout at the latest.
  */
 export class Activity {
   private counter = 0;
+  private inFlight = 0;
   get count(): number {
     return this.counter;
   }
+  /** Invocations started and not yet ended. */
+  get running(): number {
+    return this.inFlight;
+  }
   touch(): void {
     this.counter++;
+  }
+  /** Runs one invocation, in flight until it ends; its end, failed or not, is work done. */
+  async during<T>(invocation: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    try {
+      return await invocation();
+    } finally {
+      this.inFlight--;
+      this.touch();
+    }
   }
 }

@@ -124,7 +124,7 @@ export class QueueConsumer implements PipelineWorker {
     const event: SQSEvent = { Records: batch.map((message) => this.record(message)) };
     let outcome: BatchOutcome;
     try {
-      const response = await invoker.invoke(consumerFunction(this.consumer), event);
+      const response = await activity.during(() => invoker.invoke(consumerFunction(this.consumer), event));
       outcome = batchOutcome(
         response,
         batch.map((message) => message.messageId),
@@ -132,7 +132,6 @@ export class QueueConsumer implements PipelineWorker {
     } catch (error) {
       outcome = { kind: 'all-failed', reason: describeError(error) };
     }
-    activity.touch();
 
     const failed = (message: ReceivedMessage) =>
       outcome.kind === 'all-failed' || (outcome.kind === 'some-failed' && outcome.ids.has(message.messageId));

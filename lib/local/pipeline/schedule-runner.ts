@@ -62,10 +62,9 @@ export class ScheduleRunner implements PipelineWorker {
     this.unfinished++;
     const run = this.current
       .catch(() => {})
-      .then(() => this.invoke())
+      .then(() => this.options.activity.during(() => this.invoke()))
       .finally(() => {
         this.unfinished--;
-        this.options.activity.touch();
       });
     this.current = run;
     return run;

@@ -191,12 +191,13 @@ export class StreamPoller implements PipelineWorker {
     const sequenceNumbers = batch.map((record) => record.dynamodb?.SequenceNumber ?? '');
     let outcome: BatchOutcome;
     try {
-      const response = await invoker.invoke(consumerFunction(this.consumer), { Records: batch });
+      const response = await this.options.activity.during(() =>
+        invoker.invoke(consumerFunction(this.consumer), { Records: batch }),
+      );
       outcome = batchOutcome(response, sequenceNumbers);
     } catch (error) {
       outcome = { kind: 'all-failed', reason: describeError(error) };
     }
-    this.options.activity.touch();
 
     if (outcome.kind === 'success') {
       log('debug', `${this.name} processed ${batch.length} stream record(s)`, { shard: shard.id });
