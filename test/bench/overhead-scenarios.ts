@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { planRecording } from '#domain/screening-review';
 import { completeVerification } from '#functions/verify-accounts/complete-verification';
 import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { tableName } from '#shared/config';
 import { documentClient } from '#shared/db/document-client';
+import { hitIdOf, screeningHits } from '#shared/db/screening-hits/index';
 import { storedEvents } from '#shared/db/stored-events/index';
 import { eventKeys } from '#shared/db/stored-events/keys';
 import { createLogger } from '#shared/logger';
@@ -144,6 +146,33 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
   });
   const oneSecret = once(() => call('CreateWebhookSecret', {}));
   const oneEvent = once(() => storedEventWithAttempts(tenant));
+  /** An open hit on a new person, recorded as a screening records it (planRecording, then the repository). */
+  const openHit = async (n: number): Promise<string> => {
+    const personId = await newPerson(`bench-hit-${n}`);
+    const screening = {
+      tenant,
+      personId,
+      screened: { first_name: 'Jane', last_name: `Doe ${word(n)}` },
+      listsVersion: 1,
+      at: new Date().toISOString(),
+    };
+    const hit = {
+      list: 'sanctions',
+      source: 'SDN',
+      entryId: `bench-${n}`,
+      listedName: `DOE, Jane ${word(n)}`,
+      matchedName: `DOE, Jane ${word(n)}`,
+      matchedKind: 'primary',
+      score: 92,
+      dateOfBirth: 'unknown',
+      listingRevision: 'bench',
+    } as const;
+    for (const write of planRecording([], screening, [hit]).writes) await screeningHits().save(write);
+    return hitIdOf({ tenant, personId, list: hit.list, entryId: hit.entryId });
+  };
+  const someHits = once(async () => {
+    for (let n = 0; n < 30; n++) await openHit(n);
+  });
 
   return {
     CreateVerifyAccount: { status: 200, request: (i) => ownershipRequest(1, i) },
@@ -242,6 +271,20 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
       request: async () => ({ pathParameters: { id: await newConfiguration() } }),
     },
     CreateWebhookSecret: { status: 200, request: () => ({}) },
+    ListScreeningHits: {
+      status: 200,
+      request: async (i) => {
+        await someHits();
+        return { query: i % 2 ? 'status=open&size=20' : 'size=10' };
+      },
+    },
+    DecideScreeningHit: {
+      status: 200,
+      request: async (i) => ({
+        pathParameters: { id: await openHit(1_000 + i) },
+        body: { decision: i % 2 ? 'false_positive' : 'confirmed' },
+      }),
+    },
     GetWebhookSecret: {
       status: 200,
       request: async () => {

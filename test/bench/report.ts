@@ -18,7 +18,10 @@ const marked = (value: number | string, verdict: Verdict | undefined) =>
 export function runLine(run: BenchResults['run']): string {
   const load = run.load === undefined ? '' : ` (load ${run.load} as it started)`;
   const parts = run.parts ? `; parts run: ${run.parts.map((part) => `\`${part}\``).join(', ')}` : '';
-  return `Run of ${run.at.slice(0, 10)} at commit \`${run.commit}\`, Node.js ${run.node}, ${run.cpus} cores${load}${parts}`;
+  const reused = run.reused?.length
+    ? ` (${run.reused.map((part) => `\`${part}\``).join(', ')} taken from the previous run's process, not measured again)`
+    : '';
+  return `Run of ${run.at.slice(0, 10)} at commit \`${run.commit}\`, Node.js ${run.node}, ${run.cpus} cores${load}${parts}${reused}`;
 }
 
 /**

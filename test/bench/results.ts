@@ -22,6 +22,8 @@ export interface BenchResults {
     readonly cpus: number;
     readonly parts?: readonly BenchPart[];
     readonly load?: number;
+    /** Parts whose figures were taken from the previous run's process (`--reuse`), not measured in this one. */
+    readonly reused?: readonly BenchPart[];
   };
   /**
    * The bare handler: one GetCommand with @aws-sdk/lib-dynamodb, bundled as the stack bundles;

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,7 +15,7 @@ import { round } from './stats';
 import { judgeResults } from './verdicts';
 
 /**
- * `npm run bench [-- --only bundles,overhead,lists,pipeline,cost,screening] [--publish]`:
+ * `npm run bench [-- --only bundles,overhead,lists,pipeline,cost,screening] [--reuse <parts>] [--publish]`:
  * every benchmark of the service in one run, each part in a process of its own with a
  * DynamoDB Local of its own (./part.ts: one that earlier parts filled slows the next). Prints a table (stdout) and writes `.bench/results.json`
  * (git-ignored) so versions can be compared: the figures, and each goal's figure with its
@@ -23,9 +23,17 @@ import { judgeResults } from './verdicts';
  * them the docs' latest (./latest-results.ts). Progress goes to stderr. Not part of `npm test`: timings
  * judge nothing there (docs/performance.md).
  */
-const { values } = parseArgs({ options: { only: { type: 'string' }, publish: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, publish: { type: 'boolean' }, reuse: { type: 'string' } },
+});
 const only = new Set((values.only?.split(',') ?? BENCH_PARTS) as BenchPart[]);
-for (const part of only) {
+/**
+ * `--reuse bundles,…`: those parts' figures as the previous run's process left them in
+ * `.bench/work/<part>.json`, not measured again (a run that stopped at a later part keeps
+ * what it measured); the results say which were reused (`run.reused`).
+ */
+const reuse = new Set((values.reuse?.split(',') ?? []) as BenchPart[]);
+for (const part of [...only, ...reuse]) {
   if (!BENCH_PARTS.includes(part)) {
     console.error(`unknown part "${part}"; parts: ${BENCH_PARTS.join(', ')}`);
     process.exit(2);
@@ -40,8 +48,12 @@ const log = (message: string) => process.stderr.write(`${new Date().toISOString(
  */
 async function measure<T>(part: BenchPart): Promise<T | undefined> {
   if (!only.has(part)) return undefined;
-  log(`[${part}] started`);
   const resultsFile = join(BENCH_DIR, 'work', `${part}.json`);
+  if (reuse.has(part)) {
+    log(`[${part}] reused: the figures of ${resultsFile}, written ${statSync(resultsFile).mtime.toISOString()}`);
+    return JSON.parse(readFileSync(resultsFile, 'utf8')) as T;
+  }
+  log(`[${part}] started`);
   mkdirSync(dirname(resultsFile), { recursive: true });
   rmSync(resultsFile, { force: true });
   const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'test/bench/part.ts'), part, resultsFile], {
@@ -68,6 +80,7 @@ const results = judgeResults({
     node: process.versions.node,
     cpus: availableParallelism(),
     parts: BENCH_PARTS.filter((part) => only.has(part)),
+    ...(reuse.size > 0 && { reused: BENCH_PARTS.filter((part) => only.has(part) && reuse.has(part)) }),
     load,
   },
   ...(bundles && { floor: bundles.floor, handlers: bundles.handlers }),

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '#lib/service/index';
+import { overheadScenarios } from '#test/bench/overhead-scenarios';
+
+/**
+ * The overhead part measures every route and stops at one it has no scenario for: this finds
+ * the missing scenario at once, not ten minutes into `npm run bench` (two routes had none).
+ */
+describe('the overhead bench', () => {
+  it('has a scenario for every route', () => {
+    const scenarios = overheadScenarios({} as never, 'bench-overhead');
+    expect(ROUTES.map((route) => route.id).filter((id) => !(id in scenarios))).toEqual([]);
+  });
+});
