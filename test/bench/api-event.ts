@@ -8,6 +8,8 @@ import { SERVICE_VERSION } from '#shared/http/middlewares';
 
 /** What a benchmark sends to a route: path parameters, query string, JSON body. */
 export interface ApiRequest {
+  /** Scopes the token holds beyond the route's own (a route that checks more itself: the event log's reads). */
+  readonly scopes?: readonly string[];
   readonly pathParameters?: Record<string, string>;
   /** Raw query string, without `?`. */
   readonly query?: string;
@@ -74,7 +76,7 @@ export function apiEvent(
         client_id: clientId,
         token_use: 'access',
         // Prefixed as the handlers read them (JWT_SCOPE_PREFIX): scopes a handler checks itself (the event log's) must match.
-        scope: route.scopes.map((scope) => `${scopePrefix()}${scope}`).join(' '),
+        scope: [...route.scopes, ...(request.scopes ?? [])].map((scope) => `${scopePrefix()}${scope}`).join(' '),
         auth_time: issuedAt,
         iss: ISSUER,
         exp: issuedAt + 3600,

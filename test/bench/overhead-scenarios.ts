@@ -113,6 +113,9 @@ const ownershipRequest = (series: number, i: number): ApiRequest => ({
   body: ownershipAccount(accountNumber(series, i)),
 });
 
+/** A configuration subscribes only to the kinds its token reads (docs/api.md#webhooks): these, for the kinds below. */
+const EVENT_READS = ['read:persons', 'read:verify-accounts'];
+
 /** Letters only: screening folds names to letters. */
 const word = (i: number) => [...String(i).padStart(4, '0')].map((d) => 'abcdefghij'[Number(d)]).join('');
 
@@ -135,7 +138,8 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
   const newPerson = async (reference: string): Promise<string> =>
     (await call('CreatePerson', { body: person(reference) })).person.id;
   const newConfiguration = async (): Promise<string> =>
-    (await call('CreateWebhookConfiguration', { body: webhookConfiguration() })).webhook_configuration.id;
+    (await call('CreateWebhookConfiguration', { body: webhookConfiguration(), scopes: EVENT_READS }))
+      .webhook_configuration.id;
 
   // What several routes read, made on first use (whichever route runs first).
   const oneAccount = once(() => settledAccount(ownershipAccount(accountNumber(3, 0))));
@@ -229,20 +233,26 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
     AddSanctionsEntry: { status: 201, request: (i) => ({ body: { name: `Quentin ${word(i)}` } }) },
     ListEvents: {
       status: 200,
+      // Stored as the stream rules store them: 120 test events through the API would meet the invoke pace.
       seed: async () => {
-        for (let i = 0; i < 120; i++)
-          await call('InvokeWebhook', { body: { event_type: 'verify_account_updated' } }, 201);
+        for (let i = 0; i < 120; i++) await storedEvent(tenant);
       },
       request: () => ({ query: 'size=100' }),
     },
     GetEvent: { status: 200, request: async () => ({ pathParameters: { id: await oneEvent() } }) },
     RedeliverEvent: {
       status: 202,
-      request: async () => ({ pathParameters: { id: await oneEvent() } }),
+      // A redelivery needs the scope that reads its event's kind, as reading it does.
+      request: async () => ({ pathParameters: { id: await oneEvent() }, scopes: ['read:verify-accounts'] }),
       // Redelivery is paced (5 per event, 10 at once per tenant): each request starts afresh (untimed).
       after: async () => resetRedeliveryPace(tenant, await oneEvent()),
     },
-    InvokeWebhook: { status: 201, request: () => ({ body: { event_type: 'verify_account_updated' } }) },
+    InvokeWebhook: {
+      status: 201,
+      request: () => ({ body: { event_type: 'verify_account_updated' } }),
+      // Test events are paced (10 at once per tenant): each request starts afresh (untimed).
+      after: () => resetTenantPace(tenant),
+    },
     ListWebhookConfigurations: {
       status: 200,
       request: async () => {
@@ -253,7 +263,7 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
     // The tenant keeps at most 10: each one created is deleted again (untimed).
     CreateWebhookConfiguration: {
       status: 200,
-      request: () => ({ body: webhookConfiguration() }),
+      request: () => ({ body: webhookConfiguration(), scopes: EVENT_READS }),
       after: async (_, answer) => {
         const { webhook_configuration } = JSON.parse(answer.body as string);
         await call('DeleteWebhookConfiguration', { pathParameters: { id: webhook_configuration.id } }, 204);
@@ -264,6 +274,7 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
       request: async (i) => ({
         pathParameters: { id: await oneConfiguration() },
         body: webhookConfiguration(i % 2 === 0),
+        scopes: EVENT_READS,
       }),
     },
     DeleteWebhookConfiguration: {
@@ -295,12 +306,18 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
   };
 }
 
-/** An event as the stream rules store it, and two delivery attempts as the delivery worker records them. */
-async function storedEventWithAttempts(tenant: string): Promise<string> {
+/** An event as the stream rules store it. */
+async function storedEvent(tenant: string): Promise<string> {
   const eventId = randomUUID();
   const data = { account: { id: randomUUID(), verification_status: 'valid', debit_status: 'valid' } };
   const envelope = { event_id: eventId, event_type: 'verify_account_updated', created_at: new Date().toISOString() };
   await storedEvents().store(tenant, { ...envelope, event_data: data });
+  return eventId;
+}
+
+/** An event as the stream rules store it, and two delivery attempts as the delivery worker records them. */
+async function storedEventWithAttempts(tenant: string): Promise<string> {
+  const eventId = await storedEvent(tenant);
   for (let attempt = 1; attempt <= 2; attempt++) {
     const outcome = attempt === 1 ? { status_code: 503, error: 'HTTP 503' } : { status_code: 200 };
     await storedEvents().recordAttempt(
@@ -320,16 +337,28 @@ async function storedEventWithAttempts(tenant: string): Promise<string> {
   return eventId;
 }
 
+/** The table the overhead part replays a handler's calls on (test/bench/overhead.ts). */
+export const twinTableOf = (handlerTable: string): string => `${handlerTable}-bare`;
+
 /** Forgets the event's and the tenant's redelivery pace, so the next redelivery is admitted. */
 async function resetRedeliveryPace(tenant: string, eventId: string): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: eventKeys.event(tenant, eventId),
-      UpdateExpression: 'REMOVE redelivery_tat',
-    }),
-  );
-  await documentClient().send(new DeleteCommand({ TableName: tableName(), Key: eventKeys.redeliveryPace(tenant) }));
+  for (const TableName of [tableName(), twinTableOf(tableName())]) {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName,
+        Key: eventKeys.event(tenant, eventId),
+        UpdateExpression: 'REMOVE redelivery_tat',
+      }),
+    );
+  }
+  await resetTenantPace(tenant);
+}
+
+/** Forgets the tenant's pace of test events and redeliveries, in the service's table and its twin. */
+async function resetTenantPace(tenant: string): Promise<void> {
+  for (const TableName of [tableName(), twinTableOf(tableName())]) {
+    await documentClient().send(new DeleteCommand({ TableName, Key: eventKeys.redeliveryPace(tenant) }));
+  }
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {

@@ -15,7 +15,7 @@ import { type BareSide, bareReplay, mirrorTo } from './bare-replay';
 import { discardingQueue, publicUrlPolicy, startBenchService } from './bench-service';
 import { type Call, dynamoCalls, serviceDocumentClient } from './call-recorder';
 import type { BenchContext, BenchPart } from './context';
-import { overheadScenarios, overheadVariants } from './overhead-scenarios';
+import { overheadScenarios, overheadVariants, twinTableOf } from './overhead-scenarios';
 import { isMain, runStandalone } from './standalone';
 import { median, round } from './stats';
 import { textTable } from './text-table';
@@ -81,7 +81,7 @@ export async function measureOverheadRows(
   const runs = options.runs ?? 60;
   const warmUp = options.warmUp ?? 20;
   const handlerTable = `bench-overhead-${randomUUID()}`;
-  const twinTable = `${handlerTable}-bare`;
+  const twinTable = twinTableOf(handlerTable);
   const service = await startBenchService({ dynamoEndpoint: context.dynamoEndpoint, tableName: handlerTable });
   const bare: BareSide = {
     db: serviceDocumentClient(),
