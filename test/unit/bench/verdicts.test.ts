@@ -91,6 +91,24 @@ describe('the bench verdicts', () => {
     ]);
   });
 
+  it('judges the 100k ÷ 1k ratio on page 0 rows only: a cold page 50 is for reference, page 50 is judged as clients reach it', () => {
+    const verdicts = verdictsOf({
+      list: list({
+        rows: [
+          { name: 'GET /persons page 0 size 100', ms_1k: 10, ms_100k: 11, ratio: 1.1 },
+          { name: 'GET /persons page 50 size 100', ms_1k: 35.5, ms_100k: 290, ratio: 8.17 },
+        ],
+        sequential_ratio: 1.2,
+        cursor_ratio: 1.1,
+      }),
+    });
+
+    expect(verdicts.filter((v) => v.measure === 'list_ratio').map((v) => v.subject)).toEqual([
+      'GET /persons page 0 size 100',
+    ]);
+    expect(verdicts.every((v) => v.meets)).toBe(true);
+  });
+
   it('yields no verdicts for parts that did not run, and judges no peak RSS a run skipped', () => {
     expect(verdictsOf({})).toEqual([]);
     expect(verdictsOf({ run })).toEqual([]);
