@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Cipher } from '#shared/cipher/cipher';
+import type { FieldCipher } from '#shared/field-cipher/index';
 import type { MessageQueue } from '#shared/queue/message-queue';
 import type { WebhookUrlPolicy } from '#shared/webhook-url/index';
 import { type Call, type DynamoCall, renamed } from './call-recorder';
@@ -8,6 +9,8 @@ import { type Call, type DynamoCall, renamed } from './call-recorder';
 export interface BareSide {
   readonly db: DynamoDBDocumentClient;
   readonly cipher: Cipher;
+  /** A field cipher with the same key as the service's. */
+  readonly fieldCipher: FieldCipher;
   readonly queue: MessageQueue;
   readonly urlPolicy: WebhookUrlPolicy;
 }
@@ -15,7 +18,8 @@ export interface BareSide {
 /**
  * The handler's own calls of one invocation, ready to be sent again in the same order
  * with no middleware, validation or serialisation around them: DynamoDB commands on the
- * twin table (`to` instead of `from`), cipher, queue and URL checks on the bare ports.
+ * twin table (`to` instead of `from`), cipher, field-cipher, queue and URL checks on the
+ * bare ports.
  * The middleware stack's table calls are left out: they are part of what the handler
  * costs. A call that failed the first time (a condition that did not hold) must fail the
  * same way again, and one that succeeded must succeed: otherwise the twin table is not in
@@ -25,6 +29,7 @@ export function bareReplay(calls: readonly Call[], bare: BareSide, from: string,
   const steps = calls.flatMap((call): (() => Promise<unknown>)[] => {
     if (call.kind === 'dynamodb') return call.owner === 'handler' ? [dynamoStep(call, bare.db, from, to)] : [];
     if (call.kind === 'cipher') return [() => bare.cipher[call.op](call.text, call.context)];
+    if (call.kind === 'field') return [async () => bare.fieldCipher[call.op](call.value, call.owner, call.root)];
     if (call.kind === 'queue') return [() => bare.queue.send(call.queue, call.messages)];
     return [() => bare.urlPolicy.check(call.url)];
   });

@@ -7,10 +7,13 @@ import { tableDefinition } from '#lib/local/table';
 import { REPO_ROOT } from '#lib/repo-root';
 import type { RouteDefinition } from '#lib/service/index';
 import { LocalCipher } from '#shared/cipher/local-cipher';
+import { DATA_KEYS, dataKeySource } from '#shared/data-key/index';
+import { decryptDataKey } from '#shared/data-key/kms-data-key';
 import { IdempotencyRepository } from '#shared/db/idempotency/index';
 import { RateLimitRepository } from '#shared/db/rate-limits/index';
 import { TenantRepository } from '#shared/db/tenants/index';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
+import { FieldCipher } from '#shared/field-cipher/index';
 import { setLogSink } from '#shared/logger';
 import { setMetricsSink } from '#shared/metrics';
 import { DnsWebhookUrlPolicy } from '#shared/webhook-url/webhook-url-policy';
@@ -82,6 +85,7 @@ export async function startBenchService(settings: {
     rateLimits: new RateLimitRepository(stack, settings.tableName),
     idempotency: new IdempotencyRepository(stack, settings.tableName),
     cipher: recorder.cipher(new LocalCipher(cipherKey)),
+    fieldCipher: recorder.fieldCipher(newFieldCipher()),
     queue: recorder.queue(discardingQueue),
     webhookUrlPolicy: recorder.urlPolicy(publicUrlPolicy()),
   });
@@ -147,3 +151,6 @@ export const discardingQueue = { send: async () => undefined };
 
 export const publicUrlPolicy = () =>
   new DnsWebhookUrlPolicy({ allowLoopbackHttp: false, resolve: async () => [PUBLIC_ADDRESS] });
+
+/** A field cipher as the service makes its own (#shared/field-cipher), with the key the environment names. */
+export const newFieldCipher = (): FieldCipher => new FieldCipher(dataKeySource(DATA_KEYS['field-key'], decryptDataKey));

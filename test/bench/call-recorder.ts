@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Cipher, CipherContext } from '#shared/cipher/cipher';
+import type { FieldCipher, FieldOwner } from '#shared/field-cipher/index';
 import type { MessageQueue, QueueId, QueueMessage } from '#shared/queue/message-queue';
 import type { WebhookUrlPolicy } from '#shared/webhook-url/index';
 
@@ -10,7 +11,7 @@ import type { WebhookUrlPolicy } from '#shared/webhook-url/index';
  * webhook-URL call. The overhead benchmark replays the handler's own calls with a bare
  * client; the list benchmark reads the capacity and items each command consumed.
  */
-export type Call = DynamoCall | CipherCall | QueueCall | UrlCheckCall;
+export type Call = DynamoCall | CipherCall | FieldCall | QueueCall | UrlCheckCall;
 
 /** `stack`: the middleware's tenant alias, rate bucket and idempotency record; `handler`: the rest. */
 export type CallOwner = 'stack' | 'handler';
@@ -39,6 +40,15 @@ export interface CipherCall {
   readonly op: 'encrypt' | 'decrypt';
   readonly text: string;
   readonly context: CipherContext;
+}
+
+/** An account number sealed into or opened from a stored document with the field key (#shared/field-cipher). */
+export interface FieldCall {
+  readonly kind: 'field';
+  readonly op: 'sealWithin' | 'openWithin';
+  readonly value: unknown;
+  readonly owner: FieldOwner;
+  readonly root: string;
 }
 
 export interface QueueCall {
@@ -124,6 +134,26 @@ export class CallRecorder {
         return inner.decrypt(text, context);
       },
     };
+  }
+
+  /**
+   * The field cipher, its seals and opens recorded (the rest of it, such as loading its key,
+   * as it is). Whoever asked (the handler's repositories, or the idempotency record of the
+   * middleware) the bare side does the same work.
+   */
+  fieldCipher(inner: FieldCipher): FieldCipher {
+    const record = (op: FieldCall['op']) => (value: unknown, owner: FieldOwner, root: string) => {
+      this.push({ kind: 'field', op, value, owner, root });
+      return inner[op](value, owner, root);
+    };
+    const recorded = { sealWithin: record('sealWithin'), openWithin: record('openWithin') };
+    return new Proxy(inner, {
+      get: (target, property) => {
+        if (property === 'sealWithin' || property === 'openWithin') return recorded[property];
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
   }
 
   /** The queues, their sends recorded. */

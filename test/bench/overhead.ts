@@ -12,7 +12,7 @@ import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { apiEvent, lambdaContext } from './api-event';
 import { type BareSide, bareReplay, mirrorTo } from './bare-replay';
-import { discardingQueue, publicUrlPolicy, startBenchService } from './bench-service';
+import { discardingQueue, newFieldCipher, publicUrlPolicy, startBenchService } from './bench-service';
 import { type Call, dynamoCalls, serviceDocumentClient } from './call-recorder';
 import type { BenchContext, BenchPart } from './context';
 import { overheadScenarios, overheadVariants, twinTableOf } from './overhead-scenarios';
@@ -86,6 +86,7 @@ export async function measureOverheadRows(
   const bare: BareSide = {
     db: serviceDocumentClient(),
     cipher: new LocalCipher(service.cipherKey),
+    fieldCipher: newFieldCipher(),
     queue: discardingQueue,
     urlPolicy: publicUrlPolicy(),
   };
