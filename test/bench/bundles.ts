@@ -60,6 +60,8 @@ export interface BundlesOptions {
   readonly skipCold?: boolean;
   /** Only these functions (route or consumer ids) and the ones whose output they need, with the floor (developing). */
   readonly only?: readonly string[];
+  /** V8's semi-space in MB instead of Lambda's (an experiment on what peak RSS is made of, not a result). */
+  readonly semiSpaceMb?: number;
   /** Take the bundles of the previous run in the work directory instead of synthesizing (developing the bench). */
   readonly reuseBundles?: boolean;
 }
@@ -119,6 +121,7 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
     digestKey: randomBytes(32).toString('base64'),
     fieldKey: randomBytes(32).toString('base64'),
     home: context.workDir,
+    ...(options.semiSpaceMb !== undefined && { semiSpaceMb: options.semiSpaceMb }),
   };
   try {
     const init = await measureInitTimes(
@@ -126,7 +129,7 @@ export async function measureBundlesWith(context: BenchContext, options: Bundles
         name: fn.name,
         bundle: fn.bundle,
         env: lambdaEnvironment(fn, local),
-        nodeFlags: lambdaNodeFlags(fn),
+        nodeFlags: lambdaNodeFlags(fn, options.semiSpaceMb),
       })),
       {
         rounds: options.initRounds,
@@ -446,6 +449,8 @@ prints the table and writes .bench/work/bundles/figures.json.
   --skip-rss        no RSS phase
   --only=A,B        only these functions (route or consumer ids) and those whose output they need, with the floor
   --reuse           the bundles of the previous run in .bench/work/bundles instead of synthesizing
+  --semi-space=MB   V8's semi-space instead of the one Lambda's flags give (25 MB at 512 MB): what peak RSS
+                    is made of (the young generation V8 lets grow, or memory kept); an experiment, never a result
 Figures from fewer rounds or invocations, or from --only, are for developing the bench, not for results.`;
 
 /** `npx tsx test/bench/bundles.ts --help`: the options (USAGE). */
@@ -468,6 +473,7 @@ async function main(): Promise<void> {
     skipCold: process.argv.includes('--skip-cold'),
     ...(only && { only }),
     reuseBundles: process.argv.includes('--reuse'),
+    ...(arg('semi-space') !== undefined && { semiSpaceMb: Number(arg('semi-space')) }),
   };
   const workDir = resolve('.bench/work/bundles');
   if (!options.reuseBundles) await rm(workDir, { recursive: true, force: true });

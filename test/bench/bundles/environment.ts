@@ -24,6 +24,11 @@ export interface LocalAws {
   readonly stsEndpoint: string;
   /** A function's tenant role among the stand-in's, by its name (its row's id). */
   tenantRoleArn(fnName: string): string | undefined;
+  /**
+   * V8's young generation, in place of the one Lambda's flags give (`--semi-space=N` of the
+   * bundles part): an experiment on what peak RSS is made of, never a result.
+   */
+  readonly semiSpaceMb?: number;
 }
 
 /** Far above 1,000 requests in a few seconds: the bench measures the handlers, not the tenant's token bucket. */
@@ -93,11 +98,11 @@ export function lambdaEnvironment(fn: SynthesizedFunction, local: LocalAws): Rec
  * the rest for the old generation. Peak RSS depends on them, since garbage stays resident
  * until the heap reaches its limits, so the bench's processes get the same.
  */
-export function lambdaNodeFlags(fn: Pick<SynthesizedFunction, 'memorySize'>): string[] {
+export function lambdaNodeFlags(fn: Pick<SynthesizedFunction, 'memorySize'>, semiSpaceMb?: number): string[] {
   const newSpace = Math.floor(fn.memorySize / 10);
   return [
     '--expose-gc',
-    `--max-semi-space-size=${Math.floor(newSpace / 2)}`,
+    `--max-semi-space-size=${semiSpaceMb ?? Math.floor(newSpace / 2)}`,
     `--max-old-space-size=${fn.memorySize - newSpace}`,
   ];
 }

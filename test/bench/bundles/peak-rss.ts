@@ -107,7 +107,7 @@ export const serveAsLambda = (
     bundle: fn.bundle,
     cwd: fn.dir,
     env: lambdaEnvironment(fn, local),
-    nodeFlags: lambdaNodeFlags(fn),
+    nodeFlags: lambdaNodeFlags(fn, local.semiSpaceMb),
     events,
     timeoutMs: timeoutOf(fn.name),
     workDir,
