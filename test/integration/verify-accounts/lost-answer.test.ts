@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/db/document-client';
+import { accountBody, freshAccountNumber, useVerifyRuntime } from './support';
+
+/**
+ * A create whose write landed but whose answer was lost (the SDK's request timed out after
+ * DynamoDB applied it, a connection reset on the way back) answers 5xx. The partner then
+ * retries with the same Idempotency-Key, as docs/api.md#idempotency tells it to: the retry
+ * must not start a second verification of the same request.
+ */
+const env = useVerifyRuntime();
+
+/** The handlers' client, its first write of a verify account answered with a timeout after the write landed. */
+function loseTheAnswerOfTheFirstAccountWrite(): () => void {
+  const client = documentClient();
+  const send = client.send.bind(client) as (command: unknown, options?: unknown) => Promise<unknown>;
+  let lost = false;
+  Object.assign(client, {
+    send: async (command: unknown, options?: unknown) => {
+      const out = await send(command, options);
+      const item = command instanceof PutCommand ? command.input.Item : undefined;
+      if (!lost && item?.entity === 'verify_account') {
+        lost = true;
+        throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', code: 'ECONNRESET' });
+      }
+      return out;
+    },
+  });
+  return () => Object.assign(client, { send });
+}
+
+describe('a create whose answer was lost', () => {
+  it('is not made twice by the retry with the same Idempotency-Key', async () => {
+    const accountNumber = freshAccountNumber();
+    const body = accountBody({ account_number: accountNumber });
+    const headers = { 'Idempotency-Key': randomUUID() };
+    const restore = loseTheAnswerOfTheFirstAccountWrite();
+    let first: Awaited<ReturnType<typeof env.clients.alice.post>>;
+    try {
+      first = await env.clients.alice.post('/verify/accounts', body, { headers });
+    } finally {
+      restore();
+    }
+    expect(first.status).toBeGreaterThanOrEqual(500);
+
+    const retry = await env.clients.alice.post('/verify/accounts', body, { headers });
+    expect(retry.status).toBe(200);
+
+    const listed = await env.clients.alice.get(`/verify/accounts?account_number=${accountNumber}`);
+    expect(listed.body.accounts.map((account: { id: string }) => account.id)).toEqual([retry.body.account.id]);
+  });
+});
