@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { newVerifyAccount, ownershipSecretContext, type VerifyAccount } from '#domain/verify-account';
 import { cipher } from '#shared/cipher/index';
-import { verifyAccounts } from '#shared/db/verify-accounts/index';
+import { createdId } from '#shared/created-id';
+import { CreatedIdTaken, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
+import type { HandlerRequest } from '#shared/http/types';
 import { metrics } from '#shared/metrics';
 import type { CreateVerifyAccountBody } from './request-schemas';
 
@@ -10,12 +11,26 @@ import type { CreateVerifyAccountBody } from './request-schemas';
  * Starting a verification: the only use case that encrypts, so the only function that
  * bundles the KMS client. The SSN or tax id is encrypted before anything is stored.
  */
-export async function createVerifyAccount(tenant: string, body: CreateVerifyAccountBody): Promise<VerifyAccount> {
+export async function createVerifyAccount(
+  tenant: string,
+  body: CreateVerifyAccountBody,
+  request?: HandlerRequest['idempotency'],
+): Promise<VerifyAccount> {
   const at = now();
-  const account = newVerifyAccount({ ...body, id: randomUUID(), tenant }, at);
-  const secret = body.person?.ssn ?? body.business?.tax_id;
-  const ciphertext = secret === undefined ? undefined : await cipher().encrypt(secret, ownershipSecretContext(account));
-  await verifyAccounts().create(account, ciphertext, at);
-  metrics().count('VerificationCreated');
-  return account;
+  const create = async (id: string, fingerprint?: string) => {
+    const account = newVerifyAccount({ ...body, id, tenant }, at);
+    const secret = body.person?.ssn ?? body.business?.tax_id;
+    const ciphertext =
+      secret === undefined ? undefined : await cipher().encrypt(secret, ownershipSecretContext(account));
+    const stored = await verifyAccounts().create(account, ciphertext, at, fingerprint);
+    // A retry of a create whose answer was lost answers what that create made.
+    if (stored === account) metrics().count('VerificationCreated');
+    return stored;
+  };
+  try {
+    return await create(createdId(request), request?.fingerprint);
+  } catch (error) {
+    if (!(error instanceof CreatedIdTaken)) throw error;
+    return create(createdId());
+  }
 }

@@ -12,7 +12,9 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       handler: 'functions/verify-accounts/handlers/create.ts',
       // Query of the verification slots, a conditional put claiming one, then the account's
       // put; a failed account write deletes the claim again (docs/data-model.md, pattern 4).
-      table: { actions: ['Query', 'PutItem', 'DeleteItem'], leadingKeys: ['tenantData'] },
+      // A retry whose id an earlier attempt of the same request took reads that account
+      // (#shared/created-id).
+      table: { actions: ['Query', 'PutItem', 'DeleteItem', 'GetItem'], leadingKeys: ['tenantData'] },
       // The owner's SSN or tax id, for the ownership check.
       cipher: { encrypt: ['ownership'] },
       // The account-number index entry and the verification slots' key.

@@ -172,8 +172,13 @@ const WORKED_EXAMPLES: Record<string, Record<string, string[]>> = {
     LIST_ROUTE,
   ),
   // A POST: a Query of the verification slots, a put claiming one (deleted again if the
-  // account's put fails) and the account's put; the idempotency record besides.
-  CreateVerifyAccount: together(onTenantData('DeleteItem', 'PutItem', 'Query'), EVERY_ROUTE, IDEMPOTENT_ROUTE),
+  // account's put fails) and the account's put, read back when a retry finds its id taken
+  // (#shared/created-id); the idempotency record besides.
+  CreateVerifyAccount: together(
+    onTenantData('DeleteItem', 'GetItem', 'PutItem', 'Query'),
+    EVERY_ROUTE,
+    IDEMPOTENT_ROUTE,
+  ),
   // A PUT takes no Idempotency-Key: it is idempotent by itself.
   ReplaceWebhookConfiguration: together(onTenantData('UpdateItem'), EVERY_ROUTE),
   // The stream consumer: events stored from status changes, a stored event fanned out with
@@ -326,7 +331,7 @@ describe('DynamoDB grants, function by function', () => {
 describe('DynamoDB grants the verification slots need, on the rows themselves', () => {
   // The idempotency middleware's grant holds DeleteItem too; the rows must not lean on it.
   it.each([
-    ['CreateVerifyAccount', ['DeleteItem', 'PutItem', 'Query']],
+    ['CreateVerifyAccount', ['DeleteItem', 'GetItem', 'PutItem', 'Query']],
     ['VerifyAccountDebits', ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem']],
   ])('%s declares the slot Query, the claim (PutItem), its release (DeleteItem) and its own write', (id, actions) => {
     const row = ROUTES.find((route) => route.id === id);

@@ -9,6 +9,7 @@ import { DATA_KEYS, DataKey, type DataKeySource } from '../data-key/data-key';
 export type DigestKind =
   | 'idempotency-key'
   | 'request'
+  | 'created-id'
   | 'account-number'
   | 'verification-slot'
   | 'customer-reference'

@@ -48,6 +48,7 @@ export const idempotency = (): HttpMiddleware => ({
       return { statusCode, headers: { ...headers, 'idempotent-replayed': 'true' }, body };
     }
     internal.idempotency = scope;
+    internal.requestIdentity = { id: digest('created-id', `${scope.tenant}\n${scope.route}\n${key}`), fingerprint };
   },
   after: async ({ internal, response, context }) => {
     const scope = internal.idempotency;

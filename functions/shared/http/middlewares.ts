@@ -181,6 +181,7 @@ export const handOver = (): HttpMiddleware => ({
       clientId: internal.clientId as string,
       scopes: grantedScopes(claims.scope ?? claims.scp, scopePrefix()),
       requestId: internal.requestId,
+      ...(internal.requestIdentity && { idempotency: internal.requestIdentity }),
     };
   },
 });

@@ -31,6 +31,8 @@ export type RequestState = {
   params?: unknown;
   /** The Idempotency-Key this request claimed, to complete or release it. */
   idempotency?: IdempotencyScope;
+  /** The claimed key's stable identity and the request's fingerprint (`HandlerRequest.idempotency`). */
+  requestIdentity?: { readonly id: string; readonly fingerprint: string };
 };
 
 /** The validated request a handler function receives. */
@@ -48,6 +50,14 @@ export interface HandlerRequest<B = unknown, Q = unknown, P = unknown> {
    */
   scopes: readonly Scope[];
   requestId: string;
+  /**
+   * Set when the request came with an `Idempotency-Key` it holds: `id`, the same on every
+   * retry with that key (tenant, route and key under the digest key), for a create to name
+   * what it makes by, so that a retry after an answer lost on the way back finds what the
+   * first attempt made instead of making it again; `fingerprint`, the request's own (path
+   * and body), to tell that retry from another request sent with the key.
+   */
+  idempotency?: { readonly id: string; readonly fingerprint: string };
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient } from '#shared/db/document-client';
+import { stopClock } from '#test/support/stopped-clock';
 import { accountBody, freshAccountNumber, useVerifyRuntime } from './support';
 
 /**
@@ -50,5 +51,42 @@ describe('a create whose answer was lost', () => {
 
     const listed = await env.clients.alice.get(`/verify/accounts?account_number=${accountNumber}`);
     expect(listed.body.accounts.map((account: { id: string }) => account.id)).toEqual([retry.body.account.id]);
+  });
+
+  it('is not taken by another request sent with the same key: that answers 422 idempotency_key_reused', async () => {
+    const headers = { 'Idempotency-Key': randomUUID() };
+    const body = accountBody({ account_number: freshAccountNumber() });
+    const restore = loseTheAnswerOfTheFirstAccountWrite();
+    try {
+      expect((await env.clients.alice.post('/verify/accounts', body, { headers })).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      restore();
+    }
+
+    const other = await env.clients.alice.post(
+      '/verify/accounts',
+      { ...body, account_holder_name: 'John Roe' },
+      { headers },
+    );
+    expect(other.status).toBe(422);
+    expect(other.body.error_code).toBe('idempotency_key_reused');
+  });
+
+  it('is a new request once the key is 24 hours old, as a key then is: it starts a new verification', async () => {
+    const headers = { 'Idempotency-Key': randomUUID() };
+    const body = accountBody({ account_number: freshAccountNumber() });
+    const clock = stopClock();
+    try {
+      const first = await env.clients.alice.post('/verify/accounts', body, { headers });
+      expect(first.status).toBe(200);
+      clock.advance(25 * 60 * 60 * 1000);
+
+      const again = await env.clients.alice.post('/verify/accounts', body, { headers });
+      expect(again.status).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+      expect(again.body.account.id).not.toBe(first.body.account.id);
+    } finally {
+      clock.restart();
+    }
   });
 });

@@ -80,7 +80,8 @@ describe('verification slots on DynamoDB Local', () => {
 
     expect(collision).toBeInstanceOf(InternalError);
     expect(await slotsOf(number)).toHaveLength(4);
-    await expect(repository.create(account(number), undefined, NOW)).resolves.toBeUndefined();
+    const next = account(number);
+    await expect(repository.create(next, undefined, NOW)).resolves.toEqual(next);
     await expect(outcome(repository.create(account(number), undefined, NOW))).resolves.toBe('too_many_verifications');
   });
 

@@ -3,6 +3,7 @@ import { type FieldOwner, openFields, sealFields } from '#shared/field-cipher/in
 import { isConditionFailure } from '../conditions';
 import { ENTITY, keys } from '../keys';
 import { TABLE_SCHEMA } from '../schema';
+import { IDEMPOTENCY_WINDOW_MS } from './window';
 
 /** A response as API Gateway takes it, kept to replay it. */
 export interface StoredResponse {
@@ -17,9 +18,9 @@ export type IdempotencyClaim =
   | { state: 'completed'; fingerprint: string; response: StoredResponse };
 
 // Literals, not products: esbuild keeps an unused product at the top of a module, and so
-// would carry this module into bundles that never claim a key (GET routes).
-/** 24 h. */
-export const IDEMPOTENCY_WINDOW_MS = 86_400_000;
+// would carry this module into bundles that never claim a key (GET routes). The window
+// is in ./window.ts, which the accounts' repository reads too (#shared/created-id).
+export { IDEMPOTENCY_WINDOW_MS };
 /** A claim older than this (60 s) is abandoned (its Lambda timed out) and may be taken over. */
 export const IDEMPOTENCY_LOCK_MS = 60_000;
 

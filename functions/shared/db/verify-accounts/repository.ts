@@ -1,8 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ControlStatus, VerifyAccount } from '#domain/verify-account';
-import { InternalError } from '#shared/errors';
+import { InternalError, UnprocessableError } from '#shared/errors';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
+import { IDEMPOTENCY_WINDOW_MS } from '../idempotency/window';
 import { queryPartition } from '../paging/partitions';
 import { allShards, shardOf } from '../shards';
 import { changedFields, updateVersioned, type VersionedChange } from '../versioned-update';
@@ -41,21 +42,47 @@ export class VerifyAccountRepository {
    * Stores a new account after claiming one of the tenant's verification slots for its
    * bank account, so the 5-per-24h limit holds under concurrency (docs/data-model.md,
    * pattern 4). `ownershipSecret` is the ciphertext of the SSN or tax id, stored beside
-   * the account.
+   * the account. When its id was made from an `Idempotency-Key` (#shared/created-id) and
+   * the request's `fingerprint` is given, an account an earlier attempt of the same request
+   * stored under that id (its answer lost on the way back) is answered instead, keeping the
+   * slot just claimed (the lost attempt released its own); another request under that id
+   * is `idempotency_key_reused`, and an account made under it more than the key's 24 h ago
+   * is `CreatedIdTaken` (the key is used again: a new request, under a random id). Answers
+   * the account stored.
    */
-  async create(account: VerifyAccount, ownershipSecret: string | undefined, now: Date): Promise<void> {
-    await this.slots.withSlot(account, now, async () => {
+  async create(
+    account: VerifyAccount,
+    ownershipSecret: string | undefined,
+    now: Date,
+    fingerprint?: string,
+  ): Promise<VerifyAccount> {
+    return this.slots.withSlot(account, now, async () => {
       try {
         await this.db.send(
           new PutCommand({
             TableName: this.tableName,
-            Item: { ...accountItem(account), ownership_secret: ownershipSecret },
+            Item: { ...accountItem(account), ownership_secret: ownershipSecret, request_fingerprint: fingerprint },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );
+        return account;
       } catch (error) {
-        if (isConditionFailure(error)) throw new InternalError('verify account id collision');
-        throw error;
+        if (!isConditionFailure(error)) throw error;
+        if (fingerprint === undefined) throw new InternalError('verify account id collision');
+        const out = await this.db.send(
+          new GetCommand({
+            TableName: this.tableName,
+            Key: keys.account(account.tenant, account.id),
+            ConsistentRead: true,
+          }),
+        );
+        // A key is kept 24 h: used again after that, it names a new request.
+        const createdAt = Date.parse(String(out.Item?.created_at));
+        if (!out.Item || !(now.getTime() - createdAt < IDEMPOTENCY_WINDOW_MS)) throw new CreatedIdTaken();
+        if (out.Item.request_fingerprint !== fingerprint) {
+          throw new UnprocessableError('idempotency_key_reused', 'this Idempotency-Key was used with another request');
+        }
+        return toAccount(out.Item);
       }
     });
   }
@@ -172,3 +199,6 @@ export class VerifyAccountRepository {
     return toAccount(item);
   }
 }
+
+/** The id made from an `Idempotency-Key` belongs to an account older than the key's 24 h: make the account under a random id. */
+export class CreatedIdTaken extends Error {}
