@@ -6,7 +6,7 @@ import { metrics } from '#shared/metrics';
 import { unknownPerson } from './read-persons';
 
 /** Racing writers to one person spread out; a caller sees 409 concurrent_update only after every attempt lost. */
-const RETRY = { attempts: 8, jitterMs: 25 } as const;
+export const PERSON_WRITE_RETRY = { attempts: 8, jitterMs: 25 } as const;
 
 /**
  * Every change of a person is a fresh read, a decision by the lifecycle rules (`decide`;
@@ -26,5 +26,5 @@ export async function changePerson(
     const updated = await persons().update(stored, change, now());
     if (updated.status !== stored.person.status) metrics().count('PersonStatusChanged');
     return updated;
-  }, RETRY);
+  }, PERSON_WRITE_RETRY);
 }

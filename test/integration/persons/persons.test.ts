@@ -1,5 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { PERSON_WRITE_RETRY } from '#functions/persons/change-person';
+import { DEFAULT_FUNCTION_TIMEOUT_MS } from '#lib/local/lambda-invoker';
 import { tableName } from '#shared/config';
 import { documentClient } from '#shared/db/document-client';
 import { PersonRepository, type StoredPerson } from '#shared/db/persons/index';
@@ -15,8 +17,9 @@ const env = usePersonsRuntime();
  * The persons repository with a barrier on one person's first `count` reads: each waits
  * until all of them have read, so the writers all decide on the same version and really
  * race, however the machine schedules their requests. Later reads (a lost race decided
- * again) pass at once. The first reader waits for the last: under 1 s measured while other
- * runs loaded both cores, against a function's 10 s.
+ * again) pass at once. The first reader waits for the last: under 1 s with two spin loops
+ * beside the test, but in a full `npm test` on a loaded machine past a function's 10 s at
+ * times, which its client retries as a partner would (`retryingClient`).
  */
 class RacingReads extends PersonRepository {
   readonly versionsRead: (number | undefined)[] = [];
@@ -42,6 +45,19 @@ class RacingReads extends PersonRepository {
     return stored;
   }
 }
+
+/**
+ * What the 20 concurrent PATCHes may take before the test gives up
+ * (docs/testing.md#on-a-busy-machine): every PATCH losing all its attempts, each a read
+ * and a write (`PERSON_WRITE_RETRY`), then each sent again, on top of one function timeout
+ * for a first reader the barrier held past it. 26 ms a round measured idle, 45 ms with
+ * two spin loops beside the test; a full `npm test` on a loaded machine ran past a flat
+ * 30 s with about 105 rounds.
+ */
+const PATCHES = 20;
+const MS_PER_ROUND = 400;
+const CONCURRENT_PATCHES_BUDGET_MS =
+  DEFAULT_FUNCTION_TIMEOUT_MS + (PATCHES * PERSON_WRITE_RETRY.attempts + PATCHES) * MS_PER_ROUND;
 
 /** The person's stored version: one more for every write. */
 async function storedVersion(id: string): Promise<number | undefined> {
@@ -171,57 +187,61 @@ describe('PATCH, PUT and DELETE /persons', () => {
     expect(clash.body.error_code).toBe('duplicate_customer_reference_id');
   });
 
-  it('20 PATCHes of one person that all read it before any writes: each ends in 200 or 409 concurrent_update (retried as partners retry), every 200 is written once, the record is the last of them, and a 409 sent again is written', async () => {
-    // Names only: no identification writes in between, so the version counts the PATCHes.
-    const { person } = (
-      await env.alice.post('/persons', {
-        customer_reference_id: freshReference(),
-        first_name: 'Con',
-        last_name: 'Current',
-      })
-    ).body;
-    const bodies = Array.from({ length: 20 }, (_, n) =>
-      n % 2 ? { middle_name: `M${letters(n)}` } : { metadata: { key: `v${n}` } },
-    );
-    const racing = new RacingReads(person.id, bodies.length);
-    setDependencies({ persons: racing });
-    // Sent as partners send them (docs/api.md#retrying): a 503 from DynamoDB Local slowed by a
-    // busy machine is sent again with the same Idempotency-Key; a 409 concurrent_update is final here.
-    const client = retryingClient(env.alice);
-    const answers = await Promise.all(bodies.map((body) => client.patch(`/persons/${person.id}`, body))).finally(() =>
-      setDependencies({ persons: undefined }),
-    );
+  it(
+    '20 PATCHes of one person that all read it before any writes: each ends in 200 or 409 concurrent_update (retried as partners retry), every 200 is written once, the record is the last of them, and a 409 sent again is written',
+    async () => {
+      // Names only: no identification writes in between, so the version counts the PATCHes.
+      const { person } = (
+        await env.alice.post('/persons', {
+          customer_reference_id: freshReference(),
+          first_name: 'Con',
+          last_name: 'Current',
+        })
+      ).body;
+      const bodies = Array.from({ length: PATCHES }, (_, n) =>
+        n % 2 ? { middle_name: `M${letters(n)}` } : { metadata: { key: `v${n}` } },
+      );
+      const racing = new RacingReads(person.id, bodies.length);
+      setDependencies({ persons: racing });
+      // Sent as partners send them (docs/api.md#retrying): a 503 from DynamoDB Local slowed by a
+      // busy machine is sent again with the same Idempotency-Key; a 409 concurrent_update is final here.
+      const client = retryingClient(env.alice);
+      const answers = await Promise.all(bodies.map((body) => client.patch(`/persons/${person.id}`, body))).finally(() =>
+        setDependencies({ persons: undefined }),
+      );
 
-    // They all decided on the version they read, the same one: only one can win that round.
-    expect(racing.versionsRead).toEqual(bodies.map(() => 1));
-    // docs/api.md#person-routes: a write lost to others is decided again on the fresh person, and
-    // answers 409 concurrent_update only once every retry lost.
-    const outcomes = answers.map((answer) =>
-      answer.status === 200 ? 'written' : `${answer.status} ${answer.body.error_code}`,
-    );
-    expect(outcomes.filter((outcome) => outcome !== 'written' && outcome !== '409 concurrent_update')).toEqual([]);
-    const accepted = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.person);
-    expect(accepted.length).toBeGreaterThanOrEqual(1);
-    // Each accepted answer shows its own change, and none was lost or written twice.
-    answers.forEach((answer, n) => {
-      if (answer.status === 200) expect(answer.body.person).toMatchObject(bodies[n] as Record<string, unknown>);
-    });
-    expect(await storedVersion(person.id)).toBe(1 + accepted.length);
-    // The record is what the last accepted write answered.
-    const current = (await env.alice.get(`/persons/${person.id}`)).body.person;
-    expect(accepted).toContainEqual(current);
-    expect(current.updated_at).toBe(
-      accepted
-        .map((written) => written.updated_at)
-        .sort()
-        .at(-1),
-    );
+      // They all decided on the version they read, the same one: only one can win that round.
+      expect(racing.versionsRead).toEqual(bodies.map(() => 1));
+      // docs/api.md#person-routes: a write lost to others is decided again on the fresh person, and
+      // answers 409 concurrent_update only once every retry lost.
+      const outcomes = answers.map((answer) =>
+        answer.status === 200 ? 'written' : `${answer.status} ${answer.body.error_code}`,
+      );
+      expect(outcomes.filter((outcome) => outcome !== 'written' && outcome !== '409 concurrent_update')).toEqual([]);
+      const accepted = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.person);
+      expect(accepted.length).toBeGreaterThanOrEqual(1);
+      // Each accepted answer shows its own change, and none was lost or written twice.
+      answers.forEach((answer, n) => {
+        if (answer.status === 200) expect(answer.body.person).toMatchObject(bodies[n] as Record<string, unknown>);
+      });
+      expect(await storedVersion(person.id)).toBe(1 + accepted.length);
+      // The record is what the last accepted write answered.
+      const current = (await env.alice.get(`/persons/${person.id}`)).body.person;
+      expect(accepted).toContainEqual(current);
+      expect(current.updated_at).toBe(
+        accepted
+          .map((written) => written.updated_at)
+          .sort()
+          .at(-1),
+      );
 
-    // A 409 concurrent_update is to be retried: sent again, each is written.
-    const refused = bodies.filter((_, n) => answers[n]?.status === 409);
-    for (const body of refused) expect((await env.alice.patch(`/persons/${person.id}`, body)).status).toBe(200);
-    expect(await storedVersion(person.id)).toBe(1 + bodies.length);
-  });
+      // A 409 concurrent_update is to be retried: sent again, each is written.
+      const refused = bodies.filter((_, n) => answers[n]?.status === 409);
+      for (const body of refused) expect((await client.patch(`/persons/${person.id}`, body)).status).toBe(200);
+      expect(await storedVersion(person.id)).toBe(1 + bodies.length);
+    },
+    CONCURRENT_PATCHES_BUDGET_MS,
+  );
 
   it('PUT /persons/{id} replaces: what the body leaves out is removed', async () => {
     const { person } = (await env.alice.post('/persons', personBody({ middle_name: 'Q', metadata: { a: 'b' } }))).body;
