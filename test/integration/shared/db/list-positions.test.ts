@@ -76,6 +76,18 @@ const resetCounts = () => {
 };
 const countQueries = () => sent.filter((command) => command.count).length;
 
+/**
+ * What a test here may take before it gives up follows from its requests
+ * (docs/testing.md#on-a-busy-machine): its entries, written in BatchWrites of 25, and its
+ * pages, each served or walked from the top in up to 14 requests. 9 ms a request measured
+ * idle; 110 ms in a full `npm test` with both cores kept busy, where 1,000 entries and 12
+ * pages took 22 s of a flat 30 s.
+ */
+const MS_PER_REQUEST = 300;
+const REQUESTS_PER_PAGE = 14;
+const budget = (entries: number, pages: number) =>
+  (Math.ceil(entries / 25) + pages * REQUESTS_PER_PAGE) * MS_PER_REQUEST;
+
 let tenants = 0;
 /** A tenant whose list spreads over five status partitions, `count` entries a second apart, the newest at `newest`. */
 async function tenantWith(count: number, newest = T0 - 2 * 3600_000) {
@@ -133,33 +145,41 @@ async function served(tenant: string, index: number, at: number) {
 }
 
 describe('page numbers served from a bookmark', () => {
-  it('page N+1 after page N reads about what page 0 reads, not every entry before it', async () => {
-    const tenant = await tenantWith(1_000);
-    const first = await served(tenant, 0, T0);
-    for (let index = 1; index < 10; index++) await served(tenant, index, T0 + index * 1000);
-    const deep = await served(tenant, 10, T0 + 11_000);
-    expect(deep.ids).toEqual(await coldPage(tenant, 10));
-    // A walk from the top evaluates the 550 entries up to the page's end; the bookmark, a page's worth.
-    expect(deep.scanned).toBeLessThanOrEqual(2 * first.scanned);
-  });
+  it(
+    'page N+1 after page N reads about what page 0 reads, not every entry before it',
+    async () => {
+      const tenant = await tenantWith(1_000);
+      const first = await served(tenant, 0, T0);
+      for (let index = 1; index < 10; index++) await served(tenant, index, T0 + index * 1000);
+      const deep = await served(tenant, 10, T0 + 11_000);
+      expect(deep.ids).toEqual(await coldPage(tenant, 10));
+      // A walk from the top evaluates the 550 entries up to the page's end; the bookmark, a page's worth.
+      expect(deep.scanned).toBeLessThanOrEqual(2 * first.scanned);
+    },
+    budget(1_000, 12),
+  );
 
   it.each([
     [7, 'fewer than a page'],
     [SIZE, 'exactly a page'],
     [73, 'more than a page'],
-  ])('answers what a walk from the top answers after %i inserts (%s) between the two requests', async (inserted) => {
-    const tenant = await tenantWith(600);
-    const first = await served(tenant, 0, T0);
-    for (let index = 1; index <= 3; index++) await served(tenant, index, T0 + index * 1000);
-    // New entries arrive at the top, created after the bookmark was made.
-    await insert(tenant, inserted, T0 + 30_000);
-    const next = await served(tenant, 4, T0 + 40_000);
-    expect(next.ids).toEqual(await coldPage(tenant, 4));
-    expect(next.ids).toHaveLength(SIZE);
-    // The bookmark was used: about page 0's reads and the inserts (counted once, read once), not the 250 before the page.
-    expect(next.scanned).toBeLessThanOrEqual(2 * first.scanned + 3 * inserted);
-    expect(next.scanned).toBeLessThan(5 * SIZE + inserted);
-  });
+  ])(
+    'answers what a walk from the top answers after %i inserts (%s) between the two requests',
+    async (inserted) => {
+      const tenant = await tenantWith(600);
+      const first = await served(tenant, 0, T0);
+      for (let index = 1; index <= 3; index++) await served(tenant, index, T0 + index * 1000);
+      // New entries arrive at the top, created after the bookmark was made.
+      await insert(tenant, inserted, T0 + 30_000);
+      const next = await served(tenant, 4, T0 + 40_000);
+      expect(next.ids).toEqual(await coldPage(tenant, 4));
+      expect(next.ids).toHaveLength(SIZE);
+      // The bookmark was used: about page 0's reads and the inserts (counted once, read once), not the 250 before the page.
+      expect(next.scanned).toBeLessThanOrEqual(2 * first.scanned + 3 * inserted);
+      expect(next.scanned).toBeLessThan(5 * SIZE + inserted);
+    },
+    budget(600 + 73, 6),
+  );
 
   it('walks from the top when the bookmark expired, still exact', async () => {
     const tenant = await tenantWith(400);
@@ -204,27 +224,35 @@ describe('the round trips a page costs', () => {
     expect(next.scanned).toBeLessThan(3 * SIZE);
   });
 
-  it('a bookmarked page counts once, beside the walk below the bookmark: Get, COUNT ∥ walk, BatchGet ∥ Puts', async () => {
-    const tenant = await tenantWith(600);
-    await served(tenant, 0, T0);
-    const page = await served(tenant, 1, T0 + 1000);
-    expect(page.ids).toEqual(await coldPage(tenant, 1));
-    expect(page.counts).toBe(STATUSES.length);
-    expect(page.stages).toBe(3);
-  });
-
-  it('pages made from a bookmark chain without counting again, exact under inserts between every request', async () => {
-    const tenant = await tenantWith(600);
-    await served(tenant, 0, T0);
-    for (let index = 1; index <= 6; index++) {
-      await insert(tenant, index * 4, T0 + 30_000 + index * 1000);
-      const page = await served(tenant, index, T0 + 40_000 + index * 1000);
-      expect(page.ids).toEqual(await coldPage(tenant, index));
+  it(
+    'a bookmarked page counts once, beside the walk below the bookmark: Get, COUNT ∥ walk, BatchGet ∥ Puts',
+    async () => {
+      const tenant = await tenantWith(600);
+      await served(tenant, 0, T0);
+      const page = await served(tenant, 1, T0 + 1000);
+      expect(page.ids).toEqual(await coldPage(tenant, 1));
       expect(page.counts).toBe(STATUSES.length);
-      // Get, COUNT ∥ walk below, the keys shifted in from above, BatchGet ∥ Puts.
-      expect(page.stages).toBe(4);
-    }
-  });
+      expect(page.stages).toBe(3);
+    },
+    budget(600, 3),
+  );
+
+  it(
+    'pages made from a bookmark chain without counting again, exact under inserts between every request',
+    async () => {
+      const tenant = await tenantWith(600);
+      await served(tenant, 0, T0);
+      for (let index = 1; index <= 6; index++) {
+        await insert(tenant, index * 4, T0 + 30_000 + index * 1000);
+        const page = await served(tenant, index, T0 + 40_000 + index * 1000);
+        expect(page.ids).toEqual(await coldPage(tenant, index));
+        expect(page.counts).toBe(STATUSES.length);
+        // Get, COUNT ∥ walk below, the keys shifted in from above, BatchGet ∥ Puts.
+        expect(page.stages).toBe(4);
+      }
+    },
+    budget(600 + 4 * 21, 13),
+  );
 });
 
 describe('cursors', () => {
