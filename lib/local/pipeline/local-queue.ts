@@ -127,6 +127,12 @@ export class LocalQueue {
     return received;
   }
 
+  /** Whether a receive now would get a message: one visible and not in `held`. */
+  hasWaiting(held: ReadonlySet<string> = NONE_HELD): boolean {
+    const now = this.now();
+    return this.messages.some((message) => message.visibleAt <= now && !held.has(message.messageId));
+  }
+
   /** Deletes by the receipt handle of the latest receive; false when it is stale or unknown. */
   delete(receiptHandle: string): boolean {
     return this.deleteAll([receiptHandle]) === 1;

@@ -7,6 +7,7 @@ import { describeError } from '../log';
 import { type BatchOutcome, batchOutcome } from './batch-outcome';
 import type { LocalQueue, ReceivedMessage } from './local-queue';
 import type { Activity, PipelineWorker } from './pipeline-worker';
+import { PollerScaling } from './poller-scaling';
 import { Sleeper } from './sleeper';
 
 // Plays a Lambda SQS event source mapping for one consumer: receives up to batchSize
@@ -15,11 +16,12 @@ import { Sleeper } from './sleeper';
 // function throws or times out) to reappear after the visibility timeout. Redrive to the
 // dead-letter queue is the queue's business (LocalQueue.receive).
 //
-// Several batches at once, as Lambda's SQS poller runs them: up to LOCAL_QUEUE_CONCURRENCY
-// (the concurrency it starts a mapping with, before it scales out), or the row's
-// maxConcurrency when that is lower. One batch at a time held a burst of webhook
-// deliveries back by seconds. SQS standard queues promise no order, and each consumer is
-// safe to run twice on the same message, so batches side by side change nothing else.
+// Several batches at once, as many as Lambda's SQS pollers would run (./poller-scaling.ts):
+// five, one more every 200 ms while messages still wait behind them, up to the row's
+// maxConcurrency, and five again once the queue is drained. Five at most held a burst of
+// webhook deliveries in the queue for seconds while the table had room to spare. SQS
+// standard queues promise no order, and each consumer is safe to run twice on the same
+// message, so batches side by side change nothing else.
 //
 // A message is never handed to a second batch while its first is still running. In AWS the
 // visibility timeout (at least 6× the function's timeout) sees to that; locally it is
@@ -33,9 +35,6 @@ export type QueueConsumerDefinition = ConsumerDefinition & {
 /** Longest pause of an empty queue; a new message wakes the consumer at once anyway. */
 const IDLE_PAUSE_MS = 1_000;
 
-/** Batches of one queue in flight at once, at most: the five pollers Lambda's SQS event source mapping starts with. */
-export const LOCAL_QUEUE_CONCURRENCY = 5;
-
 export class QueueConsumer implements PipelineWorker {
   readonly name: string;
   private readonly sleeper = new Sleeper();
@@ -46,14 +45,20 @@ export class QueueConsumer implements PipelineWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** Ids of the messages in those batches. */
   private readonly held = new Set<string>();
-  private readonly concurrency: number;
+  private readonly scaling: PollerScaling;
 
   constructor(
     private readonly consumer: QueueConsumerDefinition,
-    private readonly options: { readonly queue: LocalQueue; readonly activity: Activity; readonly region: string },
+    private readonly options: {
+      readonly queue: LocalQueue;
+      readonly activity: Activity;
+      readonly region: string;
+      /** The scaling's clock, in ms: `performance.now` unless a test stops it. */
+      readonly now?: () => number;
+    },
   ) {
     this.name = consumer.id;
-    this.concurrency = Math.min(LOCAL_QUEUE_CONCURRENCY, consumer.source.maxConcurrency ?? Infinity);
+    this.scaling = new PollerScaling(consumer.source.maxConcurrency, options.now);
   }
 
   start(context: WorkerContext): void {
@@ -93,10 +98,17 @@ export class QueueConsumer implements PipelineWorker {
   private async run(): Promise<void> {
     const { queue } = this.options;
     while (!this.stopped) {
-      // Until a batch ends, or while the table is away: a message received now would fail
-      // and use up one of its receives for nothing (the table coming back wakes the loop).
-      if (this.inFlight.size >= this.concurrency || !this.started.availability.available) {
+      // While the table is away: a message received now would fail and use up one of its
+      // receives for nothing (the table coming back wakes the loop).
+      if (!this.started.availability.available) {
         await this.sleeper.sleep(IDLE_PAUSE_MS);
+        continue;
+      }
+      if (this.inFlight.size >= this.scaling.limit) {
+        // Every batch running: one more once a step has passed, if messages still wait;
+        // otherwise until a batch ends (it wakes the loop).
+        const step = queue.hasWaiting(this.held) ? this.scaling.backlogged() : undefined;
+        if (step !== 0) await this.sleeper.sleep(step ?? IDLE_PAUSE_MS);
         continue;
       }
       const batch = queue.receive(this.consumer.source.batchSize, this.held);
@@ -112,6 +124,7 @@ export class QueueConsumer implements PipelineWorker {
         this.inFlight.add(delivery);
         continue;
       }
+      this.scaling.drained();
       const next = queue.nextVisibleAt();
       await this.sleeper.sleep(next === undefined ? IDLE_PAUSE_MS : Math.min(IDLE_PAUSE_MS, next - Date.now()));
     }

@@ -6,11 +6,8 @@ import { Availability } from '#lib/local/availability';
 import { settle } from '#lib/local/pipeline/local-pipeline';
 import { LocalQueues } from '#lib/local/pipeline/local-queues';
 import { Activity, type PipelineWorker } from '#lib/local/pipeline/pipeline-worker';
-import {
-  LOCAL_QUEUE_CONCURRENCY,
-  QueueConsumer,
-  type QueueConsumerDefinition,
-} from '#lib/local/pipeline/queue-consumer';
+import { SQS_POLLER_STEP_MS, SQS_POLLERS_AT_START } from '#lib/local/pipeline/poller-scaling';
+import { QueueConsumer, type QueueConsumerDefinition } from '#lib/local/pipeline/queue-consumer';
 import { fakeWorkerContext } from './fake-worker-context';
 
 const stopLater: PipelineWorker[] = [];
@@ -27,6 +24,10 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
     timeoutSeconds: 5,
   };
 
+  /**
+   * The scaling's clock is stopped (`clock.advance` moves it): no batch is added however
+   * long a busy machine takes, unless a test moves it on.
+   */
   function start(
     handler: (event: SQSEvent) => unknown,
     source: Partial<QueueConsumerDefinition['source']> = {},
@@ -35,13 +36,14 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
     // 180 s visibility × 1/1800 = 100 ms: retries come quickly.
     const queues = new LocalQueues({ timeScale: 1 / 1800, region: 'us-east-1' });
     const activity = new Activity();
+    const clock = { at: 0, advance: (ms: number) => (clock.at += ms) };
     const worker = new QueueConsumer(
       { ...consumer, source: { ...consumer.source, ...source } },
-      { queue: queues.queue('verification'), activity, region: 'us-east-1' },
+      { queue: queues.queue('verification'), activity, region: 'us-east-1', now: () => clock.at },
     );
     worker.start(fakeWorkerContext(handler, availability));
     stopLater.push(worker);
-    return { queues, activity, worker };
+    return { queues, activity, worker, clock };
   }
 
   it('receives nothing while the table is down, so no message uses up a receive, and carries on once it is up', async () => {
@@ -146,7 +148,7 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
   }
   const messages = (count: number) => Array.from({ length: count }, (_, n) => ({ id: String(n), body: n }));
 
-  it(`runs up to ${LOCAL_QUEUE_CONCURRENCY} batches of one queue at once, as Lambda's SQS poller starts with, each of at most batchSize`, async () => {
+  it(`runs up to ${SQS_POLLERS_AT_START} batches of one queue at once, as Lambda's SQS poller starts with, each of at most batchSize`, async () => {
     const { seen, handler } = slowHandler();
     const sizes: number[] = [];
     const { queues, activity, worker } = start(
@@ -161,7 +163,115 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
     await settle([worker], activity, 5_000);
     expect(seen.messages.size).toBe(20);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(2);
-    expect(seen.most).toBe(LOCAL_QUEUE_CONCURRENCY);
+    expect(seen.most).toBe(SQS_POLLERS_AT_START);
+  });
+
+  /** A handler whose batches wait while the gate is closed: how many run at once is then the consumer's choice alone. */
+  function heldHandler() {
+    const closed = () => {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return { opened, open };
+    };
+    let gate = closed();
+    const held = { running: 0 };
+    const handler = async () => {
+      held.running++;
+      try {
+        await gate.opened;
+      } finally {
+        held.running--;
+      }
+    };
+    return {
+      held,
+      handler,
+      open: () => gate.open(),
+      close: () => {
+        gate = closed();
+      },
+    };
+  }
+  /** Until `count` batches run, or 2 s: a bound only a consumer that never starts them reaches. */
+  async function running(held: { running: number }, count: number) {
+    for (let waited = 0; held.running < count && waited < 2_000; waited += 5) await sleep(5);
+    return held.running;
+  }
+  /**
+   * The batches running once the consumer has had its turns: one that would start another
+   * would have in 50 ms (on a busy machine it may not have, and the check passes: it never
+   * fails a consumer that is right).
+   */
+  async function stillRunning(held: { running: number }) {
+    await sleep(50);
+    return held.running;
+  }
+
+  it('adds a batch every 200 ms while messages still wait and every batch runs, up to maxConcurrency, as Lambda scales its SQS pollers', {
+    timeout: 30_000,
+  }, async () => {
+    const { held, handler, open } = heldHandler();
+    const { queues, activity, worker, clock } = start(handler, { batchSize: 1, maxConcurrency: 8 });
+    try {
+      await queues.send('verification', messages(20));
+      expect(await running(held, SQS_POLLERS_AT_START)).toBe(SQS_POLLERS_AT_START);
+
+      clock.advance(SQS_POLLER_STEP_MS - 1);
+      worker.wake();
+      expect(await stillRunning(held)).toBe(SQS_POLLERS_AT_START);
+      clock.advance(1);
+      worker.wake();
+      expect(await running(held, SQS_POLLERS_AT_START + 1)).toBe(SQS_POLLERS_AT_START + 1);
+      // A long pause is one step, one batch more: not ten at once.
+      clock.advance(10 * SQS_POLLER_STEP_MS);
+      worker.wake();
+      expect(await running(held, 7)).toBe(7);
+      expect(await stillRunning(held)).toBe(7);
+      clock.advance(SQS_POLLER_STEP_MS);
+      worker.wake();
+      expect(await running(held, 8)).toBe(8);
+      // maxConcurrency is the ceiling.
+      clock.advance(10 * SQS_POLLER_STEP_MS);
+      worker.wake();
+      expect(await stillRunning(held)).toBe(8);
+    } finally {
+      open();
+    }
+    await settle([worker], activity, 5_000);
+    expect(queues.queue('verification').size).toBe(0);
+  });
+
+  it('goes back to the batches it started with once a receive finds the queue empty', { timeout: 30_000 }, async () => {
+    const { held, handler, open, close } = heldHandler();
+    const { queues, activity, worker, clock } = start(handler, { batchSize: 1, maxConcurrency: 50 });
+    try {
+      // Five run and three wait: three steps start them all, and nothing waits.
+      await queues.send('verification', messages(8));
+      expect(await running(held, SQS_POLLERS_AT_START)).toBe(SQS_POLLERS_AT_START);
+      for (let step = 1; step <= 3; step++) {
+        clock.advance(SQS_POLLER_STEP_MS);
+        worker.wake();
+        expect(await running(held, SQS_POLLERS_AT_START + step)).toBe(SQS_POLLERS_AT_START + step);
+      }
+      open();
+      await settle([worker], activity, 5_000);
+      expect(held.running).toBe(0);
+
+      close();
+      await queues.send('verification', messages(20));
+      expect(await running(held, SQS_POLLERS_AT_START)).toBe(SQS_POLLERS_AT_START);
+      expect(await stillRunning(held)).toBe(SQS_POLLERS_AT_START);
+      clock.advance(SQS_POLLER_STEP_MS - 1);
+      worker.wake();
+      expect(await stillRunning(held)).toBe(SQS_POLLERS_AT_START);
+      clock.advance(1);
+      worker.wake();
+      expect(await running(held, SQS_POLLERS_AT_START + 1)).toBe(SQS_POLLERS_AT_START + 1);
+    } finally {
+      open();
+    }
   });
 
   it("never runs more batches at once than the row's maxConcurrency", async () => {
