@@ -7,6 +7,8 @@
 export interface BenchContext {
   /** The part's own DynamoDB Local, started for it; the part creates its tables. */
   readonly dynamoEndpoint: string;
+  /** Its JVM's process id, where the part reads the JVM's CPU time (/proc); absent when unknown. */
+  readonly dynamoPid?: number;
   /** `.bench/work/<part>`: created, emptied at the start of the run; git-ignored. */
   readonly workDir: string;
   /** Progress for the terminal (stderr), one line at a time. */

@@ -44,7 +44,12 @@ rmSync(workDir, { recursive: true, force: true });
 mkdirSync(workDir, { recursive: true });
 const dynamo = await startDynamoDbLocal({ log: silentLog });
 try {
-  const result = await MEASURE[part]({ dynamoEndpoint: dynamo.endpoint, workDir, log } satisfies BenchContext);
+  const result = await MEASURE[part]({
+    dynamoEndpoint: dynamo.endpoint,
+    dynamoPid: dynamo.pid,
+    workDir,
+    log,
+  } satisfies BenchContext);
   writeFileSync(resultsFile, JSON.stringify(result));
   log(`done in ${Math.round((performance.now() - started) / 1000)} s`);
 } finally {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { newVerifyAccount, type VerifyAccount } from '#domain/verify-account';
@@ -70,6 +71,14 @@ export interface PipelineMeasurement extends PipelineFigures {
    * busy machine than events/s.
    */
   readonly node_cpu_ms_per_event: number;
+  /** DynamoDB Local's JVM CPU time per delivered event (its /proc stat); absent where it cannot be read. */
+  readonly jvm_cpu_ms_per_event?: number;
+  /**
+   * The share of the machine's cores the two processes used while the events ran: their
+   * CPU time over cores × the wall time. Near 1, every event waits for a core: the
+   * latency is queueing on the machine.
+   */
+  readonly machine_cpu_share?: number;
   /**
    * The machine's 1-minute load average as the writes began: on a shared machine, work
    * of other processes slows every figure here.
@@ -122,6 +131,7 @@ export async function measurePipelineWith(
     tableCalls.recording = true;
     const started = Date.now();
     const cpuBefore = process.cpuUsage();
+    const jvmBefore = processCpuMs(context.dynamoPid);
     const load = loadavg()[0] ?? 0;
     const pace = Number.isFinite(rate) ? `${rate} a second` : 'as fast as they go';
     context.log(`pipeline: writing ${count} status changes, ${pace}`);
@@ -135,6 +145,8 @@ export async function measurePipelineWith(
     meter.recording = false;
     tableCalls.recording = false;
     const cpu = process.cpuUsage(cpuBefore);
+    const jvmAfter = processCpuMs(context.dynamoPid);
+    const jvmCpuMs = jvmBefore !== undefined && jvmAfter !== undefined ? jvmAfter - jvmBefore : undefined;
     if (!complete) {
       context.log(
         `pipeline: only ${service.receiver.arrivals.size} of ${count} events arrived within ${drainTimeoutMs / 1000} s of the last write`,
@@ -145,6 +157,7 @@ export async function measurePipelineWith(
       started,
       rate,
       cpu,
+      jvmCpuMs,
       load,
     });
     for (const line of describeMeasurement(measurement, (writesDone - started) / 1000)) context.log(line);
@@ -224,7 +237,14 @@ function summarise(
   invocations: readonly Invocation[],
   hops: HopTrace,
   tableCalls: TableCallCounter,
-  run: { written: number; started: number; rate: number; cpu: NodeJS.CpuUsage; load: number },
+  run: {
+    written: number;
+    started: number;
+    rate: number;
+    cpu: NodeJS.CpuUsage;
+    jvmCpuMs: number | undefined;
+    load: number;
+  },
 ): PipelineMeasurement {
   const arrivals = [...service.receiver.arrivals.values()];
   if (arrivals.length === 0) throw new Error('no event reached the receiver');
@@ -232,6 +252,7 @@ function summarise(
   const firstWrite = Math.min(...arrivals.map((arrival) => arrival.createdAt));
   const lastArrival = Math.max(...arrivals.map((arrival) => arrival.arrivedAt));
   const wallMs = Math.max(1, lastArrival - run.started);
+  const nodeCpuMs = (run.cpu.user + run.cpu.system) / 1000;
   return {
     events: arrivals.length,
     events_per_s: round(arrivals.length / ((lastArrival - firstWrite) / 1000)),
@@ -240,13 +261,33 @@ function summarise(
     written: run.written,
     ...(Number.isFinite(run.rate) && { offered_per_s: run.rate }),
     timings: 'npm start defaults',
-    node_cpu_ms_per_event: round((run.cpu.user + run.cpu.system) / 1000 / arrivals.length, 2),
+    node_cpu_ms_per_event: round(nodeCpuMs / arrivals.length, 2),
+    ...(run.jvmCpuMs !== undefined && {
+      jvm_cpu_ms_per_event: round(run.jvmCpuMs / arrivals.length, 2),
+      machine_cpu_share: round((nodeCpuMs + run.jvmCpuMs) / (availableParallelism() * wallMs), 2),
+    }),
     load_average: round(run.load, 2),
     functions: functionLoads(invocations, wallMs),
     hops: hops.figures(arrivals),
     table_calls_per_event: tableCalls.perEvent(arrivals.length),
   };
 }
+
+/** A process's CPU time so far (user and system, its /proc stat in clock ticks of 10 ms); undefined where unreadable. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // The command may hold spaces: the fields after its closing parenthesis are fixed.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, the 14th and 15th fields of stat(5), the 12th and 13th after the command.
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
+/** Linux's USER_HZ, 100 on every architecture Node runs on. */
+const CLOCK_TICK_MS = 10;
 
 function functionLoads(invocations: readonly Invocation[], wallMs: number): FunctionLoad[] {
   const byName = new Map<string, Invocation[]>();
@@ -268,7 +309,11 @@ function describeMeasurement(measurement: PipelineMeasurement, writeSeconds: num
     `pipeline: ${measurement.events} of ${measurement.written} events delivered (writes took ${writeSeconds.toFixed(1)} s); ` +
       `${measurement.events_per_s} events/s, p50 ${measurement.p50_ms} ms, p99 ${measurement.p99_ms} ms ` +
       `(npm start timings: stream polled every ${DEFAULT_PIPELINE_TIMINGS.streamPollMs} ms when idle); ` +
-      `${measurement.node_cpu_ms_per_event} ms of this process's CPU per event; load average ${measurement.load_average}`,
+      `${measurement.node_cpu_ms_per_event} ms of this process's CPU per event` +
+      (measurement.jvm_cpu_ms_per_event === undefined
+        ? ''
+        : ` and ${measurement.jvm_cpu_ms_per_event} ms of DynamoDB Local's, ${measurement.machine_cpu_share} of the machine's cores`) +
+      `; load average ${measurement.load_average}`,
     ...textTable(
       ['function', 'invocations', 'records each', 'mean ms', 'busy'],
       measurement.functions.map((load) => [

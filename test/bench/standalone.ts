@@ -28,7 +28,12 @@ export async function runStandalone<T>(
   await mkdir(workDir, { recursive: true });
   const dynamo = await startDynamoDbLocal();
   try {
-    const result = await part({ dynamoEndpoint: dynamo.endpoint, workDir, log } satisfies BenchContext);
+    const result = await part({
+      dynamoEndpoint: dynamo.endpoint,
+      dynamoPid: dynamo.pid,
+      workDir,
+      log,
+    } satisfies BenchContext);
     process.stdout.write(`${format(result)}\n`);
     log('done');
     return result;
