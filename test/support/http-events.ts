@@ -116,8 +116,9 @@ type Handler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context
 export async function invoke<B = any>(
   handler: Handler,
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
+  context: Context = lambdaContext(),
 ): Promise<HttpAnswer<B>> {
-  const result = (await asRoute(event.routeKey, () => handler(event, lambdaContext()))) as {
+  const result = (await asRoute(event.routeKey, () => handler(event, context))) as {
     statusCode: number;
     headers?: Record<string, string>;
     body?: string;
