@@ -19,6 +19,7 @@ import { KEY_PREFIX, keys } from '#shared/db/keys';
 import type { RateLimitRepository } from '#shared/db/rate-limits/index';
 import { forgetHeldLists } from '#shared/db/screening/held-lists';
 import { screeningKeys } from '#shared/db/screening/keys';
+import { TenantScopedDocumentClient } from '#shared/db/tenant-access/document-client';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { resetDependencies, setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';
@@ -118,8 +119,9 @@ export function useHandlerHarness(): Harness {
     givenSanctionsListing();
     takeRecorded();
     setDependencies({
+      // The service's own client class, so what it does before a command is sent runs here too.
       documentClient: recordingClient(
-        DynamoDBDocumentClient.from(
+        new TenantScopedDocumentClient(
           new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
         ),
       ),

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { untilAnswered } from '#shared/abandoned-work';
 import { noQueryParameters } from '#shared/input-schemas';
 import { invocation } from '#shared/invocation';
 import { asRequest } from '#shared/tenant-scope';
@@ -85,9 +86,10 @@ export function httpHandler<
     .use(input(request));
   // Inline, so that esbuild drops the middleware and its records where the constant is false.
   if (typeof IDEMPOTENCY_IN_BUNDLE === 'undefined' || IDEMPOTENCY_IN_BUNDLE) stack.use(idempotency());
-  stack.use(handOver()).handler(async (event) => {
+  stack.use(handOver()).handler(async (event, _context, { signal }) => {
     const request = event.validated as HandlerRequest<Out<BS>, Out<QS>, Out<PS>>;
-    const reply = await fn(request);
+    // Answered 503 when its time runs out, the rest of the work is refused (#shared/abandoned-work).
+    const reply = await untilAnswered(signal, () => fn(request));
     return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
   });
   // Lambda always passes a context; middy stands in an empty one for a caller that does not.

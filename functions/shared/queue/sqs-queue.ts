@@ -1,4 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { refuseAbandonedWork } from '#shared/abandoned-work';
 import { requireEnv } from '#shared/config';
 import { type MessageQueue, QUEUES, type QueueId, type QueueMessage } from './message-queue';
 
@@ -9,6 +10,7 @@ export class SqsMessageQueue implements MessageQueue {
   constructor(private readonly sqs: SQSClient) {}
 
   async send(queue: QueueId, messages: QueueMessage[]): Promise<void> {
+    refuseAbandonedWork(`send to ${queue}`);
     const url = requireEnv(QUEUES[queue].envVar);
     for (let i = 0; i < messages.length; i += SQS_BATCH) {
       const batch = messages.slice(i, i + SQS_BATCH);

@@ -1,4 +1,5 @@
 import { QUEUE_SETTINGS } from '#lib/service/index';
+import { refuseAbandonedWork } from '#shared/abandoned-work';
 import { type MessageQueue, QUEUES, type QueueId, type QueueMessage } from '#shared/queue/message-queue';
 import { type RuntimeLog, silentLog } from '../log';
 import { LocalQueue } from './local-queue';
@@ -96,8 +97,12 @@ export class LocalQueues implements MessageQueue {
     }
   }
 
-  /** The MessageQueue port: validates the whole call first, as SendMessageBatch does. */
+  /**
+   * The MessageQueue port: validates the whole call first, as SendMessageBatch does, and
+   * refuses a request's abandoned work as the SQS port does (#shared/abandoned-work).
+   */
   async send(queue: QueueId, messages: QueueMessage[]): Promise<void> {
+    refuseAbandonedWork(`send to ${queue}`);
     const target = this.queue(queue);
     const ids = new Set(messages.map((message) => message.id));
     if (ids.size !== messages.length) throw new Error(`messages sent to ${queue} must have distinct ids`);

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, type TranslateConfig } from '@aws-sdk/lib-dynamodb';
+import { refuseAbandonedWork } from '#shared/abandoned-work';
 import { ENV, optionalEnv } from '#shared/config';
 import { actingTenant } from '#shared/tenant-scope';
 import { type DocumentCommand, requestsOf, type TableRequest } from '../command-requests';
@@ -59,6 +60,7 @@ export class TenantScopedDocumentClient extends DynamoDBDocumentClient {
 
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's overloads of send, passed through unchanged
   override send(command: any, ...rest: any[]): any {
+    refuseAbandonedWork(command.constructor.name);
     const roleArn = optionalEnv(ENV.tenantRoleArn);
     const tenant = actingTenant();
     if (roleArn === undefined || !sendsAsTenant(command, tenant)) return super.send(command, ...rest);
