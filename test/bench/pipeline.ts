@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -12,6 +11,7 @@ import { accountItem } from '#shared/db/verify-accounts/item';
 import type { BenchContext, BenchPart } from './context';
 import { type BenchService, startBenchService } from './local-service';
 import { type Invocation, Meter } from './metering';
+import { measurePipelineFloor, type PipelineFloor, processCpuMs } from './pipeline-floor';
 import { type HopFigures, HopTrace } from './pipeline-hops';
 import { GOALS, type PipelineFigures } from './results';
 import { isMain, runStandalone } from './standalone';
@@ -93,6 +93,8 @@ export interface PipelineMeasurement extends PipelineFigures {
    * writers' status change (one UpdateItem) and every handler's; not the stream's reads.
    */
   readonly table_calls_per_event: { total: number; by_operation: Record<string, number> };
+  /** The same table calls alone, with a bare client, right after (./pipeline-floor.ts). */
+  readonly floor?: PipelineFloor;
 }
 
 export interface FunctionLoad {
@@ -152,7 +154,7 @@ export async function measurePipelineWith(
         `pipeline: only ${service.receiver.arrivals.size} of ${count} events arrived within ${drainTimeoutMs / 1000} s of the last write`,
       );
     }
-    const measurement = summarise(service, meter.invocations, hops, tableCalls, {
+    const summary = summarise(service, meter.invocations, hops, tableCalls, {
       written: count,
       started,
       rate,
@@ -160,6 +162,17 @@ export async function measurePipelineWith(
       jvmCpuMs,
       load,
     });
+    const floor = Number.isFinite(rate)
+      ? await measurePipelineFloor({
+          endpoint: context.dynamoEndpoint,
+          tableName: tableName(),
+          jvmPid: context.dynamoPid,
+          callsPerEvent: summary.table_calls_per_event.by_operation,
+          events: summary.events,
+          offeredPerS: rate,
+        })
+      : undefined;
+    const measurement: PipelineMeasurement = { ...summary, ...(floor && { floor }) };
     for (const line of describeMeasurement(measurement, (writesDone - started) / 1000)) context.log(line);
     return measurement;
   } finally {
@@ -273,22 +286,6 @@ function summarise(
   };
 }
 
-/** A process's CPU time so far (user and system, its /proc stat in clock ticks of 10 ms); undefined where unreadable. */
-function processCpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // The command may hold spaces: the fields after its closing parenthesis are fixed.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, the 14th and 15th fields of stat(5), the 12th and 13th after the command.
-    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
-  } catch {
-    return undefined;
-  }
-}
-/** Linux's USER_HZ, 100 on every architecture Node runs on. */
-const CLOCK_TICK_MS = 10;
-
 function functionLoads(invocations: readonly Invocation[], wallMs: number): FunctionLoad[] {
   const byName = new Map<string, Invocation[]>();
   for (const invocation of invocations) byName.set(invocation.fn, [...(byName.get(invocation.fn) ?? []), invocation]);
@@ -324,6 +321,14 @@ function describeMeasurement(measurement: PipelineMeasurement, writeSeconds: num
         load.busy_fraction,
       ]),
     ),
+    ...(measurement.floor
+      ? [
+          `pipeline floor: the same table calls alone, bare: ${measurement.floor.node_cpu_ms_per_event} ms of this process's CPU per event` +
+            (measurement.floor.jvm_cpu_ms_per_event === undefined
+              ? ''
+              : ` and ${measurement.floor.jvm_cpu_ms_per_event} ms of DynamoDB Local's, ${measurement.floor.cores_share_at_offered} of the machine's cores at ${measurement.offered_per_s} events/s`),
+        ]
+      : []),
     `pipeline: ${measurement.table_calls_per_event.total} table calls per event (${Object.entries(
       measurement.table_calls_per_event.by_operation,
     )
