@@ -194,9 +194,9 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
       },
     };
   }
-  /** Until `count` batches run, or 2 s: a bound only a consumer that never starts them reaches. */
+  /** Until `count` batches run, or 10 s: a bound only a consumer that never starts them reaches. */
   async function running(held: { running: number }, count: number) {
-    for (let waited = 0; held.running < count && waited < 2_000; waited += 5) await sleep(5);
+    for (let waited = 0; held.running < count && waited < 10_000; waited += 5) await sleep(5);
     return held.running;
   }
   /**
@@ -210,7 +210,7 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
   }
 
   it('adds a batch every 200 ms while messages still wait and every batch runs, up to maxConcurrency, as Lambda scales its SQS pollers', {
-    timeout: 30_000,
+    timeout: 120_000,
   }, async () => {
     const { held, handler, open } = heldHandler();
     const { queues, activity, worker, clock } = start(handler, { batchSize: 1, maxConcurrency: 8 });
@@ -243,7 +243,7 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
     expect(queues.queue('verification').size).toBe(0);
   });
 
-  it('goes back to the batches it started with once a receive finds the queue empty', { timeout: 30_000 }, async () => {
+  it('goes back to the batches it started with once a receive finds the queue empty', { timeout: 120_000 }, async () => {
     const { held, handler, open, close } = heldHandler();
     const { queues, activity, worker, clock } = start(handler, { batchSize: 1, maxConcurrency: 50 });
     try {
