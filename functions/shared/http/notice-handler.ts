@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
+import { untilAnswered } from '#shared/abandoned-work';
 import { invocation } from '#shared/invocation';
 import type { Logger } from '#shared/logger';
 import { bodyLimit } from './body-limit';
@@ -48,9 +49,10 @@ export function noticeHandler(
     .use(dataKeys())
     .use(bodyLimit())
     .use(rawRequest())
-    .handler(async (event) => {
+    .handler(async (event, _context, { signal }) => {
       const request = (event as NoticeEvent).notice as NoticeRequest;
-      const reply = await fn(request);
+      // The provider sends a notice answered 503 again: this run then starts no more writes (#shared/abandoned-work).
+      const reply = await untilAnswered(signal, () => fn(request));
       return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
     });
   return invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context), {

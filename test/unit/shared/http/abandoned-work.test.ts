@@ -2,15 +2,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as control } from '#functions/verify-accounts/handlers/control';
+import { documentClient } from '#shared/db/document-client';
+import { noticeHandler } from '#shared/http/notice-handler';
+import { actingFor } from '#shared/tenant-scope';
 import {
   ACCOUNT_ID,
   controlEvent,
   ddb,
   givenStored,
+  storedAccount,
   storedControlAccount,
+  TABLE,
+  TENANT,
   useHandlerHarness,
 } from '#test/support/handler-harness';
-import { invoke, lambdaContext } from '#test/support/http-events';
+import { httpEvent, invoke, lambdaContext } from '#test/support/http-events';
 
 useHandlerHarness();
 
@@ -49,5 +55,40 @@ describe('work a request abandoned when its time ran out', () => {
     expect(ddb.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key?.pk === item.pk)).toEqual([]);
     expect(ddb.commandCalls(PutCommand).filter((call) => call.args[0].input.Item?.pk === item.pk)).toEqual([]);
     expect(ddb.calls().length).toBe(callsAtAnswer);
+  });
+
+  it('a bank notice answered 503 for its time sends nothing after either: the provider sends the notice again', async () => {
+    let releaseWork = () => {};
+    const workHeld = new Promise<void>((resolve) => {
+      releaseWork = resolve;
+    });
+    const account = storedAccount();
+    const Key = { pk: account.pk, sk: account.sk };
+    const handler = noticeHandler(async () => {
+      await workHeld;
+      // What the bank notice route does with a notice: an update of the account it names.
+      await actingFor(TENANT, () =>
+        documentClient().send(
+          new UpdateCommand({
+            TableName: TABLE,
+            Key,
+            UpdateExpression: 'SET debit_status = :s',
+            ExpressionAttributeValues: { ':s': 'blocked' },
+          }),
+        ),
+      );
+      return { body: {} };
+    });
+
+    const answer = await invoke(
+      handler,
+      httpEvent({ method: 'POST', path: '/bank/notices' }),
+      lambdaContext({ remainingMs: 200 }),
+    );
+    expect(answer.statusCode).toBe(503);
+
+    releaseWork();
+    await sleep(100);
+    expect(ddb.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key?.pk === account.pk)).toEqual([]);
   });
 });
