@@ -43,7 +43,17 @@ const DETAILS: Readonly<Record<string, (r: Partial<BenchResults>) => string | un
     `${cost.wcu_per_verification} WRU, ${cost.rcu_per_verification} RRU, ${cost.invocations_per_verification} invocations per verification`,
   tenant_ceiling_verifications_per_s: ({ cost }) =>
     cost && `set by \`${cost.capacity[String(GOALS.tenantShards)]?.limiting_partition ?? '–'}\``,
-  p99_ms: ({ pipeline }) => pipeline && `p50 ${pipeline.p50_ms} ms`,
+  p99_ms: ({ pipeline }) =>
+    pipeline &&
+    [
+      `p50 ${pipeline.p50_ms} ms`,
+      pipeline.machine_cpu_share !== undefined &&
+        `${pipeline.machine_cpu_share} of the machine's cores (this process and DynamoDB Local's JVM)`,
+      pipeline.floor?.cores_share_at_offered !== undefined &&
+        `the same table calls alone, with a bare client: ${pipeline.floor.cores_share_at_offered} of the cores at the offered rate`,
+    ]
+      .filter(Boolean)
+      .join('; '),
   shard_ratio: ({ list }) => {
     const rows = list?.shard_ratio?.rows.filter((row) => row.floor_ratio !== undefined) ?? [];
     if (rows.length === 0) return undefined;

@@ -202,6 +202,14 @@ export interface PipelineFigures {
   /** From the status change's write to the receiver's 2xx. */
   readonly p50_ms: number;
   readonly p99_ms: number;
+  /** The bench process's and DynamoDB Local's CPU over the machine's cores while the events ran. */
+  readonly machine_cpu_share?: number;
+  /** The same table calls alone, with a bare client (test/bench/pipeline-floor.ts). */
+  readonly floor?: {
+    readonly node_cpu_ms_per_event: number;
+    readonly jvm_cpu_ms_per_event?: number;
+    readonly cores_share_at_offered?: number;
+  };
 }
 
 /** The bill of one verification under one load. */

@@ -96,6 +96,26 @@ describe('the Latest results block', () => {
     );
   });
 
+  it("shows the pipeline's share of the machine's cores beside its p99, and its table calls' alone, when the run measured them", () => {
+    const block = renderLatestResults(
+      judgeResults({
+        run: { ...run, parts: ['pipeline'] },
+        pipeline: {
+          events: 2000,
+          events_per_s: 93.7,
+          p50_ms: 5869,
+          p99_ms: 7946,
+          machine_cpu_share: 0.94,
+          floor: { node_cpu_ms_per_event: 4.51, jvm_cpu_ms_per_event: 6.12, cores_share_at_offered: 0.58 },
+        },
+      }),
+    );
+
+    expect(block).toContain(
+      "| local pipeline p99 ms, write to the receiver’s 2xx | 7,946 ✗; p50 5869 ms; 0.94 of the machine's cores (this process and DynamoDB Local's JVM); the same table calls alone, with a bare client: 0.58 of the cores at the offered rate | ≤ 2,000 |",
+    );
+  });
+
   it('adds the kept floors, and each function over its own, when the run measured them', () => {
     const kept = {
       name: 'BenchKeptFloorMetrics',
