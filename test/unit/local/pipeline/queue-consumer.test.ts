@@ -209,6 +209,20 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
     return held.running;
   }
 
+  /** With the first batches all running and messages waiting: none more 1 ms before a step, one more at it. */
+  async function expectOneBatchAfterOneStep(
+    held: { running: number },
+    worker: QueueConsumer,
+    clock: { advance: (ms: number) => number },
+  ) {
+    clock.advance(SQS_POLLER_STEP_MS - 1);
+    worker.wake();
+    expect(await stillRunning(held)).toBe(SQS_POLLERS_AT_START);
+    clock.advance(1);
+    worker.wake();
+    expect(await running(held, SQS_POLLERS_AT_START + 1)).toBe(SQS_POLLERS_AT_START + 1);
+  }
+
   it('adds a batch every 200 ms while messages still wait and every batch runs, up to maxConcurrency, as Lambda scales its SQS pollers', {
     timeout: 120_000,
   }, async () => {
@@ -218,12 +232,7 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
       await queues.send('verification', messages(20));
       expect(await running(held, SQS_POLLERS_AT_START)).toBe(SQS_POLLERS_AT_START);
 
-      clock.advance(SQS_POLLER_STEP_MS - 1);
-      worker.wake();
-      expect(await stillRunning(held)).toBe(SQS_POLLERS_AT_START);
-      clock.advance(1);
-      worker.wake();
-      expect(await running(held, SQS_POLLERS_AT_START + 1)).toBe(SQS_POLLERS_AT_START + 1);
+      await expectOneBatchAfterOneStep(held, worker, clock);
       // A long pause is one step, one batch more: not ten at once.
       clock.advance(10 * SQS_POLLER_STEP_MS);
       worker.wake();
@@ -243,7 +252,9 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
     expect(queues.queue('verification').size).toBe(0);
   });
 
-  it('goes back to the batches it started with once a receive finds the queue empty', { timeout: 120_000 }, async () => {
+  it('goes back to the batches it started with once a receive finds the queue empty', {
+    timeout: 120_000,
+  }, async () => {
     const { held, handler, open, close } = heldHandler();
     const { queues, activity, worker, clock } = start(handler, { batchSize: 1, maxConcurrency: 50 });
     try {
@@ -263,12 +274,7 @@ describe("queue consumer (as Lambda's SQS event source mapping)", () => {
       await queues.send('verification', messages(20));
       expect(await running(held, SQS_POLLERS_AT_START)).toBe(SQS_POLLERS_AT_START);
       expect(await stillRunning(held)).toBe(SQS_POLLERS_AT_START);
-      clock.advance(SQS_POLLER_STEP_MS - 1);
-      worker.wake();
-      expect(await stillRunning(held)).toBe(SQS_POLLERS_AT_START);
-      clock.advance(1);
-      worker.wake();
-      expect(await running(held, SQS_POLLERS_AT_START + 1)).toBe(SQS_POLLERS_AT_START + 1);
+      await expectOneBatchAfterOneStep(held, worker, clock);
     } finally {
       open();
     }
