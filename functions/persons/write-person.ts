@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { type Person, personSecretContext } from '#domain/person';
 import { transition } from '#domain/person-lifecycle';
 import { cipher } from '#shared/cipher/index';
+import { createUnder } from '#shared/created-id';
 import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { now } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
+import type { HandlerRequest } from '#shared/http/types';
 import { changePerson } from './change-person';
 import { addressesFrom, contactsFrom, identityChanged } from './person-data';
 import type { CreatePersonBody, PatchPersonBody } from './request-schemas';
@@ -13,10 +14,29 @@ import type { CreatePersonBody, PatchPersonBody } from './request-schemas';
 // `changePerson` (change-person.ts). Closing is in close-person.ts: it encrypts nothing,
 // so the close route bundles no KMS client.
 
-export async function createPerson(tenant: string, fields: CreatePersonBody): Promise<Person> {
-  const at = now().toISOString();
+/**
+ * POST /persons (and PUT /persons for a new reference id). With an `Idempotency-Key`
+ * (`request`), the person's id comes from the key (#shared/created-id): a retry of a create
+ * whose answer was lost answers the person that create made.
+ */
+export function createPerson(
+  tenant: string,
+  fields: CreatePersonBody,
+  request?: HandlerRequest['idempotency'],
+): Promise<Person> {
+  return createUnder(request, (id, fingerprint) => createPersonWithId(tenant, fields, id, fingerprint));
+}
+
+async function createPersonWithId(
+  tenant: string,
+  fields: CreatePersonBody,
+  id: string,
+  fingerprint: string | undefined,
+): Promise<Person> {
+  const created = now();
+  const at = created.toISOString();
   const person: Person = {
-    id: randomUUID(),
+    id,
     tenant,
     customer_reference_id: fields.customer_reference_id,
     first_name: fields.first_name,
@@ -35,8 +55,7 @@ export async function createPerson(tenant: string, fields: CreatePersonBody): Pr
   };
   const ssn = fields.social_security_number;
   const secret = typeof ssn === 'string' ? await cipher().encrypt(ssn, personSecretContext(person)) : undefined;
-  await persons().create(person, secret);
-  return person;
+  return persons().create(person, secret, created, fingerprint);
 }
 
 /** PATCH: the given fields change, `null` removes an optional one, the rest stays; an address sent is merged. */

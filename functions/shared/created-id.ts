@@ -16,3 +16,26 @@ export function createdId(identity?: { readonly id: string }): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * The id made from an `Idempotency-Key` belongs to an item older than the key's 24 h: the
+ * key is being used again, for a new request, which is made under a random id.
+ */
+export class CreatedIdTaken extends Error {}
+
+/**
+ * Runs a create under the id of `request` (a random one without a key) and, when that id
+ * belongs to an item older than the key (`CreatedIdTaken`), once more under a random id.
+ * `create` is given the id and the request's fingerprint, to store beside what it makes.
+ */
+export async function createUnder<T>(
+  request: { readonly id: string; readonly fingerprint: string } | undefined,
+  create: (id: string, fingerprint?: string) => Promise<T>,
+): Promise<T> {
+  try {
+    return await create(createdId(request), request?.fingerprint);
+  } catch (error) {
+    if (!(error instanceof CreatedIdTaken)) throw error;
+    return create(createdId());
+  }
+}

@@ -1,7 +1,7 @@
 import { newVerifyAccount, ownershipSecretContext, type VerifyAccount } from '#domain/verify-account';
 import { cipher } from '#shared/cipher/index';
-import { createdId } from '#shared/created-id';
-import { CreatedIdTaken, verifyAccounts } from '#shared/db/verify-accounts/index';
+import { createUnder } from '#shared/created-id';
+import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
 import type { HandlerRequest } from '#shared/http/types';
 import { metrics } from '#shared/metrics';
@@ -17,7 +17,7 @@ export async function createVerifyAccount(
   request?: HandlerRequest['idempotency'],
 ): Promise<VerifyAccount> {
   const at = now();
-  const create = async (id: string, fingerprint?: string) => {
+  return createUnder(request, async (id, fingerprint) => {
     const account = newVerifyAccount({ ...body, id, tenant }, at);
     const secret = body.person?.ssn ?? body.business?.tax_id;
     const ciphertext =
@@ -26,11 +26,5 @@ export async function createVerifyAccount(
     // A retry of a create whose answer was lost answers what that create made.
     if (stored === account) metrics().count('VerificationCreated');
     return stored;
-  };
-  try {
-    return await create(createdId(request), request?.fingerprint);
-  } catch (error) {
-    if (!(error instanceof CreatedIdTaken)) throw error;
-    return create(createdId());
-  }
+  });
 }

@@ -19,8 +19,9 @@ export const PERSONS: ServiceArea = {
       path: '/persons',
       scopes: ['write:persons'],
       handler: 'functions/persons/handlers/create.ts',
-      // One transaction: the person and its customer-reference uniqueness item.
-      table: { actions: ['PutItem'], leadingKeys: ['tenantData'] },
+      // One transaction: the person and its customer-reference uniqueness item. A retry whose
+      // id an earlier attempt of the same request took reads that person (#shared/created-id).
+      table: { actions: ['PutItem', 'GetItem'], leadingKeys: ['tenantData'] },
       cipher: { encrypt: ['ssn'] },
       // The customer reference's uniqueness item is keyed by its digest.
       digestKey: true,

@@ -1,11 +1,18 @@
 import { TABLE_SCHEMA } from './schema';
 
-/** Attributes every stored item may carry that only storage needs: keys, index keys, entity, TTL. */
+/**
+ * Kept on an item a create made under an `Idempotency-Key`: the keyed fingerprint of that
+ * request, telling a retry of it from another request with the key (./created-item.ts).
+ */
+export const REQUEST_FINGERPRINT = 'request_fingerprint';
+
+/** Attributes every stored item may carry that only storage needs: keys, index keys, entity, TTL, the creating request's fingerprint. */
 const STORAGE_KEYS: readonly string[] = [
   TABLE_SCHEMA.partitionKey,
   TABLE_SCHEMA.sortKey,
   TABLE_SCHEMA.ttlAttribute,
   'entity',
+  REQUEST_FINGERPRINT,
   ...Object.values(TABLE_SCHEMA.indexes).flatMap((index) => [index.partitionKey, index.sortKey]),
 ];
 

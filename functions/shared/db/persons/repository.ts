@@ -2,7 +2,9 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteComma
 import type { Person, StatusReason } from '#domain/person';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
+import { earlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
+import { REQUEST_FINGERPRINT } from '../items';
 import {
   changedFields,
   concurrentUpdate,
@@ -52,7 +54,17 @@ export class PersonRepository {
     private readonly tableName: string,
   ) {}
 
-  async create(person: Person, ssnSecret: string | undefined): Promise<void> {
+  /**
+   * Stores a new person and its reference id's uniqueness item, one transaction;
+   * `ssnSecret` is the SSN's ciphertext. A reference id another person has is
+   * `duplicate_customer_reference_id`. When the person's id was made from an
+   * `Idempotency-Key` (#shared/created-id) and the request's `fingerprint` is given, a person
+   * an earlier attempt of the same request stored under that id (its answer lost on the way
+   * back) is answered instead; another request under that id is `idempotency_key_reused`, one
+   * made under it more than the key's 24 h ago `CreatedIdTaken` (../created-item.ts).
+   * Answers the person stored.
+   */
+  async create(person: Person, ssnSecret: string | undefined, now: Date, fingerprint?: string): Promise<Person> {
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -60,7 +72,12 @@ export class PersonRepository {
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...personItem(person), ssn_secret: ssnSecret, identity_rev: 1 },
+                Item: {
+                  ...personItem(person),
+                  ssn_secret: ssnSecret,
+                  identity_rev: 1,
+                  [REQUEST_FINGERPRINT]: fingerprint,
+                },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -68,10 +85,22 @@ export class PersonRepository {
           ],
         }),
       );
+      return person;
     } catch (error) {
       const failed = failedConditions(error);
+      // The id first: the retry of a create that landed finds its own reference id taken too.
+      if (failed.includes(0)) {
+        if (fingerprint === undefined) throw new InternalError('person id collision');
+        const out = await this.db.send(
+          new GetCommand({
+            TableName: this.tableName,
+            Key: personKeys.person(person.tenant, person.id),
+            ConsistentRead: true,
+          }),
+        );
+        return toPerson(earlierAttempt(out.Item, fingerprint, now));
+      }
       if (failed.includes(1)) throw duplicateReference();
-      if (failed.includes(0)) throw new InternalError('person id collision');
       throw error;
     }
   }

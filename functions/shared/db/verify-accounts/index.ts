@@ -11,7 +11,7 @@ export { BankWaitRepository } from './bank-waits';
 export type { AccountListFilter } from './list';
 export { AccountList } from './list';
 export type { VerificationResult } from './repository';
-export { CreatedIdTaken, VerifyAccountRepository } from './repository';
+export { VerifyAccountRepository } from './repository';
 
 /** The verify account repository on the service's table; tests and the local runtime may replace it. */
 export const verifyAccounts = /* @__PURE__ */ port(

@@ -6,7 +6,7 @@ import { listShardOf } from '../shards';
 import { accountKeys } from './keys';
 
 /** Stored beside the account until the ownership result is: the SSN or tax id ciphertext. */
-const ACCOUNT_STORAGE_ONLY = ['ownership_secret', 'request_fingerprint'] as const;
+const ACCOUNT_STORAGE_ONLY = ['ownership_secret'] as const;
 
 /** The document name sealed values of an account item are placed under (docs/data-model.md#field-encryption). */
 const SEALED_ROOT = 'verify_account';

@@ -1,9 +1,10 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ControlStatus, VerifyAccount } from '#domain/verify-account';
-import { InternalError, UnprocessableError } from '#shared/errors';
+import { InternalError } from '#shared/errors';
 import { isConditionFailure } from '../conditions';
+import { earlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
-import { IDEMPOTENCY_WINDOW_MS } from '../idempotency/window';
+import { REQUEST_FINGERPRINT } from '../items';
 import { queryPartition } from '../paging/partitions';
 import { allShards, shardOf } from '../shards';
 import { changedFields, updateVersioned, type VersionedChange } from '../versioned-update';
@@ -47,8 +48,8 @@ export class VerifyAccountRepository {
    * stored under that id (its answer lost on the way back) is answered instead, keeping the
    * slot just claimed (the lost attempt released its own); another request under that id
    * is `idempotency_key_reused`, and an account made under it more than the key's 24 h ago
-   * is `CreatedIdTaken` (the key is used again: a new request, under a random id). Answers
-   * the account stored.
+   * is `CreatedIdTaken` (the key is used again: a new request, under a random id;
+   * ../created-item.ts). Answers the account stored.
    */
   async create(
     account: VerifyAccount,
@@ -61,7 +62,7 @@ export class VerifyAccountRepository {
         await this.db.send(
           new PutCommand({
             TableName: this.tableName,
-            Item: { ...accountItem(account), ownership_secret: ownershipSecret, request_fingerprint: fingerprint },
+            Item: { ...accountItem(account), ownership_secret: ownershipSecret, [REQUEST_FINGERPRINT]: fingerprint },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );
@@ -76,13 +77,7 @@ export class VerifyAccountRepository {
             ConsistentRead: true,
           }),
         );
-        // A key is kept 24 h: used again after that, it names a new request.
-        const createdAt = Date.parse(String(out.Item?.created_at));
-        if (!out.Item || !(now.getTime() - createdAt < IDEMPOTENCY_WINDOW_MS)) throw new CreatedIdTaken();
-        if (out.Item.request_fingerprint !== fingerprint) {
-          throw new UnprocessableError('idempotency_key_reused', 'this Idempotency-Key was used with another request');
-        }
-        return toAccount(out.Item);
+        return toAccount(earlierAttempt(out.Item, fingerprint, now));
       }
     });
   }
@@ -199,6 +194,3 @@ export class VerifyAccountRepository {
     return toAccount(item);
   }
 }
-
-/** The id made from an `Idempotency-Key` belongs to an account older than the key's 24 h: make the account under a random id. */
-export class CreatedIdTaken extends Error {}
