@@ -11,6 +11,7 @@ import { eventKeys } from '#shared/db/stored-events/keys';
 import { createLogger } from '#shared/logger';
 import type { ApiRequest } from './api-event';
 import type { BenchService, HttpAnswer } from './bench-service';
+import type { Call } from './call-recorder';
 
 /**
  * For every HTTP route, a request on which it does its real work, and what it must find
@@ -28,6 +29,12 @@ export interface Scenario {
   request(i: number): Promise<ApiRequest> | ApiRequest;
   /** After the i-th request (and its bare replay), untimed: e.g. freeing what it took. */
   after?(i: number, answer: HttpAnswer): Promise<void>;
+  /**
+   * The calls the bare side makes, on the handler's table (renamed to the twin's), for a
+   * handler that does not send through the service's recorded ports (the kept floor);
+   * otherwise the handler's own recorded calls are replayed.
+   */
+  bareCalls?(table: string): Call[];
 }
 
 const ROUTING_NUMBER = '021000021';

@@ -12,10 +12,18 @@ import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { apiEvent, lambdaContext } from './api-event';
 import { type BareSide, bareReplay, mirrorTo } from './bare-replay';
-import { discardingQueue, newFieldCipher, publicUrlPolicy, startBenchService } from './bench-service';
+import {
+  type BenchService,
+  discardingQueue,
+  type Handler,
+  newFieldCipher,
+  publicUrlPolicy,
+  startBenchService,
+} from './bench-service';
 import { type Call, dynamoCalls, serviceDocumentClient } from './call-recorder';
 import type { BenchContext, BenchPart } from './context';
-import { overheadScenarios, overheadVariants, twinTableOf } from './overhead-scenarios';
+import { FLOOR_ROUTE } from './floor/route';
+import { overheadScenarios, overheadVariants, type Scenario, twinTableOf } from './overhead-scenarios';
 import { isMain, runStandalone } from './standalone';
 import { median, round } from './stats';
 import { textTable } from './text-table';
@@ -95,17 +103,18 @@ export async function measureOverheadRows(
     service.recorder.mirror = mirrorTo(bare.db, handlerTable, twinTable);
     await warmUpEngine(bare.db, [handlerTable, twinTable], Math.min(150, warmUp * 10));
     const scenarios = overheadScenarios(service, CLIENT_ID);
-    const measured = [
+    const measured: Measured[] = [
       ...ROUTES.map((route) => ({ name: route.id, route, scenario: scenarios[route.id] })),
       ...overheadVariants(scenarios).map((variant) => ({ ...variant, route: routeNamed(variant.routeId) })),
+      keptFloor(bare.db, [handlerTable, twinTable]),
     ].filter(({ name, route }) => !options.only || options.only.includes(name) || options.only.includes(route.id));
     const rows: OverheadRow[] = [];
-    for (const { name, route, scenario } of measured) {
+    for (const { name, route, scenario, handler: own } of measured) {
       if (!scenario) throw new Error(`no overhead scenario for route ${route.id}`);
       const started = performance.now();
       const samples: Samples = { handlerMs: [], bareMs: [], stackMs: [], ownMs: [], inProcessMs: [] };
       await scenario.seed?.();
-      const handler = await service.handler(route);
+      const handler = await (own ?? ((service: BenchService) => service.handler(route)))(service);
       let last: Call[] = [];
       for (let i = 0; i < warmUp + runs; i++) {
         const event = apiEvent(route, await scenario.request(i), CLIENT_ID);
@@ -123,17 +132,19 @@ export async function measureOverheadRows(
           const errors = service.loggedErrors().join('\n');
           throw new Error(`${name} answered ${answer.statusCode}, not ${scenario.status}: ${answer.body}\n${errors}`);
         }
-        const replay = bareReplay(last, bare, handlerTable, twinTable);
+        const replay = bareReplay(scenario.bareCalls?.(handlerTable) ?? last, bare, handlerTable, twinTable);
         const bareBefore = performance.now();
         await replay();
         const bareTime = performance.now() - bareBefore;
         await scenario.after?.(i, answer);
         if (i >= warmUp) {
+          // A handler whose calls are not recorded (the kept floor): its own calls taken as long as their replay.
+          const ownTime = scenario.bareCalls ? bareTime : callTime(last, 'handler');
           samples.handlerMs.push(handlerTime);
           samples.bareMs.push(bareTime);
           samples.stackMs.push(callTime(last, 'stack'));
-          samples.ownMs.push(callTime(last, 'handler'));
-          samples.inProcessMs.push(handlerTime - callTime(last));
+          samples.ownMs.push(ownTime);
+          samples.inProcessMs.push(handlerTime - callTime(last, 'stack') - ownTime);
         }
       }
       const row = overheadRow(name, samples, last);
@@ -147,6 +158,45 @@ export async function measureOverheadRows(
     bare.db.destroy();
     await service.close();
   }
+}
+
+interface Measured {
+  readonly name: string;
+  readonly route: RouteDefinition;
+  readonly scenario: Scenario | undefined;
+  /** The handler measured, when it is not the route's own module. */
+  readonly handler?: (service: BenchService) => Promise<Handler>;
+}
+
+/** The item the kept floor reads, in both tables. */
+const KEPT_FLOOR_KEY = { pk: 'BENCH#KEPT-FLOOR', sk: 'BENCH#KEPT-FLOOR' };
+
+/**
+ * The kept floor (./floor/kept.ts: middy, a zod/mini schema of the path id, Powertools'
+ * Logger given the Lambda context, and one GetItem) measured as one more row, against the
+ * same GetItem bare: what the packages every function carries by decision cost a request,
+ * before any rule of the service's own (authorisation, tenant, rate limit, access log line,
+ * error shape, presenting). Printed beside the routes, not in `overhead_ratio`. Its client
+ * is its own, not the service's recorded one, so its bare calls are given (`bareCalls`).
+ */
+function keptFloor(db: DynamoDBDocumentClient, tables: readonly string[]): Measured {
+  const route: RouteDefinition = { ...FLOOR_ROUTE, id: 'BenchKeptFloor', path: '/bench/kept/{id}' };
+  return {
+    name: 'kept floor (one GetItem)',
+    route,
+    // Imported once the service has set the handler environment: its client and table name are read at import.
+    handler: async () => (await import('./floor/kept')).keptFloorHandler() as unknown as Handler,
+    scenario: {
+      status: 200,
+      seed: async () => {
+        for (const TableName of tables) await db.send(new PutCommand({ TableName, Item: { ...KEPT_FLOOR_KEY, n: 1 } }));
+      },
+      request: () => ({ pathParameters: { id: KEPT_FLOOR_KEY.pk } }),
+      bareCalls: (TableName) => [
+        { kind: 'dynamodb', owner: 'handler', command: GetCommand, input: { TableName, Key: KEPT_FLOOR_KEY } },
+      ],
+    },
+  };
 }
 
 /**
