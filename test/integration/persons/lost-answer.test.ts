@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '#shared/db/document-client';
+import { ENTITY } from '#shared/db/entities';
+import { losingTheAnswerOf } from '#test/support/lost-answer';
 import { stopClock } from '#test/support/stopped-clock';
 import { freshReference, personBody, usePersonsRuntime } from './support';
 
@@ -14,35 +14,8 @@ import { freshReference, personBody, usePersonsRuntime } from './support';
  */
 const env = usePersonsRuntime();
 
-/** The handlers' client, its first transaction writing a person answered with a timeout after it landed. */
-function loseTheAnswerOfTheFirstPersonWrite(): () => void {
-  const client = documentClient();
-  const send = client.send.bind(client) as (command: unknown, options?: unknown) => Promise<unknown>;
-  let lost = false;
-  Object.assign(client, {
-    send: async (command: unknown, options?: unknown) => {
-      const out = await send(command, options);
-      const writesPerson =
-        command instanceof TransactWriteCommand &&
-        (command.input.TransactItems ?? []).some((item) => item.Put?.Item?.entity === 'person');
-      if (!lost && writesPerson) {
-        lost = true;
-        throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', code: 'ECONNRESET' });
-      }
-      return out;
-    },
-  });
-  return () => Object.assign(client, { send });
-}
-
-async function createLosingTheAnswer(body: Record<string, unknown>, headers: Record<string, string>) {
-  const restore = loseTheAnswerOfTheFirstPersonWrite();
-  try {
-    return await env.alice.post('/persons', body, { headers });
-  } finally {
-    restore();
-  }
-}
+const createLosingTheAnswer = (body: Record<string, unknown>, headers: Record<string, string>) =>
+  losingTheAnswerOf(ENTITY.person, () => env.alice.post('/persons', body, { headers }));
 
 describe("a person's create whose answer was lost", () => {
   it('answers the person the first attempt made to the retry with the same Idempotency-Key', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '#shared/db/document-client';
+import { ENTITY } from '#shared/db/entities';
+import { losingTheAnswerOf } from '#test/support/lost-answer';
 import { stopClock } from '#test/support/stopped-clock';
 import { accountBody, freshAccountNumber, useVerifyRuntime } from './support';
 
@@ -13,38 +13,15 @@ import { accountBody, freshAccountNumber, useVerifyRuntime } from './support';
  */
 const env = useVerifyRuntime();
 
-/** The handlers' client, its first write of a verify account answered with a timeout after the write landed. */
-function loseTheAnswerOfTheFirstAccountWrite(): () => void {
-  const client = documentClient();
-  const send = client.send.bind(client) as (command: unknown, options?: unknown) => Promise<unknown>;
-  let lost = false;
-  Object.assign(client, {
-    send: async (command: unknown, options?: unknown) => {
-      const out = await send(command, options);
-      const item = command instanceof PutCommand ? command.input.Item : undefined;
-      if (!lost && item?.entity === 'verify_account') {
-        lost = true;
-        throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', code: 'ECONNRESET' });
-      }
-      return out;
-    },
-  });
-  return () => Object.assign(client, { send });
-}
+const createLosingTheAnswer = (body: Record<string, unknown>, headers: Record<string, string>) =>
+  losingTheAnswerOf(ENTITY.verifyAccount, () => env.clients.alice.post('/verify/accounts', body, { headers }));
 
 describe('a create whose answer was lost', () => {
   it('is not made twice by the retry with the same Idempotency-Key', async () => {
     const accountNumber = freshAccountNumber();
     const body = accountBody({ account_number: accountNumber });
     const headers = { 'Idempotency-Key': randomUUID() };
-    const restore = loseTheAnswerOfTheFirstAccountWrite();
-    let first: Awaited<ReturnType<typeof env.clients.alice.post>>;
-    try {
-      first = await env.clients.alice.post('/verify/accounts', body, { headers });
-    } finally {
-      restore();
-    }
-    expect(first.status).toBeGreaterThanOrEqual(500);
+    expect((await createLosingTheAnswer(body, headers)).status).toBeGreaterThanOrEqual(500);
 
     const retry = await env.clients.alice.post('/verify/accounts', body, { headers });
     expect(retry.status).toBe(200);
@@ -56,12 +33,7 @@ describe('a create whose answer was lost', () => {
   it('is not taken by another request sent with the same key: that answers 422 idempotency_key_reused', async () => {
     const headers = { 'Idempotency-Key': randomUUID() };
     const body = accountBody({ account_number: freshAccountNumber() });
-    const restore = loseTheAnswerOfTheFirstAccountWrite();
-    try {
-      expect((await env.clients.alice.post('/verify/accounts', body, { headers })).status).toBeGreaterThanOrEqual(500);
-    } finally {
-      restore();
-    }
+    expect((await createLosingTheAnswer(body, headers)).status).toBeGreaterThanOrEqual(500);
 
     const other = await env.clients.alice.post(
       '/verify/accounts',
