@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { WEBHOOK_DATA_VERSION, type WebhookConfiguration } from '#domain/webhook-configuration';
+import { createUnder } from '#shared/created-id';
 import { webhooks } from '#shared/db/webhooks/index';
 import { now } from '#shared/dependencies';
 import { NotFoundError, ValidationError } from '#shared/errors';
+import type { HandlerRequest } from '#shared/http/types';
 import type { Scope } from '#shared/scopes';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
 import type { ConfigurationBody } from './request-schemas';
@@ -18,30 +19,39 @@ interface Saver {
   scopes: readonly Scope[];
 }
 
+/**
+ * POST /webhooks/configurations. With an `Idempotency-Key` (`request`), the configuration's
+ * id comes from the key (#shared/created-id): a retry of a create whose answer was lost
+ * answers the configuration that create made, rather than making a second one that would
+ * deliver every event twice.
+ */
 export async function createConfiguration(
   tenant: string,
   { clientId, scopes }: Saver,
   fields: ConfigurationBody,
+  request?: HandlerRequest['idempotency'],
 ): Promise<WebhookConfiguration> {
   const saved = subscriptionScopes(fields.event_types, scopes);
   await requireAllowedUrl(fields.url);
-  const at = now().toISOString();
-  const configuration: WebhookConfiguration = {
-    id: randomUUID(),
-    tenant,
-    url: fields.url,
-    event_types: fields.event_types,
-    enabled: fields.enabled,
-    data_version: WEBHOOK_DATA_VERSION,
-    created_at: at,
-    created_by: clientId,
-    updated_at: at,
-    updated_by: clientId,
-    scopes: saved,
-    version: 1,
-  };
-  await webhooks().createConfiguration(configuration);
-  return configuration;
+  const created = now();
+  const at = created.toISOString();
+  return createUnder(request, (id, fingerprint) => {
+    const configuration: WebhookConfiguration = {
+      id,
+      tenant,
+      url: fields.url,
+      event_types: fields.event_types,
+      enabled: fields.enabled,
+      data_version: WEBHOOK_DATA_VERSION,
+      created_at: at,
+      created_by: clientId,
+      updated_at: at,
+      updated_by: clientId,
+      scopes: saved,
+      version: 1,
+    };
+    return webhooks().createConfiguration(configuration, created, fingerprint);
+  });
 }
 
 export function listConfigurations(tenant: string): Promise<WebhookConfiguration[]> {

@@ -12,8 +12,10 @@ export const WEBHOOKS: ServiceArea = {
       path: '/webhooks/configurations',
       scopes: ['write:webhook-configurations'],
       handler: 'functions/webhooks/handlers/create-configuration.ts',
-      // One transaction: the configuration and the tenant's configuration count (the cap of 10).
-      table: { actions: ['PutItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
+      // One transaction: the configuration and the tenant's configuration count (the cap of
+      // 10). A retry whose id an earlier attempt of the same request took reads that
+      // configuration (#shared/created-id).
+      table: { actions: ['PutItem', 'UpdateItem', 'GetItem'], leadingKeys: ['tenantData'] },
     },
     {
       id: 'ListWebhookConfigurations',

@@ -1,8 +1,10 @@
-import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_WEBHOOK_CONFIGURATIONS, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from '../conditions';
+import { earlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
+import { REQUEST_FINGERPRINT } from '../items';
 import { tablePartition } from '../paging/partitions';
 import { configurationItem, toConfiguration } from './item';
 import { webhookKeys } from './keys';
@@ -27,8 +29,20 @@ export class WebhookRepository {
     private readonly tableName: string,
   ) {}
 
-  /** One transaction with the tenant's count, whose condition keeps the cap exact under concurrency. */
-  async createConfiguration(configuration: WebhookConfiguration): Promise<void> {
+  /**
+   * One transaction with the tenant's count, whose condition keeps the cap exact under
+   * concurrency. When the configuration's id was made from an `Idempotency-Key`
+   * (#shared/created-id) and the request's `fingerprint` is given, a configuration an
+   * earlier attempt of the same request stored under that id (its answer lost on the way
+   * back) is answered instead; another request under that id is `idempotency_key_reused`,
+   * one made under it more than the key's 24 h ago `CreatedIdTaken` (../created-item.ts).
+   * Answers the configuration stored.
+   */
+  async createConfiguration(
+    configuration: WebhookConfiguration,
+    now: Date,
+    fingerprint?: string,
+  ): Promise<WebhookConfiguration> {
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -36,7 +50,7 @@ export class WebhookRepository {
             {
               Put: {
                 TableName: this.tableName,
-                Item: configurationItem(configuration),
+                Item: { ...configurationItem(configuration), [REQUEST_FINGERPRINT]: fingerprint },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -49,10 +63,22 @@ export class WebhookRepository {
           ],
         }),
       );
+      return configuration;
     } catch (error) {
       const failed = failedConditions(error);
+      // The id first: the retry of a create that landed may find the cap reached by its own first attempt.
+      if (failed.includes(0)) {
+        if (fingerprint === undefined) throw new InternalError('webhook configuration id collision');
+        const out = await this.db.send(
+          new GetCommand({
+            TableName: this.tableName,
+            Key: webhookKeys.configuration(configuration.tenant, configuration.id),
+            ConsistentRead: true,
+          }),
+        );
+        return toConfiguration(earlierAttempt(out.Item, fingerprint, now));
+      }
       if (failed.includes(1)) throw tooManyConfigurations();
-      if (failed.includes(0)) throw new InternalError('webhook configuration id collision');
       throw error;
     }
   }
