@@ -1,7 +1,8 @@
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CreatedIdTaken } from '#shared/created-id';
 import { UnprocessableError } from '#shared/errors';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency/window';
-import { REQUEST_FINGERPRINT } from './items';
+import { type ItemKey, REQUEST_FINGERPRINT } from './items';
 
 // A create whose conditional put found its id taken, when the id was made from an
 // `Idempotency-Key` (#shared/created-id): the item under it is what an earlier attempt of
@@ -26,4 +27,16 @@ export function earlierAttempt(
     throw new UnprocessableError('idempotency_key_reused', 'this Idempotency-Key was used with another request');
   }
   return item;
+}
+
+/** `earlierAttempt` of the item under `key`, read strongly consistent: what a create whose put found its id taken answers. */
+export async function readEarlierAttempt(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  key: ItemKey,
+  fingerprint: string,
+  now: Date,
+): Promise<Record<string, unknown>> {
+  const out = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+  return earlierAttempt(out.Item, fingerprint, now);
 }

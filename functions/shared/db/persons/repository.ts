@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteComma
 import type { Person, StatusReason } from '#domain/person';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions } from '../conditions';
-import { earlierAttempt } from '../created-item';
+import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
 import { REQUEST_FINGERPRINT } from '../items';
 import {
@@ -91,14 +91,15 @@ export class PersonRepository {
       // The id first: the retry of a create that landed finds its own reference id taken too.
       if (failed.includes(0)) {
         if (fingerprint === undefined) throw new InternalError('person id collision');
-        const out = await this.db.send(
-          new GetCommand({
-            TableName: this.tableName,
-            Key: personKeys.person(person.tenant, person.id),
-            ConsistentRead: true,
-          }),
+        return toPerson(
+          await readEarlierAttempt(
+            this.db,
+            this.tableName,
+            personKeys.person(person.tenant, person.id),
+            fingerprint,
+            now,
+          ),
         );
-        return toPerson(earlierAttempt(out.Item, fingerprint, now));
       }
       if (failed.includes(1)) throw duplicateReference();
       throw error;

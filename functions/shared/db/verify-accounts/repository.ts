@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/li
 import type { ControlStatus, VerifyAccount } from '#domain/verify-account';
 import { InternalError } from '#shared/errors';
 import { isConditionFailure } from '../conditions';
-import { earlierAttempt } from '../created-item';
+import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
 import { REQUEST_FINGERPRINT } from '../items';
 import { queryPartition } from '../paging/partitions';
@@ -70,14 +70,9 @@ export class VerifyAccountRepository {
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         if (fingerprint === undefined) throw new InternalError('verify account id collision');
-        const out = await this.db.send(
-          new GetCommand({
-            TableName: this.tableName,
-            Key: keys.account(account.tenant, account.id),
-            ConsistentRead: true,
-          }),
+        return toAccount(
+          await readEarlierAttempt(this.db, this.tableName, keys.account(account.tenant, account.id), fingerprint, now),
         );
-        return toAccount(earlierAttempt(out.Item, fingerprint, now));
       }
     });
   }

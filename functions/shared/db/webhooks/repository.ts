@@ -1,8 +1,8 @@
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_WEBHOOK_CONFIGURATIONS, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from '../conditions';
-import { earlierAttempt } from '../created-item';
+import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
 import { REQUEST_FINGERPRINT } from '../items';
 import { tablePartition } from '../paging/partitions';
@@ -69,14 +69,15 @@ export class WebhookRepository {
       // The id first: the retry of a create that landed may find the cap reached by its own first attempt.
       if (failed.includes(0)) {
         if (fingerprint === undefined) throw new InternalError('webhook configuration id collision');
-        const out = await this.db.send(
-          new GetCommand({
-            TableName: this.tableName,
-            Key: webhookKeys.configuration(configuration.tenant, configuration.id),
-            ConsistentRead: true,
-          }),
+        return toConfiguration(
+          await readEarlierAttempt(
+            this.db,
+            this.tableName,
+            webhookKeys.configuration(configuration.tenant, configuration.id),
+            fingerprint,
+            now,
+          ),
         );
-        return toConfiguration(earlierAttempt(out.Item, fingerprint, now));
       }
       if (failed.includes(1)) throw tooManyConfigurations();
       throw error;
