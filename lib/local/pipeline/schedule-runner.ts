@@ -11,12 +11,35 @@ import { Sleeper } from './sleeper';
 // A scheduled consumer (an EventBridge cron rule in AWS). Locally there is no wall-clock
 // schedule: it runs every `localEveryMs`, first one interval after start, and on demand
 // (`run()`, which tests use). Runs never overlap: a tick that finds a run in progress, or
-// the table away (a supervised DynamoDB Local restarting), is skipped, and an on-demand run waits for the current one and then runs afresh. A failed
-// run is logged; the next tick runs again.
+// the table away (a supervised DynamoDB Local restarting), is skipped, and an on-demand run waits for the current one and then runs afresh. A timed
+// run is handed over as EventBridge hands it to Lambda, asynchronously: one that fails is
+// tried twice more (`asAsyncInvocation`), and only then logged as failed; the next tick
+// runs again.
 
 export type ScheduleDefinition = ConsumerDefinition & {
   readonly source: Extract<ConsumerSource, { kind: 'schedule' }>;
 };
+
+/** How often Lambda tries an asynchronous invocation (EventBridge's) again after its function failed. */
+export const LAMBDA_ASYNC_RETRIES = 2;
+
+/**
+ * Lambda waits about a minute, then two, between those tries; locally, a second. Each
+ * scheduled job is a sweep, so a later try does what the failed one would have.
+ */
+const LOCAL_ASYNC_RETRY_DELAY_MS = 1_000;
+
+/** `run` as an asynchronous invocation: tried again `LAMBDA_ASYNC_RETRIES` times when it fails, after `wait`. */
+export async function asAsyncInvocation<T>(run: () => Promise<T>, wait: (ms: number) => Promise<void>): Promise<T> {
+  for (let retry = 0; ; retry++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (retry >= LAMBDA_ASYNC_RETRIES) throw error;
+      await wait(LOCAL_ASYNC_RETRY_DELAY_MS);
+    }
+  }
+}
 
 export class ScheduleRunner implements PipelineWorker {
   readonly name: string;
@@ -28,6 +51,9 @@ export class ScheduleRunner implements PipelineWorker {
   private current: Promise<unknown> = Promise.resolve();
   /** Runs asked for and not finished (the one running and those waiting for it). */
   private unfinished = 0;
+  /** A timed run's tries, between them too: the next tick waits for them. */
+  private retrying = false;
+  private readonly retryWait = new Sleeper();
 
   constructor(
     private readonly schedule: ScheduleDefinition,
@@ -44,6 +70,7 @@ export class ScheduleRunner implements PipelineWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     this.sleeper.stop();
+    this.retryWait.stop();
     await this.loop;
     await this.current.catch(() => {});
   }
@@ -79,10 +106,19 @@ export class ScheduleRunner implements PipelineWorker {
     while (!this.stopped) {
       await this.sleeper.sleep(this.schedule.source.localEveryMs);
       // A run while the table is away would only fail; EventBridge's next tick comes anyway.
-      if (this.stopped || this.unfinished > 0 || !this.started.availability.available) continue;
-      this.run().catch((error: unknown) => {
-        this.context?.log('error', `scheduled run of ${this.name} failed`, { error: describeError(error) });
-      });
+      if (this.stopped || this.retrying || this.unfinished > 0 || !this.started.availability.available) continue;
+      this.retrying = true;
+      asAsyncInvocation(
+        () => this.run(),
+        (ms) => (this.stopped ? Promise.reject(new Error('stopped')) : this.retryWait.sleep(ms)),
+      )
+        .catch((error: unknown) => {
+          if (this.stopped) return;
+          this.context?.log('error', `scheduled run of ${this.name} failed`, { error: describeError(error) });
+        })
+        .finally(() => {
+          this.retrying = false;
+        });
     }
   }
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Availability } from '#lib/local/availability';
 import { Activity, type PipelineWorker } from '#lib/local/pipeline/pipeline-worker';
-import { ScheduleRunner } from '#lib/local/pipeline/schedule-runner';
+import { asAsyncInvocation, LAMBDA_ASYNC_RETRIES, ScheduleRunner } from '#lib/local/pipeline/schedule-runner';
 import { fakeWorkerContext } from './fake-worker-context';
 
 const stopLater: PipelineWorker[] = [];
@@ -65,5 +65,27 @@ describe('schedule runner', () => {
     availability.markUp();
     await sleep(100);
     expect(runs).toBeGreaterThan(0);
+  });
+
+  it('retries a timed run that fails, as Lambda retries an asynchronous invocation twice, and calls it failed only after the third try', async () => {
+    const waits: number[] = [];
+    const wait = async (ms: number) => void waits.push(ms);
+
+    let tries = 0;
+    const flaky = () => {
+      if (++tries === 1) return Promise.reject(new Error('socket hang up'));
+      return Promise.resolve(tries);
+    };
+    await expect(asAsyncInvocation(flaky, wait)).resolves.toBe(2);
+    expect(waits).toHaveLength(1);
+
+    let failing = 0;
+    const broken = () => {
+      failing++;
+      return Promise.reject(new Error('table gone'));
+    };
+    await expect(asAsyncInvocation(broken, wait)).rejects.toThrow('table gone');
+    expect(failing).toBe(1 + LAMBDA_ASYNC_RETRIES);
+    expect(LAMBDA_ASYNC_RETRIES).toBe(2);
   });
 });
