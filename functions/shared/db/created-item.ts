@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CreatedIdTaken } from '#shared/created-id';
-import { UnprocessableError } from '#shared/errors';
+import { InternalError, UnprocessableError } from '#shared/errors';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency/window';
 import { type ItemKey, REQUEST_FINGERPRINT } from './items';
 
@@ -29,14 +29,18 @@ export function earlierAttempt(
   return item;
 }
 
-/** `earlierAttempt` of the item under `key`, read strongly consistent: what a create whose put found its id taken answers. */
+/**
+ * What a create whose put found its id taken answers: `earlierAttempt` of the item under
+ * `key`, read strongly consistent. Without a `fingerprint` the id was random, so a taken one
+ * is a collision nobody can answer for (`what` names the item in the error).
+ */
 export async function readEarlierAttempt(
   db: DynamoDBDocumentClient,
   tableName: string,
   key: ItemKey,
-  fingerprint: string,
-  now: Date,
+  request: { readonly fingerprint: string | undefined; readonly now: Date; readonly what: string },
 ): Promise<Record<string, unknown>> {
+  if (request.fingerprint === undefined) throw new InternalError(`${request.what} id collision`);
   const out = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
-  return earlierAttempt(out.Item, fingerprint, now);
+  return earlierAttempt(out.Item, request.fingerprint, request.now);
 }

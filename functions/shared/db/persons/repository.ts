@@ -90,16 +90,8 @@ export class PersonRepository {
       const failed = failedConditions(error);
       // The id first: the retry of a create that landed finds its own reference id taken too.
       if (failed.includes(0)) {
-        if (fingerprint === undefined) throw new InternalError('person id collision');
-        return toPerson(
-          await readEarlierAttempt(
-            this.db,
-            this.tableName,
-            personKeys.person(person.tenant, person.id),
-            fingerprint,
-            now,
-          ),
-        );
+        const key = personKeys.person(person.tenant, person.id);
+        return toPerson(await readEarlierAttempt(this.db, this.tableName, key, { fingerprint, now, what: 'person' }));
       }
       if (failed.includes(1)) throw duplicateReference();
       throw error;

@@ -1,6 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ControlStatus, VerifyAccount } from '#domain/verify-account';
-import { InternalError } from '#shared/errors';
 import { isConditionFailure } from '../conditions';
 import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
@@ -69,9 +68,9 @@ export class VerifyAccountRepository {
         return account;
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        if (fingerprint === undefined) throw new InternalError('verify account id collision');
+        const key = keys.account(account.tenant, account.id);
         return toAccount(
-          await readEarlierAttempt(this.db, this.tableName, keys.account(account.tenant, account.id), fingerprint, now),
+          await readEarlierAttempt(this.db, this.tableName, key, { fingerprint, now, what: 'verify account' }),
         );
       }
     });

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_WEBHOOK_CONFIGURATIONS, type WebhookConfiguration } from '#domain/webhook-configuration';
-import { ConflictError, InternalError } from '#shared/errors';
+import { ConflictError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
@@ -68,16 +68,9 @@ export class WebhookRepository {
       const failed = failedConditions(error);
       // The id first: the retry of a create that landed may find the cap reached by its own first attempt.
       if (failed.includes(0)) {
-        if (fingerprint === undefined) throw new InternalError('webhook configuration id collision');
-        return toConfiguration(
-          await readEarlierAttempt(
-            this.db,
-            this.tableName,
-            webhookKeys.configuration(configuration.tenant, configuration.id),
-            fingerprint,
-            now,
-          ),
-        );
+        const key = webhookKeys.configuration(configuration.tenant, configuration.id);
+        const what = 'webhook configuration';
+        return toConfiguration(await readEarlierAttempt(this.db, this.tableName, key, { fingerprint, now, what }));
       }
       if (failed.includes(1)) throw tooManyConfigurations();
       throw error;
