@@ -57,4 +57,21 @@ describe("a webhook configuration's create whose answer was lost", () => {
       clock.restart();
     }
   });
+
+  it("answers the retry even when the first attempt took the tenant's tenth and last place", async () => {
+    for (let i = 0; i < 9; i++) {
+      expect((await env.bob.post('/webhooks/configurations', configurationBody())).status).toBe(200);
+    }
+    const headers = { 'Idempotency-Key': randomUUID() };
+    const tenth = await losingTheAnswerOf(ENTITY.webhookConfiguration, () =>
+      env.bob.post('/webhooks/configurations', configurationBody(), { headers }),
+    );
+    expect(tenth.status).toBeGreaterThanOrEqual(500);
+
+    const retry = await env.bob.post('/webhooks/configurations', configurationBody(), { headers });
+    expect(retry.status).toBe(200);
+    const listed = (await env.bob.get('/webhooks/configurations')).body.webhook_configurations;
+    expect(listed).toHaveLength(10);
+    expect(listed[0].id).toBe(retry.body.webhook_configuration.id);
+  });
 });
