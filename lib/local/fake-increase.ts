@@ -2,30 +2,56 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ACHPrenotification, ACHPrenotificationCreateParams } from 'increase/resources/ach-prenotifications';
 import type { ACHTransfer, ACHTransferCreateParams } from 'increase/resources/ach-transfers';
+import { NACHA_CODE_OF } from '#shared/bank/increase/return-codes';
 import { type Answer, header, notFound, send } from './fake-increase-answers';
-import { type Invalid, newPrenotification, newTransfer } from './fake-increase-objects';
+import { type Invalid, isInvalid, newPrenotification, newTransfer } from './fake-increase-objects';
 import { type FakeIncreaseOptions, withDefaults } from './fake-increase-options';
 import { readFakeIncreaseState, writeFakeIncreaseState } from './fake-increase-state';
 import { increaseWebhook } from './fake-increase-webhooks';
-import { compressedSendTime, receivingBankReturn } from './fake-receiving-bank';
+import {
+  compressedSendTime,
+  correctionFor,
+  receivingBankAnswer,
+  receivingBankCreditReturn,
+} from './fake-receiving-bank';
+
+/** Increase's limit on an idempotency key's length. */
+const IDEMPOTENCY_KEY_MAX = 200;
+
+/** Increase's 400 for a request it refuses. */
+const invalid = (title: string): Answer => [400, { status: 400, type: 'invalid_parameters_error', title }];
+
+/** `ach_transfer` of `ach_transfer_123`: the category prefix of its events. */
+const objectType = (id: string) => id.split('_').slice(0, -1).join('_');
+
+/** The three-character code Increase shows beside each return reason. */
+const RAW_CODE_OF = NACHA_CODE_OF as Readonly<Record<ACHTransfer.Return['return_reason_code'], string>>;
 
 /**
  * Increase's HTTP API as the adapter uses it, on 127.0.0.1 (a random port): prenotifications
  * (create, retrieve), ACH transfers (create, retrieve). Answers are the SDK's own response
- * types, so an SDK change breaks this file's build. Idempotency as Increase documents it:
- * the same key with the same body answers the first object (`Idempotent-Replayed`), with
- * another body `409 idempotency_key_already_used_error` naming it; `createdPerKey` counts
- * the entries each key created (more than one is a double send). `failNext` makes the next
- * requests answer 429 or 503, before or after doing the work (a lost answer). A test
- * returns a prenotification with `returnPrenotification` and gets Increase's signed
- * webhook for it (Standard Webhooks; the SDK keys the HMAC with the secret's raw bytes).
+ * types, so an SDK change breaks this file's build, and it refuses what Increase refuses
+ * (field limits and characters, ./fake-increase-objects.ts; keys over 200 characters).
+ * Idempotency as Increase documents it: keys are unique across Increase; the same key with
+ * the same body answers the first object (`Idempotent-Replayed`), with another body
+ * `409 idempotency_key_already_used_error` naming it; `createdPerKey` counts the entries
+ * each key created (more than one is a double send). `failNext` makes the next requests
+ * answer 429 or 503, before or after doing the work (a lost answer).
  *
- * With `receivingBank` it also plays the banks behind the prenotifications, days compressed
+ * Objects walk Increase's lifecycle only when a test moves them: a prenotification from
+ * `pending_submitting` to `submitted` (and a notification of change), `returned` or
+ * `requires_attention`; a transfer from `pending_submission` (or `pending_approval`) to
+ * `submitted`, `returned`, `requires_attention` or `rejected`. `webhookFor` gives Increase's
+ * signed webhook about any object (Standard Webhooks; the SDK keys the HMAC with the
+ * secret's raw bytes).
+ *
+ * With `receivingBank` it also plays the banks behind the entries, days compressed
  * (`npm start` with `BANK_PROVIDER=increase-fake`, docs/local.md): each is submitted at once
- * and dated so that its return window has ended (fake-receiving-bank.ts); the receiving bank
- * answers by the account number's last four digits as the sandbox does, a return recorded at
- * once and its signed notice POSTed to `noticeUrl` `noticeDelayMs` later, as Increase's
- * webhook would be (so BankReturnWindows, should it run first, finds the return too).
+ * and a prenotification dated so that its return window has ended (fake-receiving-bank.ts);
+ * the receiving bank answers by the account number's last four digits, a return or a
+ * notification of change recorded at once and its signed notice POSTed to `noticeUrl`
+ * `noticeDelayMs` later, as Increase's webhook would be (so BankReturnWindows, should it run
+ * first, finds it too).
  */
 export class FakeIncrease {
   readonly prenotifications = new Map<string, ACHPrenotification>();
@@ -95,6 +121,12 @@ export class FakeIncrease {
     return id === undefined ? undefined : this.prenotifications.get(id);
   }
 
+  /** The transfer sent with this idempotency key. */
+  transferByKey(key: string): ACHTransfer | undefined {
+    const id = this.byKey.get(key)?.id;
+    return id === undefined ? undefined : this.transfers.get(id);
+  }
+
   /** Increase submits every prenotification waiting to be (it does so within the day it was made). */
   submitPrenotifications(): void {
     for (const prenote of this.prenotifications.values()) {
@@ -104,27 +136,84 @@ export class FakeIncrease {
 
   /** Increase holds a prenotification for a person to look at: it is not sent. */
   holdPrenotification(id: string): void {
-    const prenote = this.prenotifications.get(id);
-    if (!prenote) throw new Error(`no prenotification ${id}`);
-    prenote.status = 'requires_attention';
+    this.prenotification(id).status = 'requires_attention';
   }
 
   /** The receiving bank returns the prenotification. */
   returnPrenotification(id: string, reason: ACHPrenotification.PrenotificationReturn['return_reason_code']) {
-    const prenote = this.prenotifications.get(id);
-    if (!prenote) throw new Error(`no prenotification ${id}`);
+    const prenote = this.prenotification(id);
     prenote.status = 'returned';
     prenote.prenotification_return = { created_at: this.options.now().toISOString(), return_reason_code: reason };
     return prenote;
   }
 
-  /** Increase's webhook telling that an object changed, signed with the secret (or another key, or at another time). */
+  /**
+   * The receiving bank posts the prenotification and asks that later entries use corrected
+   * data (a notification of change): the prenotification is `submitted`, not returned.
+   */
+  notifyOfChange(id: string, change: ACHPrenotification.NotificationsOfChange['change_code']) {
+    const prenote = this.prenotification(id);
+    prenote.status = 'submitted';
+    prenote.notifications_of_change.push({
+      change_code: change,
+      ...correctionFor(change, prenote),
+      created_at: this.options.now().toISOString(),
+    });
+    return prenote;
+  }
+
+  /** Increase submits every transfer waiting to be (`pending_submission` → `submitted`); held or unapproved ones stay. */
+  submitTransfers(): void {
+    for (const transfer of this.transfers.values()) {
+      if (transfer.status === 'pending_submission') transfer.status = 'submitted';
+    }
+  }
+
+  /** Increase holds a transfer for a person to look at (`requires_attention`), or rejects it (`rejected`): no money moves. */
+  stopTransfer(id: string, status: 'requires_attention' | 'rejected'): ACHTransfer {
+    const transfer = this.transfer(id);
+    transfer.status = status;
+    return transfer;
+  }
+
+  /** The receiving bank returns the transfer (Increase's `return`, with the NACHA code it carries). */
+  returnTransfer(id: string, reason: ACHTransfer.Return['return_reason_code']): ACHTransfer {
+    const transfer = this.transfer(id);
+    transfer.status = 'returned';
+    transfer.return = {
+      addenda_information: null,
+      created_at: this.options.now().toISOString(),
+      raw_return_reason_code: RAW_CODE_OF[reason],
+      return_reason_code: reason,
+      trace_number: '000000000000001',
+      transaction_id: `transaction_${++this.sequence}`,
+      transfer_id: transfer.id,
+    };
+    return transfer;
+  }
+
+  /**
+   * Increase's webhook telling that an object changed (`<object type>.updated` by default),
+   * signed with the secret (or another key, or at another time).
+   */
   webhookFor(
     objectId: string,
-    { category = 'ach_prenotification.updated', signedWith = this.options.webhookSecret, at = new Date() } = {},
+    { category = `${objectType(objectId)}.updated`, signedWith = this.options.webhookSecret, at = new Date() } = {},
   ): { body: string; headers: Record<string, string> } {
     const sequence = ++this.sequence;
     return increaseWebhook({ sequence, objectId, category, at }, signedWith);
+  }
+
+  private prenotification(id: string): ACHPrenotification {
+    const prenote = this.prenotifications.get(id);
+    if (!prenote) throw new Error(`no prenotification ${id}`);
+    return prenote;
+  }
+
+  private transfer(id: string): ACHTransfer {
+    const transfer = this.transfers.get(id);
+    if (!transfer) throw new Error(`no transfer ${id}`);
+    return transfer;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -153,9 +242,15 @@ export class FakeIncrease {
       return found ? [200, found] : notFound();
     }
     if (method !== 'POST' || id) return notFound();
+    if (key !== undefined && (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX)) {
+      return invalid(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters.`);
+    }
     if (key) {
+      // Keys are unique across Increase: one used for another kind of object is taken too.
       const first = this.byKey.get(key);
-      if (first && first.body === body) return [200, store.get(first.id), { 'idempotent-replayed': 'true' }];
+      if (first && first.body === body && store.has(first.id)) {
+        return [200, store.get(first.id), { 'idempotent-replayed': 'true' }];
+      }
       if (first) {
         const conflict = { status: 409, type: 'idempotency_key_already_used_error', resource_id: first.id };
         return [409, { ...conflict, title: 'The idempotency key has been used for another request.', detail: null }];
@@ -165,7 +260,7 @@ export class FakeIncrease {
       collection === 'ach_prenotifications'
         ? this.createPrenotification(JSON.parse(body) as ACHPrenotificationCreateParams, key)
         : this.createTransfer(JSON.parse(body) as ACHTransferCreateParams, key);
-    if ('error' in created) return [400, { status: 400, type: 'invalid_parameters_error', title: created.error }];
+    if (isInvalid(created)) return invalid(created.error);
     store.set(created.id, created as ACHPrenotification & ACHTransfer);
     this.answered(created);
     if (key) {
@@ -180,17 +275,28 @@ export class FakeIncrease {
   private answered(created: ACHPrenotification | ACHTransfer): void {
     if (created.type === 'ach_transfer') {
       this.options.log(
-        `Increase fake: a ${created.amount}-cent credit to account …${created.account_number.slice(-4)}, described "${created.company_entry_description ?? ''}"`,
+        `Increase fake: a ${created.amount}-cent credit to account …${created.account_number.slice(-4)}, from "${created.company_name ?? ''}", described "${created.company_entry_description ?? ''}"`,
       );
+      if (!this.options.receivingBank) return;
+      const reason = receivingBankCreditReturn(created.account_number);
+      if (reason) this.returnTransfer(created.id, reason);
+      else if (created.status === 'pending_submission') created.status = 'submitted';
+      if (reason) this.notifyLater(created.id);
       return;
     }
     if (!this.options.receivingBank) return;
-    const reason = receivingBankReturn(created.account_number, created.credit_debit_indicator);
-    if (!reason) return;
-    this.returnPrenotification(created.id, reason);
+    const answer = receivingBankAnswer(created.account_number, created.credit_debit_indicator);
+    if (!answer) return;
+    if ('returned' in answer) this.returnPrenotification(created.id, answer.returned);
+    else this.notifyOfChange(created.id, answer.change);
+    this.notifyLater(created.id);
+  }
+
+  /** Increase's webhook about the object, `noticeDelayMs` from now. */
+  private notifyLater(objectId: string): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      void this.notify(created.id);
+      void this.notify(objectId);
     }, this.options.noticeDelayMs);
     this.timers.add(timer);
   }

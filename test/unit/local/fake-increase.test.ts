@@ -161,3 +161,146 @@ describe('the Increase fake as the receiving bank, by the sandbox’s numbers', 
     }
   });
 });
+
+/** A create sent to the fake as the SDK sends it; the status and body of its answer. */
+async function create(path: 'ach_prenotifications' | 'ach_transfers', body: object, key?: string) {
+  const answer = await fetch(`${fake.url}/${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fake.options.apiKey}`, ...(key && { 'idempotency-key': key }) },
+    body: JSON.stringify(body),
+  });
+  return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+}
+
+const PRENOTE = { account_id: 'account_local_fake', account_number: '12345678', routing_number: '021000021' };
+const CREDIT = { ...PRENOTE, amount: 1, statement_descriptor: 'Account verification credit' };
+
+describe('the Increase fake refuses what Increase refuses (its published field limits)', () => {
+  it.each([
+    ['an individual_name over 22 characters', { individual_name: 'A'.repeat(23) }],
+    ['a company_name over 16 characters', { company_name: 'A'.repeat(17) }],
+    ['a company_entry_description over 10 characters', { company_entry_description: 'A'.repeat(11) }],
+    ['a routing number of 8 digits', { routing_number: '02100002' }],
+    ['a routing number with a letter', { routing_number: '02100002X' }],
+    ['an account number of 18 digits', { account_number: '1'.repeat(18) }],
+    ['an account number with a hyphen', { account_number: '1234-5678' }],
+    ['a name outside ASCII (Nacha’s alphameric fields)', { individual_name: 'José Núñez' }],
+  ])('refuses %s with 400, for prenotifications and transfers alike', async (_, fields) => {
+    for (const [path, body] of [
+      ['ach_prenotifications', PRENOTE],
+      ['ach_transfers', CREDIT],
+    ] as const) {
+      const answer = await create(path, { ...body, ...fields });
+      expect(answer).toMatchObject({ status: 400, body: { type: 'invalid_parameters_error' } });
+    }
+  });
+
+  it('takes the widest values Increase takes', async () => {
+    const widest = {
+      individual_name: 'A'.repeat(22),
+      company_name: 'B'.repeat(16),
+      company_entry_description: 'ACCTVERIFY',
+      account_number: '1'.repeat(17),
+    };
+    expect((await create('ach_transfers', { ...CREDIT, ...widest })).status).toBe(200);
+    expect((await create('ach_prenotifications', { ...PRENOTE, account_number: '1' })).status).toBe(200);
+  });
+
+  it('refuses an idempotency key over 200 characters, and answers 409 naming the first object for a key used again', async () => {
+    expect((await create('ach_prenotifications', PRENOTE, 'k'.repeat(201))).status).toBe(400);
+    const first = await create('ach_prenotifications', PRENOTE, 'fake-409');
+    const again = await create('ach_prenotifications', PRENOTE, 'fake-409');
+    expect(again).toEqual({ status: 200, body: first.body });
+    const otherBody = await create('ach_prenotifications', { ...PRENOTE, account_number: '87654321' }, 'fake-409');
+    expect(otherBody).toMatchObject({
+      status: 409,
+      body: { type: 'idempotency_key_already_used_error', resource_id: first.body.id },
+    });
+    // Keys are unique across Increase: the same key on another kind of object is taken too.
+    const otherKind = await create('ach_transfers', CREDIT, 'fake-409');
+    expect(otherKind).toMatchObject({ status: 409, body: { resource_id: first.body.id } });
+  });
+});
+
+describe('the Increase fake walks Increase’s lifecycle', () => {
+  it('a transfer waits in pending_submission (pending_approval when approvals are required) until Increase submits it', async () => {
+    const quiet = await FakeIncrease.start();
+    try {
+      const post = (body: object) =>
+        fetch(`${quiet.url}/ach_transfers`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${quiet.options.apiKey}` },
+          body: JSON.stringify(body),
+        }).then((r) => r.json() as Promise<{ id: string; status: string }>);
+      const plain = await post(CREDIT);
+      const held = await post({ ...CREDIT, require_approval: true });
+      expect([plain.status, held.status]).toEqual(['pending_submission', 'pending_approval']);
+      quiet.submitTransfers();
+      expect(quiet.transfers.get(plain.id)?.status).toBe('submitted');
+      expect(quiet.transfers.get(held.id)?.status).toBe('pending_approval');
+      expect(quiet.stopTransfer(held.id, 'rejected').status).toBe('rejected');
+      expect(quiet.returnTransfer(plain.id, 'no_account')).toMatchObject({
+        status: 'returned',
+        return: { return_reason_code: 'no_account', raw_return_reason_code: 'R03', transfer_id: plain.id },
+      });
+    } finally {
+      await quiet.stop();
+    }
+  });
+
+  it('a notification of change leaves the prenotification submitted, with the change and its corrected data', async () => {
+    const answer = await create('ach_prenotifications', PRENOTE);
+    const prenote = fake.notifyOfChange(String(answer.body.id), 'incorrect_account_number');
+    expect(prenote).toMatchObject({
+      status: 'submitted',
+      prenotification_return: null,
+      notifications_of_change: [{ change_code: 'incorrect_account_number', corrected_account_number: '12340000' }],
+    });
+  });
+
+  it('signs a webhook about a transfer as ach_transfer.updated', async () => {
+    const notice = fake.webhookFor('ach_transfer_77');
+    expect(JSON.parse(notice.body)).toMatchObject({
+      category: 'ach_transfer.updated',
+      associated_object_id: 'ach_transfer_77',
+    });
+  });
+});
+
+describe('the Increase fake’s receiving banks, beyond the sandbox’s numbers', () => {
+  it.each([
+    ['6666', 'incorrect_account_number'],
+    ['7777', 'incorrect_transaction_code'],
+  ])(
+    'answer both prenotifications to an account ending %s with a notification of change (%s), and tell of it',
+    async (suffix, change) => {
+      const account = accountEnding(suffix);
+      await bank.checkAccount(account, 1);
+      for (const kind of ['status', 'debit']) {
+        const prenote = fake.prenotificationByKey(`tenant-alice.${account.id}.${kind}.1`);
+        expect(prenote?.status).toBe('submitted');
+        expect(prenote?.notifications_of_change.map((noc) => noc.change_code)).toEqual([change]);
+      }
+      const ids = (['status', 'debit'] as const).map(
+        (kind) => fake.prenotificationByKey(`tenant-alice.${account.id}.${kind}.1`)?.id,
+      );
+      await expect.poll(() => fake.notices.filter((notice) => ids.includes(notice.objectId)).length).toBe(2);
+    },
+  );
+
+  it('return the statement credit to an account ending 8888 (R23), and tell of it; credits to others are submitted', async () => {
+    const refused = accountEnding('8888');
+    const taken = accountEnding('6789');
+    await bank.sendStatementCredit(refused, 'Acme', refused.id);
+    await bank.sendStatementCredit(taken, 'Acme', taken.id);
+    const [returned, submitted] = [refused, taken].map((account) =>
+      [...fake.transfers.values()].find((transfer) => transfer.account_number === account.account_number),
+    );
+    expect(returned).toMatchObject({
+      status: 'returned',
+      return: { return_reason_code: 'credit_entry_refused_by_receiver' },
+    });
+    expect(submitted?.status).toBe('submitted');
+    await expect.poll(() => fake.notices.some((notice) => notice.objectId === returned?.id)).toBe(true);
+  });
+});
