@@ -280,6 +280,18 @@ describe('IncreaseBank.sendStatementCredit', () => {
     expect([...fake.transfers.values()].filter((t) => t.account_number === account.account_number)).toHaveLength(1);
   });
 
+  it('writes names in ASCII before cutting them to Nacha’s widths: accents folded, not refused by Increase', async () => {
+    const account = { ...accountRef(), account_holder_name: 'Ünal Çelikkanat-Öztürkoğlu' };
+    await bank.checkAccount(account, 1);
+    expect(fake.prenotificationByKey(`tenant-alice.${account.id}.status.1`)?.individual_name).toBe(
+      'Unal Celikkanat-Ozturk',
+    );
+    await bank.sendStatementCredit(account, 'Café Zürich', account.id);
+    const [credit] = [...fake.transfers.values()].filter((t) => t.account_number === account.account_number);
+    expect(credit?.individual_name).toBe('Unal Celikkanat-Ozturk');
+    expect(credit?.company_name).toMatch(/^Cafe Zurich/);
+  });
+
   it('fits Nacha field widths: a long holder or sender name is cut, not refused', async () => {
     const account = { ...accountRef(), account_holder_name: 'Maximiliana Alexandrova-Konstantinopoulou' };
     await expect(bank.sendStatementCredit(account, 'A sender name far too long', account.id)).resolves.toBeDefined();
