@@ -2,6 +2,7 @@ import Increase, { APIError, IdempotencyKeyAlreadyUsedError } from 'increase';
 import type { ACHPrenotification } from 'increase/resources/ach-prenotifications';
 import * as z from 'zod/mini';
 import { debitReturnOf, returnWindowEnd, statusReturnOf } from '#domain/ach-returns';
+import { achText } from '#domain/ach-text';
 import { newStatementCode } from '#domain/statement-code';
 import {
   type AccountCheck,
@@ -56,9 +57,15 @@ export class IncreaseRequestFailed extends Error {
 /** The statement code in the credit's entry description (Nacha: 10 characters), read back from the transfer. */
 const codeDescription = (code: string) => `CODE ${code}`;
 const CODE_DESCRIPTION = /^CODE ([A-Z0-9]{4})$/;
-/** Nacha's widths of the receiver's and the originator's names. */
+/** Nacha's widths of the receiver's and the originator's names (printable ASCII, #domain/ach-text). */
 const INDIVIDUAL_NAME_MAX = 22;
 const COMPANY_NAME_MAX = 16;
+
+/** The receiver's name as Nacha's field takes it; none when nothing of it can be written in ASCII. */
+function receiverName(account: BankAccountRef): { individual_name?: string } {
+  const name = achText(account.account_holder_name, INDIVIDUAL_NAME_MAX);
+  return name ? { individual_name: name } : {};
+}
 
 const event = z.object({ category: z.string(), associated_object_id: z.string().check(z.minLength(1)) });
 const INDICATOR: Record<BankCheckKind, 'credit' | 'debit'> = { status: 'credit', debit: 'debit' };
@@ -131,8 +138,9 @@ export class IncreaseBank implements BankProvider {
             routing_number: account.routing_number,
             statement_descriptor: 'Account verification credit',
             company_entry_description: codeDescription(newStatementCode()),
-            individual_name: account.account_holder_name.slice(0, INDIVIDUAL_NAME_MAX),
-            ...(senderName && { company_name: senderName.slice(0, COMPANY_NAME_MAX) }),
+            ...receiverName(account),
+            ...(senderName &&
+              achText(senderName, COMPANY_NAME_MAX) && { company_name: achText(senderName, COMPANY_NAME_MAX) }),
           },
           { idempotencyKey: `${idempotencyKey}.statement-credit` },
         ),
@@ -193,7 +201,7 @@ export class IncreaseBank implements BankProvider {
             standard_entry_class_code: account.business
               ? 'corporate_credit_or_debit'
               : 'prearranged_payments_and_deposit',
-            individual_name: account.account_holder_name.slice(0, INDIVIDUAL_NAME_MAX),
+            ...receiverName(account),
           },
           { idempotencyKey: checkKeyOf({ tenant: account.tenant, id: account.id, kind, attempt }) },
         ),
