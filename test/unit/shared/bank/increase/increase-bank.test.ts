@@ -21,13 +21,14 @@ beforeAll(async () => {
 });
 afterAll(() => fake.stop());
 
+const bankOptions = (server: FakeIncrease) => ({
+  apiKey: server.options.apiKey,
+  webhookSecret: server.options.webhookSecret,
+  accountId: 'account_in71c4amph0vgo2qllky',
+  baseURL: server.url,
+});
 const bankFor = (server: FakeIncrease, over: { apiKey?: string } = {}) =>
-  new IncreaseBank({
-    apiKey: over.apiKey ?? server.options.apiKey,
-    webhookSecret: server.options.webhookSecret,
-    accountId: 'account_in71c4amph0vgo2qllky',
-    baseURL: server.url,
-  });
+  new IncreaseBank({ ...bankOptions(server), ...over });
 
 const accountRef = (): BankAccountCheckRef => ({
   tenant: 'tenant-alice',
@@ -252,31 +253,61 @@ describe('IncreaseBank.checkOwnership', () => {
   });
 });
 
-describe('IncreaseBank.sendStatementCredit', () => {
-  it('sends 1 cent to the holder with the statement code in the entry description', async () => {
+describe('IncreaseBank.sendStatementCredit: a Micro-Entry as Nacha defines it', () => {
+  const creditTo = (account: BankAccountCheckRef) =>
+    fake.transferByKey(`tenant-alice.${account.id}.credit.1`) as NonNullable<ReturnType<FakeIncrease['transferByKey']>>;
+
+  it('sends 1 cent described ACCTVERIFY, the code beside the sender’s name in the company name statements show', async () => {
     const account = accountRef();
-    const credit = await bank.sendStatementCredit(account, 'Acme Payroll', account.id);
+    const credit = await bank.sendStatementCredit(account, 'Acme Pay');
     expect(credit.statementCode).toMatch(STATEMENT_CODE_PATTERN);
     expect(credit.sentAt).toEqual(MONDAY);
-    const [transfer] = [...fake.transfers.values()].filter((t) => t.account_number === account.account_number);
-    expect(transfer).toMatchObject({
+    expect(creditTo(account)).toMatchObject({
       amount: 1,
       account_id: 'account_in71c4amph0vgo2qllky',
+      account_number: account.account_number,
       routing_number: '021000021',
       individual_name: 'Jane Doe',
-      company_name: 'Acme Payroll',
+      company_entry_description: 'ACCTVERIFY',
+      company_name: `Acme Pay ${credit.statementCode}`,
     });
-    expect(transfer?.company_entry_description).toContain(credit.statementCode);
-    expect(transfer?.company_entry_description?.length).toBeLessThanOrEqual(10);
   });
 
-  it('sent again with the same key, answers the first credit and its code: one transfer', async () => {
+  it('without a sender name, the deployment’s statement name carries the code; a long name is cut to leave it room', async () => {
+    const plain = accountRef();
+    const credit = await bank.sendStatementCredit(plain, undefined);
+    expect(creditTo(plain).company_name).toBe(`VERIFY ${credit.statementCode}`);
+    const named = new IncreaseBank({ ...bankOptions(fake), statementName: 'NORTHWIND' });
+    const other = accountRef();
+    const second = await named.sendStatementCredit(other, '  ');
+    expect(creditTo(other).company_name).toBe(`NORTHWIND ${second.statementCode}`);
+    const long = accountRef();
+    const third = await bank.sendStatementCredit(long, 'Acme Payroll Services');
+    expect(creditTo(long).company_name).toBe(`Acme Payrol ${third.statementCode}`);
+  });
+
+  it('goes in the entry class its prenotifications used: PPD to a person (individual), CCD to a business', async () => {
+    const person = accountRef();
+    await bank.sendStatementCredit(person, 'Acme');
+    const business = { ...accountRef(), business: { business_name: 'Acme LLC' } };
+    await bank.sendStatementCredit(business, 'Acme');
+    expect(creditTo(person)).toMatchObject({
+      standard_entry_class_code: 'prearranged_payments_and_deposit',
+      destination_account_holder: 'individual',
+    });
+    expect(creditTo(business)).toMatchObject({
+      standard_entry_class_code: 'corporate_credit_or_debit',
+      destination_account_holder: 'business',
+    });
+  });
+
+  it('sent again, answers the first credit and its code: one transfer, keyed by tenant and account', async () => {
     const account = accountRef();
-    const first = await bank.sendStatementCredit(account, undefined, account.id);
+    const first = await bank.sendStatementCredit(account, undefined);
     fake.failNext(1, 503, { afterWork: true });
-    const again = await bank.sendStatementCredit(account, undefined, account.id);
+    const again = await bank.sendStatementCredit(account, undefined);
     expect(again).toEqual(first);
-    expect(fake.createdPerKey.get(`${account.id}.statement-credit`)).toBe(1);
+    expect(fake.createdPerKey.get(`tenant-alice.${account.id}.credit.1`)).toBe(1);
     expect([...fake.transfers.values()].filter((t) => t.account_number === account.account_number)).toHaveLength(1);
   });
 
@@ -286,14 +317,15 @@ describe('IncreaseBank.sendStatementCredit', () => {
     expect(fake.prenotificationByKey(`tenant-alice.${account.id}.status.1`)?.individual_name).toBe(
       'Unal Celikkanat-Ozturk',
     );
-    await bank.sendStatementCredit(account, 'Café Zürich', account.id);
-    const [credit] = [...fake.transfers.values()].filter((t) => t.account_number === account.account_number);
-    expect(credit?.individual_name).toBe('Unal Celikkanat-Ozturk');
-    expect(credit?.company_name).toMatch(/^Cafe Zurich/);
+    const { statementCode } = await bank.sendStatementCredit(account, 'Café Zürich');
+    expect(creditTo(account)).toMatchObject({
+      individual_name: 'Unal Celikkanat-Ozturk',
+      company_name: `Cafe Zurich ${statementCode}`,
+    });
   });
 
   it('fits Nacha field widths: a long holder or sender name is cut, not refused', async () => {
     const account = { ...accountRef(), account_holder_name: 'Maximiliana Alexandrova-Konstantinopoulou' };
-    await expect(bank.sendStatementCredit(account, 'A sender name far too long', account.id)).resolves.toBeDefined();
+    await expect(bank.sendStatementCredit(account, 'A sender name far too long')).resolves.toBeDefined();
   });
 });
