@@ -88,6 +88,11 @@ export const ENV = {
   increaseAccountId: 'INCREASE_ACCOUNT_ID',
   /** Increase's environment: `sandbox` (default, no money moves) or `production`. */
   increaseEnvironment: 'INCREASE_ENVIRONMENT',
+  /**
+   * The name a holder sees beside the statement code on real rails (at most 11 printable
+   * ASCII characters; docs/api.md#what-a-holder-sees), when the account has no `sender_name`.
+   */
+  bankStatementName: 'BANK_STATEMENT_NAME',
   /** Increase's API key, local mode only (a deployed function reads it from Secrets Manager). */
   increaseApiKey: 'INCREASE_API_KEY',
   /** Increase's webhook secret, local mode only (a deployed function reads it from Secrets Manager). */

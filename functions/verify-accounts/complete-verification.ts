@@ -83,7 +83,7 @@ export async function settleVerification(
 
   if (checksControl(account.type)) {
     if (check.verification_status === 'valid') {
-      const credit = await provider.sendStatementCredit(account, account.sender_name, account.id);
+      const credit = await provider.sendStatementCredit(account, account.sender_name);
       result.statement_code_hash = hashStatementCode(credit.statementCode, digestOf('statement-code'));
       result.statement_code_sent_at = credit.sentAt.toISOString();
     } else {

@@ -207,6 +207,7 @@ export class ServiceFunction extends NodejsFunction {
     if (!secrets) throw new Error(`${this.node.path}: the ${settings.provider} bank needs its secrets`);
     this.addEnvironment(ENV.increaseAccountId, settings.increase.accountId);
     this.addEnvironment(ENV.increaseEnvironment, settings.increase.environment);
+    this.addEnvironment(ENV.bankStatementName, settings.increase.statementName);
     this.addEnvironment(ENV.bankApiKeySecretArn, secrets.apiKey.secretArn);
     this.addEnvironment(ENV.bankWebhookSecretArn, secrets.webhookSecret.secretArn);
     this.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.arns }));

@@ -15,7 +15,13 @@ export const BANK_CONTEXT = {
   provider: 'bankProvider',
   increaseEnvironment: 'increaseEnvironment',
   increaseAccountId: 'increaseAccountId',
+  statementName: 'bankStatementName',
 } as const;
+
+/** Beside the 4-character code and a space, in Nacha's 16-character company name (docs/api.md#what-a-holder-sees). */
+const STATEMENT_NAME = /^[\x21-\x7E](?:[\x20-\x7E]{0,9}[\x21-\x7E])?$/;
+/** What Increase's sandbox shows when no name is set: production must name one the holders recognise. */
+const SANDBOX_STATEMENT_NAME = 'VERIFY';
 
 /** Increase's object ids: `account_in71c4amph0vgo2qllky` (a sandbox's may carry a prefix before `account_`). */
 const INCREASE_ACCOUNT_ID = /^[a-z_]*account_[a-z0-9]+$/i;
@@ -29,6 +35,12 @@ export interface IncreaseSettings {
    * @default 'sandbox'
    */
   readonly environment: IncreaseEnvironment;
+  /**
+   * The name a holder sees beside the statement code when the account has no `sender_name`
+   * (`BANK_STATEMENT_NAME`): Nacha wants a name the receiver recognises.
+   * @default 'VERIFY' on Increase's sandbox; required in production
+   */
+  readonly statementName: string;
 }
 
 /** Which bank the functions that call one use, and its settings. */
@@ -47,10 +59,12 @@ export function bankSettingsFromContext(scope: Construct): BankSettings {
   const name: BankProviderName = isUnset(provider) ? 'sandbox' : providerName(provider);
   const accountId = read(BANK_CONTEXT.increaseAccountId);
   const environment = read(BANK_CONTEXT.increaseEnvironment);
+  const statementName = read(BANK_CONTEXT.statementName);
   if (name !== 'increase') {
     for (const [key, value] of [
       [BANK_CONTEXT.increaseAccountId, accountId],
       [BANK_CONTEXT.increaseEnvironment, environment],
+      [BANK_CONTEXT.statementName, statementName],
     ] as const) {
       if (!isUnset(value)) {
         throw new Error(
@@ -60,13 +74,30 @@ export function bankSettingsFromContext(scope: Construct): BankSettings {
     }
     return { provider: 'sandbox' };
   }
+  const env = isUnset(environment) ? 'sandbox' : increaseEnvironment(environment);
   return {
     provider: 'increase',
     increase: {
       accountId: increaseAccountId(accountId),
-      environment: isUnset(environment) ? 'sandbox' : increaseEnvironment(environment),
+      environment: env,
+      statementName: statementNameOf(statementName, env),
     },
   };
+}
+
+function statementNameOf(value: unknown, environment: IncreaseEnvironment): string {
+  if (value === undefined || value === null) {
+    if (environment === 'sandbox') return SANDBOX_STATEMENT_NAME;
+    throw new Error(
+      `context "${BANK_CONTEXT.statementName}" is required with ${BANK_CONTEXT.increaseEnvironment}=production: the name account holders recognise on their statement beside the statement code (Nacha's Micro-Entry rule), e.g. -c ${BANK_CONTEXT.statementName}=ACME`,
+    );
+  }
+  if (typeof value !== 'string' || !STATEMENT_NAME.test(value)) {
+    throw new Error(
+      `context "${BANK_CONTEXT.statementName}" must be 1 to 11 printable ASCII characters (the statement code takes the other 5 of Nacha's 16), not starting or ending with a space; got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
 }
 
 function providerName(value: unknown): BankProviderName {

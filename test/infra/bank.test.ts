@@ -58,6 +58,7 @@ describe('the default bank (sandbox)', () => {
       for (const name of [
         CONFIG_ENV.increaseAccountId,
         CONFIG_ENV.increaseEnvironment,
+        CONFIG_ENV.bankStatementName,
         CONFIG_ENV.bankApiKeySecretArn,
         CONFIG_ENV.bankWebhookSecretArn,
       ]) {
@@ -103,6 +104,7 @@ describe('-c bankProvider=increase', () => {
         [CONFIG_ENV.bankProvider]: 'increase',
         [CONFIG_ENV.increaseAccountId]: 'account_in71c4amph0vgo2qllky',
         [CONFIG_ENV.increaseEnvironment]: 'sandbox',
+        [CONFIG_ENV.bankStatementName]: 'VERIFY',
       });
       const arns = [f.variables[CONFIG_ENV.bankApiKeySecretArn], f.variables[CONFIG_ENV.bankWebhookSecretArn]];
       expect(arns.map(refId).sort()).toEqual(secretIds);
@@ -125,11 +127,13 @@ describe('-c bankProvider=increase', () => {
   });
 
   it('sends to Increase’s production environment only when asked', () => {
-    const production = functionsOf({ context: { ...INCREASE, increaseEnvironment: 'production' } }).functions;
-    const environments = production
-      .filter((f) => f.variables[CONFIG_ENV.bankProvider] !== undefined)
-      .map((f) => f.variables[CONFIG_ENV.increaseEnvironment]);
-    expect(new Set(environments)).toEqual(new Set(['production']));
+    const production = functionsOf({
+      context: { ...INCREASE, increaseEnvironment: 'production', bankStatementName: 'NORTHWIND' },
+    }).functions.filter((f) => f.variables[CONFIG_ENV.bankProvider] !== undefined);
+    expect(new Set(production.map((f) => f.variables[CONFIG_ENV.increaseEnvironment]))).toEqual(
+      new Set(['production']),
+    );
+    expect(new Set(production.map((f) => f.variables[CONFIG_ENV.bankStatementName]))).toEqual(new Set(['NORTHWIND']));
   });
 
   it('passes cdk-nag, the secrets’ rotation finding acknowledged', () => {

@@ -44,12 +44,8 @@ export class RailsBank implements BankProvider {
     };
   }
 
-  async sendStatementCredit(
-    _account: BankAccountRef,
-    _sender: string | undefined,
-    key: string,
-  ): Promise<StatementCredit> {
-    this.credits.push(key);
+  async sendStatementCredit(account: BankAccountCheckRef): Promise<StatementCredit> {
+    this.credits.push(account.id);
     return { statementCode: 'RL42', sentAt: new Date() };
   }
 

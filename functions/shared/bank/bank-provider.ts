@@ -20,6 +20,9 @@ export interface BankAccountRef {
 /** Which check a prenotification answers: the account's status, or whether it takes debits. */
 export type BankCheckKind = 'status' | 'debit';
 
+/** What an entry sent for an account is: one of its checks' prenotifications, or the statement-code credit. */
+export type BankEntryKind = BankCheckKind | 'credit';
+
 /** The account a check is about, with the ids a provider's answer is routed back by. */
 export interface BankAccountCheckRef extends BankAccountRef {
   readonly tenant: string;
@@ -76,7 +79,7 @@ export interface OwnershipCheck {
 }
 
 export interface StatementCredit {
-  /** Four alphanumeric characters shown in the statement descriptor. */
+  /** Four alphanumeric characters shown on the holder's statement (docs/api.md#what-a-holder-sees). */
   statementCode: string;
   sentAt: Date;
 }
@@ -108,15 +111,12 @@ export interface BankProvider {
    */
   confirmSilence?(kind: BankCheckKind, reference: string): Promise<'silent' | 'unsent' | Partial<AccountCheck>>;
   /**
-   * Sends the 1-cent credit carrying the statement code. `idempotencyKey` (the verify
-   * account id) must make a repeated call return the first credit instead of sending a
-   * second one: the worker may call again after a failed write.
+   * Sends the 1-cent credit carrying the statement code, a Micro-Entry in the entry class
+   * of the account's prenotifications. A repeated call for the same account must return the
+   * first credit instead of sending a second one: the worker may call again after a failed
+   * write.
    */
-  sendStatementCredit(
-    account: BankAccountRef,
-    senderName: string | undefined,
-    idempotencyKey: string,
-  ): Promise<StatementCredit>;
+  sendStatementCredit(account: BankAccountCheckRef, senderName: string | undefined): Promise<StatementCredit>;
 }
 
 /** A notice that is not the provider's: a bad, missing or stale signature. The route answers 401 and applies nothing. */

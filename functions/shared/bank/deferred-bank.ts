@@ -49,12 +49,8 @@ export class DeferredBank implements BankProvider {
     return provider.confirmSilence ? provider.confirmSilence(kind, reference) : 'silent';
   }
 
-  async sendStatementCredit(
-    account: BankAccountRef,
-    senderName: string | undefined,
-    idempotencyKey: string,
-  ): Promise<StatementCredit> {
-    return (await this.provider()).sendStatementCredit(account, senderName, idempotencyKey);
+  async sendStatementCredit(account: BankAccountCheckRef, senderName: string | undefined): Promise<StatementCredit> {
+    return (await this.provider()).sendStatementCredit(account, senderName);
   }
 
   private provider(): Promise<BankProvider> {

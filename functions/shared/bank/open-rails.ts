@@ -30,9 +30,11 @@ function increaseSettings(): IncreaseRailsSettings {
     );
   }
   const baseURL = optionalEnv(ENV.increaseBaseUrl);
+  const statementName = optionalEnv(ENV.bankStatementName);
   return {
     accountId: requireEnv(ENV.increaseAccountId),
     environment: environment as IncreaseEnvironment,
+    ...(statementName && { statementName }),
     ...(baseURL && { baseURL }),
   };
 }

@@ -25,6 +25,8 @@ export interface IncreaseRailsSettings {
   /** The Increase account entries are sent from. */
   readonly accountId: string;
   readonly environment: IncreaseEnvironment;
+  /** The name beside the statement code when an account has no sender name; the adapter's default when absent. */
+  readonly statementName?: string;
   /** Another API base URL: a local fake of Increase's API (tests, `npm start`); never set by the stack. */
   readonly baseURL?: string;
 }

@@ -16,12 +16,29 @@ describe('context bankProvider: which rails the verification worker uses', () =>
   it('names Increase with its account, on Increase’s sandbox environment unless production is asked for', () => {
     expect(settings(INCREASE)).toEqual({
       provider: 'increase',
-      increase: { accountId: 'account_in71c4amph0vgo2qllky', environment: 'sandbox' },
+      increase: { accountId: 'account_in71c4amph0vgo2qllky', environment: 'sandbox', statementName: 'VERIFY' },
     });
-    expect(settings({ ...INCREASE, increaseEnvironment: 'production' })).toEqual({
+    expect(settings({ ...INCREASE, increaseEnvironment: 'production', bankStatementName: 'NORTHWIND' })).toEqual({
       provider: 'increase',
-      increase: { accountId: 'account_in71c4amph0vgo2qllky', environment: 'production' },
+      increase: { accountId: 'account_in71c4amph0vgo2qllky', environment: 'production', statementName: 'NORTHWIND' },
     });
+  });
+
+  it('takes the name a holder sees beside the statement code: printable ASCII, at most 11 characters', () => {
+    expect(settings({ ...INCREASE, bankStatementName: 'Acme Pay' })).toMatchObject({
+      increase: { statementName: 'Acme Pay' },
+    });
+    for (const value of ['Twelve chars', 'Café', '', '  ', 42]) {
+      expect(() => settings({ ...INCREASE, increaseEnvironment: 'production', bankStatementName: value })).toThrow(
+        /context "bankStatementName"/,
+      );
+    }
+  });
+
+  it('requires the statement name in Increase’s production: the holder must recognise who sent the cent (Nacha)', () => {
+    expect(() => settings({ ...INCREASE, increaseEnvironment: 'production' })).toThrow(
+      /context "bankStatementName" is required with increaseEnvironment=production.*recogni/,
+    );
   });
 
   it.each([['Increase'], ['orum'], [1], [true], [['increase']]])(
@@ -52,6 +69,7 @@ describe('context bankProvider: which rails the verification worker uses', () =>
   it.each([
     ['increaseAccountId', 'account_in71c4amph0vgo2qllky'],
     ['increaseEnvironment', 'production'],
+    ['bankStatementName', 'ACME'],
   ])('refuses %s without bankProvider=increase rather than ignoring it', (key, value) => {
     expect(() => settings({ [key]: value })).toThrow(new RegExp(`context "${key}" is an Increase setting`));
   });

@@ -84,14 +84,14 @@ describe('the local runtime on the Increase fake', () => {
     expect(await account(id)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
   });
 
-  it('sends a valid control account its one-cent credit; the code logged from its description proves control', async () => {
+  it('sends a valid control account its one-cent credit; the code logged from its company name proves control', async () => {
     const id = await created('6789', { type: 'control' });
     await env.runtime.settle();
     await env.runtime.runSchedule('BankReturnWindows');
     await env.runtime.settle();
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
     const line = statementLines.find((entry) => entry.includes('1-cent credit') && /…\d{4}/.test(entry));
-    const code = /"CODE ([A-Z0-9]{4})"/.exec(line ?? '')?.[1];
+    const code = /from "[^"]* ([A-Z0-9]{4})", described "ACCTVERIFY"/.exec(line ?? '')?.[1];
     expect(code).toMatch(/^[A-Z0-9]{4}$/);
     const answer = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: code });
     expect(answer.body).toMatchObject({ account: { control_status: 'valid' } });

@@ -110,9 +110,10 @@ describe('real rails through Increase', () => {
     await env.runtime.runSchedule('BankReturnWindows');
     await env.runtime.settle();
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
-    const credits = [...fake.transfers.values()].filter((t) => t.idempotency_key === `${id}.statement-credit`);
+    const credits = [...fake.transfers.values()].filter((t) => t.idempotency_key === `tenant-alice.${id}.credit.1`);
     expect(credits).toHaveLength(1);
-    const code = credits[0]?.company_entry_description?.slice(-4);
+    expect(credits[0]?.company_entry_description).toBe('ACCTVERIFY');
+    const code = credits[0]?.company_name?.slice(-4);
     const answer = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: code });
     expect(answer.body).toMatchObject({ account: { control_status: 'valid' } });
   });

@@ -134,8 +134,8 @@ describe('the Increase fake as the receiving bank, by the sandbox’s numbers', 
   it('logs every credit with its description, where the statement code is', async () => {
     const lines: string[] = [];
     fake.options.log = (line) => lines.push(line);
-    const credit = await bank.sendStatementCredit(accountEnding('6789'), 'Acme', 'credit-1');
-    expect(lines).toEqual([expect.stringContaining(`described "CODE ${credit.statementCode}"`)]);
+    const credit = await bank.sendStatementCredit(accountEnding('6789'), 'Acme');
+    expect(lines).toEqual([expect.stringContaining(`from "Acme ${credit.statementCode}", described "ACCTVERIFY"`)]);
     expect(lines[0]).toContain('account …6789');
   });
 
@@ -291,8 +291,8 @@ describe('the Increase fake’s receiving banks, beyond the sandbox’s numbers'
   it('return the statement credit to an account ending 8888 (R23), and tell of it; credits to others are submitted', async () => {
     const refused = accountEnding('8888');
     const taken = accountEnding('6789');
-    await bank.sendStatementCredit(refused, 'Acme', refused.id);
-    await bank.sendStatementCredit(taken, 'Acme', taken.id);
+    await bank.sendStatementCredit(refused, 'Acme');
+    await bank.sendStatementCredit(taken, 'Acme');
     const [returned, submitted] = [refused, taken].map((account) =>
       [...fake.transfers.values()].find((transfer) => transfer.account_number === account.account_number),
     );

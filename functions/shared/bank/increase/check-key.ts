@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import type { BankCheckKind } from '../bank-provider';
+import type { BankEntryKind } from '../bank-provider';
 
-// The idempotency key of a prenotification, `<tenant>.<account id>.<kind>.<attempt>`: it
+// The idempotency key of an entry, `<tenant>.<account id>.<kind>.<attempt>` (a status or
+// debit prenotification, or the statement-code credit, whose attempt is always 1): it
 // makes a repeated request send nothing twice, and routes the provider's later notice of a
 // return back to its account. It is all Increase learns of the service's data: the
 // tenant's name and the verify account's id (docs/threat-model.md). Parsed strictly: a key
@@ -10,13 +11,13 @@ import type { BankCheckKind } from '../bank-provider';
 export interface CheckAddress {
   readonly tenant: string;
   readonly id: string;
-  readonly kind: BankCheckKind;
+  readonly kind: BankEntryKind;
   readonly attempt: number;
 }
 
 const TENANT = '[A-Za-z0-9][A-Za-z0-9_-]{0,63}';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const KEY = new RegExp(`^(${TENANT})\\.(${UUID})\\.(status|debit)\\.([1-9][0-9]{0,8})$`);
+const KEY = new RegExp(`^(${TENANT})\\.(${UUID})\\.(status|debit|credit)\\.([1-9][0-9]{0,8})$`);
 
 const checkKey = z.string().check(z.maxLength(200), z.regex(KEY));
 
@@ -30,7 +31,7 @@ export function parseCheckKey(key: unknown): CheckAddress | undefined {
     string,
     string,
     string,
-    BankCheckKind,
+    BankEntryKind,
     string,
   ];
   return { tenant, id, kind, attempt: Number(attempt) };

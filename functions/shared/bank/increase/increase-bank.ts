@@ -40,6 +40,12 @@ export interface IncreaseBankOptions {
   environment?: 'production' | 'sandbox';
   /** Retries of a request that failed with 408, 409, 429, 5xx or no answer. @default 2 */
   maxRetries?: number;
+  /**
+   * The name a holder sees beside the statement code when the account has no `sender_name`
+   * (printable ASCII, at most 11 characters: docs/api.md#what-a-holder-sees).
+   * @default 'VERIFY'
+   */
+  statementName?: string;
 }
 
 /** A request to Increase that failed: the operation, the status and Increase's error type, nothing sent or answered. */
@@ -54,12 +60,32 @@ export class IncreaseRequestFailed extends Error {
   }
 }
 
-/** The statement code in the credit's entry description (Nacha: 10 characters), read back from the transfer. */
-const codeDescription = (code: string) => `CODE ${code}`;
-const CODE_DESCRIPTION = /^CODE ([A-Z0-9]{4})$/;
 /** Nacha's widths of the receiver's and the originator's names (printable ASCII, #domain/ach-text). */
 const INDIVIDUAL_NAME_MAX = 22;
 const COMPANY_NAME_MAX = 16;
+/**
+ * Nacha's Micro-Entry rule (since 2022): a credit under $1 sent to verify an account says
+ * `ACCTVERIFY` in its Company Entry Description (docs/decisions.md#the-statement-credit-is-a-micro-entry).
+ */
+const MICRO_ENTRY_DESCRIPTION = 'ACCTVERIFY';
+/** The company name statements show: a name the holder recognises, a space, the code (16 characters at most). */
+const STATEMENT_NAME_MAX = COMPANY_NAME_MAX - 5;
+const DEFAULT_STATEMENT_NAME = 'VERIFY';
+const CODE_IN_COMPANY_NAME = / ([A-Z0-9]{4})$/;
+
+/**
+ * Nacha's class for the receiver, the same for every entry to one account: a business's
+ * account takes corporate entries (CCD), a person's consumer ones (PPD; a CCD debit to a
+ * consumer account may come back R05).
+ */
+function entryClassOf(account: BankAccountCheckRef) {
+  return account.business
+    ? ({ standard_entry_class_code: 'corporate_credit_or_debit', destination_account_holder: 'business' } as const)
+    : ({
+        standard_entry_class_code: 'prearranged_payments_and_deposit',
+        destination_account_holder: 'individual',
+      } as const);
+}
 
 /** The receiver's name as Nacha's field takes it; none when nothing of it can be written in ASCII. */
 function receiverName(account: BankAccountRef): { individual_name?: string } {
@@ -75,8 +101,17 @@ export class IncreaseBank implements BankProvider {
   private readonly client: Increase;
   private readonly accountId: string;
   private readonly webhookSecret: string;
+  private readonly statementName: string;
 
-  constructor({ apiKey, webhookSecret, accountId, baseURL, environment, maxRetries }: IncreaseBankOptions) {
+  constructor({
+    apiKey,
+    webhookSecret,
+    accountId,
+    baseURL,
+    environment,
+    maxRetries,
+    statementName,
+  }: IncreaseBankOptions) {
     // `baseURL: null` and an explicit log level keep the SDK from reading INCREASE_* variables.
     this.client = new Increase({
       apiKey,
@@ -87,6 +122,7 @@ export class IncreaseBank implements BankProvider {
     });
     this.accountId = accountId;
     this.webhookSecret = webhookSecret;
+    this.statementName = achText(statementName ?? DEFAULT_STATEMENT_NAME, STATEMENT_NAME_MAX) || DEFAULT_STATEMENT_NAME;
   }
 
   /** A credit prenotification (the status) and a debit one: pending until their window ends. */
@@ -118,15 +154,14 @@ export class IncreaseBank implements BankProvider {
   }
 
   /**
-   * One cent to the account, the code in its entry description. The code is random, so a
+   * One cent to the account, a Micro-Entry: `ACCTVERIFY` in the entry description, the code
+   * in the company name, beside the sender's name (or the deployment's), which statements
+   * show; in the entry class of the account's prenotifications. The code is random, so a
    * repeated call sends another body under the same key: Increase answers the first
    * transfer (or 409 naming it), whose code is read back and answered.
    */
-  async sendStatementCredit(
-    account: BankAccountRef,
-    senderName: string | undefined,
-    idempotencyKey: string,
-  ): Promise<StatementCredit> {
+  async sendStatementCredit(account: BankAccountCheckRef, senderName: string | undefined): Promise<StatementCredit> {
+    const name = achText(senderName ?? '', STATEMENT_NAME_MAX) || this.statementName;
     const transfer = await this.createOnce(
       'sending the statement credit',
       () =>
@@ -137,17 +172,17 @@ export class IncreaseBank implements BankProvider {
             account_number: account.account_number,
             routing_number: account.routing_number,
             statement_descriptor: 'Account verification credit',
-            company_entry_description: codeDescription(newStatementCode()),
+            company_entry_description: MICRO_ENTRY_DESCRIPTION,
+            company_name: `${name} ${newStatementCode()}`,
             ...receiverName(account),
-            ...(senderName &&
-              achText(senderName, COMPANY_NAME_MAX) && { company_name: achText(senderName, COMPANY_NAME_MAX) }),
+            ...entryClassOf(account),
           },
-          { idempotencyKey: `${idempotencyKey}.statement-credit` },
+          { idempotencyKey: checkKeyOf({ tenant: account.tenant, id: account.id, kind: 'credit', attempt: 1 }) },
         ),
       (id) => this.client.achTransfers.retrieve(id),
     );
-    const code = CODE_DESCRIPTION.exec(transfer.company_entry_description ?? '')?.[1];
-    if (!code) throw new IncreaseRequestFailed('reading the statement code back', undefined, 'unexpected_description');
+    const code = CODE_IN_COMPANY_NAME.exec(transfer.company_name ?? '')?.[1];
+    if (!code) throw new IncreaseRequestFailed('reading the statement code back', undefined, 'unexpected_company_name');
     return { statementCode: code, sentAt: new Date(transfer.created_at) };
   }
 
@@ -196,11 +231,7 @@ export class IncreaseBank implements BankProvider {
             account_number: account.account_number,
             routing_number: account.routing_number,
             credit_debit_indicator: INDICATOR[kind],
-            // NACHA's class for the receiver: a business's account takes corporate entries, a
-            // person's consumer ones (a CCD debit to a consumer account may come back R05).
-            standard_entry_class_code: account.business
-              ? 'corporate_credit_or_debit'
-              : 'prearranged_payments_and_deposit',
+            standard_entry_class_code: entryClassOf(account).standard_entry_class_code,
             ...receiverName(account),
           },
           { idempotencyKey: checkKeyOf({ tenant: account.tenant, id: account.id, kind, attempt }) },
@@ -246,7 +277,8 @@ function failure(operation: string, error: unknown): IncreaseRequestFailed {
 function outcomesOf(prenote: ACHPrenotification, accountId: string): BankOutcome[] {
   const address = parseCheckKey(prenote.idempotency_key);
   const reason = prenote.prenotification_return?.return_reason_code;
-  if (!address || prenote.account_id !== accountId || prenote.status !== 'returned' || !reason) return [];
+  if (!address || address.kind === 'credit') return [];
+  if (prenote.account_id !== accountId || prenote.status !== 'returned' || !reason) return [];
   if (prenote.credit_debit_indicator !== INDICATOR[address.kind]) return [];
   // A reason newer than this SDK reaches the domain as it is, which fails the check as unexpected.
   const code = NACHA_CODE_OF[reason] ?? reason;

@@ -49,6 +49,7 @@ const VARIABLES = [
   ENV.increaseApiKey,
   ENV.increaseWebhookSecret,
   ENV.increaseBaseUrl,
+  ENV.bankStatementName,
   ENV.bankApiKeySecretArn,
   ENV.bankWebhookSecretArn,
 ];
@@ -140,6 +141,18 @@ describe('opening the rails: the factory gets both secrets and the settings', ()
       { apiKey: 'key-1', webhookSecret: 'whsec-1' },
       { accountId: 'account_local1', environment: 'sandbox', baseURL: 'http://127.0.0.1:4010' },
     );
+  });
+
+  it('passes the statement name the stack sets (BANK_STATEMENT_NAME) to the adapter', async () => {
+    Object.assign(process.env, {
+      [ENV.increaseAccountId]: 'account_local1',
+      [ENV.increaseApiKey]: 'key-1',
+      [ENV.increaseWebhookSecret]: 'whsec-1',
+      [ENV.bankStatementName]: 'NORTHWIND',
+    });
+    const factory = vi.fn(async () => fakeProvider());
+    await openRails('increase', { increase: factory });
+    expect(factory).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ statementName: 'NORTHWIND' }));
   });
 
   it('names what is missing and where it comes from', async () => {
