@@ -3,6 +3,7 @@ import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
 import { FakeIncrease } from '#lib/local/fake-increase';
 import { IncreaseBank } from '#shared/bank/increase/increase-bank';
 import { bank } from '#shared/bank/index';
+import { bankWaits } from '#shared/db/verify-accounts/index';
 import { createLogger } from '#shared/logger';
 import { storedItem, useRailsRuntime } from './support';
 
@@ -116,6 +117,46 @@ describe('real rails through Increase', () => {
     const code = credits[0]?.company_name?.slice(-4);
     const answer = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: code });
     expect(answer.body).toMatchObject({ account: { control_status: 'valid' } });
+  });
+
+  it('a late or repeated notice about the first debit prenotification does not decide the re-check that replaced it', async () => {
+    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
+    const id = await created();
+    fake.submitPrenotifications();
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
+    fake.options.now = () => new Date();
+    expect((await env.clients.alice.post(`/verify/accounts/${id}/debits`, {})).status).toBe(200);
+    await env.runtime.settle();
+    const first = fake.prenotificationByKey(`tenant-alice.${id}.debit.1`);
+    const recheck = [...fake.prenotifications.values()].find(
+      (p) => p.idempotency_key?.startsWith(`tenant-alice.${id}.debit.`) && p.id !== first?.id,
+    );
+    expect(recheck).toBeDefined();
+
+    fake.returnPrenotification(first?.id as string, 'payment_stopped');
+    await delivered(fake.webhookFor(first?.id as string));
+    expect(await account(id)).toMatchObject({ debit_status: 'pending' });
+
+    fake.returnPrenotification(recheck?.id as string, 'account_frozen_entry_returned_per_ofac_instruction');
+    await delivered(fake.webhookFor(recheck?.id as string));
+    expect(await account(id)).toMatchObject({ debit_status: 'blocked', debit_status_reason: 'blocked_account' });
+  });
+
+  it('a return marked by a delivery that died before settling the account is settled by Increase’s retry', async () => {
+    const id = await created();
+    const prenote = fake.prenotificationByKey(`tenant-alice.${id}.status.1`);
+    fake.returnPrenotification(prenote?.id as string, 'account_closed');
+    // The first delivery got as far as marking the return on its check, then its function died.
+    const wait = (await bankWaits().of('tenant-alice', id)).find((check) => check.kind === 'status');
+    const check = { tenant: 'tenant-alice', id, kind: 'status' as const, reference: wait?.reference as string };
+    expect(
+      await bankWaits().markReturned(check, { verification_status: 'closed', status_reason: 'closed_account' }),
+    ).toBe(true);
+    expect(await account(id)).toMatchObject({ verification_status: 'pending' });
+    await delivered(fake.webhookFor(prenote?.id as string));
+    expect(await account(id)).toMatchObject({ verification_status: 'closed', status_reason: 'closed_account' });
   });
 
   it('a forged notice is refused and changes nothing', async () => {
