@@ -31,14 +31,30 @@ const UNSENT: Readonly<Record<BankCheckKind, Partial<AccountCheck>>> = {
   debit: { debit_status: 'failed', debit_status_reason: 'unexpected_error' },
 };
 
-/** A return the provider told of: kept on its check, and the account settled when it decides it. */
+/**
+ * A return the provider told of: kept on the check that sent its prenotification, and the
+ * account settled when it decides it. Told again (the provider retries a notice whose first
+ * delivery failed), a return already kept is settled again, which finishes what that
+ * delivery left undone and changes nothing once done; a return about a prenotification no
+ * pending check sent (an earlier check's, or one answered already) is left alone.
+ */
 export async function applyBankOutcome(outcome: BankOutcome, logger: Logger): Promise<void> {
   if (!outcome.returned) return;
-  if (!(await bankWaits().markReturned(outcome, outcome.returned))) {
-    logger.info('bank return already applied, or for no pending check', { verify_account_id: outcome.id });
+  const marked = await bankWaits().markReturned(outcome, outcome.returned);
+  if (!marked && !(await keptAlready(outcome))) {
+    logger.info('bank return for no pending check: an earlier check’s, or answered already', {
+      verify_account_id: outcome.id,
+      kind: outcome.kind,
+    });
     return;
   }
   await settleFromBank(outcome, { windowEnded: false }, logger);
+}
+
+/** Whether the check that sent this prenotification is still pending with its return kept. */
+async function keptAlready(outcome: BankOutcome): Promise<boolean> {
+  const waits = await bankWaits().of(outcome.tenant, outcome.id);
+  return waits.some((wait) => wait.kind === outcome.kind && wait.reference === outcome.reference && wait.returned);
 }
 
 /**

@@ -51,6 +51,11 @@ export interface BankOutcome {
   /** The verify account's id. */
   readonly id: string;
   readonly kind: BankCheckKind;
+  /**
+   * The provider's id of the prenotification it is about: it decides only the check that
+   * sent it (a late notice about an earlier check's prenotification decides nothing).
+   */
+  readonly reference: string;
   /** The Orum statuses the return maps to (docs/api.md#real-rails); absent while not returned. */
   readonly returned?: Partial<AccountCheck>;
 }

@@ -52,6 +52,7 @@ const closedNotice = (id: string) =>
         tenant: 'tenant-alice',
         id,
         kind: 'status',
+        reference: `pre-status-${id}`,
         returned: {
           verification_status: 'closed',
           status_reason: 'closed_account',
@@ -101,6 +102,7 @@ describe('POST /bank/notices: a notice the provider signed', () => {
           tenant: 'tenant-alice',
           id,
           kind: 'status',
+          reference: `pre-status-${id}`,
           returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' },
         },
       ],

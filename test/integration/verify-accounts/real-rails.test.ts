@@ -19,11 +19,12 @@ const { env, created, account } = useRailsRuntime(() => {
   return rails;
 });
 const logger = createLogger({ test: 'real-rails' });
-/** A debit prenotification returned for debits alone. */
-const debitBlocked = (id: string) => ({
+/** A debit prenotification returned for debits alone (RailsBank's reference of the first one by default). */
+const debitBlocked = (id: string, reference = `pre-debit-${id}`) => ({
   tenant: 'tenant-alice',
   id,
   kind: 'debit' as const,
+  reference,
   returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' } as const,
 });
 
@@ -53,7 +54,13 @@ describe('real rails: an account waits for its prenotifications', () => {
 
   it('a status return settles it at once: closed, debits failed; told twice, applied once', async () => {
     const id = await created();
-    const outcome = { tenant: 'tenant-alice', id, kind: 'status' as const, returned: CLOSED };
+    const outcome = {
+      tenant: 'tenant-alice',
+      id,
+      kind: 'status' as const,
+      reference: `pre-status-${id}`,
+      returned: CLOSED,
+    };
     await applyBankOutcome(outcome, logger);
     await applyBankOutcome(outcome, logger);
     await env.runtime.settle();
@@ -132,7 +139,11 @@ describe('real rails: an account waits for its prenotifications', () => {
     expect((await env.clients.alice.post(`/verify/accounts/${id}/debits`, {})).status).toBe(200);
     await env.runtime.settle();
     expect(await account(id)).toMatchObject({ debit_status: 'pending' });
+    // The first debit prenotification's return, late, is not this check's.
     await applyBankOutcome(debitBlocked(id), logger);
+    expect(await account(id)).toMatchObject({ debit_status: 'pending' });
+    const recheck = (await bankWaits().of('tenant-alice', id)).find((wait) => wait.kind === 'debit');
+    await applyBankOutcome(debitBlocked(id, recheck?.reference), logger);
     await env.runtime.settle();
     expect(await account(id)).toMatchObject({ debit_status: 'blocked', debit_status_reason: 'debit_blocked' });
   });

@@ -283,5 +283,5 @@ function outcomesOf(prenote: ACHPrenotification, accountId: string): BankOutcome
   // A reason newer than this SDK reaches the domain as it is, which fails the check as unexpected.
   const code = NACHA_CODE_OF[reason] ?? reason;
   const returned: Partial<AccountCheck> = address.kind === 'status' ? statusReturnOf(code) : debitReturnOf(code);
-  return [{ tenant: address.tenant, id: address.id, kind: address.kind, returned }];
+  return [{ tenant: address.tenant, id: address.id, kind: address.kind, reference: prenote.id, returned }];
 }

@@ -29,6 +29,11 @@ export interface DueWait {
   readonly kind: BankCheckKind;
 }
 
+/** One prenotification an account's check sent: the provider's id of it. */
+export interface SentCheck extends DueWait {
+  readonly reference: string;
+}
+
 /**
  * Checks sent over the rails and not answered yet (docs/data-model.md, `bank_wait`): one
  * item beside its verify account per check (status, debits), in the byDueTime index by
@@ -100,16 +105,22 @@ export class BankWaitRepository {
     }));
   }
 
-  /** Stores a return on a pending check, once: false when there is no such check or it was returned already. */
-  async markReturned(wait: DueWait, returned: Partial<AccountCheck>): Promise<boolean> {
+  /**
+   * Stores a return on the pending check that sent this prenotification, once: false when no
+   * pending check sent it (an earlier check's, or one answered already) or it was returned
+   * already.
+   */
+  async markReturned(sent: SentCheck, returned: Partial<AccountCheck>): Promise<boolean> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.bankWait(wait.tenant, wait.id, wait.kind),
+          Key: keys.bankWait(sent.tenant, sent.id, sent.kind),
           UpdateExpression: 'SET returned = :returned ADD version :one',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(returned)',
-          ExpressionAttributeValues: { ':returned': returned, ':one': 1 },
+          ConditionExpression: 'attribute_exists(pk) AND #reference = :reference AND attribute_not_exists(returned)',
+          // REFERENCE is one of DynamoDB's reserved words.
+          ExpressionAttributeNames: { '#reference': 'reference' },
+          ExpressionAttributeValues: { ':returned': returned, ':one': 1, ':reference': sent.reference },
         }),
       );
       return true;

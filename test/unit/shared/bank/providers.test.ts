@@ -16,7 +16,13 @@ const ACCOUNT = {
   account_number: '1234567890',
   account_holder_name: 'Jane',
 };
-const OUTCOME: BankOutcome = { tenant: 't', id: 'a', kind: 'status', returned: { verification_status: 'closed' } };
+const OUTCOME: BankOutcome = {
+  tenant: 't',
+  id: 'a',
+  kind: 'status',
+  reference: 'ach_prenotification_1',
+  returned: { verification_status: 'closed' },
+};
 
 /** A provider on rails as a factory would build it: records what it was asked, answers a notice. */
 function fakeProvider(): BankProvider & { calls: string[] } {

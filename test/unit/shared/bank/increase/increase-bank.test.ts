@@ -169,6 +169,7 @@ describe('IncreaseBank.readNotice', () => {
         tenant: 'tenant-alice',
         id: account.id,
         kind: 'status',
+        reference: fake.prenotificationByKey(`tenant-alice.${account.id}.status.1`)?.id,
         returned: {
           verification_status: 'closed',
           status_reason: 'closed_account',
@@ -188,6 +189,7 @@ describe('IncreaseBank.readNotice', () => {
         tenant: 'tenant-alice',
         id: account.id,
         kind: 'debit',
+        reference: fake.prenotificationByKey(`tenant-alice.${account.id}.debit.1`)?.id,
         returned: { debit_status: 'blocked', debit_status_reason: 'blocked_account' },
       },
     ]);
