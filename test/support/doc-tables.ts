@@ -20,3 +20,9 @@ export function sectionTable(page: string, heading: string): string[] {
 
 /** A value as inline code in a table cell. */
 export const tick = (value: string) => `\`${value}\``;
+
+/** A markdown table as lines: the headings, a rule as long as each, and a line a row. */
+export function markdownTable(headings: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(headings), line(headings.map((heading) => '-'.repeat(heading.length))), ...rows.map(line)];
+}

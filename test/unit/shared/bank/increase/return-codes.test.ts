@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { debitReturnOf, statusReturnOf } from '#domain/ach-returns';
 import { type IncreaseReturnReason, NACHA_CODE_OF } from '#shared/bank/increase/return-codes';
-import { sectionTable, tick } from '#test/support/doc-tables';
+import { markdownTable, sectionTable, tick } from '#test/support/doc-tables';
 import { increaseTypes } from '#test/support/increase-types';
 
 /**
@@ -26,13 +26,12 @@ function achReturnsTable(): string[] {
       const s = statusReturnOf(code);
       const d = debitReturnOf(code);
       const status = `${tick(s.verification_status)} ${tick(s.status_reason)}, debits ${tick(s.debit_status)} ${tick(s.debit_status_reason)}`;
-      return `| ${code} | ${tick(reason)} | ${status} | ${tick(d.debit_status)} ${tick(d.debit_status_reason)} |`;
+      return [code, tick(reason), status, `${tick(d.debit_status)} ${tick(d.debit_status_reason)}`];
     });
-  return [
-    '| code | Increase `return_reason_code` | status prenotification returned | debit prenotification returned |',
-    '| ---- | ---------------------------- | ------------------------------- | ------------------------------ |',
-    ...rows,
-  ];
+  return markdownTable(
+    ['code', 'Increase `return_reason_code`', 'status prenotification returned', 'debit prenotification returned'],
+    rows,
+  );
 }
 
 describe("Increase's return reasons", () => {
