@@ -1,7 +1,7 @@
 import type { DebitReturn, StatusReturn } from './ach-returns';
 
 // What a Notification of Change (NACHA's COR entry) on a prenotification says about the
-// account as the partner gave it, by its change code,
+// account as the partner gave it (docs/api.md#notifications-of-change), by its change code,
 // in Orum's statuses. A NOC is not a return: the receiving bank posted the entry to the
 // account it found, and asks that future entries carry the corrected data it sends. The
 // service never takes that data for the partner's: a correction of the account's numbers
