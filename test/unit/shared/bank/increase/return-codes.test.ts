@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { debitReturnOf, statusReturnOf } from '#domain/ach-returns';
-import { REPO_ROOT } from '#lib/repo-root';
 import { type IncreaseReturnReason, NACHA_CODE_OF } from '#shared/bank/increase/return-codes';
+import { markdownTable, sectionTable, tick } from '#test/support/doc-tables';
+import { increaseTypes } from '#test/support/increase-types';
 
 /**
  * Each of Increase's return reasons names the NACHA code the SDK documents for it, and
@@ -12,35 +10,28 @@ import { type IncreaseReturnReason, NACHA_CODE_OF } from '#shared/bank/increase/
  * from the code: a row that differs fails, naming it.
  */
 
-const sdkTypes = createRequire(import.meta.url)
-  .resolve('increase/resources/ach-prenotifications')
-  .replace(/\.js$/, '.d.ts');
-
 /** `- \`account_closed\` - Code R02.` in the SDK's comment on `return_reason_code` (wrapped lines too). */
 function documentedCodes(): Map<string, string> {
-  const source = readFileSync(sdkTypes, 'utf8');
+  const source = increaseTypes('ach-prenotifications');
   const comment = source.slice(source.indexOf('interface PrenotificationReturn'));
   return new Map(
     [...comment.matchAll(/- `([a-z0-9_]+)` -[\s*]+Code[\s*]+(R\d\d)\./g)].map((m) => [m[1] as string, m[2] as string]),
   );
 }
 
-const tick = (value: string) => `\`${value}\``;
-
-function achReturnsTable(): string {
+function achReturnsTable(): string[] {
   const rows = (Object.entries(NACHA_CODE_OF) as [IncreaseReturnReason, (typeof NACHA_CODE_OF)[IncreaseReturnReason]][])
     .sort(([, a], [, b]) => a.localeCompare(b))
     .map(([reason, code]) => {
       const s = statusReturnOf(code);
       const d = debitReturnOf(code);
       const status = `${tick(s.verification_status)} ${tick(s.status_reason)}, debits ${tick(s.debit_status)} ${tick(s.debit_status_reason)}`;
-      return `| ${code} | ${tick(reason)} | ${status} | ${tick(d.debit_status)} ${tick(d.debit_status_reason)} |`;
+      return [code, tick(reason), status, `${tick(d.debit_status)} ${tick(d.debit_status_reason)}`];
     });
-  return [
-    '| code | Increase `return_reason_code` | status prenotification returned | debit prenotification returned |',
-    '| ---- | ---------------------------- | ------------------------------- | ------------------------------ |',
-    ...rows,
-  ].join('\n');
+  return markdownTable(
+    ['code', 'Increase `return_reason_code`', 'status prenotification returned', 'debit prenotification returned'],
+    rows,
+  );
 }
 
 describe("Increase's return reasons", () => {
@@ -56,14 +47,9 @@ describe("Increase's return reasons", () => {
   });
 
   it('are tabled in docs/api.md#ach-returns exactly as the code maps them, every row', () => {
-    const page = readFileSync(join(REPO_ROOT, 'docs/api.md'), 'utf8');
-    const start = page.indexOf('### ACH returns');
-    const section = page.slice(start, page.indexOf('\n#', start + 1));
-    const table = section
-      .split('\n')
-      .filter((line) => line.startsWith('|'))
-      .join('\n');
-    const expected = achReturnsTable();
-    expect(table.split('\n')).toEqual(expected.split('\n'));
+    expect(
+      sectionTable('api.md', '### ACH returns'),
+      'docs/api.md#ach-returns: write the rows as the code renders them',
+    ).toEqual(achReturnsTable());
   });
 });
