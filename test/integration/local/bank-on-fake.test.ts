@@ -75,6 +75,38 @@ describe('the local runtime on the Increase fake', () => {
     });
   });
 
+  it('sends an account ending 6666: the receiving bank corrects its number (a notification of change), so it is invalid as given', async () => {
+    const id = await created('6666');
+    const settled = await eventually(
+      () => account(id),
+      (found) => found.verification_status !== 'pending',
+    );
+    expect(settled).toMatchObject({
+      verification_status: 'invalid',
+      status_reason: 'invalid_account',
+      debit_status: 'failed',
+      debit_status_reason: 'invalid_account',
+    });
+  });
+
+  it('sends an account ending 7777: a notification of change of its type alone leaves it valid at the window’s end', async () => {
+    const id = await created('7777');
+    const fake = env.runtime.increaseFake;
+    const ids = await eventually(
+      async () =>
+        (['status', 'debit'] as const).map((kind) => fake?.prenotificationByKey(`tenant-alice.${id}.${kind}.1`)?.id),
+      (found) => found.every((prenote) => prenote !== undefined),
+    );
+    await eventually(
+      async () => fake?.notices.filter((notice) => ids.includes(notice.objectId)).length ?? 0,
+      (count) => count === 2,
+    );
+    expect(await account(id)).toMatchObject({ verification_status: 'pending' });
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
+  });
+
   it('keeps a plain account pending until its compressed return window ends, then BankReturnWindows makes it valid', async () => {
     const id = await created('6789');
     await env.runtime.settle();

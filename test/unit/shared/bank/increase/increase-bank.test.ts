@@ -195,6 +195,62 @@ describe('IncreaseBank.readNotice', () => {
     ]);
   });
 
+  it('a notification of change correcting the account number: the account as given is invalid (C01), its debits failed', async () => {
+    const account = accountRef();
+    await pending(account);
+    const status = fake.prenotificationByKey(`tenant-alice.${account.id}.status.1`)?.id as string;
+    const debit = fake.prenotificationByKey(`tenant-alice.${account.id}.debit.1`)?.id as string;
+    fake.notifyOfChange(status, 'incorrect_account_number');
+    fake.notifyOfChange(debit, 'incorrect_routing_number');
+    const statusNotice = fake.webhookFor(status);
+    const debitNotice = fake.webhookFor(debit);
+    expect(await bank.readNotice(statusNotice.body, statusNotice.headers)).toEqual([
+      {
+        tenant: 'tenant-alice',
+        id: account.id,
+        kind: 'status',
+        reference: status,
+        returned: {
+          verification_status: 'invalid',
+          status_reason: 'invalid_account',
+          debit_status: 'failed',
+          debit_status_reason: 'invalid_account',
+        },
+      },
+    ]);
+    expect(await bank.readNotice(debitNotice.body, debitNotice.headers)).toEqual([
+      {
+        tenant: 'tenant-alice',
+        id: account.id,
+        kind: 'debit',
+        reference: debit,
+        returned: { debit_status: 'failed', debit_status_reason: 'invalid_routing' },
+      },
+    ]);
+  });
+
+  it('a notification of change correcting only the account’s type (C05, a savings account) tells nothing: valid as given', async () => {
+    const account = accountRef();
+    await pending(account);
+    const status = fake.prenotificationByKey(`tenant-alice.${account.id}.status.1`)?.id as string;
+    fake.notifyOfChange(status, 'incorrect_transaction_code');
+    const notice = fake.webhookFor(status);
+    expect(await bank.readNotice(notice.body, notice.headers)).toEqual([]);
+    expect(await bank.confirmSilence('status', status)).toBe('silent');
+  });
+
+  it('a notification of change never told counts at the window’s end, as a return does', async () => {
+    const account = accountRef();
+    const answer = await pending(account);
+    fake.notifyOfChange(answer.references.status as string, 'incorrect_routing_number_and_account_number');
+    expect(await bank.confirmSilence('status', answer.references.status as string)).toEqual({
+      verification_status: 'invalid',
+      status_reason: 'invalid_routing',
+      debit_status: 'failed',
+      debit_status_reason: 'invalid_routing',
+    });
+  });
+
   it('tells nothing of a prenotification not returned, of other events, or of prenotifications it did not send', async () => {
     const account = accountRef();
     const { references } = await pending(account);
