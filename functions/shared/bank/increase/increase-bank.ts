@@ -1,6 +1,7 @@
 import Increase, { APIError, IdempotencyKeyAlreadyUsedError } from 'increase';
 import type { ACHPrenotification } from 'increase/resources/ach-prenotifications';
 import * as z from 'zod/mini';
+import { debitChangeOf, statusChangeOf } from '#domain/ach-changes';
 import { debitReturnOf, returnWindowEnd, statusReturnOf } from '#domain/ach-returns';
 import { achText } from '#domain/ach-text';
 import { newStatementCode } from '#domain/statement-code';
@@ -17,6 +18,7 @@ import {
   type PendingCheck,
   type StatementCredit,
 } from '../bank-provider';
+import { NACHA_CHANGE_CODE_OF } from './change-codes';
 import { checkKeyOf, parseCheckKey } from './check-key';
 import { NACHA_CODE_OF } from './return-codes';
 
@@ -273,15 +275,36 @@ function failure(operation: string, error: unknown): IncreaseRequestFailed {
   return new IncreaseRequestFailed(operation, error.status, typeof type === 'string' ? type : undefined);
 }
 
-/** What a prenotification this adapter sent tells, once returned: its check's outcome. */
+/**
+ * What a prenotification this adapter sent tells about its check: its return's outcome
+ * (docs/api.md#ach-returns), or, while it stays submitted, that of the first notification
+ * of change that says the account as given is wrong (docs/api.md#notifications-of-change).
+ * Nothing for a prenotification that is not this service's, or that tells nothing yet.
+ */
 function outcomesOf(prenote: ACHPrenotification, accountId: string): BankOutcome[] {
   const address = parseCheckKey(prenote.idempotency_key);
-  const reason = prenote.prenotification_return?.return_reason_code;
-  if (!address || address.kind === 'credit') return [];
-  if (prenote.account_id !== accountId || prenote.status !== 'returned' || !reason) return [];
+  if (!address || address.kind === 'credit' || prenote.account_id !== accountId) return [];
   if (prenote.credit_debit_indicator !== INDICATOR[address.kind]) return [];
+  const returned = returnOf(prenote, address.kind) ?? changeOf(prenote, address.kind);
+  if (!returned) return [];
+  return [{ tenant: address.tenant, id: address.id, kind: address.kind, reference: prenote.id, returned }];
+}
+
+function returnOf(prenote: ACHPrenotification, kind: BankCheckKind): Partial<AccountCheck> | undefined {
+  const reason = prenote.prenotification_return?.return_reason_code;
+  if (prenote.status !== 'returned' || !reason) return undefined;
   // A reason newer than this SDK reaches the domain as it is, which fails the check as unexpected.
   const code = NACHA_CODE_OF[reason] ?? reason;
-  const returned: Partial<AccountCheck> = address.kind === 'status' ? statusReturnOf(code) : debitReturnOf(code);
-  return [{ tenant: address.tenant, id: address.id, kind: address.kind, reference: prenote.id, returned }];
+  return kind === 'status' ? statusReturnOf(code) : debitReturnOf(code);
+}
+
+function changeOf(prenote: ACHPrenotification, kind: BankCheckKind): Partial<AccountCheck> | undefined {
+  if (prenote.status !== 'submitted') return undefined;
+  for (const { change_code } of prenote.notifications_of_change) {
+    // A code newer than this SDK reaches the domain as it is, which reads it as telling nothing.
+    const code = NACHA_CHANGE_CODE_OF[change_code] ?? change_code;
+    const change = kind === 'status' ? statusChangeOf(code) : debitChangeOf(code);
+    if (change) return change;
+  }
+  return undefined;
 }
