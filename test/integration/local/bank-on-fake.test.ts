@@ -128,4 +128,17 @@ describe('the local runtime on the Increase fake', () => {
     const answer = await env.clients.alice.post(`/verify/accounts/${id}/control`, { statement_code: code });
     expect(answer.body).toMatchObject({ account: { control_status: 'valid' } });
   });
+
+  it('sends a control account ending 8888 its credit, which the holder’s bank returns: control canceled, the account still valid', async () => {
+    const id = await created('8888', { type: 'control' });
+    await env.runtime.settle();
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    const settled = await eventually(
+      () => account(id),
+      (found) => found.control_status === 'canceled',
+      20_000,
+    );
+    expect(settled).toMatchObject({ verification_status: 'valid', control_status: 'canceled' });
+  });
 });

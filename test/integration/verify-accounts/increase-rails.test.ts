@@ -159,6 +159,28 @@ describe('real rails through Increase', () => {
     expect(await account(id)).toMatchObject({ verification_status: 'closed', status_reason: 'closed_account' });
   });
 
+  it('a statement credit the holder’s bank returned cancels control, with an event, and its code no longer proves it', async () => {
+    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
+    const id = await created({ type: 'control' });
+    fake.options.now = () => new Date();
+    fake.submitPrenotifications();
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    const credit = fake.transferByKey(`tenant-alice.${id}.credit.1`);
+    expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
+    fake.returnTransfer(credit?.id as string, 'credit_entry_refused_by_receiver');
+    const notice = fake.webhookFor(credit?.id as string);
+    await delivered(notice);
+    await delivered(notice);
+    expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'canceled' });
+    const answer = await env.clients.alice.post(`/verify/accounts/${id}/control`, {
+      statement_code: credit?.company_name?.slice(-4),
+    });
+    expect(answer.body).toMatchObject({ error_code: 'control_canceled' });
+    // Valid (version 2), control canceled (3): the repeated notice wrote nothing.
+    expect((await storedItem(env.runtime, 'tenant-alice', id))?.version).toBe(3);
+  });
+
   it('a forged notice is refused and changes nothing', async () => {
     const id = await created();
     const prenote = fake.prenotificationByKey(`tenant-alice.${id}.status.1`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACH_RETURN_CODES, debitReturnOf, returnWindowEnd, statusReturnOf } from '#domain/ach-returns';
+import { ACH_RETURN_CODES, creditReturnOf, debitReturnOf, returnWindowEnd, statusReturnOf } from '#domain/ach-returns';
 import { DEBIT_STATUS_REASONS, STATUS_REASONS } from '#domain/verify-account';
 
 const at = (iso: string) => new Date(iso);
@@ -58,6 +58,38 @@ describe('what a returned prenotification says (docs/api.md#ach-returns)', () =>
       const debit = debitReturnOf(code);
       expect(['failed', 'blocked']).toContain(debit.debit_status);
       expect(DEBIT_STATUS_REASONS).toContain(debit.debit_status_reason);
+    }
+  });
+});
+
+describe('what a returned statement credit says (docs/api.md#ach-returns)', () => {
+  it('always cancels control: the code never reaches the statement', () => {
+    for (const code of [...ACH_RETURN_CODES, 'R99']) expect(creditReturnOf(code).control_status).toBe('canceled');
+  });
+
+  it('closes or invalidates the account when the return says the account itself is gone or wrong', () => {
+    expect(creditReturnOf('R02')).toEqual({
+      control_status: 'canceled',
+      verification_status: 'closed',
+      status_reason: 'closed_account',
+      debit_status: 'failed',
+      debit_status_reason: 'closed_account',
+    });
+    expect(creditReturnOf('R03')).toMatchObject({ verification_status: 'invalid', status_reason: 'invalid_account' });
+    expect(creditReturnOf('R16')).toMatchObject({ verification_status: 'invalid', debit_status: 'blocked' });
+  });
+
+  it('leaves the account as it is when the entry, not the account, was refused', () => {
+    for (const code of ['R23', 'R17', 'R24', 'R32', 'R01', 'R99']) {
+      expect(creditReturnOf(code), code).toEqual({ control_status: 'canceled' });
+    }
+  });
+
+  it('changes the account exactly where a returned status prenotification would make it closed or invalid', () => {
+    for (const code of ACH_RETURN_CODES) {
+      const status = statusReturnOf(code);
+      const changes = status.verification_status === 'closed' || status.verification_status === 'invalid';
+      expect(creditReturnOf(code), code).toEqual({ control_status: 'canceled', ...(changes ? status : {}) });
     }
   });
 });

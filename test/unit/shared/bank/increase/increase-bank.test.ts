@@ -369,6 +369,60 @@ describe('IncreaseBank.sendStatementCredit: a Micro-Entry as Nacha defines it', 
     expect([...fake.transfers.values()].filter((t) => t.account_number === account.account_number)).toHaveLength(1);
   });
 
+  it('told its credit was returned, cancels control, and says what the return says of the account', async () => {
+    const closed = accountRef();
+    const refused = accountRef();
+    await bank.sendStatementCredit(closed, 'Acme');
+    await bank.sendStatementCredit(refused, 'Acme');
+    fake.returnTransfer(creditTo(closed).id, 'account_closed');
+    fake.returnTransfer(creditTo(refused).id, 'credit_entry_refused_by_receiver');
+    const [closedNotice, refusedNotice] = [closed, refused].map((account) => fake.webhookFor(creditTo(account).id));
+    expect(await bank.readNotice(closedNotice!.body, closedNotice!.headers)).toEqual([
+      {
+        tenant: 'tenant-alice',
+        id: closed.id,
+        kind: 'credit',
+        reference: creditTo(closed).id,
+        returned: {
+          control_status: 'canceled',
+          verification_status: 'closed',
+          status_reason: 'closed_account',
+          debit_status: 'failed',
+          debit_status_reason: 'closed_account',
+        },
+      },
+    ]);
+    expect(await bank.readNotice(refusedNotice!.body, refusedNotice!.headers)).toEqual([
+      {
+        tenant: 'tenant-alice',
+        id: refused.id,
+        kind: 'credit',
+        reference: creditTo(refused).id,
+        returned: { control_status: 'canceled' },
+      },
+    ]);
+  });
+
+  it('told Increase rejected its credit, cancels control; a credit submitted, held or awaiting approval tells nothing', async () => {
+    const rejected = accountRef();
+    await bank.sendStatementCredit(rejected, 'Acme');
+    fake.stopTransfer(creditTo(rejected).id, 'rejected');
+    const notice = fake.webhookFor(creditTo(rejected).id);
+    expect(await bank.readNotice(notice.body, notice.headers)).toMatchObject([
+      { id: rejected.id, kind: 'credit', returned: { control_status: 'canceled' } },
+    ]);
+    const quiet = accountRef();
+    await bank.sendStatementCredit(quiet, 'Acme');
+    for (const move of [
+      () => fake.submitTransfers(),
+      () => fake.stopTransfer(creditTo(quiet).id, 'requires_attention'),
+    ]) {
+      move();
+      const told = fake.webhookFor(creditTo(quiet).id);
+      expect(await bank.readNotice(told.body, told.headers)).toEqual([]);
+    }
+  });
+
   it('writes names in ASCII before cutting them to Nacha’s widths: accents folded, not refused by Increase', async () => {
     const account = { ...accountRef(), account_holder_name: 'Ünal Çelikkanat-Öztürkoğlu' };
     await bank.checkAccount(account, 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { debitReturnOf, statusReturnOf } from '#domain/ach-returns';
+import { type CreditReturn, creditReturnOf, debitReturnOf, statusReturnOf } from '#domain/ach-returns';
 import { type IncreaseReturnReason, NACHA_CODE_OF } from '#shared/bank/increase/return-codes';
 import { markdownTable, sectionTable, tick } from '#test/support/doc-tables';
 import { increaseTypes } from '#test/support/increase-types';
@@ -26,12 +26,30 @@ function achReturnsTable(): string[] {
       const s = statusReturnOf(code);
       const d = debitReturnOf(code);
       const status = `${tick(s.verification_status)} ${tick(s.status_reason)}, debits ${tick(s.debit_status)} ${tick(s.debit_status_reason)}`;
-      return [code, tick(reason), status, `${tick(d.debit_status)} ${tick(d.debit_status_reason)}`];
+      return [
+        code,
+        tick(reason),
+        status,
+        `${tick(d.debit_status)} ${tick(d.debit_status_reason)}`,
+        credit(creditReturnOf(code)),
+      ];
     });
   return markdownTable(
-    ['code', 'Increase `return_reason_code`', 'status prenotification returned', 'debit prenotification returned'],
+    [
+      'code',
+      'Increase `return_reason_code`',
+      'status prenotification returned',
+      'debit prenotification returned',
+      'statement credit returned',
+    ],
     rows,
   );
+}
+
+function credit(returned: CreditReturn): string {
+  const control = `control ${tick(returned.control_status)}`;
+  if (!returned.verification_status) return control;
+  return `${control}; ${tick(returned.verification_status)} ${tick(returned.status_reason ?? '')}, debits ${tick(returned.debit_status ?? '')} ${tick(returned.debit_status_reason ?? '')}`;
 }
 
 describe("Increase's return reasons", () => {
