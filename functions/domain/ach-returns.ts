@@ -17,6 +17,13 @@ export interface StatusReturn {
   debit_status_reason: DebitStatusReason;
 }
 
+/**
+ * A returned statement credit: the code never reached the statement, so control is
+ * canceled; and where the return says the account itself is gone or wrong (what would make
+ * a status prenotification's return `closed` or `invalid`), the account says so too.
+ */
+export type CreditReturn = { control_status: 'canceled' } & Partial<StatusReturn>;
+
 /** A debit prenotification's return: what it says about debits alone. */
 export interface DebitReturn {
   debit_status: 'failed' | 'blocked';
@@ -104,6 +111,13 @@ export const statusReturnOf = (code: AchReturnCode | (string & {})): StatusRetur
 
 /** What a returned debit prenotification makes of the account's debits. */
 export const debitReturnOf = (code: AchReturnCode | (string & {})): DebitReturn => ({ ...meaningOf(code).debit });
+
+/** What a returned statement credit makes of the account (docs/api.md#ach-returns). */
+export function creditReturnOf(code: AchReturnCode | (string & {})): CreditReturn {
+  const status = statusReturnOf(code);
+  const accountAtFault = status.verification_status === 'closed' || status.verification_status === 'invalid';
+  return { control_status: 'canceled', ...(accountAtFault && status) };
+}
 
 /**
  * NACHA has the receiving bank return an entry by the opening of the second banking day

@@ -13,6 +13,10 @@ export const COUNT_METRICS = [
   'VerificationCreated',
   /** The verification worker settled an account: its verification status left `pending`. */
   'VerificationSettled',
+  /** A statement credit was returned by the holder's bank, or rejected by the bank provider: control canceled. */
+  'StatementCreditReturned',
+  /** A signed bank notice about nothing of this service's (another object, a category it does not read): answered 200, nothing applied. */
+  'BankNoticeIgnored',
   /** A person's status changed (identified, rejected, restricted, closed, back to created). */
   'PersonStatusChanged',
   /** An identification run ended with its outcome stored (verified or rejected). */

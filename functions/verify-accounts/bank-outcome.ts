@@ -1,10 +1,19 @@
-import { type AccountCheck, type BankCheckKind, BankNoticeRefused, type BankOutcome } from '#shared/bank/bank-provider';
+import {
+  type AccountCheck,
+  type BankCheckKind,
+  BankNoticeRefused,
+  type BankOutcome,
+  type CheckOutcome,
+  type CreditOutcome,
+} from '#shared/bank/bank-provider';
 import { bank } from '#shared/bank/index';
 import { ConfigError } from '#shared/config';
 import { retryOnConflict } from '#shared/db/retry';
 import { type BankWait, bankWaits, type DueWait, verifyAccounts } from '#shared/db/verify-accounts/index';
+import { now } from '#shared/dependencies';
 import { AppError } from '#shared/errors';
 import type { Logger } from '#shared/logger';
+import { metrics } from '#shared/metrics';
 import { actingFor } from '#shared/tenant-scope';
 import { recordDebits, settled, settleVerification } from './complete-verification';
 
@@ -39,6 +48,7 @@ const UNSENT: Readonly<Record<BankCheckKind, Partial<AccountCheck>>> = {
  * pending check sent (an earlier check's, or one answered already) is left alone.
  */
 export async function applyBankOutcome(outcome: BankOutcome, logger: Logger): Promise<void> {
+  if (outcome.kind === 'credit') return cancelControl(outcome, logger);
   if (!outcome.returned) return;
   const marked = await bankWaits().markReturned(outcome, outcome.returned);
   if (!marked && !(await keptAlready(outcome))) {
@@ -51,8 +61,31 @@ export async function applyBankOutcome(outcome: BankOutcome, logger: Logger): Pr
   await settleFromBank(outcome, { windowEnded: false }, logger);
 }
 
+/**
+ * A statement credit that never reaches the statement: control is canceled (with an event),
+ * once, while the code is still awaited; a code already proven, expired or canceled stays so.
+ */
+async function cancelControl(outcome: CreditOutcome, logger: Logger): Promise<void> {
+  await retryOnConflict(
+    async () => {
+      const account = await verifyAccounts().get(outcome.tenant, outcome.id);
+      if (account?.control_status !== 'pending' || !account.statement_code_sent_at) {
+        logger.info('statement credit returned for no awaited code', { verify_account_id: outcome.id });
+        return;
+      }
+      await verifyAccounts().recordCreditReturn(account, outcome.returned, now());
+      metrics().count('StatementCreditReturned');
+      logger.info('statement credit returned: control canceled', {
+        verify_account_id: outcome.id,
+        verification_status: outcome.returned.verification_status ?? account.verification_status,
+      });
+    },
+    { attempts: 3, jitterMs: 20 },
+  );
+}
+
 /** Whether the check that sent this prenotification is still pending with its return kept. */
-async function keptAlready(outcome: BankOutcome): Promise<boolean> {
+async function keptAlready(outcome: CheckOutcome): Promise<boolean> {
   const waits = await bankWaits().of(outcome.tenant, outcome.id);
   return waits.some((wait) => wait.kind === outcome.kind && wait.reference === outcome.reference && wait.returned);
 }

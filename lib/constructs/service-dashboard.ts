@@ -189,6 +189,8 @@ export class ServiceDashboard extends Construct {
         [
           app('VerificationCreated', 'verifications created'),
           app('VerificationSettled', 'verifications settled'),
+          app('StatementCreditReturned', 'statement credits returned'),
+          app('BankNoticeIgnored', 'bank notices ignored'),
           app('PersonStatusChanged', 'person status changes'),
           app('IdentificationCompleted', 'identifications completed'),
         ],

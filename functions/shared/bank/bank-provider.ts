@@ -1,3 +1,4 @@
+import type { CreditReturn } from '#domain/ach-returns';
 import type {
   DebitStatus,
   DebitStatusReason,
@@ -45,8 +46,11 @@ export interface PendingCheck {
   readonly windowEndsAt: Date;
 }
 
+/** What a provider tells later about an entry it sent: one of a check's prenotifications, or the statement credit. */
+export type BankOutcome = CheckOutcome | CreditOutcome;
+
 /** What a provider tells later about one prenotification: returned (with the bank's reason) or not. */
-export interface BankOutcome {
+export interface CheckOutcome {
   readonly tenant: string;
   /** The verify account's id. */
   readonly id: string;
@@ -58,6 +62,17 @@ export interface BankOutcome {
   readonly reference: string;
   /** The Orum statuses the return maps to (docs/api.md#real-rails); absent while not returned. */
   readonly returned?: Partial<AccountCheck>;
+}
+
+/** The statement-code credit returned by the holder's bank, or rejected by the provider: it never reaches a statement. */
+export interface CreditOutcome {
+  readonly tenant: string;
+  readonly id: string;
+  readonly kind: 'credit';
+  /** The provider's id of the transfer. */
+  readonly reference: string;
+  /** What it makes of the account: control canceled, and, for a return about the account itself, its statuses. */
+  readonly returned: CreditReturn;
 }
 
 export interface AccountCheck {

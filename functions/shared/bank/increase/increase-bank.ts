@@ -1,8 +1,9 @@
 import Increase, { APIError, IdempotencyKeyAlreadyUsedError } from 'increase';
 import type { ACHPrenotification } from 'increase/resources/ach-prenotifications';
+import type { ACHTransfer } from 'increase/resources/ach-transfers';
 import * as z from 'zod/mini';
 import { debitChangeOf, statusChangeOf } from '#domain/ach-changes';
-import { debitReturnOf, returnWindowEnd, statusReturnOf } from '#domain/ach-returns';
+import { creditReturnOf, debitReturnOf, returnWindowEnd, statusReturnOf } from '#domain/ach-returns';
 import { achText } from '#domain/ach-text';
 import { newStatementCode } from '#domain/statement-code';
 import {
@@ -194,11 +195,22 @@ export class IncreaseBank implements BankProvider {
    */
   async readNotice(body: string, headers: Readonly<Record<string, string | undefined>>): Promise<BankOutcome[]> {
     const parsed = event.safeParse(this.unwrap(body, headers));
-    if (!parsed.success || parsed.data.category !== 'ach_prenotification.updated') return [];
-    const prenote = await this.call('reading a prenotification', () =>
-      this.client.achPrenotifications.retrieve(parsed.data.associated_object_id),
-    );
-    return outcomesOf(prenote, this.accountId);
+    if (!parsed.success) return [];
+    const id = parsed.data.associated_object_id;
+    switch (parsed.data.category) {
+      case 'ach_prenotification.updated': {
+        const prenote = await this.call('reading a prenotification', () =>
+          this.client.achPrenotifications.retrieve(id),
+        );
+        return outcomesOf(prenote, this.accountId);
+      }
+      case 'ach_transfer.updated': {
+        const transfer = await this.call('reading a transfer', () => this.client.achTransfers.retrieve(id));
+        return creditOutcomesOf(transfer, this.accountId);
+      }
+      default:
+        return [];
+    }
   }
 
   /** At the end of a return window: submitted and not returned is a silence; held by Increase, never sent. */
@@ -273,6 +285,26 @@ function failure(operation: string, error: unknown): IncreaseRequestFailed {
   if (!(error instanceof APIError)) return new IncreaseRequestFailed(operation, undefined, undefined);
   const type = (error.error as { type?: unknown } | undefined)?.type;
   return new IncreaseRequestFailed(operation, error.status, typeof type === 'string' ? type : undefined);
+}
+
+/**
+ * What a statement credit this adapter sent tells: returned by the holder's bank (what its
+ * return code makes of the account), or rejected or canceled by Increase; nothing while it
+ * waits for approval, is held for review, or is submitted.
+ */
+function creditOutcomesOf(transfer: ACHTransfer, accountId: string): BankOutcome[] {
+  const address = parseCheckKey(transfer.idempotency_key);
+  if (address?.kind !== 'credit' || transfer.account_id !== accountId) return [];
+  const outcome = { tenant: address.tenant, id: address.id, kind: 'credit', reference: transfer.id } as const;
+  if (transfer.status === 'returned' && transfer.return) {
+    const reason = transfer.return.return_reason_code;
+    const code = NACHA_CODE_OF[reason as keyof typeof NACHA_CODE_OF] ?? transfer.return.raw_return_reason_code;
+    return [{ ...outcome, returned: creditReturnOf(code) }];
+  }
+  if (transfer.status === 'rejected' || transfer.status === 'canceled') {
+    return [{ ...outcome, returned: { control_status: 'canceled' } }];
+  }
+  return [];
 }
 
 /**

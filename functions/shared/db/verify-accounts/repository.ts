@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { CreditReturn } from '#domain/ach-returns';
 import type { ControlStatus, VerifyAccount } from '#domain/verify-account';
 import { isConditionFailure } from '../conditions';
 import { readEarlierAttempt } from '../created-item';
@@ -124,6 +125,14 @@ export class VerifyAccountRepository {
   ): Promise<VerifyAccount> {
     const settled = change.control_status === 'valid' || change.control_status === 'canceled';
     return this.update(account, { set: changedFields(change), remove: settled ? ['gsi3pk', 'gsi3sk'] : [] }, now);
+  }
+
+  /**
+   * A returned statement credit: control canceled (the account leaves the pending-codes
+   * index) and, when the return is about the account itself, its statuses, in one write.
+   */
+  async recordCreditReturn(account: VerifyAccount, returned: CreditReturn, now: Date): Promise<VerifyAccount> {
+    return this.update(account, { set: changedFields(returned), remove: ['gsi3pk', 'gsi3sk'] }, now);
   }
 
   /**
