@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONSUMERS } from '#lib/service/index';
 import { captureLogs } from '#test/support/logs';
+import { captureMetrics, countOf, lineWith } from '#test/support/metrics';
+import { api } from '../harness';
 import { accountBody, useVerifyRuntime } from '../verify-accounts/support';
 
 /**
@@ -12,6 +14,7 @@ import { accountBody, useVerifyRuntime } from '../verify-accounts/support';
  * quiet account is valid exactly when the schedule ran.
  */
 const logs = captureLogs();
+const metrics = captureMetrics();
 const statementLines: string[] = [];
 const env = useVerifyRuntime({
   increaseFake: { noticeDelayMs: 100, log: (line) => statementLines.push(line) },
@@ -140,5 +143,18 @@ describe('the local runtime on the Increase fake', () => {
       20_000,
     );
     expect(settled).toMatchObject({ verification_status: 'valid', control_status: 'canceled' });
+  });
+
+  it('answers a signed notice about an object Increase does not know 200 {}, applies nothing, and counts it', async () => {
+    const fake = env.runtime.increaseFake;
+    const { body, headers } = fake?.webhookFor('ach_transfer_999999') ?? { body: '', headers: {} };
+    const answer = await api(env.runtime).post('/bank/notices', body, {
+      headers: { 'service-version': undefined, ...headers },
+      contract: false,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({});
+    expect(countOf(metrics, 'BankNoticeIgnored')).toBe(1);
+    expect(lineWith(metrics, 'BankNoticeIgnored')).toMatchObject({ reason: 'unknown_object' });
   });
 });

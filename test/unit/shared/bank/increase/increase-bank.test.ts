@@ -251,23 +251,65 @@ describe('IncreaseBank.readNotice', () => {
     });
   });
 
-  it('tells nothing of a prenotification not returned, of other events, or of prenotifications it did not send', async () => {
+  it('tells nothing of a prenotification of its own not returned', async () => {
     const account = accountRef();
     const { references } = await pending(account);
     const quiet = fake.webhookFor(references.status as string);
     expect(await bank.readNotice(quiet.body, quiet.headers)).toEqual([]);
-    const other = fake.webhookFor('ach_transfer_1', { category: 'ach_transfer.updated' });
-    expect(await bank.readNotice(other.body, other.headers)).toEqual([]);
+  });
 
-    // Another sender on the same Increase organisation, with a key of its own.
-    const foreign = await fetch(`${fake.url}/ach_prenotifications`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${fake.options.apiKey}`, 'idempotency-key': `x.${account.id}.status.1` },
-      body: JSON.stringify({ account_id: 'account_other', account_number: '1', routing_number: '021000021' }),
-    }).then((r) => r.json() as Promise<{ id: string }>);
+  it.each([
+    [
+      'an object Increase does not know (404 on the re-fetch)',
+      'unknown_object',
+      () => fake.webhookFor('ach_transfer_404'),
+    ],
+    [
+      'a category the service does not read',
+      'unused_category',
+      () => fake.webhookFor('account_in71c4amph0vgo2qllky', { category: 'account.updated' }),
+    ],
+  ])(
+    'ignores a signed notice about %s: BankNoticeIgnored (%s), never a failure Increase would retry for ever',
+    async (_, reason, notice) => {
+      const { body, headers } = notice();
+      await expect(bank.readNotice(body, headers)).rejects.toMatchObject({ name: 'BankNoticeIgnored', reason });
+    },
+  );
+
+  it('ignores a prenotification or a transfer it did not send (another sender on the same organisation): not_ours', async () => {
+    const account = accountRef();
+    const post = (path: string, body: object, key: string) =>
+      fetch(`${fake.url}/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fake.options.apiKey}`, 'idempotency-key': key },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ id: string }>);
+    const foreign = await post(
+      'ach_prenotifications',
+      { account_id: 'account_other', account_number: '1', routing_number: '021000021' },
+      `x.${account.id}.status.1`,
+    );
     fake.returnPrenotification(foreign.id, 'account_closed');
-    const notice = fake.webhookFor(foreign.id);
-    expect(await bank.readNotice(notice.body, notice.headers)).toEqual([]);
+    const transfer = await post(
+      'ach_transfers',
+      {
+        account_id: 'account_other',
+        account_number: '1',
+        routing_number: '021000021',
+        amount: 1,
+        statement_descriptor: 'x',
+      },
+      `tenant-alice.${account.id}.credit.1`,
+    );
+    fake.returnTransfer(transfer.id, 'no_account');
+    for (const id of [foreign.id, transfer.id]) {
+      const { body, headers } = fake.webhookFor(id);
+      await expect(bank.readNotice(body, headers)).rejects.toMatchObject({
+        name: 'BankNoticeIgnored',
+        reason: 'not_ours',
+      });
+    }
   });
 
   it('refuses a notice signed with another secret, a stale one, and one without signature: BankNoticeRefused', async () => {
