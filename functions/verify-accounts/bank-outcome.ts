@@ -1,6 +1,7 @@
 import {
   type AccountCheck,
   type BankCheckKind,
+  BankNoticeIgnored,
   BankNoticeRefused,
   type BankOutcome,
   type CheckOutcome,
@@ -107,6 +108,12 @@ export async function takeBankNotice(
   try {
     outcomes = await provider.readNotice(body, headers);
   } catch (error) {
+    if (error instanceof BankNoticeIgnored) {
+      metrics().count('BankNoticeIgnored');
+      metrics().metadata('reason', error.reason);
+      logger.info('bank notice about nothing of this service’s: ignored', { reason: error.reason });
+      return 0;
+    }
     if (!(error instanceof BankNoticeRefused)) throw error;
     throw new AppError(401, 'invalid_signature', `the notice is not signed by the ${provider.name} bank`, undefined, {
       cause: error,

@@ -119,8 +119,9 @@ export interface BankProvider {
   /**
    * A notice the provider sent to the service's webhook route (rails providers only): its
    * signature checked with the provider's scheme (a bad or stale one throws
-   * `BankNoticeRefused`), then what it tells about the service's prenotifications (none
-   * for notices about anything else). Applying an outcome twice changes nothing.
+   * `BankNoticeRefused`), then what it tells about the service's entries (none while they
+   * tell nothing yet); a notice about anything else throws `BankNoticeIgnored`. Applying an
+   * outcome twice changes nothing.
    */
   readNotice?(body: string, headers: Readonly<Record<string, string | undefined>>): Promise<BankOutcome[]>;
   /**
@@ -137,6 +138,21 @@ export interface BankProvider {
    * write.
    */
   sendStatementCredit(account: BankAccountCheckRef, senderName: string | undefined): Promise<StatementCredit>;
+}
+
+/** Why a notice the provider signed tells the service nothing: the route answers 200, applies nothing and counts it. */
+export type IgnoredNotice = 'unknown_object' | 'not_ours' | 'unused_category';
+
+/**
+ * A notice the provider signed about nothing of the service's: an object it no longer
+ * finds, one the service did not send (another sender on the same account), or a category
+ * the service does not read. Answered 200, so the provider does not send it again for ever.
+ */
+export class BankNoticeIgnored extends Error {
+  override readonly name = 'BankNoticeIgnored';
+  constructor(readonly reason: IgnoredNotice) {
+    super(`the bank notice is about nothing of this service's (${reason})`);
+  }
 }
 
 /** A notice that is not the provider's: a bad, missing or stale signature. The route answers 401 and applies nothing. */

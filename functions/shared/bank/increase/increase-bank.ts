@@ -1,4 +1,4 @@
-import Increase, { APIError, IdempotencyKeyAlreadyUsedError } from 'increase';
+import Increase, { APIError, IdempotencyKeyAlreadyUsedError, NotFoundError } from 'increase';
 import type { ACHPrenotification } from 'increase/resources/ach-prenotifications';
 import type { ACHTransfer } from 'increase/resources/ach-transfers';
 import * as z from 'zod/mini';
@@ -11,6 +11,7 @@ import {
   type BankAccountCheckRef,
   type BankAccountRef,
   type BankCheckKind,
+  BankNoticeIgnored,
   BankNoticeRefused,
   type BankOutcome,
   type BankProvider,
@@ -195,21 +196,32 @@ export class IncreaseBank implements BankProvider {
    */
   async readNotice(body: string, headers: Readonly<Record<string, string | undefined>>): Promise<BankOutcome[]> {
     const parsed = event.safeParse(this.unwrap(body, headers));
-    if (!parsed.success) return [];
+    if (!parsed.success) throw new BankNoticeIgnored('unused_category');
     const id = parsed.data.associated_object_id;
     switch (parsed.data.category) {
       case 'ach_prenotification.updated': {
-        const prenote = await this.call('reading a prenotification', () =>
+        const prenote = await this.refetch('reading a prenotification', () =>
           this.client.achPrenotifications.retrieve(id),
         );
+        if (!prenotificationAddress(prenote, this.accountId)) throw new BankNoticeIgnored('not_ours');
         return outcomesOf(prenote, this.accountId);
       }
       case 'ach_transfer.updated': {
-        const transfer = await this.call('reading a transfer', () => this.client.achTransfers.retrieve(id));
+        const transfer = await this.refetch('reading a transfer', () => this.client.achTransfers.retrieve(id));
         return creditOutcomesOf(transfer, this.accountId);
       }
       default:
-        return [];
+        throw new BankNoticeIgnored('unused_category');
+    }
+  }
+
+  /** The object a notice is about, read again by its id: one Increase does not find is none of the service's. */
+  private async refetch<T>(operation: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new BankNoticeIgnored('unknown_object');
+      throw failure(operation, error);
     }
   }
 
@@ -294,7 +306,7 @@ function failure(operation: string, error: unknown): IncreaseRequestFailed {
  */
 function creditOutcomesOf(transfer: ACHTransfer, accountId: string): BankOutcome[] {
   const address = parseCheckKey(transfer.idempotency_key);
-  if (address?.kind !== 'credit' || transfer.account_id !== accountId) return [];
+  if (address?.kind !== 'credit' || transfer.account_id !== accountId) throw new BankNoticeIgnored('not_ours');
   const outcome = { tenant: address.tenant, id: address.id, kind: 'credit', reference: transfer.id } as const;
   if (transfer.status === 'returned' && transfer.return) {
     const reason = transfer.return.return_reason_code;
@@ -314,12 +326,19 @@ function creditOutcomesOf(transfer: ACHTransfer, accountId: string): BankOutcome
  * Nothing for a prenotification that is not this service's, or that tells nothing yet.
  */
 function outcomesOf(prenote: ACHPrenotification, accountId: string): BankOutcome[] {
-  const address = parseCheckKey(prenote.idempotency_key);
-  if (!address || address.kind === 'credit' || prenote.account_id !== accountId) return [];
-  if (prenote.credit_debit_indicator !== INDICATOR[address.kind]) return [];
+  const address = prenotificationAddress(prenote, accountId);
+  if (!address) return [];
   const returned = returnOf(prenote, address.kind) ?? changeOf(prenote, address.kind);
   if (!returned) return [];
   return [{ tenant: address.tenant, id: address.id, kind: address.kind, reference: prenote.id, returned }];
+}
+
+/** The check a prenotification of this service's answers: sent from its account, with its key and indicator. */
+function prenotificationAddress(prenote: ACHPrenotification, accountId: string) {
+  const address = parseCheckKey(prenote.idempotency_key);
+  if (!address || address.kind === 'credit' || prenote.account_id !== accountId) return undefined;
+  if (prenote.credit_debit_indicator !== INDICATOR[address.kind]) return undefined;
+  return { ...address, kind: address.kind };
 }
 
 function returnOf(prenote: ACHPrenotification, kind: BankCheckKind): Partial<AccountCheck> | undefined {
