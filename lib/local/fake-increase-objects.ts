@@ -3,7 +3,7 @@ import type { ACHTransfer, ACHTransferCreateParams } from 'increase/resources/ac
 
 // Increase's objects as the fake (fake-increase.ts) makes them from a create request: the
 // SDK's own response types, so an SDK change breaks this file's build; and the refusals
-// Increase answers 400 with (docs/decisions.md#the-increase-fake-refuses-what-increase-refuses).
+// Increase answers 400 with (docs/decisions.md#the-increase-fake-refuses-what-increase-refuses-issue-43).
 
 export type Invalid = { error: string };
 

@@ -69,7 +69,7 @@ const INDIVIDUAL_NAME_MAX = 22;
 const COMPANY_NAME_MAX = 16;
 /**
  * Nacha's Micro-Entry rule (since 2022): a credit under $1 sent to verify an account says
- * `ACCTVERIFY` in its Company Entry Description (docs/decisions.md#the-statement-credit-is-a-micro-entry).
+ * `ACCTVERIFY` in its Company Entry Description (docs/decisions.md#the-statement-credit-is-a-micro-entry-issue-43).
  */
 const MICRO_ENTRY_DESCRIPTION = 'ACCTVERIFY';
 /** The company name statements show: a name the holder recognises, a space, the code (16 characters at most). */
@@ -96,6 +96,12 @@ function receiverName(account: BankAccountRef): { individual_name?: string } {
   const name = achText(account.account_holder_name, INDIVIDUAL_NAME_MAX);
   return name ? { individual_name: name } : {};
 }
+
+/**
+ * The event categories the adapter reads: the webhook subscription names these and no
+ * other (docs/deploy.md#real-rails-increase); any other is ignored.
+ */
+export const NOTICE_CATEGORIES = ['ach_prenotification.updated', 'ach_transfer.updated'] as const;
 
 const event = z.object({ category: z.string(), associated_object_id: z.string().check(z.minLength(1)) });
 const INDICATOR: Record<BankCheckKind, 'credit' | 'debit'> = { status: 'credit', debit: 'debit' };

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATEMENT_CODE_PATTERN } from '#domain/verify-account';
 import { FakeIncrease } from '#lib/local/fake-increase';
+import { REPO_ROOT } from '#lib/repo-root';
 import { type BankAccountCheckRef, BankNoticeRefused, type PendingCheck } from '#shared/bank/bank-provider';
-import { IncreaseBank } from '#shared/bank/increase/increase-bank';
+import { IncreaseBank, NOTICE_CATEGORIES } from '#shared/bank/increase/increase-bank';
 
 /**
  * The Increase adapter against a local fake of Increase's API (lib/local/fake-increase.ts):
@@ -481,5 +484,13 @@ describe('IncreaseBank.sendStatementCredit: a Micro-Entry as Nacha defines it', 
   it('fits Nacha field widths: a long holder or sender name is cut, not refused', async () => {
     const account = { ...accountRef(), account_holder_name: 'Maximiliana Alexandrova-Konstantinopoulou' };
     await expect(bank.sendStatementCredit(account, 'A sender name far too long')).resolves.toBeDefined();
+  });
+});
+
+describe('the webhook subscription docs/deploy.md registers', () => {
+  it('names exactly the event categories the adapter reads', () => {
+    const page = readFileSync(join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
+    const named = [...page.matchAll(/"event_category": "([a-z_.]+)"/g)].map((m) => m[1]);
+    expect(named.sort(), 'docs/deploy.md#real-rails-increase, step 3').toEqual([...NOTICE_CATEGORIES].sort());
   });
 });
