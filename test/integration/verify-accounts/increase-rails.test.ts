@@ -38,6 +38,17 @@ async function delivered(notice: { body: string; headers: Record<string, string>
   await env.runtime.settle();
 }
 
+/** An account whose prenotifications Increase submitted days ago, silent since: settled valid by BankReturnWindows. */
+async function validAfterItsWindow(over: Record<string, unknown> = {}): Promise<string> {
+  fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
+  const id = await created(over);
+  fake.options.now = () => new Date();
+  fake.submitPrenotifications();
+  await env.runtime.runSchedule('BankReturnWindows');
+  await env.runtime.settle();
+  return id;
+}
+
 function returnedNotice(
   id: string,
   kind: 'status' | 'debit',
@@ -104,12 +115,7 @@ describe('real rails through Increase', () => {
   });
 
   it('a control account gets the one-cent credit after the window, and its code proves control', async () => {
-    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
-    const id = await created({ type: 'control' });
-    fake.options.now = () => new Date();
-    fake.submitPrenotifications();
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
+    const id = await validAfterItsWindow({ type: 'control' });
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
     const credits = [...fake.transfers.values()].filter((t) => t.idempotency_key === `tenant-alice.${id}.credit.1`);
     expect(credits).toHaveLength(1);
@@ -120,13 +126,8 @@ describe('real rails through Increase', () => {
   });
 
   it('a late or repeated notice about the first debit prenotification does not decide the re-check that replaced it', async () => {
-    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
-    const id = await created();
-    fake.submitPrenotifications();
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
+    const id = await validAfterItsWindow();
     expect(await account(id)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
-    fake.options.now = () => new Date();
     expect((await env.clients.alice.post(`/verify/accounts/${id}/debits`, {})).status).toBe(200);
     await env.runtime.settle();
     const first = fake.prenotificationByKey(`tenant-alice.${id}.debit.1`);
@@ -160,12 +161,7 @@ describe('real rails through Increase', () => {
   });
 
   it('a statement credit the holder’s bank returned cancels control, with an event, and its code no longer proves it', async () => {
-    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
-    const id = await created({ type: 'control' });
-    fake.options.now = () => new Date();
-    fake.submitPrenotifications();
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
+    const id = await validAfterItsWindow({ type: 'control' });
     const credit = fake.transferByKey(`tenant-alice.${id}.credit.1`);
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
     fake.returnTransfer(credit?.id as string, 'credit_entry_refused_by_receiver');
