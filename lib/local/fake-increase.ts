@@ -2,18 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ACHPrenotification, ACHPrenotificationCreateParams } from 'increase/resources/ach-prenotifications';
 import type { ACHTransfer, ACHTransferCreateParams } from 'increase/resources/ach-transfers';
-import { NACHA_CODE_OF } from '#shared/bank/increase/return-codes';
 import { type Answer, header, notFound, send } from './fake-increase-answers';
+import { FakeIncreaseLedger } from './fake-increase-ledger';
 import { type Invalid, isInvalid, newPrenotification, newTransfer } from './fake-increase-objects';
 import { type FakeIncreaseOptions, withDefaults } from './fake-increase-options';
-import { readFakeIncreaseState, writeFakeIncreaseState } from './fake-increase-state';
 import { increaseWebhook } from './fake-increase-webhooks';
-import {
-  compressedSendTime,
-  correctionFor,
-  receivingBankAnswer,
-  receivingBankCreditReturn,
-} from './fake-receiving-bank';
+import { compressedSendTime, receivingBankAnswer, receivingBankCreditReturn } from './fake-receiving-bank';
 
 /** Increase's limit on an idempotency key's length. */
 const IDEMPOTENCY_KEY_MAX = 200;
@@ -23,9 +17,6 @@ const invalid = (title: string): Answer => [400, { status: 400, type: 'invalid_p
 
 /** `ach_transfer` of `ach_transfer_123`: the category prefix of its events. */
 const objectType = (id: string) => id.split('_').slice(0, -1).join('_');
-
-/** The three-character code Increase shows beside each return reason. */
-const RAW_CODE_OF = NACHA_CODE_OF as Readonly<Record<ACHTransfer.Return['return_reason_code'], string>>;
 
 /**
  * Increase's HTTP API as the adapter uses it, on 127.0.0.1 (a random port): prenotifications
@@ -53,23 +44,20 @@ const RAW_CODE_OF = NACHA_CODE_OF as Readonly<Record<ACHTransfer.Return['return_
  * `noticeDelayMs` later, as Increase's webhook would be (so BankReturnWindows, should it run
  * first, finds it too).
  */
-export class FakeIncrease {
-  readonly prenotifications = new Map<string, ACHPrenotification>();
-  readonly transfers = new Map<string, ACHTransfer>();
-  readonly createdPerKey = new Map<string, number>();
+export class FakeIncrease extends FakeIncreaseLedger {
   /** Every request as received, faults included. */
   readonly requests: { method: string; path: string; idempotencyKey?: string }[] = [];
   /** Each notice POSTed to `noticeUrl`: the object it told of and the status answered (0: no answer). */
   readonly notices: { objectId: string; status: number }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly byKey = new Map<string, { id: string; body: string }>();
   private faults: { status: 429 | 503; afterWork: boolean }[] = [];
-  private sequence = 0;
   private constructor(
     readonly url: string,
     private readonly close: () => Promise<void>,
-    readonly options: FakeIncreaseOptions,
-  ) {}
+    options: FakeIncreaseOptions,
+  ) {
+    super(options);
+  }
 
   static async start(options: Partial<FakeIncreaseOptions> = {}): Promise<FakeIncrease> {
     const settings = withDefaults(options);
@@ -80,28 +68,6 @@ export class FakeIncrease {
     fake = new FakeIncrease(`http://127.0.0.1:${port}`, () => new Promise((r) => server.close(() => r())), settings);
     fake.load();
     return fake;
-  }
-
-  /** What `stateFile` holds (./fake-increase-state.ts), if anything. */
-  private load(): void {
-    const state = this.options.stateFile && readFakeIncreaseState(this.options.stateFile);
-    if (!state) return;
-    this.sequence = state.sequence;
-    for (const prenote of state.prenotifications) this.prenotifications.set(prenote.id, prenote);
-    for (const transfer of state.transfers) this.transfers.set(transfer.id, transfer);
-    for (const [key, first] of state.byKey) this.byKey.set(key, first);
-    for (const [key, count] of state.createdPerKey) this.createdPerKey.set(key, count);
-  }
-
-  private save(): void {
-    if (!this.options.stateFile) return;
-    writeFakeIncreaseState(this.options.stateFile, {
-      sequence: this.sequence,
-      prenotifications: [...this.prenotifications.values()],
-      transfers: [...this.transfers.values()],
-      byKey: [...this.byKey],
-      createdPerKey: [...this.createdPerKey],
-    });
   }
 
   stop(): Promise<void> {
@@ -115,83 +81,6 @@ export class FakeIncrease {
     this.faults.push(...Array.from({ length: count }, () => ({ status, afterWork })));
   }
 
-  /** The prenotification sent with this idempotency key. */
-  prenotificationByKey(key: string): ACHPrenotification | undefined {
-    const id = this.byKey.get(key)?.id;
-    return id === undefined ? undefined : this.prenotifications.get(id);
-  }
-
-  /** The transfer sent with this idempotency key. */
-  transferByKey(key: string): ACHTransfer | undefined {
-    const id = this.byKey.get(key)?.id;
-    return id === undefined ? undefined : this.transfers.get(id);
-  }
-
-  /** Increase submits every prenotification waiting to be (it does so within the day it was made). */
-  submitPrenotifications(): void {
-    for (const prenote of this.prenotifications.values()) {
-      if (prenote.status === 'pending_submitting') prenote.status = 'submitted';
-    }
-  }
-
-  /** Increase holds a prenotification for a person to look at: it is not sent. */
-  holdPrenotification(id: string): void {
-    this.prenotification(id).status = 'requires_attention';
-  }
-
-  /** The receiving bank returns the prenotification. */
-  returnPrenotification(id: string, reason: ACHPrenotification.PrenotificationReturn['return_reason_code']) {
-    const prenote = this.prenotification(id);
-    prenote.status = 'returned';
-    prenote.prenotification_return = { created_at: this.options.now().toISOString(), return_reason_code: reason };
-    return prenote;
-  }
-
-  /**
-   * The receiving bank posts the prenotification and asks that later entries use corrected
-   * data (a notification of change): the prenotification is `submitted`, not returned.
-   */
-  notifyOfChange(id: string, change: ACHPrenotification.NotificationsOfChange['change_code']) {
-    const prenote = this.prenotification(id);
-    prenote.status = 'submitted';
-    prenote.notifications_of_change.push({
-      change_code: change,
-      ...correctionFor(change, prenote),
-      created_at: this.options.now().toISOString(),
-    });
-    return prenote;
-  }
-
-  /** Increase submits every transfer waiting to be (`pending_submission` → `submitted`); held or unapproved ones stay. */
-  submitTransfers(): void {
-    for (const transfer of this.transfers.values()) {
-      if (transfer.status === 'pending_submission') transfer.status = 'submitted';
-    }
-  }
-
-  /** Increase holds a transfer for a person to look at (`requires_attention`), or rejects it (`rejected`): no money moves. */
-  stopTransfer(id: string, status: 'requires_attention' | 'rejected'): ACHTransfer {
-    const transfer = this.transfer(id);
-    transfer.status = status;
-    return transfer;
-  }
-
-  /** The receiving bank returns the transfer (Increase's `return`, with the NACHA code it carries). */
-  returnTransfer(id: string, reason: ACHTransfer.Return['return_reason_code']): ACHTransfer {
-    const transfer = this.transfer(id);
-    transfer.status = 'returned';
-    transfer.return = {
-      addenda_information: null,
-      created_at: this.options.now().toISOString(),
-      raw_return_reason_code: RAW_CODE_OF[reason],
-      return_reason_code: reason,
-      trace_number: '000000000000001',
-      transaction_id: `transaction_${++this.sequence}`,
-      transfer_id: transfer.id,
-    };
-    return transfer;
-  }
-
   /**
    * Increase's webhook telling that an object changed (`<object type>.updated` by default),
    * signed with the secret (or another key, or at another time).
@@ -202,18 +91,6 @@ export class FakeIncrease {
   ): { body: string; headers: Record<string, string> } {
     const sequence = ++this.sequence;
     return increaseWebhook({ sequence, objectId, category, at }, signedWith);
-  }
-
-  private prenotification(id: string): ACHPrenotification {
-    const prenote = this.prenotifications.get(id);
-    if (!prenote) throw new Error(`no prenotification ${id}`);
-    return prenote;
-  }
-
-  private transfer(id: string): ACHTransfer {
-    const transfer = this.transfers.get(id);
-    if (!transfer) throw new Error(`no transfer ${id}`);
-    return transfer;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,9 +1,7 @@
-import Increase, { APIError, IdempotencyKeyAlreadyUsedError, NotFoundError } from 'increase';
+import Increase, { IdempotencyKeyAlreadyUsedError, NotFoundError } from 'increase';
 import type { ACHPrenotification } from 'increase/resources/ach-prenotifications';
-import type { ACHTransfer } from 'increase/resources/ach-transfers';
 import * as z from 'zod/mini';
-import { debitChangeOf, statusChangeOf } from '#domain/ach-changes';
-import { creditReturnOf, debitReturnOf, returnWindowEnd, statusReturnOf } from '#domain/ach-returns';
+import { returnWindowEnd } from '#domain/ach-returns';
 import { achText } from '#domain/ach-text';
 import { newStatementCode } from '#domain/statement-code';
 import {
@@ -20,9 +18,21 @@ import {
   type PendingCheck,
   type StatementCredit,
 } from '../bank-provider';
-import { NACHA_CHANGE_CODE_OF } from './change-codes';
-import { checkKeyOf, parseCheckKey } from './check-key';
-import { NACHA_CODE_OF } from './return-codes';
+import { checkKeyOf } from './check-key';
+import {
+  CODE_IN_COMPANY_NAME,
+  DEFAULT_STATEMENT_NAME,
+  entryClassOf,
+  INDICATOR,
+  MICRO_ENTRY_DESCRIPTION,
+  receiverName,
+  STATEMENT_NAME_MAX,
+} from './entry-fields';
+import { creditOutcomesOf, outcomesOf, prenotificationAddress } from './entry-outcomes';
+import type { IncreaseBankOptions } from './options';
+import { failure, IncreaseRequestFailed } from './request-failed';
+
+export type { IncreaseBankOptions };
 
 // Real rails through Increase (docs/decisions.md#real-rails): the account's status and its
 // debits are asked with a credit and a debit prenotification, their returns told by
@@ -32,71 +42,6 @@ import { NACHA_CODE_OF } from './return-codes';
 // sent (account numbers) nor what Increase answered: only the operation, the status and
 // Increase's error type. The SDK's own logging is off, whatever INCREASE_LOG says.
 
-export interface IncreaseBankOptions {
-  apiKey: string;
-  /** The webhook secret as Increase shows it. */
-  webhookSecret: string;
-  /** The Increase account the entries are sent from. */
-  accountId: string;
-  /** A stand-in for Increase's API (tests); when given, `environment` is ignored. */
-  baseURL?: string;
-  /** @default 'production' */
-  environment?: 'production' | 'sandbox';
-  /** Retries of a request that failed with 408, 409, 429, 5xx or no answer. @default 2 */
-  maxRetries?: number;
-  /**
-   * The name a holder sees beside the statement code when the account has no `sender_name`
-   * (printable ASCII, at most 11 characters: docs/api.md#what-a-holder-sees).
-   * @default 'VERIFY'
-   */
-  statementName?: string;
-}
-
-/** A request to Increase that failed: the operation, the status and Increase's error type, nothing sent or answered. */
-export class IncreaseRequestFailed extends Error {
-  override readonly name = 'IncreaseRequestFailed';
-  constructor(
-    operation: string,
-    readonly status: number | undefined,
-    readonly type: string | undefined,
-  ) {
-    super(`Increase: ${operation} failed (${status ?? 'no answer'}${type ? ` ${type}` : ''})`);
-  }
-}
-
-/** Nacha's widths of the receiver's and the originator's names (printable ASCII, #domain/ach-text). */
-const INDIVIDUAL_NAME_MAX = 22;
-const COMPANY_NAME_MAX = 16;
-/**
- * Nacha's Micro-Entry rule (since 2022): a credit under $1 sent to verify an account says
- * `ACCTVERIFY` in its Company Entry Description (docs/decisions.md#the-statement-credit-is-a-micro-entry-issue-43).
- */
-const MICRO_ENTRY_DESCRIPTION = 'ACCTVERIFY';
-/** The company name statements show: a name the holder recognises, a space, the code (16 characters at most). */
-const STATEMENT_NAME_MAX = COMPANY_NAME_MAX - 5;
-const DEFAULT_STATEMENT_NAME = 'VERIFY';
-const CODE_IN_COMPANY_NAME = / ([A-Z0-9]{4})$/;
-
-/**
- * Nacha's class for the receiver, the same for every entry to one account: a business's
- * account takes corporate entries (CCD), a person's consumer ones (PPD; a CCD debit to a
- * consumer account may come back R05).
- */
-function entryClassOf(account: BankAccountCheckRef) {
-  return account.business
-    ? ({ standard_entry_class_code: 'corporate_credit_or_debit', destination_account_holder: 'business' } as const)
-    : ({
-        standard_entry_class_code: 'prearranged_payments_and_deposit',
-        destination_account_holder: 'individual',
-      } as const);
-}
-
-/** The receiver's name as Nacha's field takes it; none when nothing of it can be written in ASCII. */
-function receiverName(account: BankAccountRef): { individual_name?: string } {
-  const name = achText(account.account_holder_name, INDIVIDUAL_NAME_MAX);
-  return name ? { individual_name: name } : {};
-}
-
 /**
  * The event categories the adapter reads: the webhook subscription names these and no
  * other (docs/deploy.md#real-rails-increase); any other is ignored.
@@ -104,7 +49,6 @@ function receiverName(account: BankAccountRef): { individual_name?: string } {
 export const NOTICE_CATEGORIES = ['ach_prenotification.updated', 'ach_transfer.updated'] as const;
 
 const event = z.object({ category: z.string(), associated_object_id: z.string().check(z.minLength(1)) });
-const INDICATOR: Record<BankCheckKind, 'credit' | 'debit'> = { status: 'credit', debit: 'debit' };
 
 export class IncreaseBank implements BankProvider {
   readonly name = 'increase';
@@ -297,71 +241,4 @@ export class IncreaseBank implements BankProvider {
       throw failure(operation, error);
     }
   }
-}
-
-function failure(operation: string, error: unknown): IncreaseRequestFailed {
-  if (!(error instanceof APIError)) return new IncreaseRequestFailed(operation, undefined, undefined);
-  const type = (error.error as { type?: unknown } | undefined)?.type;
-  return new IncreaseRequestFailed(operation, error.status, typeof type === 'string' ? type : undefined);
-}
-
-/**
- * What a statement credit this adapter sent tells: returned by the holder's bank (what its
- * return code makes of the account), or rejected or canceled by Increase; nothing while it
- * waits for approval, is held for review, or is submitted.
- */
-function creditOutcomesOf(transfer: ACHTransfer, accountId: string): BankOutcome[] {
-  const address = parseCheckKey(transfer.idempotency_key);
-  if (address?.kind !== 'credit' || transfer.account_id !== accountId) throw new BankNoticeIgnored('not_ours');
-  const outcome = { tenant: address.tenant, id: address.id, kind: 'credit', reference: transfer.id } as const;
-  if (transfer.status === 'returned' && transfer.return) {
-    const reason = transfer.return.return_reason_code;
-    const code = NACHA_CODE_OF[reason as keyof typeof NACHA_CODE_OF] ?? transfer.return.raw_return_reason_code;
-    return [{ ...outcome, returned: creditReturnOf(code) }];
-  }
-  if (transfer.status === 'rejected' || transfer.status === 'canceled') {
-    return [{ ...outcome, returned: { control_status: 'canceled' } }];
-  }
-  return [];
-}
-
-/**
- * What a prenotification this adapter sent tells about its check: its return's outcome
- * (docs/api.md#ach-returns), or, while it stays submitted, that of the first notification
- * of change that says the account as given is wrong (docs/api.md#notifications-of-change).
- * Nothing for a prenotification that is not this service's, or that tells nothing yet.
- */
-function outcomesOf(prenote: ACHPrenotification, accountId: string): BankOutcome[] {
-  const address = prenotificationAddress(prenote, accountId);
-  if (!address) return [];
-  const returned = returnOf(prenote, address.kind) ?? changeOf(prenote, address.kind);
-  if (!returned) return [];
-  return [{ tenant: address.tenant, id: address.id, kind: address.kind, reference: prenote.id, returned }];
-}
-
-/** The check a prenotification of this service's answers: sent from its account, with its key and indicator. */
-function prenotificationAddress(prenote: ACHPrenotification, accountId: string) {
-  const address = parseCheckKey(prenote.idempotency_key);
-  if (!address || address.kind === 'credit' || prenote.account_id !== accountId) return undefined;
-  if (prenote.credit_debit_indicator !== INDICATOR[address.kind]) return undefined;
-  return { ...address, kind: address.kind };
-}
-
-function returnOf(prenote: ACHPrenotification, kind: BankCheckKind): Partial<AccountCheck> | undefined {
-  const reason = prenote.prenotification_return?.return_reason_code;
-  if (prenote.status !== 'returned' || !reason) return undefined;
-  // A reason newer than this SDK reaches the domain as it is, which fails the check as unexpected.
-  const code = NACHA_CODE_OF[reason] ?? reason;
-  return kind === 'status' ? statusReturnOf(code) : debitReturnOf(code);
-}
-
-function changeOf(prenote: ACHPrenotification, kind: BankCheckKind): Partial<AccountCheck> | undefined {
-  if (prenote.status !== 'submitted') return undefined;
-  for (const { change_code } of prenote.notifications_of_change) {
-    // A code newer than this SDK reaches the domain as it is, which reads it as telling nothing.
-    const code = NACHA_CHANGE_CODE_OF[change_code] ?? change_code;
-    const change = kind === 'status' ? statusChangeOf(code) : debitChangeOf(code);
-    if (change) return change;
-  }
-  return undefined;
 }
