@@ -6,6 +6,7 @@ import {
   actionsOf,
   type BuildOptions,
   buildApp,
+  kmsKeyIds,
   refId,
   resourcesOf,
   statementsOfFunction,
@@ -144,6 +145,13 @@ function bankRoutesOnRails() {
 }
 
 const NOTICE = 'POST /bank/notices';
+
+/** The purposes a KMS statement is confined to (`kms:EncryptionContext:purpose`); any purpose when unconfined. */
+function decryptPurposes(statement: object): string[] {
+  const condition = (statement as { Condition?: { StringEquals?: Record<string, string | string[]> } }).Condition;
+  const purposes = condition?.StringEquals?.['kms:EncryptionContext:purpose'];
+  return purposes === undefined ? ['<any purpose>'] : [purposes].flat();
+}
 const routesOf = (options: BuildOptions) =>
   Object.values(resourcesOf(synthTemplate(options), 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties ?? {});
 
@@ -178,6 +186,20 @@ describe('the provider’s notice route, POST /bank/notices', () => {
     );
     expect(notice.variables[CONFIG_ENV.tenantRatePerSecond]).toBeUndefined();
     expect(JSON.stringify(allowed)).not.toMatch(/"(CLIENT|RATE|IDEM|TENANT)#/);
+  });
+
+  it('on rails, its function cannot open an SSN or tax id: no kms:Decrypt under the ownership purpose (Increase checks no ownership)', () => {
+    const { template, functions } = functionsOf({ context: INCREASE });
+    const notice = functions.find((f) => f.description === NOTICE)!;
+    const decrypts = notice.statements.filter(
+      (statement) =>
+        refId(statement.Resource) === kmsKeyIds(template).cipher &&
+        statement.Effect === 'Allow' &&
+        actionsOf([statement]).includes('kms:Decrypt'),
+    );
+    const purposes = decrypts.flatMap((statement) => decryptPurposes(statement));
+    // It still opens the data keys it holds (digest and field key), each under its own purpose.
+    expect(purposes.sort()).toEqual(['digest-key', 'field-key']);
   });
 
   it('on rails, outputs the URL to register with the provider and the two secrets to set', () => {
