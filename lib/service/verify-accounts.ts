@@ -85,8 +85,9 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       // As BankReturnWindows, less the index: the return marked on its check, the account
       // with its checks (a Query of its partition) settled, its checks deleted.
       table: { actions: ['GetItem', 'UpdateItem', 'Query', 'DeleteItem'], leadingKeys: ['tenantData'] },
-      // Settling matches ownership and may send a valid control account its credit.
-      cipher: { decrypt: ['ownership'] },
+      // No cipher: settling matches ownership, but a bank on rails checks none (Increase's
+      // `checksOwnership` is false), so the SSN or tax id is never decrypted here; the
+      // statement code sent to a valid control account is stored as its digest.
       digestKey: true,
       fieldKey: true,
       // Reads the notice with the provider's signature scheme, and settling may send the credit.

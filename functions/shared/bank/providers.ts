@@ -30,6 +30,13 @@ export interface IncreaseRailsSettings {
 }
 
 /**
+ * Whether each rails provider's adapter checks ownership (its `checksOwnership`), known
+ * before it is opened: settling a verification decides by it whether to decrypt the SSN or
+ * tax id at all. Increase answers every ownership field `not_found` (ACH carries none).
+ */
+export const RAILS_CHECKS_OWNERSHIP: Readonly<Record<RailsProviderName, boolean>> = { increase: false };
+
+/**
  * The key of the placeholder the stack generates (`BankSecrets` construct): a secret whose
  * JSON value has it was never set by the operator.
  */

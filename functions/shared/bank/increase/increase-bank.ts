@@ -65,6 +65,7 @@ const INDICATOR: Record<BankCheckKind, 'credit' | 'debit'> = { status: 'credit',
 
 export class IncreaseBank implements BankProvider {
   readonly name = 'increase';
+  readonly checksOwnership = false;
   private readonly client: Increase;
   private readonly accountId: string;
   private readonly webhookSecret: string;

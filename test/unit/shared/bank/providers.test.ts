@@ -23,6 +23,7 @@ function fakeProvider(): BankProvider & { calls: string[] } {
   const calls: string[] = [];
   return {
     name: 'increase',
+    checksOwnership: false,
     calls,
     checkAccount: async () => {
       calls.push('checkAccount');
