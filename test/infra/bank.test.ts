@@ -31,8 +31,24 @@ const bankRowsDeployed = (routes = deployedRoutes(ROUTES)) =>
   [...routes.filter((r) => r.bank).map(routeKey), ...CONSUMERS.filter((c) => c.bank).map(consumerDescription)].sort();
 
 const consumer = (id: string) => consumerDescription(CONSUMERS.find((c) => c.id === id)!);
+/** The row of a function, by its description (a route's key, a consumer's `<id>: <source>`). */
+const rowIdOf = (description: string) =>
+  [...NOTICE_ROUTES, ...ROUTES].find((r) => routeKey(r) === description)?.id ?? description.split(':')[0]!;
+/** The variable each secret's ARN reaches a function in. */
+const SECRET_ARN_VARIABLE = {
+  apiKey: CONFIG_ENV.bankApiKeySecretArn,
+  webhookSecret: CONFIG_ENV.bankWebhookSecretArn,
+} as const;
 const secretActions = (statements: ReturnType<typeof functionsOf>['functions'][number]['statements']) =>
   actionsOf(statements).filter((action) => action.startsWith('secretsmanager:'));
+
+/** Each row that calls the bank, by id: the provider's secrets it reads on rails (its `bank.secrets`). */
+const secretsReadByRow = (): Record<string, string[]> =>
+  Object.fromEntries(
+    [...ROUTES, ...NOTICE_ROUTES, ...CONSUMERS].flatMap((row) =>
+      row.bank ? [[row.id, [...row.bank.secrets].sort()]] : [],
+    ),
+  );
 
 describe('the rows that call the bank', () => {
   it('are the verification worker and the hourly return windows (and, on rails, the notice route)', () => {
@@ -41,6 +57,14 @@ describe('the rows that call the bank', () => {
         .map((c) => c.id)
         .sort(),
     ).toEqual(['BankReturnWindows', 'VerificationWorker']);
+  });
+
+  it('each name the secrets they read: the API key all of them, the webhook secret only the notice route, which checks each notice’s signature', () => {
+    expect(secretsReadByRow()).toEqual({
+      VerificationWorker: ['apiKey'],
+      BankReturnWindows: ['apiKey'],
+      BankNotice: ['apiKey', 'webhookSecret'],
+    });
   });
 });
 
@@ -77,6 +101,16 @@ describe('-c bankProvider=increase', () => {
   const secrets = resourcesOf(template, 'AWS::SecretsManager::Secret');
   const secretIds = Object.keys(secrets).sort();
   const bankFunctions = functions.filter((f) => f.variables[CONFIG_ENV.bankProvider] !== undefined);
+  // Which secret is which: the outputs that tell the operator what to set name them.
+  const outputs = template.findOutputs('*');
+  const secretIdOf = {
+    apiKey: refId(outputs.BankApiKeySecretArn?.Value),
+    webhookSecret: refId(outputs.BankWebhookSecretArn?.Value),
+  };
+
+  it('tells the two secrets apart by their outputs', () => {
+    expect(Object.values(secretIdOf).sort()).toEqual(secretIds);
+  });
 
   it('creates the API key and the webhook secret in Secrets Manager, retained, holding a placeholder the operator replaces', () => {
     expect(secretIds).toHaveLength(2);
@@ -105,22 +139,46 @@ describe('-c bankProvider=increase', () => {
         [CONFIG_ENV.increaseAccountId]: 'account_in71c4amph0vgo2qllky',
         [CONFIG_ENV.increaseEnvironment]: 'sandbox',
       });
-      const arns = [f.variables[CONFIG_ENV.bankApiKeySecretArn], f.variables[CONFIG_ENV.bankWebhookSecretArn]];
-      expect(arns.map(refId).sort()).toEqual(secretIds);
     }
     for (const f of functions.filter((f) => !bankFunctions.includes(f))) {
       expect(f.variables[CONFIG_ENV.bankApiKeySecretArn], f.description).toBeUndefined();
+      expect(f.variables[CONFIG_ENV.bankWebhookSecretArn], f.description).toBeUndefined();
       expect(f.variables[CONFIG_ENV.increaseAccountId], f.description).toBeUndefined();
     }
   });
 
-  it('lets exactly those functions read exactly the two secrets (GetSecretValue, nothing else), and no other function any', () => {
+  it('gives each of those functions the ARN of exactly the secrets its row reads: the webhook secret’s to the notice route alone', () => {
+    const arnsOf = (f: (typeof functions)[number]) =>
+      Object.fromEntries(
+        Object.entries(SECRET_ARN_VARIABLE).flatMap(([secret, variable]) =>
+          f.variables[variable] === undefined ? [] : [[secret, refId(f.variables[variable])]],
+        ),
+      );
+    const given = Object.fromEntries(bankFunctions.map((f) => [f.description, arnsOf(f)]));
+    expect(given).toEqual({
+      [consumer('VerificationWorker')]: { apiKey: secretIdOf.apiKey },
+      [consumer('BankReturnWindows')]: { apiKey: secretIdOf.apiKey },
+      [NOTICE]: { apiKey: secretIdOf.apiKey, webhookSecret: secretIdOf.webhookSecret },
+    });
     for (const f of bankFunctions) {
-      const reads = f.statements.filter((s) => secretActions([s]).length > 0);
-      expect(reads, f.description).toHaveLength(1);
-      expect(reads[0]!.Action).toBe('secretsmanager:GetSecretValue');
-      expect(([reads[0]!.Resource].flat() as unknown[]).map(refId).sort()).toEqual(secretIds);
+      expect(Object.keys(arnsOf(f)).sort(), f.description).toEqual(secretsReadByRow()[rowIdOf(f.description)]);
     }
+  });
+
+  it('lets each of those functions read exactly the secrets its row reads (GetSecretValue, nothing else), and no other function any', () => {
+    const readable = Object.fromEntries(
+      bankFunctions.map((f) => {
+        const reads = f.statements.filter((s) => secretActions([s]).length > 0);
+        expect(reads, f.description).toHaveLength(1);
+        expect(reads[0]!.Action).toBe('secretsmanager:GetSecretValue');
+        return [f.description, ([reads[0]!.Resource].flat() as unknown[]).map(refId).sort()];
+      }),
+    );
+    expect(readable).toEqual({
+      [consumer('VerificationWorker')]: [secretIdOf.apiKey],
+      [consumer('BankReturnWindows')]: [secretIdOf.apiKey],
+      [NOTICE]: [secretIdOf.apiKey, secretIdOf.webhookSecret].sort(),
+    });
     const others = functions.filter((f) => !bankFunctions.includes(f));
     expect(others.flatMap((f) => secretActions(f.statements))).toEqual([]);
   });
@@ -158,7 +216,11 @@ const routesOf = (options: BuildOptions) =>
 describe('the provider’s notice route, POST /bank/notices', () => {
   it('is the one notice route, and calls the bank', () => {
     expect(NOTICE_ROUTES.map(routeKey)).toEqual([NOTICE]);
-    expect(NOTICE_ROUTES[0]).toMatchObject({ auth: 'provider-signature', bank: true, scopes: [] });
+    expect(NOTICE_ROUTES[0]).toMatchObject({
+      auth: 'provider-signature',
+      bank: { secrets: ['apiKey', 'webhookSecret'] },
+      scopes: [],
+    });
   });
 
   it('is not deployed with the sandbox bank: every route keeps the JWT authorizer and no notice URL is output', () => {

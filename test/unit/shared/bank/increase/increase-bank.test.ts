@@ -3,6 +3,7 @@ import { STATEMENT_CODE_PATTERN } from '#domain/verify-account';
 import { FakeIncrease } from '#lib/local/fake-increase';
 import { type BankAccountCheckRef, BankNoticeRefused, type PendingCheck } from '#shared/bank/bank-provider';
 import { IncreaseBank } from '#shared/bank/increase/increase-bank';
+import { ConfigError } from '#shared/config';
 
 /**
  * The Increase adapter against a local fake of Increase's API (lib/local/fake-increase.ts):
@@ -283,5 +284,24 @@ describe('IncreaseBank.sendStatementCredit', () => {
   it('fits Nacha field widths: a long holder or sender name is cut, not refused', async () => {
     const account = { ...accountRef(), account_holder_name: 'Maximiliana Alexandrova-Konstantinopoulou' };
     await expect(bank.sendStatementCredit(account, 'A sender name far too long', account.id)).resolves.toBeDefined();
+  });
+});
+
+describe('IncreaseBank without the webhook secret (a function that reads no notices is not given it)', () => {
+  it('sends and re-fetches prenotifications as ever, but refuses a notice with a ConfigError naming the missing secret, never taking it for a forged one', async () => {
+    const sender = new IncreaseBank({
+      apiKey: fake.options.apiKey,
+      accountId: 'account_in71c4amph0vgo2qllky',
+      baseURL: fake.url,
+    });
+    const account = accountRef();
+    const { references } = (await sender.checkAccount(account, 1)) as PendingCheck;
+    await expect(sender.confirmSilence('status', references.status as string)).resolves.toBe('unsent');
+
+    const notice = returned(`tenant-alice.${account.id}.status.1`, 'account_closed');
+    const refusal = sender.readNotice(notice.body, notice.headers);
+    await expect(refusal).rejects.toBeInstanceOf(ConfigError);
+    await expect(refusal).rejects.toThrow(/webhook secret.*BANK_WEBHOOK_SECRET_ARN/);
+    await expect(refusal).rejects.not.toThrow(fake.options.apiKey);
   });
 });
