@@ -16,6 +16,7 @@ import {
   type PendingCheck,
   type StatementCredit,
 } from '../bank-provider';
+import { missingBankSecret } from '../rails-secrets';
 import { checkKeyOf, parseCheckKey } from './check-key';
 import { NACHA_CODE_OF } from './return-codes';
 
@@ -29,8 +30,8 @@ import { NACHA_CODE_OF } from './return-codes';
 
 export interface IncreaseBankOptions {
   apiKey: string;
-  /** The webhook secret as Increase shows it. */
-  webhookSecret: string;
+  /** The webhook secret as Increase shows it; only a function that reads notices is given it (`readNotice` needs it). */
+  webhookSecret?: string;
   /** The Increase account the entries are sent from. */
   accountId: string;
   /** A stand-in for Increase's API (tests); when given, `environment` is ignored. */
@@ -68,13 +69,13 @@ export class IncreaseBank implements BankProvider {
   readonly checksOwnership = false;
   private readonly client: Increase;
   private readonly accountId: string;
-  private readonly webhookSecret: string;
+  private readonly webhookSecret: string | undefined;
 
   constructor({ apiKey, webhookSecret, accountId, baseURL, environment, maxRetries }: IncreaseBankOptions) {
-    // `baseURL: null` and an explicit log level keep the SDK from reading INCREASE_* variables.
+    // `baseURL: null`, `webhookSecret: null` and an explicit log level keep the SDK from reading INCREASE_* variables.
     this.client = new Increase({
       apiKey,
-      webhookSecret,
+      webhookSecret: webhookSecret ?? null,
       ...(baseURL ? { baseURL } : { baseURL: null, environment: environment ?? 'production' }),
       ...(maxRetries !== undefined && { maxRetries }),
       logLevel: 'off',
@@ -168,11 +169,12 @@ export class IncreaseBank implements BankProvider {
   }
 
   private unwrap(body: string, headers: Readonly<Record<string, string | undefined>>): unknown {
+    const key = this.webhookSecret ?? missingBankSecret('webhookSecret');
     const present = Object.fromEntries(
       Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
     try {
-      return this.client.events.unwrap(body, { headers: present, key: this.webhookSecret });
+      return this.client.events.unwrap(body, { headers: present, key });
     } catch (error) {
       // The verifier's messages name the check that failed (signature, timestamp), never the secret.
       throw new BankNoticeRefused(`not a notice from Increase: ${(error as Error).message}`);
