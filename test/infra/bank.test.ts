@@ -7,6 +7,7 @@ import {
   type BuildOptions,
   buildApp,
   kmsKeyIds,
+  propsOf,
   refId,
   resourcesOf,
   statementsOfFunction,
@@ -20,6 +21,8 @@ function functionsOf(options: BuildOptions) {
   const template = synthTemplate(options);
   const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((f) => ({
     description: f.Properties?.Description as string,
+    /** Its execution role's logical id (the role its own code, the Secrets Manager client included, runs under). */
+    role: refId(f.Properties?.Role),
     variables: (f.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>,
     statements: statementsOfFunction(template, f.Properties ?? {}),
   }));
@@ -93,6 +96,10 @@ describe('the default bank (sandbox)', () => {
 
   it('grants no function any Secrets Manager action', () => {
     expect(functions.flatMap((f) => secretActions(f.statements))).toEqual([]);
+  });
+
+  it('has no secret resource policy either', () => {
+    expect(resourcesOf(template, 'AWS::SecretsManager::ResourcePolicy')).toEqual({});
   });
 });
 
@@ -193,6 +200,92 @@ describe('-c bankProvider=increase', () => {
 
   it('passes cdk-nag, the secrets’ rotation finding acknowledged', () => {
     const { app } = buildApp({ nag: true, context: INCREASE });
+    expect(() => app.synth()).not.toThrow();
+  });
+});
+
+/** A role ARN as a resource policy names one: the logical id of `{ "Fn::GetAtt": [id, "Arn"] }`, or the literal ARN. */
+const principalOf = (arn: unknown) => (typeof arn === 'string' ? arn : `role ${refId(arn)}`);
+
+/** Each secret's resource policy, by the secret's logical id: its statements. */
+function secretPolicies(options: BuildOptions) {
+  const { template, functions } = functionsOf(options);
+  const outputs = template.findOutputs('*');
+  const ids = {
+    apiKey: refId(outputs.BankApiKeySecretArn?.Value)!,
+    webhookSecret: refId(outputs.BankWebhookSecretArn?.Value)!,
+  };
+  const policies = Object.values(resourcesOf(template, 'AWS::SecretsManager::ResourcePolicy')).map((p) =>
+    propsOf(p, 'secret resource policy'),
+  );
+  const policyOf = (secret: keyof typeof ids) => {
+    const found = policies.filter((p) => refId(p.SecretId) === ids[secret]);
+    expect(found, secret).toHaveLength(1);
+    return found[0]!.ResourcePolicy.Statement as Record<string, any>[];
+  };
+  /** The execution roles of the functions that may read a secret by their own policy. */
+  const readersOf = (secret: keyof typeof ids) =>
+    functions
+      .filter((f) =>
+        f.statements.some(
+          (s) =>
+            actionsOf([s]).includes('secretsmanager:GetSecretValue') &&
+            ([s.Resource].flat() as unknown[]).map(refId).includes(ids[secret]),
+        ),
+      )
+      .map((f) => `role ${f.role}`)
+      .sort();
+  const roleOf = (description: string) => `role ${functions.find((f) => f.description === description)?.role}`;
+  return { policies, policyOf, readersOf, roleOf };
+}
+
+const BREAK_GLASS = 'arn:aws:iam::123456789012:role/ops/BankSecretsBreakGlass';
+
+describe('on rails, each secret’s resource policy: only its readers’ own roles may read it', () => {
+  const { policies, policyOf, readersOf, roleOf } = secretPolicies({ context: INCREASE });
+
+  it('is one per secret, a single Deny of GetSecretValue to every principal whose ARN is none of its readers’ execution roles', () => {
+    expect(policies).toHaveLength(2);
+    for (const secret of ['apiKey', 'webhookSecret'] as const) {
+      const statements = policyOf(secret);
+      expect(statements, secret).toHaveLength(1);
+      const [deny] = statements;
+      expect(deny).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' }, Action: 'secretsmanager:GetSecretValue' });
+      expect(Object.keys(deny!.Condition)).toEqual(['ArnNotEquals']);
+      expect(Object.keys(deny!.Condition.ArnNotEquals)).toEqual(['aws:PrincipalArn']);
+    }
+  });
+
+  it('lists exactly the readers of each: the API key’s the three functions that call Increase, the webhook secret’s the notice route alone', () => {
+    const listed = (secret: 'apiKey' | 'webhookSecret') =>
+      [policyOf(secret)[0]!.Condition.ArnNotEquals['aws:PrincipalArn']].flat().map(principalOf).sort();
+    expect(listed('apiKey')).toEqual(readersOf('apiKey'));
+    expect(listed('webhookSecret')).toEqual(readersOf('webhookSecret'));
+    expect(listed('apiKey')).toEqual(
+      [roleOf(consumer('VerificationWorker')), roleOf(consumer('BankReturnWindows')), roleOf(NOTICE)].sort(),
+    );
+    expect(listed('webhookSecret')).toEqual([roleOf(NOTICE)]);
+  });
+
+  it('leaves everything but reading the value alone: the operator’s put-secret-value and describe-secret still work', () => {
+    for (const secret of ['apiKey', 'webhookSecret'] as const) {
+      const actions = policyOf(secret).flatMap((s) => [s.Action].flat());
+      expect(actions).toEqual(['secretsmanager:GetSecretValue']);
+    }
+  });
+
+  it('adds a break-glass role to both, when context bankSecretsBreakGlassRoleArn names one', () => {
+    const withBreakGlass = secretPolicies({ context: { ...INCREASE, bankSecretsBreakGlassRoleArn: BREAK_GLASS } });
+    for (const secret of ['apiKey', 'webhookSecret'] as const) {
+      const listed = [withBreakGlass.policyOf(secret)[0]!.Condition.ArnNotEquals['aws:PrincipalArn']]
+        .flat()
+        .map(principalOf);
+      expect(listed.sort(), secret).toEqual([...withBreakGlass.readersOf(secret), BREAK_GLASS].sort());
+    }
+  });
+
+  it('passes cdk-nag with a break-glass role too', () => {
+    const { app } = buildApp({ nag: true, context: { ...INCREASE, bankSecretsBreakGlassRoleArn: BREAK_GLASS } });
     expect(() => app.synth()).not.toThrow();
   });
 });
