@@ -1,15 +1,21 @@
 import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { AnyPrincipal, Effect, type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { BankSettings } from '#lib/context/bank-provider';
 import type { BankAccess } from '#lib/service/index';
 import { PLACEHOLDER_MARK, type RailsProviderName } from '#shared/bank/providers';
-import type { BankSecretName } from '#shared/bank/rails-secrets';
+import { BANK_SECRET_ARN_ENV, type BankSecretName } from '#shared/bank/rails-secrets';
 
 export interface BankSecretsProps {
   /** The provider whose secrets these are (in their descriptions). */
   readonly provider: RailsProviderName;
+  /**
+   * A role that may read both secrets beside the functions granted them (`confineReads`):
+   * the operators' way in, for an emergency (context `bankSecretsBreakGlassRoleArn`).
+   * @default - none: only the readers' own roles
+   */
+  readonly breakGlassRoleArn?: string;
 }
 
 /**
@@ -19,14 +25,20 @@ export interface BankSecretsProps {
  * value); the operator sets the provider's values (docs/deploy.md#real-rails-increase).
  * Retained: deleting the stack must not lose a key the provider issued. Encrypted with the
  * account's `aws/secretsmanager` key, so `secretsmanager:GetSecretValue` alone reads them;
- * each function is granted exactly the secrets its row reads (`grantRead`).
+ * each function is granted exactly the secrets its row reads (`grantRead`), and each
+ * secret's resource policy denies reading it to every other principal (`confineReads`).
  */
 export class BankSecrets extends Construct {
   readonly apiKey: Secret;
   readonly webhookSecret: Secret;
+  private readonly breakGlassRoleArn: string | undefined;
+  /** The roles granted each secret (`grantRead`), in the order granted. */
+  private readonly readers = new Map<BankSecretName, IRole[]>();
+  private confined = false;
 
   constructor(scope: Construct, id: string, props: BankSecretsProps) {
     super(scope, id);
+    this.breakGlassRoleArn = props.breakGlassRoleArn;
     const stage = Stack.of(this).stackName;
     this.apiKey = this.created('ApiKey', `${stage}: the ${props.provider} API key the bank functions call with`);
     this.webhookSecret = this.created(
@@ -40,16 +52,55 @@ export class BankSecrets extends Construct {
     return { apiKey: this.apiKey, webhookSecret: this.webhookSecret }[name];
   }
 
-  /** Lets a function's own role read exactly the secrets named: `secretsmanager:GetSecretValue` on those, nothing else. */
+  /**
+   * Lets a function's own role read exactly the secrets named: `secretsmanager:GetSecretValue`
+   * on those, nothing else, and the role among those each secret's resource policy spares.
+   */
   grantRead(names: readonly BankSecretName[], role: IRole): void {
-    if (names.length === 0) return;
-    const secrets = [...new Set(names)].map((name) => this.secret(name));
+    if (this.confined) {
+      throw new Error(
+        `${this.node.path}: ${role.node.path} is granted the bank's secrets after their resource policies were written; bind every function before confineReads()`,
+      );
+    }
+    const unique = [...new Set(names)];
+    if (unique.length === 0) return;
+    for (const name of unique) this.readers.set(name, [...(this.readers.get(name) ?? []), role]);
     role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['secretsmanager:GetSecretValue'],
-        resources: secrets.map((secret) => secret.secretArn),
+        resources: unique.map((name) => this.secret(name).secretArn),
       }),
     );
+  }
+
+  /**
+   * Gives each secret a resource policy that denies reading its value to every principal
+   * whose ARN (`aws:PrincipalArn`: for a Lambda function's session, its execution role's)
+   * is none of its readers' roles nor the break-glass role: a grant of
+   * `secretsmanager:GetSecretValue` on `*` elsewhere in the account cannot read the
+   * provider's keys. Nothing else is denied, so the operator's `put-secret-value` and
+   * `describe-secret` still work. Called once every function is bound (`VerifyServiceStack`).
+   */
+  confineReads(): void {
+    if (this.confined) throw new Error(`${this.node.path}: confineReads() is called once`);
+    this.confined = true;
+    for (const name of Object.keys(BANK_SECRET_ARN_ENV) as BankSecretName[]) {
+      const spared = [
+        ...(this.readers.get(name) ?? []).map((role) => role.roleArn),
+        ...(this.breakGlassRoleArn ? [this.breakGlassRoleArn] : []),
+      ];
+      this.secret(name).addToResourcePolicy(
+        new PolicyStatement({
+          sid: 'OnlyItsReadersReadIt',
+          effect: Effect.DENY,
+          principals: [new AnyPrincipal()],
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: ['*'],
+          // No reader at all: nobody reads it.
+          ...(spared.length > 0 && { conditions: { ArnNotEquals: { 'aws:PrincipalArn': spared } } }),
+        }),
+      );
+    }
   }
 
   private created(id: string, description: string): Secret {
