@@ -215,9 +215,8 @@ function secretPolicies(options: BuildOptions) {
     apiKey: refId(outputs.BankApiKeySecretArn?.Value)!,
     webhookSecret: refId(outputs.BankWebhookSecretArn?.Value)!,
   };
-  const policies = Object.values(resourcesOf(template, 'AWS::SecretsManager::ResourcePolicy')).map((p) =>
-    propsOf(p, 'secret resource policy'),
-  );
+  const policyResources = Object.values(resourcesOf(template, 'AWS::SecretsManager::ResourcePolicy'));
+  const policies = policyResources.map((p) => propsOf(p, 'secret resource policy'));
   const policyOf = (secret: keyof typeof ids) => {
     const found = policies.filter((p) => refId(p.SecretId) === ids[secret]);
     expect(found, secret).toHaveLength(1);
@@ -236,13 +235,21 @@ function secretPolicies(options: BuildOptions) {
       .map((f) => `role ${f.role}`)
       .sort();
   const roleOf = (description: string) => `role ${functions.find((f) => f.description === description)?.role}`;
-  return { policies, policyOf, readersOf, roleOf };
+  return { policies, policyResources, policyOf, readersOf, roleOf };
 }
 
 const BREAK_GLASS = 'arn:aws:iam::123456789012:role/ops/BankSecretsBreakGlass';
 
 describe('on rails, each secret’s resource policy: only its readers’ own roles may read it', () => {
-  const { policies, policyOf, readersOf, roleOf } = secretPolicies({ context: INCREASE });
+  const { policies, policyResources, policyOf, readersOf, roleOf } = secretPolicies({ context: INCREASE });
+
+  it('is retained with its secret, so a secret left behind (the stack deleted, or switched to the sandbox) stays unreadable but by the break-glass role', () => {
+    expect(policyResources).toHaveLength(2);
+    for (const policy of policyResources) {
+      expect(policy.DeletionPolicy).toBe('Retain');
+      expect(policy.UpdateReplacePolicy).toBe('Retain');
+    }
+  });
 
   it('is one per secret, a single Deny of GetSecretValue to every principal whose ARN is none of its readers’ execution roles', () => {
     expect(policies).toHaveLength(2);
