@@ -1,6 +1,6 @@
 import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AnyPrincipal, Effect, type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { ResourcePolicy, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { BankSettings } from '#lib/context/bank-provider';
 import type { BankAccess } from '#lib/service/index';
@@ -80,6 +80,8 @@ export class BankSecrets extends Construct {
    * `secretsmanager:GetSecretValue` on `*` elsewhere in the account cannot read the
    * provider's keys. Nothing else is denied, so the operator's `put-secret-value` and
    * `describe-secret` still work. Called once every function is bound (`VerifyServiceStack`).
+   * Retained like the secrets, so a secret left behind stays readable by the break-glass
+   * role alone.
    */
   confineReads(): void {
     if (this.confined) throw new Error(`${this.node.path}: confineReads() is called once`);
@@ -89,7 +91,8 @@ export class BankSecrets extends Construct {
         ...(this.readers.get(name) ?? []).map((role) => role.roleArn),
         ...(this.breakGlassRoleArn ? [this.breakGlassRoleArn] : []),
       ];
-      this.secret(name).addToResourcePolicy(
+      const secret = this.secret(name);
+      const { policyDependable: policy } = secret.addToResourcePolicy(
         new PolicyStatement({
           sid: 'OnlyItsReadersReadIt',
           effect: Effect.DENY,
@@ -100,6 +103,11 @@ export class BankSecrets extends Construct {
           ...(spared.length > 0 && { conditions: { ArnNotEquals: { 'aws:PrincipalArn': spared } } }),
         }),
       );
+      // Kept with the secret it guards: a secret left behind (the stack deleted, or switched
+      // to the sandbox) still holds the provider's key, while its readers' roles are deleted
+      // or lose their grant, so only the break-glass role may still read it.
+      if (!(policy instanceof ResourcePolicy)) throw new Error(`${secret.node.path}: no resource policy was created`);
+      policy.applyRemovalPolicy(RemovalPolicy.RETAIN);
     }
   }
 
