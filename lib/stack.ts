@@ -115,8 +115,12 @@ export class VerifyServiceStack extends Stack {
     });
     const tenantLimit = props.tenantLimit ?? limits.tenant;
     const bankSettings = props.bank ?? bankSettingsFromContext(this);
-    if (onRails(bankSettings))
-      this.bankSecrets = new BankSecrets(this, 'BankSecrets', { provider: bankSettings.provider });
+    if (onRails(bankSettings)) {
+      this.bankSecrets = new BankSecrets(this, 'BankSecrets', {
+        provider: bankSettings.provider,
+        breakGlassRoleArn: bankSettings.breakGlassRoleArn,
+      });
+    }
     const bank: BankBinding = { settings: bankSettings, secrets: this.bankSecrets };
 
     // The partner routes, and on real rails the provider's notice route.
@@ -148,6 +152,8 @@ export class VerifyServiceStack extends Stack {
       consumerEnvironment: consumerEnvironment(identification, screeningLists),
     });
     bindRouteQueues(routes, functions, this.pipeline.queues);
+    // Every function that reads a bank secret is bound: each secret now denies reading it to anyone else.
+    this.bankSecrets?.confineReads();
 
     // Tenants with split list partitions: every function that writes or reads a list must agree.
     const listShards = Object.fromEntries(

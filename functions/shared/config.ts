@@ -82,7 +82,10 @@ export const ENV = {
   bankProvider: 'BANK_PROVIDER',
   /** ARN of the Secrets Manager secret holding the provider's API key (AWS mode, rails only). */
   bankApiKeySecretArn: 'BANK_API_KEY_SECRET_ARN',
-  /** ARN of the Secrets Manager secret holding the provider's webhook signing secret (AWS mode, rails only). */
+  /**
+   * ARN of the Secrets Manager secret holding the provider's webhook signing secret (AWS
+   * mode, rails only): set only where the row reads notices (`bank.secrets`, the notice route).
+   */
   bankWebhookSecretArn: 'BANK_WEBHOOK_SECRET_ARN',
   /** The Increase account entries are sent from (`account_…`): not secret. */
   increaseAccountId: 'INCREASE_ACCOUNT_ID',

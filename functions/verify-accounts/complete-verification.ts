@@ -7,7 +7,13 @@ import {
   ownershipSecretContext,
   type VerifyAccount,
 } from '#domain/verify-account';
-import type { AccountCheck, OwnershipCheck, OwnershipClaims, PendingCheck } from '#shared/bank/bank-provider';
+import {
+  type AccountCheck,
+  IDENTIFIER_WITHHELD,
+  type OwnershipCheck,
+  type OwnershipClaims,
+  type PendingCheck,
+} from '#shared/bank/bank-provider';
 import { bank } from '#shared/bank/index';
 import { cipher } from '#shared/cipher/index';
 import { retryOnConflict } from '#shared/db/retry';
@@ -76,7 +82,13 @@ export async function settleVerification(
   const result: VerificationResult = { ...check };
 
   if (checksOwnership(account.type)) {
-    const secret = ownershipSecret && (await cipher().decrypt(ownershipSecret, ownershipSecretContext(account)));
+    // Opened only for a bank that matches it: on rails that do not (Increase), the function
+    // settling needs no decrypt grant for it, and the bank learns only that one was supplied.
+    const secret =
+      ownershipSecret &&
+      (provider.checksOwnership
+        ? await cipher().decrypt(ownershipSecret, ownershipSecretContext(account))
+        : IDENTIFIER_WITHHELD);
     const ownership = await provider.checkOwnership(account, ownershipClaims(account, secret));
     Object.assign(result, mergeOwnership(account, ownership));
   }

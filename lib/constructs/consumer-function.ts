@@ -71,7 +71,7 @@ export class ConsumerFunction extends ServiceFunction {
       timeout: Duration.seconds(consumer.timeoutSeconds),
       bundling: consumer.bundling,
       dataKeys: dataKeysOf(consumer).map((purpose) => props.dataKeys[purpose]),
-      bank: consumer.bank ? props.bank : undefined,
+      bank: consumer.bank ? { binding: props.bank, access: consumer.bank } : undefined,
     });
     this.consumer = consumer;
     this.bindTable(props.dataTable, consumer.table, { actsForOneTenant: consumer.crossTenant === undefined });

@@ -2,7 +2,7 @@ import type { Duration } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { FunctionBundling } from '#lib/service/index';
 import type { DataKeySpec } from '#shared/data-key/index';
-import type { BankBinding } from './bank-secrets';
+import type { FunctionBank } from './bank-secrets';
 import type { CipherKey } from './cipher-key';
 
 // What a ServiceFunction (./service-function.ts) is built with: the parts of its row that
@@ -59,12 +59,12 @@ export interface ServiceFunctionProps {
   readonly dataKeys?: readonly BoundDataKey[];
   /**
    * The bank, for a function whose row calls it (`bank`): `BANK_PROVIDER`, and on real
-   * rails the provider's settings and read access to its two secrets (see `bindBank`).
-   * Given at construction because it also shapes the bundle: only a function that calls
-   * the bank on rails carries the rails (`BANK_RAILS_IN_BUNDLE`).
+   * rails the provider's settings and read access to the secrets its row reads (see
+   * `bindBank`). Given at construction because it also shapes the bundle: only a function
+   * that calls the bank on rails carries the rails (`BANK_RAILS_IN_BUNDLE`).
    * @default - no bank: neither the variables nor any Secrets Manager permission
    */
-  readonly bank?: BankBinding;
+  readonly bank?: FunctionBank;
   /**
    * Constants defined in the bundle beside the data keys' (esbuild `define`), each derived
    * from the function's row, so that code behind a false one is left out of the bundle.

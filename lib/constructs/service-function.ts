@@ -7,10 +7,11 @@ import type { Construct } from 'constructs';
 import type { CipherAccess, TableAccess } from '#lib/service/index';
 import { splitTenantAccess } from '#lib/service/tenant-access';
 import { BANK_RAILS_BUNDLE_CONSTANT } from '#shared/bank/providers';
+import { BANK_SECRET_ARN_ENV } from '#shared/bank/rails-secrets';
 import { ENV } from '#shared/config';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import { APP_METRICS_ENV, APP_METRICS_NAMESPACE, appServiceName } from './app-metrics';
-import type { BankBinding } from './bank-secrets';
+import type { FunctionBank } from './bank-secrets';
 import { functionBundling } from './bundling';
 import { type CipherKey, purposeCondition } from './cipher-key';
 import type { DataTable } from './data-table';
@@ -81,7 +82,7 @@ export class ServiceFunction extends NodejsFunction {
         files: props.bundling?.files ?? [],
         heldDataKeys: held,
         bundleConstants: {
-          [BANK_RAILS_BUNDLE_CONSTANT]: props.bank?.secrets !== undefined,
+          [BANK_RAILS_BUNDLE_CONSTANT]: props.bank?.binding.secrets !== undefined,
           ...props.bundleConstants,
         },
       }),
@@ -197,20 +198,20 @@ export class ServiceFunction extends NodejsFunction {
 
   /**
    * The bank the function calls: `BANK_PROVIDER`; on real rails also the provider's
-   * settings (`INCREASE_ACCOUNT_ID`, `INCREASE_ENVIRONMENT`), its two secrets' ARNs
-   * (`BANK_API_KEY_SECRET_ARN`, `BANK_WEBHOOK_SECRET_ARN`) and `secretsmanager:GetSecretValue`
-   * on exactly those two, read once per warm container.
+   * settings (`INCREASE_ACCOUNT_ID`, `INCREASE_ENVIRONMENT`), and of its two secrets exactly
+   * those its row reads (`access.secrets`): each one's ARN (`BANK_API_KEY_SECRET_ARN`,
+   * `BANK_WEBHOOK_SECRET_ARN`) and `secretsmanager:GetSecretValue` on it, for the own role,
+   * read once per warm container.
    */
-  private bindBank({ settings, secrets }: BankBinding): void {
+  private bindBank({ binding: { settings, secrets }, access }: FunctionBank): void {
     this.addEnvironment(ENV.bankProvider, settings.provider);
     if (settings.provider === 'sandbox') return;
     if (!secrets) throw new Error(`${this.node.path}: the ${settings.provider} bank needs its secrets`);
     this.addEnvironment(ENV.increaseAccountId, settings.increase.accountId);
     this.addEnvironment(ENV.increaseEnvironment, settings.increase.environment);
     this.addEnvironment(ENV.bankStatementName, settings.increase.statementName);
-    this.addEnvironment(ENV.bankApiKeySecretArn, secrets.apiKey.secretArn);
-    this.addEnvironment(ENV.bankWebhookSecretArn, secrets.webhookSecret.secretArn);
-    this.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.arns }));
+    for (const name of access.secrets) this.addEnvironment(BANK_SECRET_ARN_ENV[name], secrets.secret(name).secretArn);
+    secrets.grantRead(access.secrets, this.role);
   }
 
   /**

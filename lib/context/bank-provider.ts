@@ -16,6 +16,7 @@ export const BANK_CONTEXT = {
   increaseEnvironment: 'increaseEnvironment',
   increaseAccountId: 'increaseAccountId',
   statementName: 'bankStatementName',
+  breakGlassRoleArn: 'bankSecretsBreakGlassRoleArn',
 } as const;
 
 /** Beside the 4-character code and a space, in Nacha's 16-character company name (docs/api.md#what-a-holder-sees). */
@@ -25,6 +26,8 @@ const SANDBOX_STATEMENT_NAME = 'VERIFY';
 
 /** Increase's object ids: `account_in71c4amph0vgo2qllky` (a sandbox's may carry a prefix before `account_`). */
 const INCREASE_ACCOUNT_ID = /^[a-z_]*account_[a-z0-9]+$/i;
+/** One IAM role's ARN, with its path if any (IAM's characters for role names and paths): no pattern, no user, no session. */
+const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 
 /** Increase's settings in a stack on its rails: none of them secret (the API key and webhook secret are in Secrets Manager). */
 export interface IncreaseSettings {
@@ -46,7 +49,17 @@ export interface IncreaseSettings {
 /** Which bank the functions that call one use, and its settings. */
 export type BankSettings =
   | { readonly provider: 'sandbox' }
-  | { readonly provider: 'increase'; readonly increase: IncreaseSettings };
+  | {
+      readonly provider: 'increase';
+      readonly increase: IncreaseSettings;
+      /**
+       * A role that may read the provider's secrets beside the functions that read them
+       * (each secret's resource policy denies everyone else): an operator's way in, for an
+       * emergency. Context `bankSecretsBreakGlassRoleArn`.
+       * @default - none: only the functions' own roles may read them
+       */
+      readonly breakGlassRoleArn?: string;
+    };
 
 /** Whether the settings name real rails (a provider with secrets, notices and a webhook route). */
 export const onRails = (settings: BankSettings): settings is Extract<BankSettings, { provider: 'increase' }> =>
@@ -60,6 +73,7 @@ export function bankSettingsFromContext(scope: Construct): BankSettings {
   const accountId = read(BANK_CONTEXT.increaseAccountId);
   const environment = read(BANK_CONTEXT.increaseEnvironment);
   const statementName = read(BANK_CONTEXT.statementName);
+  const breakGlass = read(BANK_CONTEXT.breakGlassRoleArn);
   if (name !== 'increase') {
     for (const [key, value] of [
       [BANK_CONTEXT.increaseAccountId, accountId],
@@ -72,6 +86,11 @@ export function bankSettingsFromContext(scope: Construct): BankSettings {
         );
       }
     }
+    if (!isUnset(breakGlass)) {
+      throw new Error(
+        `context "${BANK_CONTEXT.breakGlassRoleArn}" names who may read the bank's secrets, which exist only on real rails, but context "${BANK_CONTEXT.provider}" is ${name}: add -c ${BANK_CONTEXT.provider}=increase or drop it`,
+      );
+    }
     return { provider: 'sandbox' };
   }
   const env = isUnset(environment) ? 'sandbox' : increaseEnvironment(environment);
@@ -82,6 +101,7 @@ export function bankSettingsFromContext(scope: Construct): BankSettings {
       environment: env,
       statementName: statementNameOf(statementName, env),
     },
+    ...(!isUnset(breakGlass) && { breakGlassRoleArn: roleArn(breakGlass) }),
   };
 }
 
@@ -95,6 +115,15 @@ function statementNameOf(value: unknown, environment: IncreaseEnvironment): stri
   if (typeof value !== 'string' || !STATEMENT_NAME.test(value)) {
     throw new Error(
       `context "${BANK_CONTEXT.statementName}" must be 1 to 11 printable ASCII characters (the statement code takes the other 5 of Nacha's 16), not starting or ending with a space; got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+function roleArn(value: unknown): string {
+  if (typeof value !== 'string' || !ROLE_ARN.test(value)) {
+    throw new Error(
+      `context "${BANK_CONTEXT.breakGlassRoleArn}" must be an IAM role's ARN such as arn:aws:iam::123456789012:role/BankSecretsBreakGlass (one role, no wildcard); got ${JSON.stringify(value)}`,
     );
   }
   return value;

@@ -53,9 +53,13 @@ for (const route of ROUTES) {
   }
 }
 for (const route of NOTICE_ROUTES) {
-  if (route.auth !== 'provider-signature' || !route.bank || route.scopes.length > 0) {
+  if (
+    route.auth !== 'provider-signature' ||
+    !route.bank?.secrets.includes('webhookSecret') ||
+    route.scopes.length > 0
+  ) {
     throw new Error(
-      `notice route "${route.id}" must say auth: 'provider-signature' and bank: true, and take no scopes`,
+      `notice route "${route.id}" must say auth: 'provider-signature' and bank: { secrets: [..., 'webhookSecret'] } (it checks each notice's signature with it), and take no scopes`,
     );
   }
 }
@@ -110,6 +114,14 @@ export const STREAM_ROUTER: ConsumerDefinition = {
 };
 
 export const CONSUMERS: readonly ConsumerDefinition[] = [STREAM_ROUTER, ...AREAS.flatMap((area) => area.consumers)];
+
+for (const row of [...EVERY_ROUTE, ...CONSUMERS]) {
+  if (row.bank && !row.bank.secrets.includes('apiKey')) {
+    throw new Error(
+      `"${row.id}" calls the bank: name 'apiKey' in its bank.secrets (a provider on rails is called with it)`,
+    );
+  }
+}
 
 /**
  * Whether a route honours `Idempotency-Key` (its method is one of IDEMPOTENT_METHODS): the

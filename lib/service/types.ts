@@ -1,3 +1,4 @@
+import type { BankSecretName } from '#shared/bank/rails-secrets';
 import type { CipherPurpose } from '#shared/cipher/cipher';
 import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { KeyKind } from '#shared/db/keys';
@@ -59,6 +60,20 @@ export interface CipherAccess {
 /** The purposes of values stored in records (SSNs, tax ids, webhook secrets); the data keys are asked for apart. */
 export type RecordPurpose = Exclude<CipherPurpose, DataKeyPurpose>;
 
+/**
+ * What a function's own code asks of the bank (functions/shared/bank/): `BANK_PROVIDER`
+ * and, on real rails, the provider's settings and the secrets it reads, no other's.
+ */
+export interface BankAccess {
+  /**
+   * The secrets its code reads on rails: `apiKey` for any call to the provider (every row
+   * that calls the bank), `webhookSecret` to check a notice's signature (the notice route
+   * only). Each one's ARN, `secretsmanager:GetSecretValue` on it, and a place among the
+   * roles its resource policy lets read it (lib/constructs/bank-secrets.ts).
+   */
+  readonly secrets: readonly BankSecretName[];
+}
+
 /** Per-function bundling needs beyond the house defaults. */
 export interface FunctionBundling {
   /**
@@ -115,12 +130,8 @@ export interface RouteDefinition {
   readonly listPositions?: boolean;
   /** Served by the local runtime only (sandbox administration); never deployed. */
   readonly localOnly?: boolean;
-  /**
-   * Calls the bank (functions/shared/bank/): the function gets `BANK_PROVIDER` and, on
-   * real rails, the provider's settings and `secretsmanager:GetSecretValue` on its two
-   * secrets, which no other function gets.
-   */
-  readonly bank?: boolean;
+  /** Calls the bank (functions/shared/bank/), reading these of its secrets on real rails (`BankAccess`). */
+  readonly bank?: BankAccess;
   /**
    * Why its code reaches the records of many tenants where it acts for none, or for other
    * tenants than the one it acts for (an index partition that spans tenants, an operator's
@@ -203,7 +214,7 @@ export interface ConsumerDefinition {
   /** Sends account-holder emails (SES grant when a sender is configured). */
   readonly sendsEmail?: boolean;
   /** Calls the bank: as a route's `bank`. */
-  readonly bank?: boolean;
+  readonly bank?: BankAccess;
   /** Its code crosses tenants: as a route's `crossTenant`. */
   readonly crossTenant?: string;
   readonly timeoutSeconds: number;
@@ -229,8 +240,8 @@ export interface ServiceArea {
   readonly routes: readonly RouteDefinition[];
   /**
    * Routes the bank provider calls with its signed notices (`auth: 'provider-signature'`,
-   * `bank`): deployed, and served locally, only on real rails (`servedRoutes`). Not partner
-   * routes: no scopes, no tenant, not in the OpenAPI document.
+   * `bank` reading the webhook secret): deployed, and served locally, on real rails only
+   * (`servedRoutes`). Not partner routes: no scopes, no tenant, not in the OpenAPI document.
    */
   readonly noticeRoutes?: readonly RouteDefinition[];
   readonly consumers: readonly ConsumerDefinition[];

@@ -85,12 +85,14 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       // As BankReturnWindows, less the index: the return marked on its check, the account
       // with its checks (a Query of its partition) settled, its checks deleted.
       table: { actions: ['GetItem', 'UpdateItem', 'Query', 'DeleteItem'], leadingKeys: ['tenantData'] },
-      // Settling matches ownership and may send a valid control account its credit.
-      cipher: { decrypt: ['ownership'] },
+      // No cipher: settling matches ownership, but a bank on rails checks none (Increase's
+      // `checksOwnership` is false), so the SSN or tax id is never decrypted here; the
+      // statement code sent to a valid control account is stored as its digest.
       digestKey: true,
       fieldKey: true,
-      // Reads the notice with the provider's signature scheme, and settling may send the credit.
-      bank: true,
+      // Checks the notice's signature with the webhook secret, re-fetches what it names and,
+      // settling, may send the credit (the API key).
+      bank: { secrets: ['apiKey', 'webhookSecret'] },
     },
   ],
   consumers: [
@@ -105,8 +107,8 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       digestKey: true,
       // The bank is asked about the plain account number.
       fieldKey: true,
-      // Checks the account, and sends the statement credit.
-      bank: true,
+      // Checks the account, and sends the statement credit: the API key alone, no notices read.
+      bank: { secrets: ['apiKey'] },
       timeoutSeconds: 30,
     },
     {
@@ -148,8 +150,9 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
       cipher: { decrypt: ['ownership'] },
       digestKey: true,
       fieldKey: true,
-      // Settling a control account sends its statement credit.
-      bank: true,
+      // Confirms each silence with the provider, and settling a control account sends its
+      // statement credit: the API key alone, no notices read.
+      bank: { secrets: ['apiKey'] },
       crossTenant: 'reads the ended windows of every tenant (byDueTime), each account settled acting for its own',
       timeoutSeconds: 300,
     },

@@ -55,7 +55,7 @@ export function routeFunctions(
       bundling: route.bundling,
       dataKeys: dataKeysOf(route).map((purpose) => props.dataKeys[purpose]),
       takesIdempotencyKey: takesIdempotencyKey(route),
-      bank: route.bank ? props.bank : undefined,
+      bank: route.bank ? { binding: props.bank, access: route.bank } : undefined,
     })
       .bindTable(props.dataTable, tableAccessOfRoute(route), { actsForOneTenant: route.crossTenant === undefined })
       .bindCipherKey(props.cipherKey, route.cipher);

@@ -12,11 +12,15 @@ import type {
 /**
  * A bank on real rails as the verification flow sees it, without a provider: every check
  * is a prenotification sent and pending until the test tells a return or lets the window
- * end (`windowEndsAt`). Ownership is not offered (every field `not_found`); the credit
- * carries a fixed code. Keeps what was sent, with each call's attempt, to check idempotency.
+ * end (`windowEndsAt`). Ownership is not offered (every field `not_found`), and the SSN or
+ * tax id is not given to it unless a test says it checks ownership (`checksOwnership`); the
+ * credit carries a fixed code. Keeps what was sent, with each call's attempt, to check
+ * idempotency.
  */
 export class RailsBank implements BankProvider {
   readonly name = 'rails-test';
+  /** Whether it is given the SSN or tax id to check ownership with: not, as Increase, unless a test says so. */
+  checksOwnership = false;
   readonly sent: { kind: BankCheckKind; id: string; attempt: number }[] = [];
   readonly credits: string[] = [];
   /** What each account's ownership check was asked, by the account's number. */

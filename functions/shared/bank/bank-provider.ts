@@ -82,10 +82,21 @@ export interface AccountCheck {
   debit_status_reason?: DebitStatusReason;
 }
 
+/**
+ * What the account's owner claims, for the bank to match. `ssn` and `tax_id` are present
+ * exactly when the partner supplied one; a bank that checks no ownership
+ * (`checksOwnership` false) gets `IDENTIFIER_WITHHELD` in their place, never the value.
+ */
 export interface OwnershipClaims {
   person?: { first_name: string; last_name: string; phone_number?: string; ssn?: string };
   business?: { business_name: string; phone_number?: string; tax_id?: string };
 }
+
+/**
+ * Stands for an SSN or tax id that was supplied but not decrypted, because the bank checks
+ * no ownership: it answers the field (`not_found`) without ever seeing its value.
+ */
+export const IDENTIFIER_WITHHELD = '[withheld]';
 
 /** Per-field results for the fields that were supplied (and only those). */
 export interface OwnershipCheck {
@@ -107,6 +118,13 @@ export interface StatementCredit {
 export interface BankProvider {
   /** The provider's name (`sandbox`, `increase`): kept with a pending check. */
   readonly name: string;
+  /**
+   * Whether it matches ownership against the bank's records, and so needs the SSN or tax
+   * id in clear (`checkOwnership`). One that does not (ACH carries no ownership) is never
+   * given their values, so a function that only settles on its rails needs no decrypt
+   * grant for them (docs/decisions.md#real-rails).
+   */
+  readonly checksOwnership: boolean;
   /**
    * Checks an account's status and debits: the answer, or a check sent and pending. A
    * repeated call for the same account and `attempt` must not send again (the provider's

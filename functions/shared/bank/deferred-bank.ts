@@ -10,20 +10,25 @@ import type {
   PendingCheck,
   StatementCredit,
 } from './bank-provider';
+import { RAILS_CHECKS_OWNERSHIP, type RailsProviderName } from './providers';
 
 /**
  * A provider on real rails behind the synchronous `bank()` port: its adapter needs secrets
  * that are read over the network, so it is opened on the first call (once per container)
  * and every call is handed to it. A failed opening is forgotten, so the next call tries
- * again rather than failing for the container's lifetime.
+ * again rather than failing for the container's lifetime. Whether it checks ownership is
+ * known from the provider's name, without opening it.
  */
 export class DeferredBank implements BankProvider {
+  readonly checksOwnership: boolean;
   private opened: Promise<BankProvider> | undefined;
 
   constructor(
-    readonly name: string,
+    readonly name: RailsProviderName,
     private readonly open: () => Promise<BankProvider>,
-  ) {}
+  ) {
+    this.checksOwnership = RAILS_CHECKS_OWNERSHIP[name];
+  }
 
   async checkAccount(account: BankAccountCheckRef, attempt: number): Promise<AccountCheck | PendingCheck> {
     return (await this.provider()).checkAccount(account, attempt);

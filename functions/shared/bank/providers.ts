@@ -1,20 +1,15 @@
 import type { BankProvider } from './bank-provider';
+import type { BankSecrets } from './rails-secrets';
 
 // The banks a stack can use, by name (CDK context `bankProvider`, `BANK_PROVIDER` at run
 // time): the sandbox bank, which needs nothing, and the providers on real rails, each built
-// by an async factory from its two secrets and its settings. Adding a provider is one entry
+// by an async factory from its secrets and its settings. Adding a provider is one entry
 // in RAILS_PROVIDERS (and its settings); nothing here imports an adapter until it is opened.
 
 export const BANK_PROVIDERS = ['sandbox', 'increase'] as const;
 export type BankProviderName = (typeof BANK_PROVIDERS)[number];
 /** A provider on real rails: secrets, signed notices, a webhook route. */
 export type RailsProviderName = Exclude<BankProviderName, 'sandbox'>;
-
-/** A rails provider's two secrets (./secrets.ts reads them): its API key and the key its notices are signed with. */
-export interface BankSecrets {
-  readonly apiKey: string;
-  readonly webhookSecret: string;
-}
 
 /** Increase's environments: its sandbox moves no money (docs/deploy.md#real-rails-increase). */
 export const INCREASE_ENVIRONMENTS = ['sandbox', 'production'] as const;
@@ -30,6 +25,13 @@ export interface IncreaseRailsSettings {
   /** Another API base URL: a local fake of Increase's API (tests, `npm start`); never set by the stack. */
   readonly baseURL?: string;
 }
+
+/**
+ * Whether each rails provider's adapter checks ownership (its `checksOwnership`), known
+ * before it is opened: settling a verification decides by it whether to decrypt the SSN or
+ * tax id at all. Increase answers every ownership field `not_found` (ACH carries none).
+ */
+export const RAILS_CHECKS_OWNERSHIP: Readonly<Record<RailsProviderName, boolean>> = { increase: false };
 
 /**
  * The key of the placeholder the stack generates (`BankSecrets` construct): a secret whose

@@ -95,6 +95,8 @@ export function sandboxOwnershipCheck(account: BankAccountRef, claims: Ownership
 
 export class SandboxBank implements BankProvider {
   readonly name = 'sandbox';
+  /** By the documented rules (docs/sandbox.md), the SSN and tax id included. */
+  readonly checksOwnership = true;
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 

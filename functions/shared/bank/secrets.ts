@@ -1,12 +1,15 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ConfigError, ENV, optionalEnv } from '#shared/config';
-import { type BankSecrets, PLACEHOLDER_MARK, type RailsProviderName } from './providers';
+import { PLACEHOLDER_MARK, type RailsProviderName } from './providers';
+import type { BankSecrets } from './rails-secrets';
 
 // A provider's two secrets: its API key and the secret its webhook notices are signed with.
 // In AWS they live in Secrets Manager (the stack creates both, the operator sets their
-// values; docs/deploy.md#real-rails-increase) and are read once per container; locally
-// they come from the environment. They are never logged: the object serialises without
-// them, and the logger redacts `apiKey` and `*secret*` keys besides.
+// values; docs/deploy.md#real-rails-increase) and a function reads those whose ARN it is
+// given (its row's `bank.secrets`: the webhook secret only where notices are read), once
+// per container, with its own execution role; locally both come from the environment. They
+// are never logged: the object serialises without them, and the logger redacts `apiKey`
+// and `*secret*` keys besides.
 
 export type { BankSecrets };
 export { PLACEHOLDER_MARK };
@@ -35,14 +38,22 @@ export function resetBankSecrets(): void {
 async function readSecrets(provider: RailsProviderName): Promise<BankSecrets> {
   const apiKeyArn = optionalEnv(ENV.bankApiKeySecretArn);
   const webhookArn = optionalEnv(ENV.bankWebhookSecretArn);
-  if (apiKeyArn && webhookArn) {
-    const [apiKey, webhookSecret] = await Promise.all([secretValue(apiKeyArn), secretValue(webhookArn)]);
-    return hidden({ apiKey, webhookSecret });
+  if (!apiKeyArn && !webhookArn) return hidden(localSecrets(provider));
+  if (!apiKeyArn) {
+    throw new ConfigError(
+      `${ENV.bankWebhookSecretArn} is set without ${ENV.bankApiKeySecretArn}: every function that calls the bank reads its API key (name apiKey in its row's bank.secrets, lib/service/)`,
+    );
   }
-  return hidden(localSecrets(provider));
+  const [apiKey, webhookSecret] = await Promise.all([
+    secretValue(apiKeyArn),
+    webhookArn ? secretValue(webhookArn) : undefined,
+  ]);
+  return hidden({ apiKey, ...(webhookSecret !== undefined && { webhookSecret }) });
 }
 
 async function secretValue(arn: string): Promise<string> {
+  // The function's own credentials (its execution role), never a tenant role's: each
+  // secret's resource policy denies reading it to every role but its readers' own.
   client ??= new SecretsManagerClient({});
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
   if (!SecretString) throw new ConfigError(`secret ${arn} holds no string`);
@@ -78,12 +89,8 @@ function localSecrets(provider: RailsProviderName): BankSecrets {
   return { apiKey, webhookSecret };
 }
 
-/** The values, with a `toJSON` that shows neither: a secret passed to a log line or an error stays out of it. */
+/** The values, with a `toJSON` that shows none: a secret passed to a log line or an error stays out of it. */
 function hidden(secrets: BankSecrets): BankSecrets {
-  return Object.freeze(
-    Object.defineProperty({ ...secrets }, 'toJSON', {
-      value: () => ({ apiKey: '[redacted]', webhookSecret: '[redacted]' }),
-      enumerable: false,
-    }),
-  );
+  const redacted = Object.fromEntries(Object.keys(secrets).map((name) => [name, '[redacted]']));
+  return Object.freeze(Object.defineProperty({ ...secrets }, 'toJSON', { value: () => redacted, enumerable: false }));
 }

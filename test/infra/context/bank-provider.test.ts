@@ -74,6 +74,35 @@ describe('context bankProvider: which rails the verification worker uses', () =>
     expect(() => settings({ [key]: value })).toThrow(new RegExp(`context "${key}" is an Increase setting`));
   });
 
+  it('names a break-glass role that may read the bank’s secrets beside the functions that do (bankSecretsBreakGlassRoleArn)', () => {
+    const role = 'arn:aws:iam::123456789012:role/ops/BankSecretsBreakGlass';
+    expect(settings({ ...INCREASE, bankSecretsBreakGlassRoleArn: role })).toEqual({
+      provider: 'increase',
+      increase: { accountId: 'account_in71c4amph0vgo2qllky', environment: 'sandbox', statementName: 'VERIFY' },
+      breakGlassRoleArn: role,
+    });
+    expect(settings({ ...INCREASE, bankSecretsBreakGlassRoleArn: '' })).not.toHaveProperty('breakGlassRoleArn');
+  });
+
+  it.each([
+    ['arn:aws:iam::123456789012:user/alice'],
+    ['arn:aws:iam::123456789012:role/*'],
+    ['arn:aws:sts::123456789012:assumed-role/Ops/alice'],
+    ['arn:aws:iam::12345:role/Ops'],
+    ['BankSecretsBreakGlass'],
+    [42],
+  ])('refuses %j as the break-glass role: one IAM role’s ARN, no pattern', (value) => {
+    expect(() => settings({ ...INCREASE, bankSecretsBreakGlassRoleArn: value })).toThrow(
+      /context "bankSecretsBreakGlassRoleArn" must be an IAM role's ARN such as arn:aws:iam::123456789012:role\/BankSecretsBreakGlass/,
+    );
+  });
+
+  it('refuses a break-glass role without bankProvider=increase: the sandbox has no secrets to read', () => {
+    expect(() =>
+      settings({ bankSecretsBreakGlassRoleArn: 'arn:aws:iam::123456789012:role/BankSecretsBreakGlass' }),
+    ).toThrow(/context "bankSecretsBreakGlassRoleArn" .*bankProvider.* sandbox/);
+  });
+
   it('fails synthesis with the same message', () => {
     expect(() => buildApp({ context: { bankProvider: 'increase' } })).toThrow(
       /context "increaseAccountId" is required/,

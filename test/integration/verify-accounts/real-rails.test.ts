@@ -102,8 +102,28 @@ describe('real rails: an account waits for its prenotifications', () => {
     });
   });
 
-  it('an ownership account settled at the end of its window: its SSN opened for the bank, which offers no ownership (not_found)', async () => {
+  it('an ownership account settled at the end of its window by a bank that checks no ownership (as Increase): its SSN never opened, every field supplied not_found', async () => {
     rails.windowEndsAt = new Date(Date.now() - 1000);
+    const id = await created({
+      type: 'status_ownership',
+      person: { first_name: 'Jane', last_name: 'Doe', ssn: '078051120' },
+    });
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+    expect(await account(id)).toMatchObject({
+      verification_status: 'valid',
+      ownership_status: 'not_found',
+      person: { first_name_match: 'not_found', last_name_match: 'not_found' },
+    });
+    // The bank is told an SSN was supplied (so it answers its field), never what it is.
+    const claims = rails.ownershipClaims.get(id);
+    expect(claims?.person?.ssn).toEqual(expect.any(String));
+    expect(JSON.stringify(claims)).not.toContain('078051120');
+  });
+
+  it('an ownership account settled at the end of its window by a bank on rails that checks ownership: its SSN opened for the bank', async () => {
+    rails.windowEndsAt = new Date(Date.now() - 1000);
+    rails.checksOwnership = true;
     const id = await created({
       type: 'status_ownership',
       person: { first_name: 'Jane', last_name: 'Doe', ssn: '078051120' },

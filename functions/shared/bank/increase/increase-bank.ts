@@ -18,6 +18,7 @@ import {
   type PendingCheck,
   type StatementCredit,
 } from '../bank-provider';
+import { missingBankSecret } from '../rails-secrets';
 import { checkKeyOf } from './check-key';
 import {
   CODE_IN_COMPANY_NAME,
@@ -52,9 +53,10 @@ const event = z.object({ category: z.string(), associated_object_id: z.string().
 
 export class IncreaseBank implements BankProvider {
   readonly name = 'increase';
+  readonly checksOwnership = false;
   private readonly client: Increase;
   private readonly accountId: string;
-  private readonly webhookSecret: string;
+  private readonly webhookSecret: string | undefined;
   private readonly statementName: string;
 
   constructor({
@@ -66,10 +68,10 @@ export class IncreaseBank implements BankProvider {
     maxRetries,
     statementName,
   }: IncreaseBankOptions) {
-    // `baseURL: null` and an explicit log level keep the SDK from reading INCREASE_* variables.
+    // `baseURL: null`, `webhookSecret: null` and an explicit log level keep the SDK from reading INCREASE_* variables.
     this.client = new Increase({
       apiKey,
-      webhookSecret,
+      webhookSecret: webhookSecret ?? null,
       ...(baseURL ? { baseURL } : { baseURL: null, environment: environment ?? 'production' }),
       ...(maxRetries !== undefined && { maxRetries }),
       logLevel: 'off',
@@ -186,11 +188,12 @@ export class IncreaseBank implements BankProvider {
   }
 
   private unwrap(body: string, headers: Readonly<Record<string, string | undefined>>): unknown {
+    const key = this.webhookSecret ?? missingBankSecret('webhookSecret');
     const present = Object.fromEntries(
       Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
     try {
-      return this.client.events.unwrap(body, { headers: present, key: this.webhookSecret });
+      return this.client.events.unwrap(body, { headers: present, key });
     } catch (error) {
       // The verifier's messages name the check that failed (signature, timestamp), never the secret.
       throw new BankNoticeRefused(`not a notice from Increase: ${(error as Error).message}`);

@@ -2,8 +2,8 @@
 
 export interface IncreaseBankOptions {
   apiKey: string;
-  /** The webhook secret as Increase shows it. */
-  webhookSecret: string;
+  /** The webhook secret as Increase shows it; only a function that reads notices is given it (`readNotice` needs it). */
+  webhookSecret?: string;
   /** The Increase account the entries are sent from. */
   accountId: string;
   /** A stand-in for Increase's API (tests); when given, `environment` is ignored. */

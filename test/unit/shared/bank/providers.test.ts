@@ -29,6 +29,7 @@ function fakeProvider(): BankProvider & { calls: string[] } {
   const calls: string[] = [];
   return {
     name: 'increase',
+    checksOwnership: false,
     calls,
     checkAccount: async () => {
       calls.push('checkAccount');
@@ -80,6 +81,8 @@ describe('the bank port chooses the provider from BANK_PROVIDER', () => {
     resetDependencies();
     process.env[ENV.bankProvider] = 'sandbox';
     expect(bank()).toBeInstanceOf(SandboxBank);
+    // The sandbox matches ownership (docs/sandbox.md), so it is given the SSN or tax id.
+    expect(bank().checksOwnership).toBe(true);
   });
 
   it('is a provider on rails, named at once, that opens on first use (the port stays synchronous)', () => {
@@ -123,6 +126,12 @@ describe('a deferred bank', () => {
     await expect(deferred.checkAccount(ACCOUNT, 1)).rejects.toThrow('unreachable');
     await expect(deferred.checkAccount(ACCOUNT, 1)).resolves.toMatchObject({ verification_status: 'valid' });
     expect(open).toHaveBeenCalledTimes(2);
+  });
+
+  it('says whether its provider checks ownership from the provider’s name alone, without opening it (Increase: no)', () => {
+    const open = vi.fn(async () => fakeProvider());
+    expect(new DeferredBank('increase', open).checksOwnership).toBe(false);
+    expect(open).not.toHaveBeenCalled();
   });
 
   it('refuses a notice when its provider reads none', async () => {
@@ -192,5 +201,8 @@ describe('the rails providers the stack can name', () => {
     );
     expect(built.name).toBe('increase');
     expect(built.readNotice).toBeTypeOf('function');
+    // What the bank port says of Increase before opening it (`DeferredBank`) is what its adapter says.
+    expect(built.checksOwnership).toBe(false);
+    expect(new DeferredBank('increase', async () => built).checksOwnership).toBe(built.checksOwnership);
   });
 });

@@ -48,6 +48,28 @@ describe('the bank’s secrets in AWS (Secrets Manager)', () => {
     ).toEqual([API_KEY_ARN, WEBHOOK_ARN].sort());
   });
 
+  it('reads only the API key where the stack gives only its ARN (a function that reads no notices), once per container', async () => {
+    delete process.env[ENV.bankWebhookSecretArn];
+    answer({ [API_KEY_ARN]: 'key-live', [WEBHOOK_ARN]: 'whsec-live' });
+    const first = await bankSecrets('increase');
+    expect(await bankSecrets('increase')).toBe(first);
+    expect(first.apiKey).toBe('key-live');
+    expect(first.webhookSecret).toBeUndefined();
+    expect(secretsManager.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input.SecretId)).toEqual([
+      API_KEY_ARN,
+    ]);
+  });
+
+  it('refuses the webhook secret’s ARN without the API key’s: every function that calls the bank reads its API key', async () => {
+    delete process.env[ENV.bankApiKeySecretArn];
+    process.env[ENV.increaseApiKey] = 'key-local';
+    process.env[ENV.increaseWebhookSecret] = 'whsec-local';
+    await expect(bankSecrets('increase')).rejects.toThrow(
+      'BANK_WEBHOOK_SECRET_ARN is set without BANK_API_KEY_SECRET_ARN',
+    );
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(0);
+  });
+
   it('reads again after a failure, so a container recovers once Secrets Manager answers', async () => {
     secretsManager.on(GetSecretValueCommand).rejectsOnce(new Error('throttled'));
     await expect(bankSecrets('increase')).rejects.toThrow('throttled');

@@ -6,6 +6,7 @@ import { FakeIncrease } from '#lib/local/fake-increase';
 import { REPO_ROOT } from '#lib/repo-root';
 import { type BankAccountCheckRef, BankNoticeRefused, type PendingCheck } from '#shared/bank/bank-provider';
 import { IncreaseBank, NOTICE_CATEGORIES } from '#shared/bank/increase/increase-bank';
+import { ConfigError } from '#shared/config';
 
 /**
  * The Increase adapter against a local fake of Increase's API (lib/local/fake-increase.ts):
@@ -492,5 +493,24 @@ describe('the webhook subscription docs/deploy.md registers', () => {
     const page = readFileSync(join(REPO_ROOT, 'docs/deploy.md'), 'utf8');
     const named = [...page.matchAll(/"event_category": "([a-z_.]+)"/g)].map((m) => m[1]);
     expect(named.sort(), 'docs/deploy.md#real-rails-increase, step 3').toEqual([...NOTICE_CATEGORIES].sort());
+  });
+});
+
+describe('IncreaseBank without the webhook secret (a function that reads no notices is not given it)', () => {
+  it('sends and re-fetches prenotifications as ever, but refuses a notice with a ConfigError naming the missing secret, never taking it for a forged one', async () => {
+    const sender = new IncreaseBank({
+      apiKey: fake.options.apiKey,
+      accountId: 'account_in71c4amph0vgo2qllky',
+      baseURL: fake.url,
+    });
+    const account = accountRef();
+    const { references } = (await sender.checkAccount(account, 1)) as PendingCheck;
+    await expect(sender.confirmSilence('status', references.status as string)).resolves.toBe('unsent');
+
+    const notice = returned(`tenant-alice.${account.id}.status.1`, 'account_closed');
+    const refusal = sender.readNotice(notice.body, notice.headers);
+    await expect(refusal).rejects.toBeInstanceOf(ConfigError);
+    await expect(refusal).rejects.toThrow(/webhook secret.*BANK_WEBHOOK_SECRET_ARN/);
+    await expect(refusal).rejects.not.toThrow(fake.options.apiKey);
   });
 });
