@@ -93,6 +93,18 @@ export function importGraph(root: string, folders: readonly string[]): ImportGra
   return { edges, unresolved };
 }
 
+/** Every source file `from` reaches through its imports, itself included. */
+export function reachableFrom(graph: ImportGraph, from: SourcePath): Set<SourcePath> {
+  const seen = new Set<SourcePath>();
+  const walk = (file: SourcePath): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of graph.edges.get(file) ?? []) walk(next);
+  };
+  walk(from);
+  return seen;
+}
+
 /** The strongly connected components with more than one member (Tarjan): every cycle. */
 export function cyclesOf<T>(edges: ReadonlyMap<T, ReadonlySet<T>>): T[][] {
   let next = 0;

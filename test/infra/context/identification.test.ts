@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { consumerDescription } from '#lib/constructs/consumer-function';
+import { REPO_ROOT } from '#lib/repo-root';
 import { CONSUMERS, STREAM_ROUTER } from '#lib/service/index';
 import { ENV as CONFIG_ENV } from '#shared/config';
+import { importGraph, reachableFrom } from '#test/support/import-graph';
 import { type BuildOptions, buildApp, resourcesOf, synthTemplate } from '../harness';
 
 const identificationWorker = CONSUMERS.find((c) => c.id === 'IdentificationWorker')!;
+/** Where the screening threshold is read (`screeningThreshold()`), as the held lists are indexed. */
+const THRESHOLD_READER = 'functions/shared/db/screening/held-lists.ts';
 
 /** Each function (by description) that has the variable, with its value. */
 const functionsWith = (options: BuildOptions, variable: string) =>
@@ -93,9 +97,14 @@ describe('context screeningThreshold: the score at or above which a person match
   const threshold = (value: unknown) =>
     functionsWith({ context: { screeningThreshold: value } }, CONFIG_ENV.screeningThreshold);
 
-  it('reaches only the function that screens (IdentificationWorker), as SCREENING_THRESHOLD', () => {
-    expect(threshold(90)).toEqual({ [consumerDescription(identificationWorker)]: '90' });
-    expect(threshold('80')).toEqual({ [consumerDescription(identificationWorker)]: '80' });
+  it('reaches every function whose code scores persons against the lists, and only those, as SCREENING_THRESHOLD', () => {
+    // Scoring reads the threshold where the held lists are indexed: a row whose handler reaches that module scores.
+    const graph = importGraph(REPO_ROOT, ['functions']);
+    const scorers = CONSUMERS.filter((c) => reachableFrom(graph, c.handler).has(THRESHOLD_READER));
+    expect(scorers.map((c) => c.id)).toEqual(expect.arrayContaining(['IdentificationWorker', 'ScreeningWorker']));
+    const everyScorer = (value: string) => Object.fromEntries(scorers.map((c) => [consumerDescription(c), value]));
+    expect(threshold(90)).toEqual(everyScorer('90'));
+    expect(threshold('80')).toEqual(everyScorer('80'));
   });
 
   it('is left out when unset, so the matcher’s default (85) applies', () => {
