@@ -35,6 +35,34 @@ describe('downloading OFAC’s list files', () => {
     expect((await downloadListFiles(server.url, limits)).files.sdn?.text).toBe(text);
   });
 
+  it('refuses a redirect to another host (here: localhost for 127.0.0.1), and never asks it', async () => {
+    const elsewhere = server.url.replace('127.0.0.1', 'localhost');
+    server.serve('moved/sdn.csv', { kind: 'file', text: '1,"A",-0-,-0-\r\n\u001a' });
+    server.serve('sdn.csv', { kind: 'redirect', location: `${elsewhere}moved/sdn.csv` });
+    const download = downloadListFiles(server.url, limits);
+    await expect(download).rejects.toThrow(ListDownloadError);
+    await expect(download).rejects.toThrow(
+      /^sdn\.csv: .*sdn\.csv redirected to http:\/\/localhost:\d+\/moved\/sdn\.csv: only .* 127\.0\.0\.1:\d+ is followed$/,
+    );
+    expect(server.requests).not.toContain('moved/sdn.csv');
+  });
+
+  it('follows at most 3 redirects', async () => {
+    const text = '1,"A",-0-,-0-\r\n\u001a';
+    server.serve('hop4/sdn.csv', { kind: 'file', text });
+    server.serve('hop3/sdn.csv', { kind: 'redirect', location: '/hop4/sdn.csv' });
+    server.serve('hop2/sdn.csv', { kind: 'redirect', location: '/hop3/sdn.csv' });
+    server.serve('hop1/sdn.csv', { kind: 'redirect', location: '/hop2/sdn.csv' });
+    server.serve('sdn.csv', { kind: 'redirect', location: '/hop1/sdn.csv' });
+    await expect(downloadListFiles(server.url, limits)).rejects.toThrow(
+      /^sdn\.csv: .*sdn\.csv redirected more than 3 times$/,
+    );
+    expect(server.requests).not.toContain('hop4/sdn.csv');
+
+    server.serve('sdn.csv', { kind: 'redirect', location: '/hop2/sdn.csv' });
+    expect((await downloadListFiles(server.url, limits)).files.sdn?.text).toBe(text);
+  });
+
   it('fails, naming the file, when one answers other than 200', async () => {
     server.serve('cons_alt.csv', { kind: 'status', status: 500 });
     const download = downloadListFiles(server.url, limits);
