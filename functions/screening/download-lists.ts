@@ -11,6 +11,19 @@ import { FILE_NAMES, type ListFile, type ListFiles, OFAC_FILES } from './load-li
  */
 export const OFAC_LISTS_URL = 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/';
 
+/**
+ * OFAC's published-list store (S3 in AWS GovCloud): the service answers each file with a
+ * redirect to a presigned address there. The only host other than the base URL's that a
+ * download follows a redirect to, and only from OFAC's service.
+ */
+export const OFAC_STORE_HOST = 'wc2h-sls-prod-public-published.s3.us-gov-west-1.amazonaws.com';
+
+/** OFAC's service redirects once (to its store); a mirror may add one or two of its own. */
+export const MAX_REDIRECTS = 3;
+
+/** How a request goes out: the global `fetch`; a test routes host names to a loopback stand-in. */
+export type Fetch = (url: URL, init: RequestInit) => Promise<Response>;
+
 export interface DownloadLimits {
   /** Per file, from the request to the last byte. */
   readonly timeoutMs: number;
@@ -42,11 +55,12 @@ export class ListDownloadError extends Error {
 export async function downloadListFiles(
   baseUrl: string,
   limits: DownloadLimits = DEFAULT_DOWNLOAD_LIMITS,
+  send: Fetch = fetch,
 ): Promise<DownloadedLists> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   const downloads = await Promise.all(
     OFAC_FILES.map(
-      async (key) => [key, await download(new URL(FILE_NAMES[key], base), FILE_NAMES[key], limits)] as const,
+      async (key) => [key, await download(new URL(FILE_NAMES[key], base), FILE_NAMES[key], limits, send)] as const,
     ),
   );
   const files: Record<string, ListFile> = {};
@@ -62,23 +76,21 @@ async function download(
   url: URL,
   name: string,
   limits: DownloadLimits,
+  send: Fetch,
 ): Promise<{ file: ListFile; publishedAt?: string }> {
   const fail = (reason: string, cause?: unknown): never => {
     throw new ListDownloadError(name, reason, { cause });
   };
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  const response = await fetch(url, {
-    signal,
-    headers: { 'user-agent': 'verify-service screening lists refresh', accept: 'text/csv, */*' },
-  }).catch((error: unknown) => fail(`download of ${url.href} failed (${reasonOf(error, limits)})`, error));
+  const response = await follow(url, signal, send).catch((error: unknown) =>
+    fail(
+      error instanceof Refused ? error.message : `download of ${url.href} failed (${reasonOf(error, limits)})`,
+      error,
+    ),
+  );
   if (response.status !== 200) {
     await response.body?.cancel();
     fail(`${url.href} answered ${response.status}`);
-  }
-  // Redirects are followed (OFAC answers with a presigned address of its store), never to plain HTTP.
-  if (url.protocol === 'https:' && new URL(response.url).protocol !== 'https:') {
-    await response.body?.cancel();
-    fail(`${url.href} redirected to ${new URL(response.url).protocol} (only https is followed)`);
   }
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > limits.maxBytes) {
@@ -94,6 +106,47 @@ async function download(
     publishedAt: Number.isNaN(lastModified) ? undefined : new Date(lastModified).toISOString(),
   };
 }
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The answer to `url`, following redirects by hand (`fetch` would follow any, to anywhere,
+ * before its answer could be checked): at most `MAX_REDIRECTS`, each to the base URL's host
+ * (or, from OFAC's service, to its store), and never from HTTPS to anything else. A
+ * redirect refused is never asked.
+ */
+async function follow(url: URL, signal: AbortSignal, send: Fetch): Promise<Response> {
+  const hosts = hostsFor(url);
+  let at = url;
+  for (let redirects = 0; ; redirects++) {
+    const response = await send(at, {
+      signal,
+      redirect: 'manual',
+      headers: { 'user-agent': 'verify-service screening lists refresh', accept: 'text/csv, */*' },
+    });
+    if (!REDIRECTS.has(response.status)) return response;
+    await response.body?.cancel();
+    const location = response.headers.get('location');
+    if (!location) throw new Refused(`${at.href} answered ${response.status} without a Location`);
+    if (redirects === MAX_REDIRECTS) throw new Refused(`${url.href} redirected more than ${MAX_REDIRECTS} times`);
+    const next = new URL(location, at);
+    if (!hosts.includes(next.host) || !(next.protocol === 'https:' || next.protocol === url.protocol)) {
+      const schemes = url.protocol === 'https:' ? 'https' : `https or ${url.protocol.slice(0, -1)}`;
+      throw new Refused(
+        `${at.href} redirected to ${next.origin}${next.pathname}: only ${schemes} on ${hosts.join(' or ')} is followed`,
+      );
+    }
+    at = next;
+  }
+}
+
+/** Where a download from `url` may be redirected: its own host, and OFAC's store from OFAC's service. */
+function hostsFor(url: URL): string[] {
+  return url.host === new URL(OFAC_LISTS_URL).host ? [url.host, OFAC_STORE_HOST] : [url.host];
+}
+
+/** A redirect the download does not follow. */
+class Refused extends Error {}
 
 class TooLarge extends Error {}
 

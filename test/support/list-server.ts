@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAbsolute, join } from 'node:path';
+import type { Fetch } from '#functions/screening/download-lists';
 import { REPO_ROOT } from '#lib/repo-root';
 
 // OFAC's download service as the refresh sees it, on 127.0.0.1: the files of a folder
@@ -25,6 +26,12 @@ export interface ListServer {
   serve(name: string, answer: Answer): void;
   /** Serves every file of a folder (relative to the repository or absolute) with one `Last-Modified`. */
   serveFolder(dir: string, lastModified?: string): Promise<void>;
+  /**
+   * A `fetch` that takes these host names to this server, as DNS and TLS would take them to
+   * OFAC's (no test leaves the machine): `<scheme>://<host>/<path>` is asked as `<url><path>`,
+   * and every URL asked is noted in `asked`. Any other host fails as a name no DNS knows.
+   */
+  routing(hosts: readonly string[]): { readonly fetch: Fetch; readonly asked: string[] };
   close(): Promise<void>;
 }
 
@@ -77,6 +84,20 @@ export async function startListServer(): Promise<ListServer> {
         const text = await readFile(join(isAbsolute(dir) ? dir : join(REPO_ROOT, dir), name), 'utf8');
         answers.set(name, { kind: 'file', text, lastModified });
       }
+    },
+    routing(hosts) {
+      const asked: string[] = [];
+      const local = new URL(`http://127.0.0.1:${port}/`);
+      const routed: Fetch = (url, init) => {
+        if (!hosts.includes(url.host)) {
+          return Promise.reject(
+            new TypeError('fetch failed', { cause: new Error(`getaddrinfo ENOTFOUND ${url.host}`) }),
+          );
+        }
+        asked.push(url.href);
+        return fetch(new URL(`${url.pathname}${url.search}`, local), init);
+      };
+      return { fetch: routed, asked };
     },
     async close() {
       for (const response of held) response.socket?.destroy();

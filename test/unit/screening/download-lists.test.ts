@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { downloadListFiles, ListDownloadError } from '#functions/screening/download-lists';
+import {
+  downloadListFiles,
+  ListDownloadError,
+  OFAC_LISTS_URL,
+  OFAC_STORE_HOST,
+} from '#functions/screening/download-lists';
 import { type ListServer, OFAC_FIXTURES, startListServer } from '#test/support/list-server';
 
 // Against a loopback server standing in for OFAC's download service (no internet).
@@ -28,7 +33,7 @@ describe('downloading OFAC’s list files', () => {
     expect(server.requests.sort()).toEqual(['add.csv', 'alt.csv', 'cons_alt.csv', 'cons_prim.csv', 'sdn.csv']);
   });
 
-  it('follows a redirect (OFAC answers with an address in its store)', async () => {
+  it('follows a redirect on the base URL’s host', async () => {
     const text = '1,"A",-0-,-0-\r\n\u001a';
     server.serve('moved/sdn.csv', { kind: 'file', text });
     server.serve('sdn.csv', { kind: 'redirect', location: '/moved/sdn.csv' });
@@ -36,6 +41,7 @@ describe('downloading OFAC’s list files', () => {
   });
 
   it('refuses a redirect to another host (here: localhost for 127.0.0.1), and never asks it', async () => {
+    server.requests.length = 0;
     const elsewhere = server.url.replace('127.0.0.1', 'localhost');
     server.serve('moved/sdn.csv', { kind: 'file', text: '1,"A",-0-,-0-\r\n\u001a' });
     server.serve('sdn.csv', { kind: 'redirect', location: `${elsewhere}moved/sdn.csv` });
@@ -97,5 +103,60 @@ describe('downloading OFAC’s list files', () => {
     await expect(downloadListFiles(server.url, { ...limits, maxBytes: 1_000_000 })).rejects.toThrow(
       /^sdn\.csv: more than the 1000000 bytes allowed/,
     );
+  });
+});
+
+describe('downloading from OFAC’s service (its host names taken to the loopback stand-in)', () => {
+  const NAMES = ['sdn.csv', 'alt.csv', 'add.csv', 'cons_prim.csv', 'cons_alt.csv'];
+  const SERVICE = new URL(OFAC_LISTS_URL);
+  const TEXT = '1,"A",-0-,-0-\r\n\u001a';
+  /** Each file answered as OFAC answers it: a redirect to a presigned address in its store. */
+  function serveAsOfac() {
+    for (const name of NAMES) {
+      const stored = `Published/current/${name}?X-Amz-Signature=abc`;
+      server.serve(`${SERVICE.pathname.slice(1)}${name}`, {
+        kind: 'redirect',
+        location: `https://${OFAC_STORE_HOST}/${stored}`,
+      });
+      server.serve(stored, { kind: 'file', text: TEXT, lastModified: 'Fri, 04 Sep 2026 14:01:44 GMT' });
+    }
+  }
+
+  it('follows OFAC’s redirect to a presigned address in its store', async () => {
+    serveAsOfac();
+    const route = server.routing([SERVICE.host, OFAC_STORE_HOST]);
+    const { files } = await downloadListFiles(OFAC_LISTS_URL, limits, route.fetch);
+    expect(files.consAlt?.text).toBe(TEXT);
+    expect(route.asked).toContain(`https://${OFAC_STORE_HOST}/Published/current/sdn.csv?X-Amz-Signature=abc`);
+  });
+
+  it.each([
+    ['plain HTTP, even on OFAC’s own host', `http://${SERVICE.host}/Published/current/sdn.csv`],
+    ['plain HTTP to its store', `http://${OFAC_STORE_HOST}/Published/current/sdn.csv`],
+    ['another host, another S3 bucket too', 'https://lists-mirror.s3.amazonaws.com/sdn.csv'],
+  ])('refuses a redirect to %s, and never asks it', async (_, location) => {
+    serveAsOfac();
+    server.serve(`${SERVICE.pathname.slice(1)}sdn.csv`, { kind: 'redirect', location });
+    const route = server.routing([SERVICE.host, OFAC_STORE_HOST, 'lists-mirror.s3.amazonaws.com']);
+    const download = downloadListFiles(OFAC_LISTS_URL, limits, route.fetch);
+    await expect(download).rejects.toThrow(ListDownloadError);
+    await expect(download).rejects.toThrow(
+      `sdn.csv: ${OFAC_LISTS_URL}sdn.csv redirected to ${location}: only https on ${SERVICE.host} or ${OFAC_STORE_HOST} is followed`,
+    );
+    expect(route.asked).not.toContain(location);
+  });
+
+  it('never follows a mirror to OFAC’s store: a mirror’s files come from its own host', async () => {
+    const mirror = 'https://lists.example.com/ofac/';
+    for (const name of NAMES) server.serve(`ofac/${name}`, { kind: 'file', text: TEXT });
+    server.serve('ofac/sdn.csv', {
+      kind: 'redirect',
+      location: `https://${OFAC_STORE_HOST}/Published/current/sdn.csv`,
+    });
+    const route = server.routing(['lists.example.com', OFAC_STORE_HOST]);
+    await expect(downloadListFiles(mirror, limits, route.fetch)).rejects.toThrow(
+      /^sdn\.csv: .*: only https on lists\.example\.com is followed$/,
+    );
+    expect(route.asked.filter((url) => url.includes(OFAC_STORE_HOST))).toEqual([]);
   });
 });
