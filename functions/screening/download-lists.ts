@@ -21,6 +21,17 @@ export const OFAC_STORE_HOST = 'wc2h-sls-prod-public-published.s3.us-gov-west-1.
 /** OFAC's service redirects once (to its store); a mirror may add one or two of its own. */
 export const MAX_REDIRECTS = 3;
 
+/**
+ * `value` as the base URL of the lists when it is an https:// URL, else undefined: the lists
+ * decide who is sanctioned, so they never come over plain HTTP (the deployment's setting,
+ * `npm run lists:load -- --url`).
+ */
+export function httpsUrl(value: unknown): URL | undefined {
+  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  return url.protocol === 'https:' ? url : undefined;
+}
+
 /** How a request goes out: the global `fetch`; a test routes host names to a loopback stand-in. */
 export type Fetch = (url: URL, init: RequestInit) => Promise<Response>;
 
