@@ -1,13 +1,14 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ListFileError } from '#domain/csv';
 import type { ListedPerson, ScreeningList } from '#domain/screening-match';
 import { ListsRefreshRefused, refreshLists } from '#functions/screening/refresh-lists';
 import type { ListingRepository } from '#shared/db/screening/index';
 import type { ListingRef, ListsRefresh } from '#shared/db/screening/listings';
 import { setDependencies } from '#shared/dependencies';
+import { type ListServer, startListServer } from '#test/support/list-server';
 
 // The refresh's decisions on a repository that keeps the listings in memory and notes every
 // write (the same refresh on DynamoDB Local and OFAC's real files:
@@ -133,6 +134,41 @@ describe('refreshing the lists from a folder', () => {
       removed: 1,
       counts: { ALERTS: 0 },
     });
+  });
+});
+
+describe('refreshing the lists from a download', () => {
+  let server: ListServer;
+  beforeAll(async () => {
+    server = await startListServer();
+  });
+  afterAll(() => server.close());
+
+  const END = '\u001a';
+  const COPY: Record<string, string> = {
+    'sdn.csv': `${SDN}${END}`,
+    'alt.csv': `${ALT}${END}`,
+    'add.csv': END,
+    'cons_prim.csv': `${sdnRow(9, 'ROE, Rita')}${END}`,
+    'cons_alt.csv': END,
+  };
+  /** Serves the copy, each file with this `Last-Modified` (none where undefined). */
+  function publish(lastModified: Record<string, string | undefined>) {
+    for (const [name, text] of Object.entries(COPY))
+      server.serve(name, { kind: 'file', text, lastModified: lastModified[name] });
+  }
+  const DATE = 'Fri, 04 Sep 2026 14:01:44 GMT';
+
+  it('refuses a downloaded file that says not when it was published (no Last-Modified), unless forced', async () => {
+    publish({ 'alt.csv': DATE, 'add.csv': DATE, 'cons_prim.csv': DATE, 'cons_alt.csv': DATE });
+    const refresh = refreshLists({ url: server.url });
+    await expect(refresh).rejects.toThrow(ListsRefreshRefused);
+    await expect(refresh).rejects.toThrow(
+      'sdn.csv: sent no Last-Modified, so it cannot be told from an older copy replayed (the one last refreshed from is the newest allowed)',
+    );
+    expect(table.writes).toEqual([]);
+
+    expect(await refreshLists({ url: server.url }, { force: true })).toMatchObject({ put: 4 });
   });
 });
 
