@@ -32,6 +32,11 @@ export interface FileCheck {
   readonly name: string;
   /** Whether it ends as OFAC ends its files (`endsWhole`); a folder's files are not checked for it. */
   readonly whole: boolean;
+  /**
+   * Whether it was downloaded: a download must say when it was published (`Last-Modified`),
+   * or a replayed older copy could not be told; a folder's files are the operator's own.
+   */
+  readonly downloaded?: boolean;
   /** When it was published (the download's `Last-Modified`), ISO; unknown for a folder. */
   readonly publishedAt?: string;
   /** When the file the lists were last refreshed from was published, ISO. */
@@ -49,6 +54,11 @@ export function refreshProblems({ counts, files, limits }: RefreshCheckInput): s
   const problems: string[] = [];
   for (const file of files) {
     if (!file.whole) problems.push(`${file.name}: does not end with OFAC’s end-of-file mark (control-Z): cut short?`);
+    if (file.downloaded && !file.publishedAt) {
+      problems.push(
+        `${file.name}: sent no Last-Modified, so it cannot be told from an older copy replayed (the one last refreshed from is the newest allowed)`,
+      );
+    }
     if (file.publishedAt && file.lastPublishedAt && Date.parse(file.publishedAt) < Date.parse(file.lastPublishedAt)) {
       problems.push(
         `${file.name}: published ${file.publishedAt}, before the ${file.lastPublishedAt} last refreshed from`,

@@ -80,9 +80,10 @@ export async function refreshLists(source: ListSource, options: RefreshOptions =
         const file = files[key];
         if (!file) return [];
         const name = FILE_NAMES[key];
-        // A download must arrive whole; a folder's files are the operator's own.
-        const whole = 'url' in source ? endsWhole(file.text) : true;
-        return [{ name, whole, publishedAt: published[name], lastPublishedAt: last?.published[name] }];
+        // A download must arrive whole and dated; a folder's files are the operator's own.
+        const downloaded = 'url' in source;
+        const whole = downloaded ? endsWhole(file.text) : true;
+        return [{ name, whole, downloaded, publishedAt: published[name], lastPublishedAt: last?.published[name] }];
       }),
       limits: options.limits ?? DEFAULT_REFRESH_LIMITS,
     });

@@ -67,6 +67,19 @@ describe('the checks a fetched copy of the lists passes before anything is writt
     ]);
   });
 
+  it('refuses a downloaded file without a publication date (no Last-Modified): a replayed copy could not be told', () => {
+    const files = [
+      { name: 'sdn.csv', whole: true, downloaded: true, lastPublishedAt: '2026-09-04T14:01:44.000Z' },
+      { name: 'alt.csv', whole: true, downloaded: true },
+      { name: 'add.csv', whole: true, downloaded: true, publishedAt: '2026-09-04T14:01:44.000Z' },
+      { name: 'cons_prim.csv', whole: true, downloaded: false },
+    ];
+    expect(refreshProblems({ counts: [], files, limits })).toEqual([
+      'sdn.csv: sent no Last-Modified, so it cannot be told from an older copy replayed (the one last refreshed from is the newest allowed)',
+      'alt.csv: sent no Last-Modified, so it cannot be told from an older copy replayed (the one last refreshed from is the newest allowed)',
+    ]);
+  });
+
   it('refuses a file cut short (without OFAC’s end-of-file mark)', () => {
     expect(refreshProblems({ counts: [], files: [{ name: 'alt.csv', whole: false }], limits })).toEqual([
       'alt.csv: does not end with OFAC’s end-of-file mark (control-Z): cut short?',

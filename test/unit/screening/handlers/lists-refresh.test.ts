@@ -41,8 +41,12 @@ const clearSources = () => {
 beforeEach(clearSources);
 afterEach(clearSources);
 
+/** Serves the copy, each file dated as OFAC's store dates it (`Last-Modified`). */
 function serveCopy(overrides: Record<string, string> = {}) {
-  for (const [name, text] of Object.entries({ ...OFAC_COPY, ...overrides })) server.serve(name, { kind: 'file', text });
+  const lastModified = 'Fri, 04 Sep 2026 14:01:44 GMT';
+  for (const [name, text] of Object.entries({ ...OFAC_COPY, ...overrides })) {
+    server.serve(name, { kind: 'file', text, lastModified });
+  }
   process.env[ENV.screeningListsUrl] = server.url;
 }
 
