@@ -14,7 +14,11 @@ beforeAll(async () => {
   server = await startListServer();
 });
 afterAll(() => server.close());
-beforeEach(() => server.serveFolder(OFAC_FIXTURES));
+beforeEach(() => {
+  server.delay(0);
+  server.resetCounts();
+  return server.serveFolder(OFAC_FIXTURES);
+});
 
 const limits = { timeoutMs: 2_000, maxBytes: 5 * 1024 * 1024 };
 
@@ -103,6 +107,39 @@ describe('downloading OFAC’s list files', () => {
     await expect(downloadListFiles(server.url, { ...limits, maxBytes: 1_000_000 })).rejects.toThrow(
       /^sdn\.csv: more than the 1000000 bytes allowed/,
     );
+  });
+});
+
+describe('what a download holds in memory (the function has 512 MB)', () => {
+  const MiB = 1024 * 1024;
+
+  it('downloads the five files one after another, never two at once', async () => {
+    server.delay(50);
+    const { files } = await downloadListFiles(server.url, limits);
+    expect(Object.keys(files)).toHaveLength(5);
+    expect(server.mostAtOnce).toBe(1);
+    expect(server.requests.slice(-5)).toEqual(['sdn.csv', 'alt.csv', 'add.csv', 'cons_prim.csv', 'cons_alt.csv']);
+  });
+
+  it.each([
+    ['sdn.csv', 16 * MiB],
+    ['alt.csv', 8 * MiB],
+    ['add.csv', 8 * MiB],
+    ['cons_prim.csv', 2 * MiB],
+    ['cons_alt.csv', 1 * MiB],
+  ])('holds %s to its own cap, %i bytes, by default: a KiB more is refused as announced', async (name, cap) => {
+    const kib = 'x'.repeat(1024);
+    server.serve(name, { kind: 'stream', chunk: kib, times: cap / 1024 + 1, announce: true });
+    await expect(downloadListFiles(server.url)).rejects.toThrow(
+      `${name}: ${cap + 1024} bytes announced, more than the ${cap} allowed`,
+    );
+  });
+
+  it('refuses a file that passes its cap without announcing it, without reading the rest', async () => {
+    const chunk = 'x'.repeat(64 * 1024);
+    server.serve('sdn.csv', { kind: 'stream', chunk, times: 1024 }); // 64 MiB, chunked
+    await expect(downloadListFiles(server.url)).rejects.toThrow(`sdn.csv: more than the ${16 * MiB} bytes allowed`);
+    expect(server.sent('sdn.csv')).toBeLessThan(32 * MiB);
   });
 });
 
