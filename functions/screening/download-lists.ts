@@ -35,14 +35,32 @@ export function httpsUrl(value: unknown): URL | undefined {
 /** How a request goes out: the global `fetch`; a test routes host names to a loopback stand-in. */
 export type Fetch = (url: URL, init: RequestInit) => Promise<Response>;
 
+/** OFAC's files, by their key in `ListFiles`. */
+export type OfacFile = (typeof OFAC_FILES)[number];
+
 export interface DownloadLimits {
   /** Per file, from the request to the last byte. */
   readonly timeoutMs: number;
-  /** Per file: OFAC's largest (`sdn.csv`) is about 6 MB. */
-  readonly maxBytes: number;
+  /** Per file, in bytes: a file announced larger is refused unread, one arriving larger as soon as it passes. */
+  readonly maxBytes: Readonly<Record<OfacFile, number>>;
 }
 
-export const DEFAULT_DOWNLOAD_LIMITS: DownloadLimits = { timeoutMs: 60_000, maxBytes: 50 * 1024 * 1024 };
+const MiB = 1024 * 1024;
+
+/**
+ * The five files come one after another, each held whole in memory once it has arrived
+ * (the function has 512 MB), so each is capped at about three times its size or more:
+ * `sdn.csv` was 5.7 MB when last measured (2026-09); `alt.csv` and `add.csv`, taken in
+ * test/fixtures/ofac's proportions to it, about 1.7 and 2.5 MB; the Consolidated list's
+ * two, 0.24 and 0.07 MB in test/fixtures/ofac. At most 35 MiB arrive in all, one file's
+ * chunks at a time. 40 s a file: five in 200 s leave a third of ListsRefresh's 300 s for
+ * the comparison and the writes, so a stalled download fails as a refresh (counted,
+ * alarmed) before Lambda cuts the run.
+ */
+export const DEFAULT_DOWNLOAD_LIMITS: DownloadLimits = {
+  timeoutMs: 40_000,
+  maxBytes: { sdn: 16 * MiB, alt: 8 * MiB, add: 8 * MiB, consPrim: 2 * MiB, consAlt: 1 * MiB },
+};
 
 /** The files as downloaded, and when each was published (its `Last-Modified`, ISO, where sent). */
 export interface DownloadedLists {
@@ -69,16 +87,14 @@ export async function downloadListFiles(
   send: Fetch = fetch,
 ): Promise<DownloadedLists> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  const downloads = await Promise.all(
-    OFAC_FILES.map(
-      async (key) => [key, await download(new URL(FILE_NAMES[key], base), FILE_NAMES[key], limits, send)] as const,
-    ),
-  );
   const files: Record<string, ListFile> = {};
   const published: Record<string, string> = {};
-  for (const [key, { file, publishedAt }] of downloads) {
+  // One after another: only one file is arriving (as chunks, then as text) at any time.
+  for (const key of OFAC_FILES) {
+    const name = FILE_NAMES[key];
+    const { file, publishedAt } = await download(new URL(name, base), name, limits, limits.maxBytes[key], send);
     files[key] = file;
-    if (publishedAt) published[file.name] = publishedAt;
+    if (publishedAt) published[name] = publishedAt;
   }
   return { files: files as ListFiles, published };
 }
@@ -87,6 +103,7 @@ async function download(
   url: URL,
   name: string,
   limits: DownloadLimits,
+  maxBytes: number,
   send: Fetch,
 ): Promise<{ file: ListFile; publishedAt?: string }> {
   const fail = (reason: string, cause?: unknown): never => {
@@ -104,11 +121,11 @@ async function download(
     fail(`${url.href} answered ${response.status}`);
   }
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > limits.maxBytes) {
+  if (declared > maxBytes) {
     await response.body?.cancel();
-    fail(`${declared} bytes announced, more than the ${limits.maxBytes} allowed`);
+    fail(`${declared} bytes announced, more than the ${maxBytes} allowed`);
   }
-  const text = await readText(response, limits.maxBytes).catch((error: unknown) =>
+  const text = await readText(response, maxBytes).catch((error: unknown) =>
     fail(error instanceof TooLarge ? error.message : `download cut off (${reasonOf(error, limits)})`, error),
   );
   const lastModified = Date.parse(response.headers.get('last-modified') ?? '');
@@ -168,12 +185,12 @@ async function readText(response: Response, maxBytes: number): Promise<string> {
   if (response.body) {
     for await (const chunk of response.body) {
       size += chunk.byteLength;
-      // Leaving the loop cancels the rest of the body.
+      // Leaving the loop cancels the rest of the body: it is never read.
       if (size > maxBytes) throw new TooLarge(`more than the ${maxBytes} bytes allowed`);
       chunks.push(chunk);
     }
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 function reasonOf(error: unknown, limits: DownloadLimits): string {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_DOWNLOAD_LIMITS,
   downloadListFiles,
   ListDownloadError,
   OFAC_LISTS_URL,
@@ -20,7 +21,7 @@ beforeEach(() => {
   return server.serveFolder(OFAC_FIXTURES);
 });
 
-const limits = { timeoutMs: 2_000, maxBytes: 5 * 1024 * 1024 };
+const limits = { ...DEFAULT_DOWNLOAD_LIMITS, timeoutMs: 2_000 };
 
 describe('downloading OFAC’s list files', () => {
   it('fetches the five files under the base URL, each with its publication date', async () => {
@@ -100,13 +101,13 @@ describe('downloading OFAC’s list files', () => {
   });
 
   it('fails when a file is larger than allowed, announced or not', async () => {
-    await expect(downloadListFiles(server.url, { ...limits, maxBytes: 1_000_000 })).rejects.toThrow(
-      /^sdn\.csv: \d+ bytes announced, more than the 1000000 allowed/,
-    );
+    await expect(
+      downloadListFiles(server.url, { ...limits, maxBytes: { ...limits.maxBytes, sdn: 1_000_000 } }),
+    ).rejects.toThrow(/^sdn\.csv: \d+ bytes announced, more than the 1000000 allowed/);
     server.serve('sdn.csv', { kind: 'file', text: 'x'.repeat(2_000_000), chunked: true });
-    await expect(downloadListFiles(server.url, { ...limits, maxBytes: 1_000_000 })).rejects.toThrow(
-      /^sdn\.csv: more than the 1000000 bytes allowed/,
-    );
+    await expect(
+      downloadListFiles(server.url, { ...limits, maxBytes: { ...limits.maxBytes, sdn: 1_000_000 } }),
+    ).rejects.toThrow(/^sdn\.csv: more than the 1000000 bytes allowed/);
   });
 });
 
