@@ -9,6 +9,7 @@ import type { ListingRepository } from '#shared/db/screening/index';
 import type { ListingRef, ListsRefresh } from '#shared/db/screening/listings';
 import { setDependencies } from '#shared/dependencies';
 import { type ListServer, startListServer } from '#test/support/list-server';
+import { stopClock } from '#test/support/stopped-clock';
 
 // The refresh's decisions on a repository that keeps the listings in memory and notes every
 // write (the same refresh on DynamoDB Local and OFAC's real files:
@@ -134,6 +135,33 @@ describe('refreshing the lists from a folder', () => {
       removed: 1,
       counts: { ALERTS: 0 },
     });
+  });
+});
+
+describe('how far a list may shrink in 30 days', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const persons = (count: number) =>
+    Array.from({ length: count }, (_, n) => sdnRow(n + 1, `PERSON, Number${n + 1}`)).join('');
+  const copyOf = async (count: number) => ({ dir: await folder({ 'sdn.csv': persons(count) }) });
+  let clock: ReturnType<typeof stopClock>;
+  beforeEach(() => {
+    clock = stopClock(new Date('2026-09-01T04:00:00.000Z'));
+  });
+  afterEach(() => clock.restart());
+
+  it('refuses a list shrinking by just under 5 % a day once it is more than 5 % below its largest of the last 30 days', async () => {
+    await refreshLists(await copyOf(1000));
+    clock.advance(DAY);
+    expect(await refreshLists(await copyOf(951))).toMatchObject({ removed: 49 }); // 4.9 %
+    clock.advance(DAY);
+    table.writes.length = 0;
+
+    const refresh = refreshLists(await copyOf(905)); // 4.8 % of 951, 9.5 % of 1,000
+    await expect(refresh).rejects.toThrow(ListsRefreshRefused);
+    await expect(refresh).rejects.toThrow(
+      'SDN: 905 listed persons, 95 fewer than the 1000 of 2026-09-01, the most in the last 30 days (at most 50 may go within 30 days)',
+    );
+    expect(table.writes).toEqual([]);
   });
 });
 
