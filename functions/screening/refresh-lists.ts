@@ -1,4 +1,11 @@
-import { DEFAULT_REFRESH_LIMITS, endsWhole, type RefreshLimits, refreshProblems } from '#domain/list-refresh-checks';
+import {
+  DEFAULT_REFRESH_LIMITS,
+  endsWhole,
+  nextPeaks,
+  peakOf,
+  type RefreshLimits,
+  refreshProblems,
+} from '#domain/list-refresh-checks';
 import { diffListings, isEmptyDiff } from '#domain/listing-diff';
 import type { ListedPerson, ScreeningList } from '#domain/screening-match';
 import { screeningListings } from '#shared/db/screening/index';
@@ -69,13 +76,17 @@ export async function refreshLists(source: ListSource, options: RefreshOptions =
   ]);
   const storedListings = stored.flat().filter((listing) => covers.has(listing.source));
   const counts = Object.fromEntries(covered.map(({ source }) => [source, countOf(fetched, source)]));
+  // The alert list is the service's own file: it may be emptied, and is not held to a baseline.
+  const official = covered.filter(({ source }) => source !== 'ALERTS').map(({ source }) => source);
 
   if (!options.force) {
     const problems = refreshProblems({
-      // The alert list is the service's own file: it may be emptied.
-      counts: covered
-        .filter(({ source }) => source !== 'ALERTS')
-        .map(({ source }) => ({ source, stored: countOf(storedListings, source), fetched: counts[source] ?? 0 })),
+      counts: official.map((source) => ({
+        source,
+        stored: countOf(storedListings, source),
+        fetched: counts[source] ?? 0,
+        peak: peakOf(last?.peaks[source], now()),
+      })),
       files: OFAC_FILES.flatMap((key) => {
         const file = files[key];
         if (!file) return [];
@@ -92,9 +103,15 @@ export async function refreshLists(source: ListSource, options: RefreshOptions =
 
   const diff = diffListings(storedListings, fetched, covers);
   const changeId = isEmptyDiff(diff) ? undefined : await writeListChanges(diff);
+  const at = now();
+  const officialCounts = Object.fromEntries(official.map((source) => [source, counts[source] ?? 0]));
   await screeningListings().recordRefresh(
-    { published: { ...last?.published, ...published }, counts: { ...last?.counts, ...counts } },
-    now(),
+    {
+      published: { ...last?.published, ...published },
+      counts: { ...last?.counts, ...counts },
+      peaks: nextPeaks(last?.peaks ?? {}, officialCounts, at, options.force === true),
+    },
+    at,
   );
   return { changeId, put: diff.put.length, removed: diff.remove.length, counts };
 }

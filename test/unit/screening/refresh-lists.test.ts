@@ -163,6 +163,35 @@ describe('how far a list may shrink in 30 days', () => {
     );
     expect(table.writes).toEqual([]);
   });
+
+  it('forgets a count after 30 days: the largest of the days since is the baseline', async () => {
+    await refreshLists(await copyOf(1000));
+    clock.advance(DAY);
+    await refreshLists(await copyOf(951));
+    clock.advance(29 * DAY); // 2026-10-01: 2026-09-01 is 30 days back, 2026-09-02 within
+    expect(await refreshLists(await copyOf(905))).toMatchObject({ removed: 46 });
+    expect(table.refresh?.peaks).toEqual({ SDN: { '2026-09-02': 951, '2026-10-01': 905 } });
+  });
+
+  it('starts afresh from a copy an operator forced: the next day measures from it', async () => {
+    await refreshLists(await copyOf(1000));
+    clock.advance(DAY);
+    expect(await refreshLists(await copyOf(800), { force: true })).toMatchObject({ removed: 200 });
+    expect(table.refresh?.peaks).toEqual({ SDN: { '2026-09-02': 800 } });
+    clock.advance(DAY);
+    expect(await refreshLists(await copyOf(760))).toMatchObject({ removed: 40 });
+  });
+
+  it('keeps each day’s largest count, a growing list’s too', async () => {
+    await refreshLists(await copyOf(1000));
+    await refreshLists(await copyOf(1100));
+    await refreshLists(await copyOf(1050));
+    expect(table.refresh?.peaks).toEqual({ SDN: { '2026-09-01': 1100 } });
+    clock.advance(DAY);
+    await expect(refreshLists(await copyOf(1040))).rejects.toThrow(
+      'SDN: 1040 listed persons, 60 fewer than the 1100 of 2026-09-01, the most in the last 30 days (at most 55 may go within 30 days)',
+    );
+  });
 });
 
 describe('refreshing the lists from a download', () => {
