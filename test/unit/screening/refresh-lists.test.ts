@@ -129,6 +129,15 @@ describe('refreshing the lists from a folder', () => {
     expect(await refreshLists({ dir: fewer }, { force: true })).toMatchObject({ removed: 11 });
   });
 
+  it('never writes an empty list, even forced (an operator forces only the count and date checks)', async () => {
+    await refreshLists({ dir: await folder({ 'sdn.csv': SDN }) });
+    table.writes.length = 0;
+    const refresh = refreshLists({ dir: await folder({ 'sdn.csv': '' }) }, { force: true });
+    await expect(refresh).rejects.toThrow(ListsRefreshRefused);
+    await expect(refresh).rejects.toThrow('SDN: no listed person');
+    expect(table.writes).toEqual([]);
+  });
+
   it('lets the alert list, the service’s own, be emptied', async () => {
     await refreshLists({ dir: await folder({ 'alerts.csv': 'id,name,date_of_birth\na1,Alex Alertlist,\n' }) });
     expect(await refreshLists({ dir: await folder({ 'alerts.csv': 'id,name,date_of_birth\n' }) })).toMatchObject({
@@ -226,6 +235,15 @@ describe('refreshing the lists from a download', () => {
     expect(table.writes).toEqual([]);
 
     expect(await refreshLists({ url: server.url }, { force: true })).toMatchObject({ put: 4 });
+  });
+
+  it('never writes a download cut short, even forced', async () => {
+    publish({ 'sdn.csv': DATE, 'alt.csv': DATE, 'add.csv': DATE, 'cons_prim.csv': DATE, 'cons_alt.csv': DATE });
+    server.serve('alt.csv', { kind: 'file', text: ALT, lastModified: DATE });
+    const refresh = refreshLists({ url: server.url }, { force: true });
+    await expect(refresh).rejects.toThrow(ListsRefreshRefused);
+    await expect(refresh).rejects.toThrow('alt.csv: does not end with OFAC’s end-of-file mark (control-Z): cut short?');
+    expect(table.writes).toEqual([]);
   });
 });
 
