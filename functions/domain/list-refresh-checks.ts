@@ -102,13 +102,20 @@ export interface RefreshCheckInput {
   readonly counts: readonly SourceCount[];
   readonly files: readonly FileCheck[];
   readonly limits: RefreshLimits;
+  /**
+   * An operator's decision (docs/operations.md#screening-lists-refresh-failed): the count
+   * and date checks are lifted (a real mass delisting, an older file OFAC republished, a
+   * file sent undated); a copy cut short or a source emptied is still refused.
+   */
+  readonly forced?: boolean;
 }
 
 /** What is wrong with a fetched copy, one sentence each; none: it may be written. */
-export function refreshProblems({ counts, files, limits }: RefreshCheckInput): string[] {
+export function refreshProblems({ counts, files, limits, forced = false }: RefreshCheckInput): string[] {
   const problems: string[] = [];
   for (const file of files) {
     if (!file.whole) problems.push(`${file.name}: does not end with OFAC’s end-of-file mark (control-Z): cut short?`);
+    if (forced) continue;
     if (file.downloaded && !file.publishedAt) {
       problems.push(
         `${file.name}: sent no Last-Modified, so it cannot be told from an older copy replayed (the one last refreshed from is the newest allowed)`,
@@ -125,6 +132,7 @@ export function refreshProblems({ counts, files, limits }: RefreshCheckInput): s
       problems.push(`${source}: no listed person`);
       continue;
     }
+    if (forced) continue;
     const above = peak && peak.count > stored ? peak : undefined;
     const baseline = above?.count ?? stored;
     const allowance = Math.max(limits.minDropAllowance, Math.floor((baseline * limits.maxDropPercent) / 100));

@@ -25,9 +25,10 @@ export type ListSource = { readonly url: string } | { readonly dir: string };
 
 export interface RefreshOptions {
   /**
-   * Writes a copy the checks refuse (a large delisting, a republished older file): an
-   * operator's decision (docs/operations.md#screening-lists-refresh-failed). Never a file
-   * that does not parse.
+   * Writes a copy the count and date checks refuse (a large delisting, a republished older
+   * file, a file sent undated): an operator's decision
+   * (docs/operations.md#screening-lists-refresh-failed). Never a file that does not parse,
+   * a download cut short or an empty list.
    */
   readonly force?: boolean;
   readonly limits?: RefreshLimits;
@@ -79,27 +80,26 @@ export async function refreshLists(source: ListSource, options: RefreshOptions =
   // The alert list is the service's own file: it may be emptied, and is not held to a baseline.
   const official = covered.filter(({ source }) => source !== 'ALERTS').map(({ source }) => source);
 
-  if (!options.force) {
-    const problems = refreshProblems({
-      counts: official.map((source) => ({
-        source,
-        stored: countOf(storedListings, source),
-        fetched: counts[source] ?? 0,
-        peak: peakOf(last?.peaks[source], now()),
-      })),
-      files: OFAC_FILES.flatMap((key) => {
-        const file = files[key];
-        if (!file) return [];
-        const name = FILE_NAMES[key];
-        // A download must arrive whole and dated; a folder's files are the operator's own.
-        const downloaded = 'url' in source;
-        const whole = downloaded ? endsWhole(file.text) : true;
-        return [{ name, whole, downloaded, publishedAt: published[name], lastPublishedAt: last?.published[name] }];
-      }),
-      limits: options.limits ?? DEFAULT_REFRESH_LIMITS,
-    });
-    if (problems.length > 0) throw new ListsRefreshRefused(problems);
-  }
+  const problems = refreshProblems({
+    counts: official.map((source) => ({
+      source,
+      stored: countOf(storedListings, source),
+      fetched: counts[source] ?? 0,
+      peak: peakOf(last?.peaks[source], now()),
+    })),
+    files: OFAC_FILES.flatMap((key) => {
+      const file = files[key];
+      if (!file) return [];
+      const name = FILE_NAMES[key];
+      // A download must arrive whole and dated; a folder's files are the operator's own.
+      const downloaded = 'url' in source;
+      const whole = downloaded ? endsWhole(file.text) : true;
+      return [{ name, whole, downloaded, publishedAt: published[name], lastPublishedAt: last?.published[name] }];
+    }),
+    limits: options.limits ?? DEFAULT_REFRESH_LIMITS,
+    forced: options.force === true,
+  });
+  if (problems.length > 0) throw new ListsRefreshRefused(problems);
 
   const diff = diffListings(storedListings, fetched, covers);
   const changeId = isEmptyDiff(diff) ? undefined : await writeListChanges(diff);

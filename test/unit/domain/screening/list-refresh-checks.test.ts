@@ -102,6 +102,31 @@ describe('the checks a fetched copy of the lists passes before anything is writt
     ]);
   });
 
+  it('lifts only the count and date checks when an operator forces: a cut, an empty source stay refused', () => {
+    const input = {
+      counts: [
+        { source: 'SDN', stored: 4620, fetched: 2000 },
+        { source: 'CONS', stored: 79, fetched: 0 },
+      ],
+      files: [
+        { name: 'sdn.csv', whole: true, downloaded: true },
+        {
+          name: 'alt.csv',
+          whole: true,
+          publishedAt: '2026-09-03T00:00:00.000Z',
+          lastPublishedAt: '2026-09-04T00:00:00.000Z',
+        },
+        { name: 'cons_prim.csv', whole: false, downloaded: true, publishedAt: '2026-09-04T00:00:00.000Z' },
+      ],
+      limits,
+    };
+    expect(refreshProblems(input)).toHaveLength(5);
+    expect(refreshProblems({ ...input, forced: true })).toEqual([
+      'cons_prim.csv: does not end with OFAC’s end-of-file mark (control-Z): cut short?',
+      'CONS: no listed person',
+    ]);
+  });
+
   it('names every problem found, not only the first', () => {
     const problems = refreshProblems({
       counts: [{ source: 'CONS', stored: 79, fetched: 0 }],
