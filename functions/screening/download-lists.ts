@@ -1,8 +1,9 @@
 import { FILE_NAMES, type ListFile, type ListFiles, OFAC_FILES } from './load-lists';
 
 // Downloading OFAC's list files (docs/operations.md#screening-lists-refresh-failed): each of the
-// five files under one base URL, over HTTPS, whole or not at all. What the files say is
-// checked afterwards (functions/domain/list-refresh-checks.ts); here only how they came.
+// five files under one base URL, one after another, over HTTPS, redirected only where
+// OFAC's are, under a cap each, whole or not at all. What the files say is checked
+// afterwards (functions/domain/list-refresh-checks.ts); here only how they came.
 
 /**
  * OFAC's Sanctions List Service, which serves the files under their classic names
@@ -50,7 +51,7 @@ const MiB = 1024 * 1024;
 /**
  * The five files come one after another, each held whole in memory once it has arrived
  * (the function has 512 MB), so each is capped at about three times its size or more:
- * `sdn.csv` was 5.7 MB when last measured (2026-09); `alt.csv` and `add.csv`, taken in
+ * `sdn.csv` was 5.7 MB in 2026-09 (docs/decisions.md); `alt.csv` and `add.csv`, taken in
  * test/fixtures/ofac's proportions to it, about 1.7 and 2.5 MB; the Consolidated list's
  * two, 0.24 and 0.07 MB in test/fixtures/ofac. At most 35 MiB arrive in all, one file's
  * chunks at a time. 40 s a file: five in 200 s leave a third of ListsRefresh's 300 s for
