@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { httpsUrl, OFAC_LISTS_URL } from '#functions/screening/download-lists';
 import { refreshLists } from '#functions/screening/refresh-lists';
 import { ENV } from '#shared/config';
 
@@ -6,11 +7,19 @@ import { ENV } from '#shared/config';
 // refreshes the screening lists of a deployed table (AWS credentials and region from the
 // usual AWS environment) as the daily ListsRefresh does, from a folder of OFAC's files as
 // published (`sdn.csv`, `alt.csv`, `add.csv`, `cons_prim.csv`, `cons_alt.csv`) and the
-// service's `alerts.csv`, each where present, or from OFAC's files under a URL. Only what
+// service's `alerts.csv`, each where present, or from OFAC's files under an https:// URL. Only what
 // differs from the table is written. A malformed file names its file and line, a copy the
 // checks refuse says why, and nothing is written; `--force` writes a refused copy
 // (docs/operations.md#screening-lists-refresh-failed). The table name is the stack's
 // `TableName` output; `TABLE_NAME` works too.
+
+const USAGE =
+  'usage: npm run lists:load -- --table <table name> (--dir <folder of list files> | --url <base URL of OFAC files>) [--force]';
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
 
 const { values } = parseArgs({
   options: {
@@ -21,15 +30,18 @@ const { values } = parseArgs({
   },
 });
 const table = values.table ?? process.env[ENV.tableName];
-if (!table || Boolean(values.dir) === Boolean(values.url)) {
-  console.error(
-    'usage: npm run lists:load -- --table <table name> (--dir <folder of list files> | --url <base URL of OFAC files>) [--force]',
-  );
-  process.exit(2);
-}
+if (!table || Boolean(values.dir) === Boolean(values.url)) fail(USAGE);
 process.env[ENV.tableName] = table;
 
-const source = values.dir ? { dir: values.dir } : { url: values.url as string };
+/** `--url`, refused unless https: the lists decide who is sanctioned (the daily refresh's setting is held to the same). */
+function baseUrl(value: string): string {
+  const url = httpsUrl(value);
+  return url
+    ? url.href
+    : fail(`--url must be an https:// URL (OFAC's is ${OFAC_LISTS_URL}), not ${JSON.stringify(value)}`);
+}
+
+const source = values.dir ? { dir: values.dir } : { url: baseUrl(values.url as string) };
 const started = Date.now();
 const outcome = await refreshLists(source, { force: values.force });
 const counts = Object.entries(outcome.counts)
