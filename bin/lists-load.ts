@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { refreshLists } from '#functions/screening/refresh-lists';
+import { commandLine, usageError } from '#lib/command-line';
 import { ENV } from '#shared/config';
 
 // `npm run lists:load -- --table <name> (--dir <folder> | --url <base URL>) [--force]`:
@@ -12,22 +11,21 @@ import { ENV } from '#shared/config';
 // (docs/operations.md#screening-lists-refresh-failed). The table name is the stack's
 // `TableName` output; `TABLE_NAME` works too.
 
-const { values } = parseArgs({
-  options: {
-    table: { type: 'string' },
-    dir: { type: 'string' },
-    url: { type: 'string' },
-    force: { type: 'boolean', default: false },
-  },
+const USAGE = `usage: npm run lists:load -- --table <table name> (--dir <folder of list files> | --url <https base URL of OFAC's files>) [--force]
+  writes what differs between the lists given and the table's; --force writes a copy the checks refuse (docs/operations.md)`;
+
+const values = commandLine(USAGE, {
+  table: { type: 'string' },
+  dir: { type: 'string' },
+  url: { type: 'string' },
+  force: { type: 'boolean', default: false },
 });
 const table = values.table ?? process.env[ENV.tableName];
-if (!table || Boolean(values.dir) === Boolean(values.url)) {
-  console.error(
-    'usage: npm run lists:load -- --table <table name> (--dir <folder of list files> | --url <base URL of OFAC files>) [--force]',
-  );
-  process.exit(2);
-}
+if (!table) usageError(USAGE, 'name the table: --table <table name> (or TABLE_NAME)');
+if (Boolean(values.dir) === Boolean(values.url)) usageError(USAGE, 'give one of --dir and --url');
 process.env[ENV.tableName] = table;
+// Loaded once the command line is known to be right: --help reads no configuration.
+const { refreshLists } = await import('#functions/screening/refresh-lists');
 
 const source = values.dir ? { dir: values.dir } : { url: values.url as string };
 const started = Date.now();
