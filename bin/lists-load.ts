@@ -1,6 +1,4 @@
-import { parseArgs } from 'node:util';
-import { httpsUrl, OFAC_LISTS_URL } from '#functions/screening/download-lists';
-import { refreshLists } from '#functions/screening/refresh-lists';
+import { commandLine, usageError } from '#lib/command-line';
 import { ENV } from '#shared/config';
 
 // `npm run lists:load -- --table <name> (--dir <folder> | --url <base URL>) [--force]`:
@@ -13,25 +11,27 @@ import { ENV } from '#shared/config';
 // (docs/operations.md#screening-lists-refresh-failed). The table name is the stack's
 // `TableName` output; `TABLE_NAME` works too.
 
-const USAGE =
-  'usage: npm run lists:load -- --table <table name> (--dir <folder of list files> | --url <base URL of OFAC files>) [--force]';
+const USAGE = `usage: npm run lists:load -- --table <table name> (--dir <folder of list files> | --url <https base URL of OFAC's files>) [--force]
+  writes what differs between the lists given and the table's; --force writes a copy the checks refuse (docs/operations.md)`;
+
+const values = commandLine(USAGE, {
+  table: { type: 'string' },
+  dir: { type: 'string' },
+  url: { type: 'string' },
+  force: { type: 'boolean', default: false },
+});
+const table = values.table ?? process.env[ENV.tableName];
+if (!table) usageError(USAGE, 'name the table: --table <table name> (or TABLE_NAME)');
+if (Boolean(values.dir) === Boolean(values.url)) usageError(USAGE, 'give one of --dir and --url');
+process.env[ENV.tableName] = table;
+// Loaded once the command line is known to be right: --help reads no configuration.
+const { refreshLists } = await import('#functions/screening/refresh-lists');
+const { httpsUrl, OFAC_LISTS_URL } = await import('#functions/screening/download-lists');
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
-
-const { values } = parseArgs({
-  options: {
-    table: { type: 'string' },
-    dir: { type: 'string' },
-    url: { type: 'string' },
-    force: { type: 'boolean', default: false },
-  },
-});
-const table = values.table ?? process.env[ENV.tableName];
-if (!table || Boolean(values.dir) === Boolean(values.url)) fail(USAGE);
-process.env[ENV.tableName] = table;
 
 /** `--url`, refused unless https: the lists decide who is sanctioned (the daily refresh's setting is held to the same). */
 function baseUrl(value: string): string {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from '#lib/command-line';
 import { DEFAULT_TOKEN_TTL_SECONDS, LocalIssuer } from '#lib/local/gateway/jwt-issuer';
 import { stateDir } from '#lib/local/state-dir';
 import { OPERATOR_SCOPES, SCOPES, SERVICE_SCOPES } from '#shared/scopes';
@@ -9,35 +9,17 @@ import { OPERATOR_SCOPES, SCOPES, SERVICE_SCOPES } from '#shared/scopes';
 // `--scope` says otherwise; an operator's (`--scope review:screening`) only when named. It
 // signs with the key the running server trusts (in DATA_DIR, or .local/).
 
-const USAGE =
-  'usage: npm run --silent token [-- --tenant <name>] [--scope "<space separated scopes>"] [--ttl <seconds>]';
+const USAGE = `usage: npm run --silent token [-- --tenant <name>] [--scope "<space separated scopes>"] [--ttl <seconds>]
+scopes (every one by default): ${SCOPES.join(' ')}
+operator scopes (only when asked for, e.g. --tenant ops --scope ${OPERATOR_SCOPES[0]}): ${OPERATOR_SCOPES.join(' ')}`;
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const fail = (sentence: string): never => usageError(USAGE, sentence);
 
-let values: { tenant?: string; scope?: string; ttl?: string; help?: boolean };
-try {
-  ({ values } = parseArgs({
-    options: {
-      tenant: { type: 'string', default: 'dev' },
-      scope: { type: 'string' },
-      ttl: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  }));
-} catch (error) {
-  fail((error as Error).message);
-}
-
-if (values.help) {
-  console.log(
-    `${USAGE}\nscopes (every one by default): ${SCOPES.join(' ')}\noperator scopes (only when asked for, e.g. --tenant ops --scope ${OPERATOR_SCOPES[0]}): ${OPERATOR_SCOPES.join(' ')}`,
-  );
-  process.exit(0);
-}
+const values = commandLine(USAGE, {
+  tenant: { type: 'string', default: 'dev' },
+  scope: { type: 'string' },
+  ttl: { type: 'string' },
+});
 if (!values.tenant?.trim()) fail('--tenant must name a tenant');
 
 const ttlSeconds = values.ttl === undefined ? DEFAULT_TOKEN_TTL_SECONDS : Number(values.ttl);
