@@ -187,6 +187,7 @@ export class VerifyServiceStack extends Stack {
 
     addStackOutputs(this, {
       httpApi: this.httpApi,
+      table: this.dataTable.table,
       alarms: this.alarms,
       identity: this.identity,
       routes,
