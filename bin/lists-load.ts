@@ -1,5 +1,5 @@
 import { commandLine, usageError } from '#lib/command-line';
-import { deployedTableName } from '#lib/deployed-table';
+import { deployedTableName } from '#lib/stack/deployed-table';
 import { ENV } from '#shared/config';
 
 // `npm run lists:load -- --table <name> (--dir <folder> | --url <base URL>) [--force]`:

@@ -1,5 +1,5 @@
 import { commandLine, usageError } from '#lib/command-line';
-import { deployedTableName } from '#lib/deployed-table';
+import { deployedTableName } from '#lib/stack/deployed-table';
 import { ENV } from '#shared/config';
 
 // `npm run persons:reindex -- (--stack <name> | --table <name>)`: the one-off upgrade of a table whose persons

@@ -5,8 +5,8 @@ import type { BankSecrets } from '#lib/constructs/bank-secrets';
 import type { HttpApi } from '#lib/constructs/http-api';
 import type { Identity } from '#lib/constructs/identity';
 import type { BankSettings } from '#lib/context/bank-provider';
-import { TABLE_NAME_OUTPUT } from '#lib/deployed-table';
 import { isProviderSigned, type RouteDefinition } from '#lib/service/index';
+import { TABLE_NAME_OUTPUT } from './deployed-table';
 
 // The stack's outputs: what an operator needs after a deploy (the API's URL, the alarm
 // topic, the issuer and the partners' client ids, and on real rails the bank's notice URL

@@ -1,7 +1,7 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deployedTableName } from '#lib/deployed-table';
+import { deployedTableName } from '#lib/stack/deployed-table';
 
 /**
  * The operator commands that write a deployed table (`lists:load`, `persons:reindex`) find
