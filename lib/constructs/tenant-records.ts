@@ -7,7 +7,8 @@ import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import type { RequestLimit } from '#lib/context/api-limits';
-import { ENTITY, type KeyKind, keyPattern, keys } from '#shared/db/keys';
+import { type KeyKind, keyPattern } from '#shared/db/key-kinds';
+import { ENTITY, keys } from '#shared/db/keys';
 import { keyConfinement } from './data-table';
 import type { StorageKey } from './storage-key';
 
