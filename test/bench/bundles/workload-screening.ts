@@ -1,4 +1,5 @@
 import { HIT_DECISIONS, type HitRecord, planRecording } from '#domain/screening-review';
+import { LOCAL_OPERATORS } from '#lib/local/operators';
 import { personListQuery } from '#shared/db/persons/list';
 import { hitIdOf, ScreeningHitRepository } from '#shared/db/screening-hits/index';
 import { cycle, httpEvent, scheduledEvent } from './lambda-events';
@@ -11,7 +12,8 @@ import { byTenant, PERSONS_TENANT, route, type Step, type World } from './worklo
  * OFAC changes nothing. Operators act with their own token (scope `review:screening`), across
  * tenants.
  */
-const OPERATOR = 'bench-operator';
+/** An operator the table registers (prepareTable), as the stack registers context `operators`. */
+const OPERATOR = LOCAL_OPERATORS[0];
 
 /** The persons whose hits the operators decide: as many as there are invocations, oldest first. */
 const decidedPersons = async (world: World) =>

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_OPERATORS } from '#lib/local/operators';
 import { SCOPES } from '#shared/scopes';
-import { api } from '../harness';
+import { api, OPERATOR } from '../harness';
 import { personBody } from '../persons/support';
 import { useScreeningRuntime } from '../screening/support';
 
@@ -13,8 +14,6 @@ import { useScreeningRuntime } from '../screening/support';
  * does; a confirmation keeps the person as it is; who decided and when is kept.
  */
 const TENANT = 'tenant-hits-to-review';
-/** The local runtime's operator, as `npm run token -- --tenant ops --scope review:screening` mints it (docs/local.md). */
-const OPERATOR = 'ops';
 const { env } = useScreeningRuntime(TENANT);
 let operator: ReturnType<typeof api>;
 
@@ -78,6 +77,18 @@ describe('hits to review', () => {
     expect(next).toMatch(/^\/screening\/hits\?cursor=/);
     const second = await operator.get(next as string);
     expect(second.body.screening_hits.map((hit: { id: string }) => hit.id)).toEqual([hitId]);
+  });
+
+  it('serves each of the local runtime’s operators, the console’s too (lib/local/operators.ts)', async () => {
+    for (const clientId of LOCAL_OPERATORS) {
+      const local = api(env.runtime, await env.runtime.mintToken(clientId, ['review:screening']));
+      const answer = await local.get(`/screening/hits?tenant=${TENANT}&person_id=${sandy.id}`);
+      expect({ clientId, status: answer.status, hits: answer.body.screening_hits?.length }).toEqual({
+        clientId,
+        status: 200,
+        hits: 1,
+      });
+    }
   });
 
   it('refuses a partner’s token, whatever scopes it holds: 403 from the gateway', async () => {

@@ -6,7 +6,7 @@ import { persons, type StoredPerson } from '#shared/db/persons/index';
 import { hitIdOf } from '#shared/db/screening-hits/index';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
 import { SERVICE_SCOPES } from '#shared/scopes';
-import { type ApiResponse, api, startTestRuntime } from '#test/integration/harness';
+import { type ApiResponse, api, routeCallers, startTestRuntime } from '#test/integration/harness';
 import { freshReference, personBody } from '#test/integration/persons/support';
 import { accountBody, freshAccountNumber } from '#test/integration/verify-accounts/support';
 import { useTestDns } from '#test/integration/webhooks/support';
@@ -18,13 +18,17 @@ import { useTestDns } from '#test/integration/webhooks/support';
  * same status and body). Where the route creates something, exactly one thing exists.
  */
 let runtime: LocalRuntime;
+/** The tenant's client, which makes what the races need. */
 let call: ReturnType<typeof api>;
+/** The client that races each route: the tenant's, the operator's on an operator route. */
+let callerOf: Awaited<ReturnType<typeof routeCallers>>;
 let keyCounter = 0;
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
   useTestDns();
-  // Every scope, the operators' too: every route is reached.
+  // Every scope, the operators' too, and the operator's client on an operator route: every route is reached.
+  callerOf = await routeCallers(runtime, 'tenant-race');
   call = api(runtime, await runtime.mintToken('tenant-race', SERVICE_SCOPES));
   await call.post('/webhooks/secret');
 });
@@ -146,7 +150,9 @@ describe('one Idempotency-Key, two requests at once', () => {
       const { path, body } = await race.request();
       const headers = { 'idempotency-key': `race-${++keyCounter}` };
 
-      const [a, b] = await Promise.all([0, 1].map(() => call.request(route.method, path, { body, headers })));
+      const [a, b] = await Promise.all(
+        [0, 1].map(() => callerOf(route).request(route.method, path, { body, headers })),
+      );
 
       const answers = [a, b] as ApiResponse[];
       const executed = answers.filter((r) => r.status !== 409 && r.headers['idempotent-replayed'] === undefined);
