@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordScreening } from '#functions/screening-review/record-screening';
+import type { Hit } from '#domain/screening-match';
+import { planScreening, storeScreening } from '#functions/screening-review/record-screening';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { ROUTES, routeKey } from '#lib/service/index';
 import { persons, type StoredPerson } from '#shared/db/persons/index';
@@ -62,24 +63,21 @@ const hit = async () => {
   const id = await person();
   const stored = (await persons().getStored('tenant-race', id)) as StoredPerson;
   const entryId = `SDN-RACE-${++keyCounter}`;
-  await recordScreening(
-    stored,
-    [
-      {
-        list: 'sanctions',
-        source: 'SDN',
-        entryId,
-        listedName: 'DOE, Jane',
-        matchedName: 'DOE, Jane',
-        matchedKind: 'primary',
-        score: 100,
-        dateOfBirth: 'unknown',
-        listingRevision: 'race',
-      },
-    ],
-    1,
-    new Date(),
-  );
+  const at = new Date();
+  const hits: Hit[] = [
+    {
+      list: 'sanctions',
+      source: 'SDN',
+      entryId,
+      listedName: 'DOE, Jane',
+      matchedName: 'DOE, Jane',
+      matchedKind: 'primary',
+      score: 100,
+      dateOfBirth: 'unknown',
+      listingRevision: 'race',
+    },
+  ];
+  await storeScreening(stored, await planScreening(stored, hits, 1, at), undefined, at);
   return hitIdOf({ tenant: 'tenant-race', personId: id, list: 'sanctions', entryId });
 };
 
