@@ -144,6 +144,20 @@ export function useHandlerHarness(): Harness {
   return harness;
 }
 
+// ---- operators ------------------------------------------------------------------------
+
+/** An operator's scope claim, as Cognito writes it. */
+export const OPERATOR_SCOPE_CLAIM = 'verify-service/review:screening';
+
+/**
+ * Maps `clientId` to the alias record the stack writes for one of the service's operators
+ * (context `operators`): its own name as tenant, marked `operator`. Warm containers cache an
+ * alias per client id: give operators client ids of their own.
+ */
+export function givenOperator(clientId: string): void {
+  ddb.on(GetCommand, { Key: keys.tenantAlias(clientId) }).resolves({ Item: { tenant: clientId, operator: true } });
+}
+
 // ---- the screening lists --------------------------------------------------------------
 
 const HELD_LISTING_KEY = screeningKeys.listing('sanctions', 'SDN-1');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { CONSUMERS, ROUTES, routeKey } from '#lib/service/index';
-import { startTestRuntime } from '../harness';
+import { OPERATOR, startTestRuntime } from '../harness';
 import { startReceiver } from '../webhooks/receiver';
 import { useTestDns } from '../webhooks/support';
 import { type Context, SCENARIOS } from './scenarios/index';
@@ -73,7 +73,7 @@ beforeAll(async () => {
     ttlSeconds: 60,
   });
   const readOnly = await runtime.mintToken('tenant-pii', ['read:persons']);
-  const operatorToken = await runtime.mintToken('ops-pii', ['review:screening']);
+  const operatorToken = await runtime.mintToken(OPERATOR, ['review:screening']);
   bearerTokens = {
     label: 'bearer token',
     forms: [aliceToken, bobToken, expired, readOnly, operatorToken].flatMap((token) => [
