@@ -40,6 +40,31 @@ function probe(host: string, port: number): Promise<string> {
   });
 }
 
+/** A browser's CORS preflight for ListTables from `origin`: the headers it is answered with. */
+function preflight(origin: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      {
+        host: '127.0.0.1',
+        port: dynamo.port,
+        method: 'OPTIONS',
+        path: '/',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type,x-amz-target',
+        },
+      },
+      (answer) => {
+        answer.resume();
+        answer.on('end', () => resolve(answer.headers));
+      },
+    );
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
 /** ListTables as any client sends it, with a signature DynamoDB Local does not check. */
 function listTables(host: string, headers: Record<string, string> = {}): Promise<{ status?: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -97,5 +122,10 @@ describe('DynamoDB Local as npm start runs it', () => {
       expect(answer.status, `Host: ${host}`).toBe(403);
       expect(answer.body).not.toContain('TableNames');
     }
+  });
+
+  it('approves no page of another origin (ListTables needs headers that take a preflight)', async () => {
+    const answer = await preflight('https://attacker.example');
+    expect(answer['access-control-allow-origin']).toBeUndefined();
   });
 });
