@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { vi } from 'vitest';
 import { REPO_ROOT } from '#lib/repo-root';
 
@@ -136,9 +137,12 @@ export interface ConsolePage {
   /** Every request the page sent, in order. */
   readonly requests: SentRequest[];
   byId(id: string): FakeElement;
-  /** Removes the stand-ins from the globals. */
-  close(): void;
+  /** Removes the stand-ins from the globals, once the page has sent nothing for a while (its work done). */
+  close(): Promise<void>;
 }
+
+/** How long without a request in flight counts as the page being done. */
+const QUIET_MS = 50;
 
 /**
  * Puts the fake page and API in the globals and loads console.js, as the browser does when
@@ -149,6 +153,8 @@ export async function openConsole(answer: Answer = () => undefined): Promise<Con
   const selected = new Map<string, FakeElement>();
   const byId = (id: string) => remember(byIdMap, id, () => elementOfPage(id));
   const requests: SentRequest[] = [];
+  let inFlight = 0;
+  let lastSettled = Date.now();
 
   vi.stubGlobal('document', {
     hidden: false,
@@ -168,13 +174,21 @@ export async function openConsole(answer: Answer = () => undefined): Promise<Con
       body: init.body === undefined ? undefined : String(init.body),
     };
     requests.push(request);
+    inFlight++;
+    await Promise.resolve();
     const { status, body } = answer(request) ?? defaultAnswer(request);
+    inFlight--;
+    lastSettled = Date.now();
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   });
 
   vi.resetModules();
   await import(join(CONSOLE_DIR, 'console.js'));
-  return { requests, byId, close: () => vi.unstubAllGlobals() };
+  const close = async () => {
+    while (inFlight > 0 || Date.now() - lastSettled < QUIET_MS) await sleep(QUIET_MS / 2);
+    vi.unstubAllGlobals();
+  };
+  return { requests, byId, close };
 }
 
 /**

@@ -9,7 +9,10 @@ import { type Answer, type ConsolePage, openConsole } from '#test/support/consol
  * opens the real one.
  */
 let page: ConsolePage | undefined;
-afterEach(() => page?.close());
+afterEach(async () => {
+  await page?.close();
+  page = undefined;
+});
 
 const TENANT_SECTIONS = ['/webhooks/configurations', '/events?size=10', '/verify/accounts?size=20', '/persons?size=20'];
 
