@@ -51,6 +51,26 @@ describe('how alike two words are', () => {
     expect(wordSimilarity('qadhafi', 'kadhafi')).toBeGreaterThanOrEqual(0.97);
   });
 
+  it.each([
+    ['mohamed', 'muhammad'],
+    ['yusuf', 'youssef'],
+    ['said', 'sayed'],
+    ['uthman', 'osman'],
+    ['sulayman', 'soliman'],
+    ['yahya', 'yehia'],
+    ['husayn', 'hussein'],
+  ])(
+    'takes %s and %s, spellings of one name the list writes or transliterates otherwise, as one name (≥ 0.9)',
+    (a, b) => {
+      expect(wordSimilarity(a, b)).toBeGreaterThanOrEqual(0.9);
+    },
+  );
+
+  it('keeps apart names the list spells as two, though their transliteration keys agree: Mahmoud and Muhammad, Hasan and Husayn', () => {
+    expect(wordSimilarity('mahmoud', 'muhammad')).toBeLessThan(0.85);
+    expect(wordSimilarity('hasan', 'husayn')).toBeLessThan(0.85);
+  });
+
   it('keeps different names apart: other given names, a shorter name that is a prefix, short names of one vowel skeleton', () => {
     expect(wordSimilarity('maria', 'olena')).toBeLessThan(0.7);
     expect(wordSimilarity('hernan', 'hernandez')).toBeLessThan(0.85);
