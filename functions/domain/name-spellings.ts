@@ -17,7 +17,7 @@ import table from './listed-spellings.json' with { type: 'json' };
  * A word starting with `y` or `j` before a vowel keeps it ("Yusuf", "Jusuf"), since those
  * never are the vowel that starts "Usuf".
  */
-export function spellingKeys(word: string): string[] {
+export function transliterationKeys(word: string): string[] {
   const consonants = word
     .replace(/sch/g, 'sh')
     .replace(/dzh|dj|zh|ch/g, 'j')
@@ -37,8 +37,19 @@ export function spellingKeys(word: string): string[] {
   const keys = [vowels];
   if (vowels.includes('th')) keys.push(vowels.replace(/th/g, 's'), vowels.replace(/th/g, 't'));
   if (vowels.includes('dh')) keys.push(vowels.replace(/dh/g, 'd'), vowels.replace(/dh/g, 's'));
-  return [...new Set(keys.map((key) => key.replace(/(?<=[^V])h/g, '').replace(/(.)\1+/g, '$1')))];
+  const reduced = keys.map((key) => key.replace(/(?<=[^V])h/g, '').replace(/(.)\1+/g, '$1'));
+  return [...new Set(reduced)];
 }
+
+/**
+ * A key counts in screening only with this many consonants: a short name is mostly its
+ * vowels, and "Ross" and "Ruiz", "Lee" and "Liu" are other names.
+ */
+const LEAST_CONSONANTS = 3;
+
+/** The transliteration keys screening compares a word by: those of `LEAST_CONSONANTS` consonants or more. */
+export const spellingKeys = (word: string): string[] =>
+  transliterationKeys(word).filter((key) => key.replace(/V/g, '').length >= LEAST_CONSONANTS);
 
 /** The list's spellings: each word it writes for another, with the number of its group. */
 const groups = new Map<string, number>(

@@ -1,6 +1,6 @@
 import { listedWords } from './name-score';
 import { jaroWinkler } from './name-similarity';
-import { spellingKeys } from './name-spellings';
+import { transliterationKeys } from './name-spellings';
 import type { ListedPerson } from './screening-match';
 
 // What the sanctions list says about spellings (docs/decisions.md#every-spelling-of-a-name-issue-44):
@@ -104,8 +104,8 @@ function spellingsOfOneName(a: string, b: string, listings: number): boolean {
   if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < LEAST_LENGTH_RATIO) return false;
   if (jaroWinkler(a, b) < LEAST_ALIKE) return false;
   if (listings >= LEAST_LISTINGS) return true;
-  const keys = spellingKeys(b);
-  return spellingKeys(a).some((key) => keys.includes(key));
+  const keys = transliterationKeys(b);
+  return transliterationKeys(a).some((key) => keys.includes(key));
 }
 
 /**

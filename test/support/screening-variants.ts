@@ -145,6 +145,17 @@ function respace(random: Random, surname: string[]): string[] | undefined {
 const PARTICLE = /^(al|el|de|del|da|di|la|le|van|von|bin|ibn|y)$/i;
 const TITLE = /^(dr\.?|mr\.?|haji|hajji|sheikh|shaykh|mullah|sayyid|maulana)$/i;
 
+/** Spellings of one name that letters alone held apart (issue 44): each must find the other's listing. */
+export const OTHER_SPELLINGS: readonly (readonly [string, string])[] = [
+  ['mohamed', 'muhammad'],
+  ['yusuf', 'youssef'],
+  ['said', 'sayed'],
+  ['uthman', 'osman'],
+  ['sulayman', 'soliman'],
+  ['yahya', 'yehia'],
+  ['husayn', 'hussein'],
+];
+
 /** How many of the list's most frequent given names and surname particles the `spelling` class writes otherwise. */
 export const FREQUENT_WORDS = 50;
 
