@@ -84,9 +84,9 @@ export function spelling(word: string): Spelling {
 }
 
 /**
- * Spellings already reduced (a person's words too, compared with thousands of listed words): a list's words recur across its names and every person is
- * compared with the same few thousand, so each is reduced once (bounded: a long-lived
- * container screening many persons starts the memo over rather than grow without end).
+ * Spellings already reduced: a list's words recur across its names and every person's are
+ * compared with thousands, so each is reduced once (bounded: a long-lived container
+ * screening many persons starts the memo over rather than grow without end).
  */
 const spellings = new Map<string, Spelling>();
 const SPELLING_MEMO_LIMIT = 200_000;
@@ -101,11 +101,7 @@ export function spellingOf(word: string): Spelling {
   return found;
 }
 
-/**
- * What two words are worth at least as spellings the list uses for one name
- * (`SKELETON_WEIGHT`), or as words of one transliteration key the list does not spell as
- * two names (`TRANSLITERATION_WEIGHT`), whatever their letters; else 0.
- */
+/** What two words are worth at least, whatever their letters, as spellings of one name the list writes, or by their keys. */
 function namedSpellingFloor(a: NameSpelling, b: NameSpelling): number {
   const relation = spellingRelation(a, b);
   return relation === 'listed' ? SKELETON_WEIGHT : relation === 'transliterated' ? TRANSLITERATION_WEIGHT : 0;
