@@ -1,8 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { listedSpellingsFile } from '#domain/spelling-mining';
-import { parseListFiles, readListFiles } from '#functions/screening/load-lists';
+import { commandLine } from '#lib/command-line';
 import { REPO_ROOT } from '#lib/repo-root';
 
 // `npm run screening:spellings [-- --dir <folder>]`: mines OFAC's files (by default the
@@ -11,9 +9,15 @@ import { REPO_ROOT } from '#lib/repo-root';
 // (docs/decisions.md#every-spelling-of-a-name-issue-44). Run it when the snapshot is
 // replaced; test/unit/domain/screening/listed-spellings.test.ts fails until it is.
 
+const USAGE = `usage: npm run screening:spellings [-- --dir <folder of OFAC's files>]
+  writes functions/domain/listed-spellings.json: the spellings the sanctions list's aliases use for one name
+  (the folder defaults to the snapshot in test/fixtures/ofac)`;
 const LISTED_SPELLINGS_JSON = 'functions/domain/listed-spellings.json';
 
-const { values } = parseArgs({ options: { dir: { type: 'string', default: 'test/fixtures/ofac' } } });
+const values = commandLine(USAGE, { dir: { type: 'string', default: 'test/fixtures/ofac' } });
+// Loaded once the command line is known to be right: --help reads no list.
+const { listedSpellingsFile } = await import('#domain/spelling-mining');
+const { parseListFiles, readListFiles } = await import('#functions/screening/load-lists');
 const listings = parseListFiles(await readListFiles(values.dir)).filter((listing) => listing.list === 'sanctions');
 const text = listedSpellingsFile(listings);
 writeFileSync(join(REPO_ROOT, LISTED_SPELLINGS_JSON), text);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseOfacList } from '#domain/ofac-lists';
 import { ScreeningIndex } from '#domain/screening-index';
+import { DEFAULT_SCREENING_THRESHOLD } from '#domain/screening-match';
 import { REPO_ROOT } from '#lib/repo-root';
 import * as quality from '#test/support/screening-variants';
 import { QUALITY_DOC, QUALITY_JSON, type QualityFigures, withQualityFigures } from './screening-quality-figures';
@@ -44,7 +45,7 @@ const others = quality.otherGivenNames(listings, names.given_names, NEGATIVES, t
 const figures: QualityFigures = {
   at: new Date().toISOString().slice(0, 10),
   listings: listings.length,
-  threshold: 85,
+  threshold: DEFAULT_SCREENING_THRESHOLD,
   per_class: perClass,
   recall_percent: recall,
   common_us_names_flagged_percent: {

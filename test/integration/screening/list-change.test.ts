@@ -18,7 +18,8 @@ import { useScreeningRuntime } from './support';
  * while OFAC's listings were not on the lists, written the ways partners write names, are
  * `restricted` once a list change adds those listings (POST /local/sanctions/entries, with
  * their aliases), in every variant class: the same matcher as identification, so exactly
- * the persons it scores at the threshold, and at least 98 % of them all.
+ * the persons it scores at the threshold, and at least 99 % of them all (the goal of
+ * docs/testing.md#screening-quality).
  */
 const { env } = useScreeningRuntime('tenant-list-change');
 const file = (name: string) => ({ name, text: readFileSync(`test/fixtures/ofac/${name}`, 'utf8') });
@@ -70,7 +71,7 @@ describe('a list change restricts the verified persons it now names, in any vari
     const wrong = outcome.filter(({ status, expected }) => (status === 'restricted') !== expected);
     expect(wrong).toEqual([]);
     const restricted = outcome.filter(({ status }) => status === 'restricted');
-    expect(restricted.length / outcome.length).toBeGreaterThanOrEqual(0.98);
+    expect(restricted.length / outcome.length).toBeGreaterThanOrEqual(0.99);
     for (const { reasons } of restricted) {
       expect(reasons.map((reason: { reason_code: string }) => reason.reason_code)).toEqual(['matched_watchlist']);
     }
