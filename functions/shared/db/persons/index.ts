@@ -8,7 +8,7 @@ import { ScreeningWalk } from './screening-walk';
 
 export type { PersonListFilter } from './list';
 export { PersonList } from './list';
-export type { PersonChange, StoredPerson } from './repository';
+export type { IdentityCheckRecord, PersonChange, StoredPerson } from './repository';
 export { PersonRepository } from './repository';
 export type { PersonRef } from './screening-walk';
 

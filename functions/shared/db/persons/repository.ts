@@ -21,6 +21,17 @@ export interface StoredPerson {
   ssnSecret?: string;
   /** Bumped whenever identity data changes: identification runs for one revision. */
   identityRev: number;
+  /** The identity vendor's check of the latest identification that reached it (kept for audit, never returned). */
+  identityCheck?: IdentityCheckRecord;
+}
+
+/** The vendor's check of one identity revision: its id, and how often a pending one was looked at again. */
+export interface IdentityCheckRecord {
+  vendor: string;
+  reference: string;
+  identity_rev: number;
+  /** Looks while pending (each queues the next, delayed); 0 once answered. */
+  looks: number;
 }
 
 /** What an update changes on a person; identity changes also pass the new SSN ciphertext, or null to remove it. */
@@ -38,6 +49,8 @@ export interface PersonChange {
   identityChanged?: boolean;
   /** The screening lists' version this outcome was screened against (kept, never returned). */
   screeningListsVersion?: number;
+  /** The identity vendor's check (kept, never returned). */
+  identityCheck?: IdentityCheckRecord;
 }
 
 const duplicateReference = () =>
@@ -112,6 +125,7 @@ export class PersonRepository {
       person: toPerson(out.Item),
       ssnSecret: out.Item.ssn_secret as string | undefined,
       identityRev: Number(out.Item.identity_rev ?? 1),
+      ...(out.Item.identity_check && { identityCheck: out.Item.identity_check as IdentityCheckRecord }),
     };
   }
 
@@ -162,6 +176,7 @@ export class PersonRepository {
     if (change.ssnSecret !== undefined) set.has_ssn = change.ssnSecret !== null;
     if (change.identityChanged) set.identity_rev = stored.identityRev + 1;
     if (change.screeningListsVersion !== undefined) set.screening_lists_version = change.screeningListsVersion;
+    if (change.identityCheck) set.identity_check = change.identityCheck;
     return { set, remove };
   }
 

@@ -29,7 +29,7 @@ const WHAT_STATUS_DOES: Readonly<Record<(typeof STATUS_OUTCOME)[IdvStatus], stri
 const SENT_AS: Readonly<Record<KycField, string>> = {
   name: '`first_name`, `last_name`',
   date_of_birth: '`date_of_birth`',
-  id_number: '`social_security_number` (`us_ssn`)',
+  id_number: '`social_security_number`, as `us_ssn`',
   address: 'the home address',
   phone_number: 'a `phone` contact that is a US number',
 };
@@ -37,7 +37,10 @@ const SENT_AS: Readonly<Record<KycField, string>> = {
 function plaidAnswersTable(): string[] {
   const statuses = markdownTable(
     ['Plaid `status`', 'the person'],
-    (Object.keys(STATUS_OUTCOME) as IdvStatus[]).map((status) => [tick(status), WHAT_STATUS_DOES[STATUS_OUTCOME[status]]]),
+    (Object.keys(STATUS_OUTCOME) as IdvStatus[]).map((status) => [
+      tick(status),
+      WHAT_STATUS_DOES[STATUS_OUTCOME[status]],
+    ]),
   );
   const summaries = Object.keys(SUMMARY_MISMATCH) as Summary[];
   const fields = markdownTable(
@@ -50,8 +53,14 @@ function plaidAnswersTable(): string[] {
   const address = markdownTable(
     ['`address` of a failed check', 'reason'],
     [
-      ...Object.entries(PO_BOX_OF).map(([value, box]) => [`\`po_box: ${value}\``, box ? '`invalid_address_type`' : '–']),
-      ...Object.entries(COMMERCIAL_OF).map(([value, bad]) => [`\`type: ${value}\``, bad ? '`invalid_address_type`' : '–']),
+      ...Object.entries(PO_BOX_OF).map(([value, box]) => [
+        `\`po_box: ${value}\``,
+        box ? '`invalid_address_type`' : '–',
+      ]),
+      ...Object.entries(COMMERCIAL_OF).map(([value, bad]) => [
+        `\`type: ${value}\``,
+        bad ? '`invalid_address_type`' : '–',
+      ]),
       ['no field a mismatch, or no `kyc_check`', '`unverified_identity`'],
     ],
   );
@@ -116,7 +125,7 @@ describe("Plaid's answers", () => {
   it('are tabled in docs/api.md#plaids-answers exactly as the code maps them, every row', () => {
     expect(
       sectionTable('api.md', "#### Plaid's answers"),
-      "docs/api.md#plaids-answers: write the rows as the code renders them",
+      'docs/api.md#plaids-answers: write the rows as the code renders them',
     ).toEqual(plaidAnswersTable());
   });
 });
