@@ -60,14 +60,21 @@ describe('identification with an identity vendor', () => {
 
   it('keeps a person created while the vendor’s check is pending, then reads that check by id, and keeps its id', async () => {
     const calls = scriptedVendor((check) =>
-      check.reference ? { reasons: [], reference: check.reference } : { pending: true, vendor: 'scripted', reference: 'idv_1' },
+      check.reference
+        ? { reasons: [], reference: check.reference }
+        : { pending: true, vendor: 'scripted', reference: 'idv_1' },
     );
     const id = await posted();
     expect((await person(id)).status).toBe('verified');
     expect(calls.map((call) => call.check.reference)).toEqual([undefined, 'idv_1']);
     expect(calls[0]?.check).toMatchObject({ tenant: 'tenant-alice', id, identityRev: 1 });
     expect(calls[0]?.data).toMatchObject({ ssn: '123456789', date_of_birth: '1990-04-12' });
-    expect((await stored(id)).identity_check).toEqual({ vendor: 'scripted', reference: 'idv_1', identity_rev: 1, looks: 0 });
+    expect((await stored(id)).identity_check).toEqual({
+      vendor: 'scripted',
+      reference: 'idv_1',
+      identity_rev: 1,
+      looks: 0,
+    });
     expect(await person(id)).not.toHaveProperty('identity_check');
     expect(countOf(metrics, 'IdentityCheckPending')).toBe(1);
   });
