@@ -67,6 +67,11 @@ export class FakePlaid {
     this.faults.push(...Array.from({ length: count }, () => ({ status, afterWork })));
   }
 
+  /** Plaid is back: no fault waits any more. */
+  clearFaults(): void {
+    this.faults = [];
+  }
+
   /** Plaid's STATUS_UPDATED about an IDV, signed now (or at `at`, or by another signer: a forgery). */
   notice(idvId: string, { at = this.options.now(), signer = this.signer } = {}) {
     return statusUpdated(signer, idvId, at);

@@ -31,6 +31,14 @@ export interface PlaidSettings {
   readonly baseURL?: string;
 }
 
+/** A real vendor's secrets, by the name a row gives them (`identityVendor.secrets` in lib/service/). */
+export type IdentityVendorSecretName = 'apiSecret';
+
+/** The variable each secret's ARN reaches a function in (set by the stack for the secrets its row reads). */
+export const IDENTITY_VENDOR_SECRET_ARN_ENV = {
+  apiSecret: 'IDENTITY_VENDOR_SECRET_ARN',
+} as const satisfies Record<IdentityVendorSecretName, string>;
+
 /**
  * The constant the CDK defines in every function's bundle (`ServiceFunction`): true only
  * for a function that calls the identity vendor in a stack with a real vendor, the only
