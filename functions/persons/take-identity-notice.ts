@@ -1,9 +1,8 @@
 import { ConfigError } from '#shared/config';
-import { AppError } from '#shared/errors';
 import { IdentityNoticeIgnored, IdentityNoticeRefused } from '#shared/identity-vendor/identity-vendor';
 import { identityVendor } from '#shared/identity-vendor/index';
 import type { Logger } from '#shared/logger';
-import { metrics } from '#shared/metrics';
+import { readSignedNotice } from '#shared/provider-notices';
 import { messageQueue } from '#shared/queue/index';
 import type { IdentificationMessage } from './identification-message';
 
@@ -23,28 +22,18 @@ export async function takeIdentityNotice(
   logger: Logger,
 ): Promise<number> {
   const vendor = identityVendor();
-  if (!vendor.readNotice) throw new ConfigError(`the ${vendor.name} identity vendor sends no notices`);
-  let notices: Awaited<ReturnType<NonNullable<typeof vendor.readNotice>>>;
-  try {
-    notices = await vendor.readNotice(body, headers);
-  } catch (error) {
-    if (error instanceof IdentityNoticeIgnored) {
-      metrics().count('IdentityNoticeIgnored');
-      metrics().metadata('reason', error.reason);
-      logger.info('identity notice about nothing of this service’s: ignored', { reason: error.reason });
-      return 0;
-    }
-    if (!(error instanceof IdentityNoticeRefused)) throw error;
-    throw new AppError(
-      401,
-      'invalid_signature',
-      `the notice is not signed by the ${vendor.name} identity vendor`,
-      undefined,
-      {
-        cause: error,
-      },
-    );
-  }
+  const readNotice = vendor.readNotice?.bind(vendor);
+  if (!readNotice) throw new ConfigError(`the ${vendor.name} identity vendor sends no notices`);
+  const notices = await readSignedNotice(
+    () => readNotice(body, headers),
+    {
+      refused: IdentityNoticeRefused,
+      ignored: IdentityNoticeIgnored,
+      metric: 'IdentityNoticeIgnored',
+      signer: `the ${vendor.name} identity vendor`,
+    },
+    logger,
+  );
   const messages = notices.map((notice) => {
     const message: IdentificationMessage = { tenant: notice.tenant, id: notice.id, identity_rev: notice.identityRev };
     return { id: notice.id, body: message };

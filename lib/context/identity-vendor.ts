@@ -5,6 +5,7 @@ import {
   PLAID_ENVIRONMENTS,
   type PlaidEnvironment,
 } from '#shared/identity-vendor/vendors';
+import { isUnset, roleArnOf } from './context-values';
 
 /**
  * The CDK context keys that choose the identity vendor (docs/deploy.md#identity-vendor-plaid).
@@ -22,8 +23,6 @@ export const IDENTITY_VENDOR_CONTEXT = {
 const PLAID_CLIENT_ID = /^[0-9a-f]{24}$/i;
 /** Identity Verification templates: `idvtmp_` and letters and digits. */
 const PLAID_TEMPLATE_ID = /^idvtmp_[A-Za-z0-9]{1,64}$/;
-/** One IAM role's ARN, with its path if any: no pattern, no user, no session. */
-const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 
 /** Plaid's settings in a stack that uses it: none of them secret (the API secret is in Secrets Manager). */
 export interface PlaidContextSettings {
@@ -56,8 +55,6 @@ export type IdentityVendorSettings =
 export const realVendor = (
   settings: IdentityVendorSettings,
 ): settings is Extract<IdentityVendorSettings, { vendor: 'plaid' }> => settings.vendor !== 'sandbox';
-
-const isUnset = (value: unknown): boolean => value === undefined || value === null || value === '';
 
 /** Reads and validates the identity vendor's context; throws with the key's name and the way out on bad input. */
 export function identityVendorSettingsFromContext(scope: Construct): IdentityVendorSettings {
@@ -95,12 +92,7 @@ export function identityVendorSettingsFromContext(scope: Construct): IdentityVen
       environment: isUnset(environment) ? 'sandbox' : oneOf(C.plaidEnvironment, environment, PLAID_ENVIRONMENTS),
     },
     ...(!isUnset(breakGlass) && {
-      breakGlassRoleArn: matching(
-        C.breakGlassRoleArn,
-        breakGlass,
-        ROLE_ARN,
-        "an IAM role's ARN such as arn:aws:iam::123456789012:role/IdentityVendorBreakGlass (one role, no wildcard)",
-      ),
+      breakGlassRoleArn: roleArnOf(C.breakGlassRoleArn, breakGlass, 'IdentityVendorBreakGlass'),
     }),
   };
 }

@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { IdentityVerificationCreateRequest } from 'plaid';
 import { finished, type Idv, kycAnswer, newIdv, refusal } from './fake-plaid-idv';
 import { type FakePlaidOptions, withDefaults } from './fake-plaid-options';
 import { statusUpdated, type WebhookSigner, webhookSigner } from './fake-plaid-webhooks';
+import { closeServer, listenOnLoopback, readBody } from './loopback-server';
+
+/** Far above any create the adapter sends. */
+const MAX_BODY_BYTES = 64 * 1024;
 
 type Answer = [number, unknown];
 const plaidError = (status: number, error_type: string, error_code: string, error_message: string): Answer => [
@@ -49,10 +52,8 @@ export class FakePlaid {
     const settings = withDefaults(options);
     let fake: FakePlaid | undefined;
     const server = createServer((req, res) => void fake?.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-    fake = new FakePlaid(`http://127.0.0.1:${port}`, settings, await webhookSigner(settings.now), close);
+    const url = await listenOnLoopback(server);
+    fake = new FakePlaid(url, settings, await webhookSigner(settings.now), () => closeServer(server));
     return fake;
   }
 
@@ -78,11 +79,16 @@ export class FakePlaid {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = await readBody(req, MAX_BODY_BYTES).then(
+      (body) => body.toString('utf8'),
+      () => undefined,
+    );
     const path = new URL(req.url ?? '/', this.url).pathname;
     this.requests.push({ path });
-    const [status, body] = this.answer(req, path, Buffer.concat(chunks).toString('utf8'));
+    const [status, body] =
+      text === undefined
+        ? plaidError(413, 'INVALID_REQUEST', 'INVALID_BODY', 'body too large')
+        : this.answer(req, path, text);
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   }

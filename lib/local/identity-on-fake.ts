@@ -4,6 +4,7 @@ import { PLAID_ENV } from '#shared/identity-vendor/vendors';
 import { FakePlaid } from './fake-plaid';
 import type { FakePlaidOptions } from './fake-plaid-options';
 import type { RuntimeLog } from './log';
+import { type ProviderOnFake, providerOnFake } from './provider-on-fake';
 
 /**
  * `IDENTITY_VENDOR=plaid-fake` (docs/local.md#identity-checks-on-the-plaid-fake): only the
@@ -12,15 +13,7 @@ import type { RuntimeLog } from './log';
  */
 export const PLAID_FAKE = 'plaid-fake';
 
-const SETTINGS = [ENV.identityVendor, ...Object.values(PLAID_ENV)] as const;
-
-export interface IdentityOnFake {
-  readonly fake: FakePlaid;
-  /** Sends Plaid's notices to the runtime's notice route, once the gateway listens. */
-  noticesTo(url: string): void;
-  /** Puts the settings back as they were and stops the fake. */
-  stop(): Promise<void>;
-}
+export type IdentityOnFake = ProviderOnFake<FakePlaid>;
 
 /**
  * Starts the fake on 127.0.0.1 and sets what the adapter is opened from
@@ -32,28 +25,16 @@ export async function startIdentityOnFake(
   log: RuntimeLog,
 ): Promise<IdentityOnFake> {
   const fake = await FakePlaid.start({ log: (message) => log('info', message), ...options });
-  const saved = Object.fromEntries(SETTINGS.map((name) => [name, process.env[name]]));
-  Object.assign(process.env, {
-    [ENV.identityVendor]: 'plaid',
-    [PLAID_ENV.baseUrl]: fake.url,
-    [PLAID_ENV.clientId]: fake.options.clientId,
-    [PLAID_ENV.secret]: fake.options.secret,
-    [PLAID_ENV.templateId]: fake.options.templateId,
-    [PLAID_ENV.environment]: 'sandbox',
-  });
-  resetVendorSecret();
-  return {
+  return providerOnFake(
     fake,
-    noticesTo: (url) => {
-      fake.options.noticeUrl = url;
+    {
+      [ENV.identityVendor]: 'plaid',
+      [PLAID_ENV.baseUrl]: fake.url,
+      [PLAID_ENV.clientId]: fake.options.clientId,
+      [PLAID_ENV.secret]: fake.options.secret,
+      [PLAID_ENV.templateId]: fake.options.templateId,
+      [PLAID_ENV.environment]: 'sandbox',
     },
-    stop: async () => {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-      resetVendorSecret();
-      await fake.stop();
-    },
-  };
+    resetVendorSecret,
+  );
 }

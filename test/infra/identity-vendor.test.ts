@@ -4,17 +4,7 @@ import { identityVendorSettingsFromContext } from '#lib/context/identity-vendor'
 import { CONSUMERS, IDENTITY_NOTICE_ROUTES, routeKey } from '#lib/service/index';
 import { ENV as CONFIG_ENV } from '#shared/config';
 import { PLAID_ENV } from '#shared/identity-vendor/vendors';
-import {
-  actionsOf,
-  type BuildOptions,
-  buildApp,
-  kmsKeyIds,
-  propsOf,
-  refId,
-  resourcesOf,
-  statementsOfFunction,
-  synthTemplate,
-} from './harness';
+import { actionsOf, buildApp, functionsOf, kmsKeyIds, propsOf, refId, resourcesOf } from './harness';
 
 /** `npx cdk synth -c identityVendor=plaid -c plaidClientId=… -c plaidTemplateId=…` (docs/deploy.md#identity-vendor-plaid). */
 const PLAID = {
@@ -25,16 +15,6 @@ const PLAID = {
 const WORKER = consumerDescription(CONSUMERS.find((c) => c.id === 'IdentificationWorker')!);
 const NOTICE = 'POST /identity/notices';
 
-function functionsOf(options: BuildOptions) {
-  const template = synthTemplate(options);
-  const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((f) => ({
-    description: f.Properties?.Description as string,
-    role: refId(f.Properties?.Role),
-    variables: (f.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>,
-    statements: statementsOfFunction(template, f.Properties ?? {}),
-  }));
-  return { template, functions };
-}
 const secretActions = (statements: ReturnType<typeof functionsOf>['functions'][number]['statements']) =>
   actionsOf(statements).filter((action) => action.startsWith('secretsmanager:'));
 

@@ -4,6 +4,7 @@ import type { LocalRuntime } from '#lib/local/runtime';
 import { documentClient } from '#shared/db/document-client';
 import { personKeys } from '#shared/db/persons/keys';
 import { clientUserIdOf } from '#shared/identity-vendor/plaid/client-user-id';
+import { eventually } from '#test/support/eventually';
 import { captureMetrics, countOf, lineWith } from '#test/support/metrics';
 import { api, startTestRuntime } from '../harness';
 import { personBody } from '../persons/support';
@@ -27,14 +28,6 @@ afterAll(async () => {
   delete process.env.IDENTIFICATION_RETRY_DELAY_SECONDS;
 });
 
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 const person = async (id: string) => (await alice.get(`/persons/${id}`)).body.person;
 const settledPerson = (id: string) =>
   eventually(
