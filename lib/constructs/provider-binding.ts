@@ -54,13 +54,14 @@ export function bindBank(fn: Bindable, { binding: { settings, secrets }, access 
 }
 
 /**
- * The identity vendor the function calls: `IDENTITY_VENDOR`; with Plaid also its settings
+ * The identity vendor the function calls, with a real vendor only: `IDENTITY_VENDOR`, its settings
  * (`PLAID_CLIENT_ID`, `PLAID_TEMPLATE_ID`, `PLAID_ENVIRONMENT`) and the ARN of each secret
  * its row reads (`IDENTITY_VENDOR_SECRET_ARN`) with `secretsmanager:GetSecretValue` on it.
  */
 export function bindIdentityVendor(fn: Bindable, { binding: { settings, secrets }, access }: FunctionIdentityVendor) {
-  fn.addEnvironment(ENV.identityVendor, settings.vendor);
+  // The sandbox vendor is what an unset IDENTITY_VENDOR opens: the default synth stays as it was.
   if (settings.vendor === 'sandbox') return;
+  fn.addEnvironment(ENV.identityVendor, settings.vendor);
   if (!secrets) throw new Error(`${fn.node.path}: the ${settings.vendor} identity vendor needs its secret`);
   fn.addEnvironment(PLAID_ENV.clientId, settings.plaid.clientId);
   fn.addEnvironment(PLAID_ENV.templateId, settings.plaid.templateId);
