@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from '#lib/command-line';
 import {
   DEAD_LETTERS_PATH,
   type DeadLettersView,
@@ -14,32 +14,20 @@ import { DEFAULT_PORT, LOCAL_HOST } from '#lib/local/local-address';
 // (docs/local.md#dead-letters). It talks to the runtime rather than reading DATA_DIR, as
 // the runtime holds the queues (and a journal written by two processes would be damaged).
 
-const USAGE = `usage: npm run dead-letters [-- --redrive <queue> | --all] [--url http://${LOCAL_HOST}:${DEFAULT_PORT}]`;
+const USAGE = `usage: npm run dead-letters [-- --redrive <queue> | --all] [--url http://${LOCAL_HOST}:${DEFAULT_PORT}]
+  (no option: list each dead-letter queue and the stream batches given up; --redrive a queue, or --all, to send its messages back)`;
 
 function fail(message: string, code = 1): never {
   console.error(message);
   process.exit(code);
 }
 
-let values: { redrive?: string; all?: boolean; url?: string; help?: boolean };
-try {
-  ({ values } = parseArgs({
-    options: {
-      redrive: { type: 'string' },
-      all: { type: 'boolean' },
-      url: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  }));
-} catch (error) {
-  fail(`${(error as Error).message}\n${USAGE}`, 2);
-}
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-if (values.redrive !== undefined && values.all) fail(`--redrive and --all exclude each other\n${USAGE}`, 2);
+const values = commandLine(USAGE, {
+  redrive: { type: 'string' },
+  all: { type: 'boolean' },
+  url: { type: 'string' },
+});
+if (values.redrive !== undefined && values.all) usageError(USAGE, '--redrive and --all exclude each other');
 
 const url = (values.url ?? `http://${LOCAL_HOST}:${process.env.PORT || DEFAULT_PORT}`).replace(/\/+$/, '');
 

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { commandLine } from '#lib/command-line';
 import { nodeVersionProblem, startFailure } from '#lib/local/preflight';
 
 // `npm start [-- --tenant <name>]`: the whole service on http://127.0.0.1:${PORT:-3000},
@@ -11,6 +11,13 @@ if (nodeProblem) {
   console.error(nodeProblem);
   process.exit(1);
 }
+// Before the runtime's modules load: --help starts nothing.
+const values = commandLine(
+  `usage: npm start [-- --tenant <name>]
+  the whole service on http://127.0.0.1:\${PORT:-3000}, with a token for the tenant (dev by default);
+  settings by environment (DATA_DIR, BANK_PROVIDER, FAULTS, …): docs/local.md`,
+  { tenant: { type: 'string', default: 'dev' } },
+);
 const { setLogSink } = await import('#shared/logger');
 const { LOCAL_AUDIENCE, LOCAL_ISSUER } = await import('#lib/local/gateway/jwt-issuer');
 const { terminalLine } = await import('#lib/local/handler-log');
@@ -19,7 +26,6 @@ const { OPENAPI_PATH } = await import('#lib/local/openapi-endpoint');
 const { DEFAULT_PORT, startLocalRuntime } = await import('#lib/local/runtime');
 const { describeFaultPlan, parseFaultSetting } = await import('#lib/local/faults/fault-plan');
 
-const { values } = parseArgs({ options: { tenant: { type: 'string', default: 'dev' } } });
 const port = process.env.PORT ? Number(process.env.PORT) : DEFAULT_PORT;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   console.error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`);

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
+import { commandLine } from '#lib/command-line';
 
 // `WEBHOOK_SECRET=whsec_… npm run receiver`: a webhook receiver to try deliveries with,
 // on http://127.0.0.1:${RECEIVER_PORT:-4000}/webhooks. It verifies every delivery's
@@ -7,6 +8,11 @@ import { Webhook } from 'standardwebhooks';
 // line per delivery, and answers 204 (401 when the signature does not verify, so the
 // service retries it and the attempt shows the failure).
 
+commandLine(
+  `usage: WEBHOOK_SECRET=whsec_… npm run receiver
+  receives webhooks on http://127.0.0.1:\${RECEIVER_PORT:-4000}/webhooks, verifies each, prints a line per delivery`,
+  {},
+);
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret?.startsWith('whsec_')) {
   console.error('Set WEBHOOK_SECRET to the signing secret (whsec_…) from POST /webhooks/secret.');

@@ -26,7 +26,7 @@ import { identityVendorSettingsFromContext, realVendor } from '#lib/context/iden
 import { screeningListsSettingsFromContext } from '#lib/context/screening-lists';
 import { deployedRoutes, servedRoutes } from '#lib/service/index';
 import { ENV } from '#shared/config';
-import type { KeyKind } from '#shared/db/keys';
+import type { KeyKind } from '#shared/db/key-kinds';
 import type { IdentityVendorSecretName } from '#shared/identity-vendor/vendors';
 import { consumerEnvironment } from './stack/consumer-environment';
 import { monitoring } from './stack/monitoring';
@@ -209,6 +209,7 @@ export class VerifyServiceStack extends Stack {
 
     addStackOutputs(this, {
       httpApi: this.httpApi,
+      table: this.dataTable.table,
       alarms: this.alarms,
       identity: this.identity,
       routes,

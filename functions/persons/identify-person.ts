@@ -3,9 +3,9 @@ import type { IdentityData, Person, ReasonCode, StatusReason } from '#domain/per
 import { personSecretContext, REASON_CODES, statusReason } from '#domain/person';
 import { IDENTIFICATION_RUNS, identificationNeedsSsn, transition } from '#domain/person-lifecycle';
 import { REASON_OF_LIST } from '#domain/screening-review';
-import { recordScreening } from '#functions/screening-review/record-screening';
+import { type PlannedScreening, planScreening, storeScreening } from '#functions/screening-review/record-screening';
 import { cipher } from '#shared/cipher/index';
-import { type IdentityCheckRecord, type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
+import { type HitsChange, type IdentityCheckRecord, persons, type StoredPerson } from '#shared/db/persons/index';
 import { retryOnConflict } from '#shared/db/retry';
 import { heldLists } from '#shared/db/screening/held-lists';
 import { tenants } from '#shared/db/tenants/index';
@@ -27,9 +27,12 @@ import type { IdentificationMessage } from './identification-message';
  */
 export const MAX_PENDING_LOOKS = 8;
 
-/** What identification found: the reasons and the lists' version, and the vendor's check; or a check still pending. */
+/**
+ * What identification found: the reasons, the lists' version and the screening's hits to
+ * record, and the vendor's check; or a check still pending.
+ */
 type Findings =
-  | { reasons: ReasonCode[]; listsVersion: number; check?: IdentityCheckRecord }
+  | { reasons: ReasonCode[]; listsVersion: number; screening: PlannedScreening; check?: IdentityCheckRecord }
   | { pending: PendingIdentityCheck };
 
 /**
@@ -54,14 +57,16 @@ export function identifyPerson(request: IdentificationMessage, logger: Logger): 
       }
       const found = await identificationFindings(stored);
       if ('pending' in found) return keepPending(stored, found.pending, logger);
-      const { reasons, listsVersion, check } = found;
+      const { reasons, listsVersion, screening, check } = found;
       const attempt = stored.person.identification_attempts + 1;
       const outcome = reasons.length === 0 ? 'identified' : 'identification_failed';
       const status = transition(stored.person.status, outcome) as Person['status'];
       const statusReasons = reasons.map(statusReason);
       if (status === 'rejected') await persons().openReviewCase(stored, attempt, statusReasons, now());
-      await persons().update(
+      // The outcome is stored with the hits it counts, in one write (#functions/screening-review/record-screening).
+      await storeScreening(
         stored,
+        screening,
         {
           ...outcomeChange(status, statusReasons, attempt),
           screeningListsVersion: listsVersion,
@@ -79,7 +84,7 @@ export function identifyPerson(request: IdentificationMessage, logger: Logger): 
 }
 
 /** The write of an outcome: the status and its reasons, the run counted, the SSN deleted once no run needs it. */
-function outcomeChange(status: Person['status'], reasons: StatusReason[], attempts: number): PersonChange {
+function outcomeChange(status: Person['status'], reasons: StatusReason[], attempts: number): HitsChange {
   const rejected = status === 'rejected';
   return {
     set: { status, identification_attempts: attempts, ...(rejected && { status_reasons: reasons }) },
@@ -115,7 +120,10 @@ async function keepPending(stored: StoredPerson, pending: PendingIdentityCheck, 
 /** Whether the person's stored vendor check is of its current identity revision. */
 const sameRevision = (stored: StoredPerson): boolean => stored.identityCheck?.identity_rev === stored.identityRev;
 
-/** Every reason the person fails identification for, each once, in a stable order; the lists' version it was screened against. */
+/**
+ * Every reason the person fails identification for, each once, in a stable order; the
+ * lists' version it was screened against, the screening's hits to record and the vendor's check.
+ */
 async function identificationFindings(stored: StoredPerson): Promise<Findings> {
   const { person } = stored;
   const data: IdentityData = {
@@ -145,6 +153,7 @@ async function identificationFindings(stored: StoredPerson): Promise<Findings> {
   return {
     reasons: REASON_CODES.filter((code) => reasons.includes(code)),
     listsVersion: screening.listsVersion,
+    screening: screening.planned,
     check,
   };
 }
@@ -163,12 +172,14 @@ const phoneOf = (person: Person): string | undefined => person.contacts?.find((c
  * Screening against both lists with the scored matcher (docs/api.md#screening): the lists
  * are held in memory (`heldLists`), so a person costs one read of their version, never a
  * walk over a list. The outcome keeps that version (`screening_lists_version`), and every
- * hit is recorded for review with it; a hit an operator cleared as a false positive, on an
- * unchanged person and listing, gives no reason.
+ * hit is recorded for review with it, with the outcome; a hit an operator cleared as a
+ * false positive, on an unchanged person and listing, gives no reason.
  */
-async function screen(stored: StoredPerson): Promise<{ reasons: ReasonCode[]; listsVersion: number }> {
+async function screen(
+  stored: StoredPerson,
+): Promise<{ reasons: ReasonCode[]; listsVersion: number; planned: PlannedScreening }> {
   const lists = await heldLists();
   const hits = [...lists.sanctions.screen(stored.person), ...lists.alerts.screen(stored.person)];
-  const effective = await recordScreening(stored, hits, lists.version, now());
-  return { reasons: effective.map((hit) => REASON_OF_LIST[hit.list]), listsVersion: lists.version };
+  const planned = await planScreening(stored, hits, lists.version, now());
+  return { reasons: planned.effective.map((hit) => REASON_OF_LIST[hit.list]), listsVersion: lists.version, planned };
 }

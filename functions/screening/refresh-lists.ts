@@ -1,4 +1,11 @@
-import { DEFAULT_REFRESH_LIMITS, endsWhole, type RefreshLimits, refreshProblems } from '#domain/list-refresh-checks';
+import {
+  DEFAULT_REFRESH_LIMITS,
+  endsWhole,
+  nextPeaks,
+  peakOf,
+  type RefreshLimits,
+  refreshProblems,
+} from '#domain/list-refresh-checks';
 import { diffListings, isEmptyDiff } from '#domain/listing-diff';
 import type { ListedPerson, ScreeningList } from '#domain/screening-match';
 import { screeningListings } from '#shared/db/screening/index';
@@ -18,9 +25,10 @@ export type ListSource = { readonly url: string } | { readonly dir: string };
 
 export interface RefreshOptions {
   /**
-   * Writes a copy the checks refuse (a large delisting, a republished older file): an
-   * operator's decision (docs/operations.md#screening-lists-refresh-failed). Never a file
-   * that does not parse.
+   * Writes a copy the count and date checks refuse (a large delisting, a republished older
+   * file, a file sent undated): an operator's decision
+   * (docs/operations.md#screening-lists-refresh-failed). Never a file that does not parse,
+   * a download cut short or an empty list.
    */
   readonly force?: boolean;
   readonly limits?: RefreshLimits;
@@ -69,31 +77,41 @@ export async function refreshLists(source: ListSource, options: RefreshOptions =
   ]);
   const storedListings = stored.flat().filter((listing) => covers.has(listing.source));
   const counts = Object.fromEntries(covered.map(({ source }) => [source, countOf(fetched, source)]));
+  // The alert list is the service's own file: it may be emptied, and is not held to a baseline.
+  const official = covered.filter(({ source }) => source !== 'ALERTS').map(({ source }) => source);
 
-  if (!options.force) {
-    const problems = refreshProblems({
-      // The alert list is the service's own file: it may be emptied.
-      counts: covered
-        .filter(({ source }) => source !== 'ALERTS')
-        .map(({ source }) => ({ source, stored: countOf(storedListings, source), fetched: counts[source] ?? 0 })),
-      files: OFAC_FILES.flatMap((key) => {
-        const file = files[key];
-        if (!file) return [];
-        const name = FILE_NAMES[key];
-        // A download must arrive whole; a folder's files are the operator's own.
-        const whole = 'url' in source ? endsWhole(file.text) : true;
-        return [{ name, whole, publishedAt: published[name], lastPublishedAt: last?.published[name] }];
-      }),
-      limits: options.limits ?? DEFAULT_REFRESH_LIMITS,
-    });
-    if (problems.length > 0) throw new ListsRefreshRefused(problems);
-  }
+  const problems = refreshProblems({
+    counts: official.map((source) => ({
+      source,
+      stored: countOf(storedListings, source),
+      fetched: counts[source] ?? 0,
+      peak: peakOf(last?.peaks[source], now()),
+    })),
+    files: OFAC_FILES.flatMap((key) => {
+      const file = files[key];
+      if (!file) return [];
+      const name = FILE_NAMES[key];
+      // A download must arrive whole and dated; a folder's files are the operator's own.
+      const downloaded = 'url' in source;
+      const whole = downloaded ? endsWhole(file.text) : true;
+      return [{ name, whole, downloaded, publishedAt: published[name], lastPublishedAt: last?.published[name] }];
+    }),
+    limits: options.limits ?? DEFAULT_REFRESH_LIMITS,
+    forced: options.force === true,
+  });
+  if (problems.length > 0) throw new ListsRefreshRefused(problems);
 
   const diff = diffListings(storedListings, fetched, covers);
   const changeId = isEmptyDiff(diff) ? undefined : await writeListChanges(diff);
+  const at = now();
+  const officialCounts = Object.fromEntries(official.map((source) => [source, counts[source] ?? 0]));
   await screeningListings().recordRefresh(
-    { published: { ...last?.published, ...published }, counts: { ...last?.counts, ...counts } },
-    now(),
+    {
+      published: { ...last?.published, ...published },
+      counts: { ...last?.counts, ...counts },
+      peaks: nextPeaks(last?.peaks ?? {}, officialCounts, at, options.force === true),
+    },
+    at,
   );
   return { changeId, put: diff.put.length, removed: diff.remove.length, counts };
 }

@@ -1,5 +1,5 @@
 import type { Construct } from 'constructs';
-import { OFAC_LISTS_URL } from '#functions/screening/download-lists';
+import { httpsUrl, OFAC_LISTS_URL } from '#functions/screening/download-lists';
 
 /**
  * The CDK context keys of the daily refresh of the screening lists
@@ -31,19 +31,14 @@ export function screeningListsSettingsFromContext(scope: Construct): ScreeningLi
   const url = scope.node.tryGetContext(SCREENING_LISTS_CONTEXT.url);
   const percent = scope.node.tryGetContext(SCREENING_LISTS_CONTEXT.maxDropPercent);
   return {
-    url: isUnset(url) ? OFAC_LISTS_URL : httpsUrl(url),
+    url: isUnset(url) ? OFAC_LISTS_URL : listsUrl(url),
     maxDropPercent: isUnset(percent) ? undefined : maxDropPercent(percent),
   };
 }
 
-function httpsUrl(value: unknown): string {
-  let url: URL | undefined;
-  try {
-    url = typeof value === 'string' ? new URL(value) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== 'https:') {
+function listsUrl(value: unknown): string {
+  const url = httpsUrl(value);
+  if (!url) {
     throw new Error(`context "${SCREENING_LISTS_CONTEXT.url}" must be an https:// URL; got ${JSON.stringify(value)}`);
   }
   return url.href;

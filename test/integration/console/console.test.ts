@@ -16,6 +16,11 @@ import { startReceiver } from '../webhooks/receiver';
 const executablePath = chromiumPath();
 if (!executablePath) console.warn(NO_CHROMIUM);
 
+// CI installs Chromium (.ci/run): there a missing browser is a broken run, not a skip.
+it.runIf(!executablePath && process.env.CI === 'true')('has a Chromium to drive in CI', () => {
+  expect.fail(NO_CHROMIUM);
+});
+
 const TENANT = 'acme-console';
 /** The receiver answers 204, so a 204 on the page can only be the receiver's answer. */
 const RECEIVER_STATUS = 204;
@@ -67,6 +72,20 @@ describe.skipIf(!executablePath)('sandbox console in headless Chromium', () => {
     expect.poll(async () => (await locator.allInnerTexts()).join('\n'), { timeout: 10_000 });
   const hooksUrl = () => receiver.url('/console-hooks');
   let eventId = '';
+
+  it('opens on the tenant in the box (dev, the tenant npm start prints a token for): a token taken and its records shown, no click', async () => {
+    const dev = api(runtime, await runtime.mintToken('dev'));
+    const created = await dev.post('/verify/accounts', {
+      account_number: '5544332211',
+      routing_number: '021000021',
+      account_holder_name: 'Grace Hopper',
+    });
+    expect(created.status).toBe(200);
+
+    await page.goto(`${runtime.url}/console`);
+    await text(page.locator('#session')).toContain('Tenant dev: token valid until');
+    await text(page.locator(`#accounts tr[data-id="${created.body.account.id}"]`)).toContain('Grace Hopper');
+  });
 
   it('gets a token for the tenant typed in from POST /oauth2/token, and shows an account created through the API', async () => {
     await page.goto(`${runtime.url}/console`);

@@ -9,7 +9,7 @@ import { SCREENING_SHARDS } from '#shared/db/persons/item';
 import { screeningListings } from '#shared/db/screening/index';
 import { screeningKeys } from '#shared/db/screening/keys';
 import { VARIANT_CLASSES, type VariantPerson, variants } from '#test/support/screening-variants';
-import { api } from '../harness';
+import { api, OPERATOR } from '../harness';
 import { personBody } from '../persons/support';
 import { useScreeningRuntime } from './support';
 
@@ -138,7 +138,7 @@ describe('a list change restricts the verified persons it now names, in any vari
       await env.runtime.settle();
       expect((await env.call.get(`/persons/${id}`)).body.person.status).toBe('restricted');
 
-      const operator = api(env.runtime, await env.runtime.mintToken('ops-list-change', ['review:screening']));
+      const operator = api(env.runtime, await env.runtime.mintToken(OPERATOR, ['review:screening']));
       const hits = (await operator.get(`/screening/hits?tenant=tenant-list-change&person_id=${id}`)).body
         .screening_hits;
       expect(hits).toMatchObject([{ status: 'open', entry_id: entryId, lists_version: expect.any(Number) }]);

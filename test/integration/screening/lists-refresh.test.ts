@@ -103,7 +103,10 @@ describe('the daily refresh of OFAC’s lists, on the table', () => {
     expect(outcome.changeId).toBeDefined();
     expect(await screeningListings().version()).toBe(1);
     expect((await screeningListings().all('sanctions')).length).toBe(4699);
-    expect((await screeningListings().lastRefresh())?.published['sdn.csv']).toBe('2026-09-05T14:01:44.000Z');
+    const last = await screeningListings().lastRefresh();
+    expect(last?.published['sdn.csv']).toBe('2026-09-05T14:01:44.000Z');
+    const today = last?.refreshedAt.slice(0, 10) as string;
+    expect(last?.peaks).toEqual({ SDN: { [today]: 4620 }, CONS: { [today]: 79 } });
     console.info(`first refresh of the real snapshot (4,699 listings written): ${ms} ms`);
   });
 

@@ -94,4 +94,17 @@ describe('documentation links', () => {
       .filter((citation) => citation.problem);
     expect(broken).toEqual([]);
   });
+
+  it.each(pages)('%s: every file or folder it names under test/, functions/, lib/ or bin/ exists', (page) => {
+    // A path with a placeholder (`functions/<area>/…`, `lib/service/*.ts`) names a pattern, not a file.
+    const named = [
+      ...readFileSync(join(REPO_ROOT, page), 'utf8').matchAll(
+        /(?<![\w./#-])((?:test|functions|lib|bin)\/[\w./*{}<>…-]+)/g,
+      ),
+    ]
+      .map((match) => (match[1] as string).replace(/[.,:;]+$/, ''))
+      .filter((path) => !/[*{}<>…]/.test(path));
+    const missing = [...new Set(named)].filter((path) => !existsSync(join(REPO_ROOT, path)));
+    expect(missing, `${page} names these paths, which do not exist: fix the page (or the path)`).toEqual([]);
+  });
 });

@@ -6,8 +6,8 @@ import { personKeys } from './keys';
 
 /**
  * Stored beside the person, never returned: the SSN ciphertext, the list-filter keys, the
- * identity revision, the screening lists' version its identification used and the identity
- * vendor's check (its id, for audit).
+ * identity revision, the screening lists' version its identification used, the revision
+ * of its screening hits and the identity vendor's check (its id, for audit).
  */
 const PERSON_STORAGE_ONLY = [
   'ssn_secret',
@@ -15,6 +15,7 @@ const PERSON_STORAGE_ONLY = [
   'last_name_key',
   'identity_rev',
   'screening_lists_version',
+  'hits_rev',
   'identity_check',
 ] as const;
 

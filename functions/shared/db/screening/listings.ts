@@ -8,6 +8,7 @@ import {
   type QueryCommandOutput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { DailyPeaks } from '#domain/list-refresh-checks';
 import type { ListedPerson, ScreeningList } from '#domain/screening-match';
 import { ENTITY } from '../entities';
 import { batchGetInOrder } from '../paging/batch-get';
@@ -34,6 +35,11 @@ export interface ListsRefresh {
   readonly published: Readonly<Record<string, string>>;
   /** Listed persons by source (`SDN`, `CONS`, `ALERTS`) after it. */
   readonly counts: Readonly<Record<string, number>>;
+  /**
+   * The largest listed-person count of each day of the last 30, by source (the sources a
+   * refresh checks for drops, `SDN` and `CONS`): the baseline of the next refresh's drop check.
+   */
+  readonly peaks: Readonly<Record<string, DailyPeaks>>;
 }
 
 /** The most listings a change names; a larger change re-screens against the whole lists. */
@@ -182,6 +188,7 @@ export class ListingRepository {
       refreshedAt: String(item.refreshed_at),
       published: (item.published_files ?? {}) as Record<string, string>,
       counts: (item.listed_counts ?? {}) as Record<string, number>,
+      peaks: (item.listed_peaks ?? {}) as Record<string, DailyPeaks>,
     };
   }
 
@@ -192,12 +199,13 @@ export class ListingRepository {
         TableName: this.tableName,
         Key: screeningKeys.version,
         UpdateExpression:
-          'SET entity = :entity, refreshed_at = :at, published_files = :published, listed_counts = :counts ADD version :one',
+          'SET entity = :entity, refreshed_at = :at, published_files = :published, listed_counts = :counts, listed_peaks = :peaks ADD version :one',
         ExpressionAttributeValues: {
           ':entity': ENTITY.screeningVersion,
           ':at': now.toISOString(),
           ':published': refresh.published,
           ':counts': refresh.counts,
+          ':peaks': refresh.peaks,
           ':one': 1,
         },
       }),

@@ -9,7 +9,7 @@ import { ENV } from '#shared/config';
 import { ENTITY } from '#shared/db/entities';
 import { ddb, functionUnderTest, useHandlerHarness } from '#test/support/handler-harness';
 import { type ListServer, startListServer } from '#test/support/list-server';
-import { countOf } from '#test/support/metrics';
+import { countOf, lineWith } from '#test/support/metrics';
 
 /**
  * The daily refresh as a scheduled function: where it reads the lists, what it counts and
@@ -41,8 +41,12 @@ const clearSources = () => {
 beforeEach(clearSources);
 afterEach(clearSources);
 
+/** Serves the copy, each file dated as OFAC's store dates it (`Last-Modified`). */
 function serveCopy(overrides: Record<string, string> = {}) {
-  for (const [name, text] of Object.entries({ ...OFAC_COPY, ...overrides })) server.serve(name, { kind: 'file', text });
+  const lastModified = 'Fri, 04 Sep 2026 14:01:44 GMT';
+  for (const [name, text] of Object.entries({ ...OFAC_COPY, ...overrides })) {
+    server.serve(name, { kind: 'file', text, lastModified });
+  }
   process.env[ENV.screeningListsUrl] = server.url;
 }
 
@@ -95,6 +99,20 @@ describe('ListsRefresh (daily)', () => {
     await expect(refresh(SCHEDULED)).rejects.toThrow('cons_prim.csv answered 503');
     expect(writesSent()).toEqual([]);
     expect(countOf(harness.metrics, 'ScreeningListsRefreshFailed')).toBe(1);
+  });
+
+  it('refuses a download redirected off the configured host: writes nothing, counted as a failed download', async () => {
+    serveCopy();
+    server.serve('elsewhere/sdn.csv', { kind: 'file', text: SDN });
+    server.serve('sdn.csv', {
+      kind: 'redirect',
+      location: `${server.url.replace('127.0.0.1', 'localhost')}elsewhere/sdn.csv`,
+    });
+    await expect(refresh(SCHEDULED)).rejects.toThrow(/^sdn\.csv: .*redirected to http:\/\/localhost/);
+    expect(server.requests).not.toContain('elsewhere/sdn.csv');
+    expect(writesSent()).toEqual([]);
+    expect(countOf(harness.metrics, 'ScreeningListsRefreshFailed')).toBe(1);
+    expect(lineWith(harness.metrics, 'ScreeningListsRefreshFailed')?.failure).toBe('ListDownloadError');
   });
 
   it('fails, counted, when no source is configured', async () => {
