@@ -203,6 +203,7 @@ export class VerifyServiceStack extends Stack {
       httpApi: this.httpApi,
       functions,
       pipeline: this.pipeline,
+      identityChecksMayStall: realVendor(vendorSettings),
     });
     this.serviceAlarms = serviceAlarms;
     this.dashboard = dashboard;

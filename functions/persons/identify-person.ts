@@ -23,7 +23,8 @@ import type { IdentificationMessage } from './identification-message';
 /**
  * How often a check the vendor has not finished is looked at again (each look queues the
  * next, 15 minutes later: functions/persons/stream-rules.ts), beside the vendor's notice:
- * 2 hours, then the person stays `created` and `IdentityCheckStalled` is counted (alarmed).
+ * 2 hours, then the person stays `created` and `IdentityCheckStalled` is counted (alarmed:
+ * docs/operations.md#identity-checks-stalled).
  */
 export const MAX_PENDING_LOOKS = 8;
 

@@ -51,6 +51,11 @@ describe('the default identity vendor (sandbox)', () => {
     expect(routes).not.toContain(NOTICE);
     expect(Object.keys(template.findOutputs('*'))).not.toContain('IdentityNoticeUrl');
   });
+
+  it('has no stalled-check alarm: the sandbox vendor answers at once', () => {
+    const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => propsOf(a));
+    expect(alarms.filter((a) => a.MetricName === 'IdentityCheckStalled')).toEqual([]);
+  });
 });
 
 describe('-c identityVendor=plaid', () => {
@@ -67,6 +72,14 @@ describe('-c identityVendor=plaid', () => {
     expect(JSON.parse(secret.Properties?.GenerateSecretString.SecretStringTemplate)).toHaveProperty('unset');
     expect(secret.Properties?.Description).toMatch(/plaid[\s\S]*put-secret-value[\s\S]*identity-vendor-plaid/i);
     expect(JSON.stringify(outputs.IdentityNoticeUrl?.Value)).toContain('identity/notices');
+  });
+
+  it('alarms on a check still pending after the last look (IdentityCheckStalled), naming its runbook section', () => {
+    const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => propsOf(a));
+    const stalled = alarms.filter((a) => a.MetricName === 'IdentityCheckStalled');
+    expect(stalled).toHaveLength(1);
+    expect(stalled[0]).toMatchObject({ Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(stalled[0]?.AlarmDescription).toContain('docs/operations.md#identity-checks-stalled');
   });
 
   it('gives the vendor, its settings and its secret’s ARN to exactly the identification worker and the notice route', () => {
