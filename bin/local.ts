@@ -56,6 +56,11 @@ const bankLine = runtime.increaseFake
   : process.env.BANK_PROVIDER === 'increase'
     ? `Bank: Increase at ${process.env.INCREASE_BASE_URL || `its ${process.env.INCREASE_ENVIRONMENT || 'sandbox'}`} (BANK_PROVIDER=increase)`
     : 'Bank: the sandbox bank, outcomes by account number (docs/sandbox.md)';
+const vendorLine = runtime.plaidFake
+  ? `Identity vendor: the Plaid fake on ${runtime.plaidFake.url} (IDENTITY_VENDOR=plaid-fake): KYC checks by the SSN's last four digits, answered by signed notices (docs/local.md)`
+  : process.env.IDENTITY_VENDOR === 'plaid'
+    ? `Identity vendor: Plaid at ${process.env.PLAID_BASE_URL || `its ${process.env.PLAID_ENVIRONMENT || 'sandbox'}`} (IDENTITY_VENDOR=plaid)`
+    : 'Identity vendor: the sandbox vendor, outcomes by SSN (docs/sandbox.md#persons)';
 
 console.log(`
 Local runtime ready on ${runtime.url}  (table ${runtime.tableName}, ${dataDir ? `data in ${dataDir}` : 'in memory'})
@@ -63,7 +68,8 @@ Running on Node.js ${process.version}
 Sandbox console: ${runtime.url}${CONSOLE_PATH}    OpenAPI document: ${runtime.url}${OPENAPI_PATH}
 JWT issuer ${LOCAL_ISSUER}, audience ${LOCAL_AUDIENCE}
 Pipeline: table stream → queues → workers, in-process (timings compressed, see docs/local.md)
-${bankLine}${runtime.faults ? `\n${describeFaultPlan(runtime.faults.plan)}` : ''}
+${bankLine}
+${vendorLine}${runtime.faults ? `\n${describeFaultPlan(runtime.faults.plan)}` : ''}
 Emails to account holders are written to ${runtime.outbox.dir}
 
 Token for tenant "${values.tenant}", every scope, valid 12 h (more: npm run --silent token -- --tenant <name>):

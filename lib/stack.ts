@@ -12,6 +12,8 @@ import { emailSenderFromContext } from '#lib/constructs/email-sender';
 import { EventPipeline } from '#lib/constructs/event-pipeline';
 import { HttpApi } from '#lib/constructs/http-api';
 import { Identity } from '#lib/constructs/identity';
+import type { IdentityVendorBinding } from '#lib/constructs/provider-binding';
+import { ProviderSecrets } from '#lib/constructs/provider-secrets';
 import type { ServiceAlarms } from '#lib/constructs/service-alarms';
 import type { ServiceDashboard } from '#lib/constructs/service-dashboard';
 import { StorageKey } from '#lib/constructs/storage-key';
@@ -20,10 +22,12 @@ import { apiLimitsFromContext } from '#lib/context/api-limits';
 import { bankSettingsFromContext, onRails } from '#lib/context/bank-provider';
 import { identificationSettingsFromContext } from '#lib/context/identification';
 import { identityPropsFromContext } from '#lib/context/identity';
+import { identityVendorSettingsFromContext, realVendor } from '#lib/context/identity-vendor';
 import { screeningListsSettingsFromContext } from '#lib/context/screening-lists';
 import { deployedRoutes, servedRoutes } from '#lib/service/index';
 import { ENV } from '#shared/config';
 import type { KeyKind } from '#shared/db/key-kinds';
+import type { IdentityVendorSecretName } from '#shared/identity-vendor/vendors';
 import { consumerEnvironment } from './stack/consumer-environment';
 import { monitoring } from './stack/monitoring';
 import { addStackOutputs } from './stack/outputs';
@@ -73,6 +77,8 @@ export class VerifyServiceStack extends Stack {
   readonly dashboard: ServiceDashboard;
   /** The provider's API key and webhook secret, on real rails only. */
   readonly bankSecrets?: BankSecrets;
+  /** The identity vendor's API secret, with a real vendor only. */
+  readonly identityVendorSecrets?: ProviderSecrets<IdentityVendorSecretName>;
 
   constructor(scope: Construct, id: string, props: VerifyServiceStackProps = {}) {
     super(scope, id, props);
@@ -122,10 +128,23 @@ export class VerifyServiceStack extends Stack {
       });
     }
     const bank: BankBinding = { settings: bankSettings, secrets: this.bankSecrets };
+    const vendorSettings = props.identityVendor ?? identityVendorSettingsFromContext(this);
+    if (realVendor(vendorSettings)) {
+      this.identityVendorSecrets = new ProviderSecrets<IdentityVendorSecretName>(this, 'IdentityVendorSecrets', {
+        secrets: {
+          apiSecret: {
+            id: 'ApiSecret',
+            description: `the ${vendorSettings.vendor} API secret IdentificationWorker and POST /identity/notices call it with`,
+          },
+        },
+        docs: 'docs/deploy.md#identity-vendor-plaid',
+        breakGlassRoleArn: vendorSettings.breakGlassRoleArn,
+      });
+    }
+    const identityVendor: IdentityVendorBinding = { settings: vendorSettings, secrets: this.identityVendorSecrets };
 
-    // The partner routes, and on real rails the provider's notice route.
-    // The partner routes, and on real rails the provider's notice route.
-    const routes = deployedRoutes(props.routes ?? servedRoutes(bankSettings.provider));
+    // The partner routes, on real rails the bank's notice route, with a real vendor its notice route.
+    const routes = deployedRoutes(props.routes ?? servedRoutes(bankSettings.provider, vendorSettings.vendor));
     const functions = routeFunctions(this, routes, {
       projectRoot: PROJECT_ROOT,
       dataTable: this.dataTable,
@@ -135,6 +154,7 @@ export class VerifyServiceStack extends Stack {
       tenantLimit,
       scopePrefix: this.identity.jwt.scopePrefix,
       bank,
+      identityVendor,
     });
     this.functions = functions;
 
@@ -149,11 +169,13 @@ export class VerifyServiceStack extends Stack {
       queueSettings: props.queueSettings,
       emailSender: props.emailSender === undefined ? emailSenderFromContext(this) : (props.emailSender ?? undefined),
       bank,
+      identityVendor,
       consumerEnvironment: consumerEnvironment(identification, screeningLists),
     });
     bindRouteQueues(routes, functions, this.pipeline.queues);
     // Every function that reads a bank secret is bound: each secret now denies reading it to anyone else.
     this.bankSecrets?.confineReads();
+    this.identityVendorSecrets?.confineReads();
 
     // Tenants with split list partitions: every function that writes or reads a list must agree.
     const listShards = Object.fromEntries(
@@ -181,6 +203,7 @@ export class VerifyServiceStack extends Stack {
       httpApi: this.httpApi,
       functions,
       pipeline: this.pipeline,
+      identityChecksMayStall: realVendor(vendorSettings),
     });
     this.serviceAlarms = serviceAlarms;
     this.dashboard = dashboard;
@@ -193,6 +216,8 @@ export class VerifyServiceStack extends Stack {
       routes,
       bankProvider: bankSettings.provider,
       bankSecrets: this.bankSecrets,
+      identityVendor: vendorSettings.vendor,
+      identityVendorSecrets: this.identityVendorSecrets,
     });
   }
 }

@@ -11,12 +11,15 @@ const REASON_MESSAGES = {
   incomplete_dob: 'The date of birth is missing some or all required elements.',
   incomplete_ssn: 'The Social Security number is missing some or all required elements.',
   ineligible_age: 'The person is under 18 and not eligible for the product.',
+  invalid_address: 'The address does not match the records of the person.',
   invalid_address_type: 'The address is of a type that is not supported, such as a P.O. box.',
   invalid_dob: 'The date of birth is not valid.',
   invalid_name: 'The name is not valid.',
+  invalid_phone: 'The phone number does not match the records of the person.',
   invalid_ssn: 'The Social Security number is not valid.',
   matched_alertlist: 'The person matched a list of known fraudulent users.',
   matched_watchlist: 'The person matched one or more sanctions lists.',
+  unverified_identity: 'The identity could not be verified against authoritative records.',
 } as const;
 export type ReasonCode = keyof typeof REASON_MESSAGES;
 export const REASON_CODES = Object.keys(REASON_MESSAGES) as ReasonCode[];
@@ -145,6 +148,8 @@ export interface Person {
 /** What identification checks: the identity data, the SSN in clear (digits only) for the worker alone. */
 export type IdentityData = Pick<Person, 'first_name' | 'middle_name' | 'last_name' | 'date_of_birth'> & {
   ssn?: string;
+  /** The person's phone contact as sent (an identity vendor may match it). */
+  phone?: string;
   address?: Pick<PersonAddress, 'type' | 'address1' | 'address2' | 'city' | 'state' | 'country' | 'zip5'>;
 };
 

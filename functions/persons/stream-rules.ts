@@ -16,7 +16,9 @@ import type { IdentificationMessage } from './identification-message';
  *   identification; names alone stay `created`;
  * - a first rejection queues the one automatic retry, delayed
  *   (`IDENTIFICATION_RETRY_DELAY_SECONDS`), here rather than in the worker so that the
- *   stored rejection and its retry cannot part.
+ *   stored rejection and its retry cannot part;
+ * - an identity vendor's check found still pending (a new look counted on the person) queues
+ *   the next look, 15 minutes later, so a lost vendor notice delays the outcome, never loses it.
  */
 export const personStreamRule: StreamRule = ({ eventName, tenant, oldImage, newImage }) => {
   if (eventName === 'REMOVE') return [];
@@ -36,7 +38,20 @@ export const personStreamRule: StreamRule = ({ eventName, tenant, oldImage, newI
     const delaySeconds = identificationRetryDelaySeconds();
     actions.push({ kind: 'enqueue', queue: 'identification', message: { id: person.id, body, delaySeconds } });
   }
+  const looks = pendingLooks(newImage);
+  if (looks > 0 && looks !== pendingLooks(oldImage) && (person.status === 'created' || person.status === 'rejected')) {
+    const retry = person.status === 'rejected' ? { retry: true } : {};
+    const body: IdentificationMessage = { tenant, id: person.id, identity_rev: identityRev(newImage), ...retry };
+    const message = { id: person.id, body, delaySeconds: PENDING_LOOK_DELAY_SECONDS };
+    actions.push({ kind: 'enqueue', queue: 'identification', message });
+  }
   return actions;
 };
+
+/** How long after a look that found the vendor's check pending the next one runs (SQS's longest delay). */
+export const PENDING_LOOK_DELAY_SECONDS = 900;
+
+const pendingLooks = (image: Image | undefined): number =>
+  Number((image?.identity_check as { looks?: unknown } | undefined)?.looks ?? 0);
 
 const identityRev = (image: Image | undefined): number => Number(image?.identity_rev ?? 1);

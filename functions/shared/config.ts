@@ -102,6 +102,9 @@ export const ENV = {
   increaseWebhookSecret: 'INCREASE_WEBHOOK_SECRET',
   /** Another base URL for Increase's API (local mode and tests: a fake of it on loopback). */
   increaseBaseUrl: 'INCREASE_BASE_URL',
+  /** The identity vendor (`sandbox` default, `plaid`), its API secret's ARN (AWS): its settings in identity-vendor/vendors.ts. */
+  identityVendor: 'IDENTITY_VENDOR',
+  identityVendorSecretArn: 'IDENTITY_VENDOR_SECRET_ARN',
   /**
    * ARN of the function's tenant role (lib/constructs/tenant-role.ts): set on a function that
    * acts for one tenant per request or message, whose calls about a tenant's records then run

@@ -21,6 +21,12 @@ export const COUNT_METRICS = [
   'PersonStatusChanged',
   /** An identification run ended with its outcome stored (verified or rejected). */
   'IdentificationCompleted',
+  /** The identity vendor's check was found unfinished: its id kept, the person left `created` until its answer. */
+  'IdentityCheckPending',
+  /** The identity vendor's check was still unfinished at the last look: the person stays `created` (a reviewer's turn). */
+  'IdentityCheckStalled',
+  /** A signed identity vendor notice about nothing of this service's: answered 200, nothing queued. */
+  'IdentityNoticeIgnored',
   /** A hit found by screening was recorded for review (found anew, or reopened by a change). */
   'ScreeningHitFound',
   /** An operator decided a screening hit (a false positive or confirmed; which, in the metadata). */

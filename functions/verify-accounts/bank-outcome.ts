@@ -12,9 +12,9 @@ import { ConfigError } from '#shared/config';
 import { retryOnConflict } from '#shared/db/retry';
 import { type BankWait, bankWaits, type DueWait, verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
-import { AppError } from '#shared/errors';
 import type { Logger } from '#shared/logger';
 import { metrics } from '#shared/metrics';
+import { readSignedNotice } from '#shared/provider-notices';
 import { actingFor } from '#shared/tenant-scope';
 import { recordDebits, settled, settleVerification } from './complete-verification';
 
@@ -103,22 +103,18 @@ export async function takeBankNotice(
   logger: Logger,
 ): Promise<number> {
   const provider = bank();
-  if (!provider.readNotice) throw new ConfigError(`the ${provider.name} bank sends no notices`);
-  let outcomes: BankOutcome[];
-  try {
-    outcomes = await provider.readNotice(body, headers);
-  } catch (error) {
-    if (error instanceof BankNoticeIgnored) {
-      metrics().count('BankNoticeIgnored');
-      metrics().metadata('reason', error.reason);
-      logger.info('bank notice about nothing of this service’s: ignored', { reason: error.reason });
-      return 0;
-    }
-    if (!(error instanceof BankNoticeRefused)) throw error;
-    throw new AppError(401, 'invalid_signature', `the notice is not signed by the ${provider.name} bank`, undefined, {
-      cause: error,
-    });
-  }
+  const readNotice = provider.readNotice?.bind(provider);
+  if (!readNotice) throw new ConfigError(`the ${provider.name} bank sends no notices`);
+  const outcomes = await readSignedNotice(
+    () => readNotice(body, headers),
+    {
+      refused: BankNoticeRefused,
+      ignored: BankNoticeIgnored,
+      metric: 'BankNoticeIgnored',
+      signer: `the ${provider.name} bank`,
+    },
+    logger,
+  );
   for (const outcome of outcomes) {
     const log = logger.child({ tenant: outcome.tenant, verify_account_id: outcome.id });
     await actingFor(outcome.tenant, () => applyBankOutcome(outcome, log));

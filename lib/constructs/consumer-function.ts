@@ -9,6 +9,7 @@ import type { CipherKey } from './cipher-key';
 import type { DataKey } from './data-key';
 import type { DataTable } from './data-table';
 import type { EmailSenderSettings } from './email-sender';
+import type { IdentityVendorBinding } from './provider-binding';
 import type { WorkQueue } from './queue';
 import { ServiceFunction } from './service-function';
 
@@ -43,6 +44,8 @@ export interface ConsumerFunctionProps {
   readonly emailSender?: EmailSenderSettings;
   /** The bank, for a consumer whose row calls it (`bank`). */
   readonly bank: BankBinding;
+  /** The identity vendor, for a consumer whose row calls it (`identityVendor`). */
+  readonly identityVendor: IdentityVendorBinding;
   /**
    * Further environment variables: deployment settings that this consumer's code reads
    * (see `EventPipelineProps.consumerEnvironment`).
@@ -72,6 +75,9 @@ export class ConsumerFunction extends ServiceFunction {
       bundling: consumer.bundling,
       dataKeys: dataKeysOf(consumer).map((purpose) => props.dataKeys[purpose]),
       bank: consumer.bank ? { binding: props.bank, access: consumer.bank } : undefined,
+      identityVendor: consumer.identityVendor
+        ? { binding: props.identityVendor, access: consumer.identityVendor }
+        : undefined,
     });
     this.consumer = consumer;
     this.bindTable(props.dataTable, consumer.table, { actsForOneTenant: consumer.crossTenant === undefined });

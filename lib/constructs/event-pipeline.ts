@@ -17,6 +17,7 @@ import { connectQueue, connectSchedule, connectStream } from './consumer-sources
 import type { DataKey } from './data-key';
 import type { DataTable } from './data-table';
 import type { EmailSenderSettings } from './email-sender';
+import type { IdentityVendorBinding } from './provider-binding';
 import { type DeadLetterStore, WorkQueue } from './queue';
 
 export interface EventPipelineProps {
@@ -48,6 +49,11 @@ export interface EventPipelineProps {
    * @default - the sandbox bank
    */
   readonly bank?: BankBinding;
+  /**
+   * The identity vendor, for consumers whose row calls it (`identityVendor`).
+   * @default - the sandbox vendor
+   */
+  readonly identityVendor?: IdentityVendorBinding;
   /**
    * Further environment variables by consumer id, for deployment settings (CDK context)
    * that only some consumers' code reads, e.g. `{ IdentificationWorker: { DEFAULT_KYC_MODE:
@@ -130,6 +136,7 @@ export class EventPipeline extends Construct {
         queues,
         emailSender: props.emailSender,
         bank: props.bank ?? { settings: { provider: 'sandbox' } },
+        identityVendor: props.identityVendor ?? { settings: { vendor: 'sandbox' } },
         environment: props.consumerEnvironment?.[consumer.id],
       });
       this.connectSource(fn, consumer.source, props.dataTable);

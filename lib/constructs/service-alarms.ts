@@ -62,6 +62,12 @@ export interface ServiceAlarmsProps {
    * @default - no such alarms
    */
   readonly listsRefresh?: string;
+  /**
+   * The identity vendor may answer later (a real vendor): a check still pending after the
+   * worker's last look is alarmed.
+   * @default false
+   */
+  readonly identityChecksMayStall?: boolean;
 }
 
 /**
@@ -84,6 +90,8 @@ export class ServiceAlarms extends Construct {
   /** A refresh of the screening lists failed; and none succeeded for days (when the stack refreshes them). */
   readonly listsRefreshFailed?: Alarm;
   readonly listsRefreshStale?: Alarm;
+  /** With a vendor that may answer later: its checks still pending after the last look. */
+  readonly identityChecksStalled?: Alarm;
 
   constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
     super(scope, id);
@@ -180,6 +188,14 @@ export class ServiceAlarms extends Construct {
         missingDataBreaches: true,
         evaluationPeriods: ALARM_THRESHOLDS.listsRefreshStaleDays,
         description: `${fnId}: the sanctions lists were not refreshed from OFAC on ${ALARM_THRESHOLDS.listsRefreshStaleDays} consecutive days (failing, or not running): persons are screened against lists that may miss new designations. Runbook: ${RUNBOOK}#screening-lists-stale`,
+      });
+    }
+
+    if (props.identityChecksMayStall) {
+      this.identityChecksStalled = alarms.alarm(this, 'IdentityChecksStalled', {
+        metric: appMetric(this, 'IdentityCheckStalled', { period: Duration.hours(1) }),
+        threshold: 0,
+        description: `The identity vendor's check of a person was still pending after its last look (2 hours): the person stays created until the vendor's notice comes or it is identified again. Runbook: ${RUNBOOK}#identity-checks-stalled`,
       });
     }
   }

@@ -4,6 +4,7 @@ import type { FunctionBundling } from '#lib/service/index';
 import type { DataKeySpec } from '#shared/data-key/index';
 import type { FunctionBank } from './bank-secrets';
 import type { CipherKey } from './cipher-key';
+import type { FunctionIdentityVendor } from './provider-binding';
 
 // What a ServiceFunction (./service-function.ts) is built with: the parts of its row that
 // shape the function and its bundle; its grants are bound afterwards by its methods.
@@ -65,6 +66,13 @@ export interface ServiceFunctionProps {
    * @default - no bank: neither the variables nor any Secrets Manager permission
    */
   readonly bank?: FunctionBank;
+  /**
+   * The identity vendor, for a function whose row calls it (`identityVendor`): as `bank`,
+   * its settings and secret with a real vendor, whose adapter only then is bundled
+   * (`IDENTITY_VENDOR_IN_BUNDLE`).
+   * @default - no identity vendor: no variable, no Secrets Manager permission
+   */
+  readonly identityVendor?: FunctionIdentityVendor;
   /**
    * Constants defined in the bundle beside the data keys' (esbuild `define`), each derived
    * from the function's row, so that code behind a false one is left out of the bundle.

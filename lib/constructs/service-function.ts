@@ -7,15 +7,15 @@ import type { Construct } from 'constructs';
 import type { CipherAccess, TableAccess } from '#lib/service/index';
 import { splitTenantAccess } from '#lib/service/tenant-access';
 import { BANK_RAILS_BUNDLE_CONSTANT } from '#shared/bank/providers';
-import { BANK_SECRET_ARN_ENV } from '#shared/bank/rails-secrets';
 import { ENV } from '#shared/config';
+import { IDENTITY_VENDOR_BUNDLE_CONSTANT } from '#shared/identity-vendor/vendors';
 import { QUEUES, type QueueId } from '#shared/queue/message-queue';
 import { APP_METRICS_ENV, APP_METRICS_NAMESPACE, appServiceName } from './app-metrics';
-import type { FunctionBank } from './bank-secrets';
 import { functionBundling } from './bundling';
 import { type CipherKey, purposeCondition } from './cipher-key';
 import type { DataTable } from './data-table';
 import type { EmailSenderSettings } from './email-sender';
+import { bindBank, bindIdentityVendor } from './provider-binding';
 import type { WorkQueue } from './queue';
 import type { BoundDataKey, ServiceFunctionProps } from './service-function-props';
 import { TenantRole } from './tenant-role';
@@ -83,13 +83,15 @@ export class ServiceFunction extends NodejsFunction {
         heldDataKeys: held,
         bundleConstants: {
           [BANK_RAILS_BUNDLE_CONSTANT]: props.bank?.binding.secrets !== undefined,
+          [IDENTITY_VENDOR_BUNDLE_CONSTANT]: props.identityVendor?.binding.secrets !== undefined,
           ...props.bundleConstants,
         },
       }),
     });
 
     for (const dataKey of dataKeys) this.bindDataKey(dataKey);
-    if (props.bank) this.bindBank(props.bank);
+    if (props.bank) bindBank(this, props.bank);
+    if (props.identityVendor) bindIdentityVendor(this, props.identityVendor);
 
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -194,24 +196,6 @@ export class ServiceFunction extends NodejsFunction {
     );
     this.addEnvironment(dataKey.spec.ciphertextEnv, dataKey.ciphertext);
     this.addEnvironment(ENV.cipherKeyArn, dataKey.cipherKey.key.keyArn);
-  }
-
-  /**
-   * The bank the function calls: `BANK_PROVIDER`; on real rails also the provider's
-   * settings (`INCREASE_ACCOUNT_ID`, `INCREASE_ENVIRONMENT`), and of its two secrets exactly
-   * those its row reads (`access.secrets`): each one's ARN (`BANK_API_KEY_SECRET_ARN`,
-   * `BANK_WEBHOOK_SECRET_ARN`) and `secretsmanager:GetSecretValue` on it, for the own role,
-   * read once per warm container.
-   */
-  private bindBank({ binding: { settings, secrets }, access }: FunctionBank): void {
-    this.addEnvironment(ENV.bankProvider, settings.provider);
-    if (settings.provider === 'sandbox') return;
-    if (!secrets) throw new Error(`${this.node.path}: the ${settings.provider} bank needs its secrets`);
-    this.addEnvironment(ENV.increaseAccountId, settings.increase.accountId);
-    this.addEnvironment(ENV.increaseEnvironment, settings.increase.environment);
-    this.addEnvironment(ENV.bankStatementName, settings.increase.statementName);
-    for (const name of access.secrets) this.addEnvironment(BANK_SECRET_ARN_ENV[name], secrets.secret(name).secretArn);
-    secrets.grantRead(access.secrets, this.role);
   }
 
   /**

@@ -5,6 +5,7 @@ import {
   INCREASE_ENVIRONMENTS,
   type IncreaseEnvironment,
 } from '#shared/bank/providers';
+import { isUnset, roleArnOf } from './context-values';
 
 /**
  * The CDK context keys that choose the rails (docs/deploy.md#real-rails-increase). Values
@@ -26,8 +27,6 @@ const SANDBOX_STATEMENT_NAME = 'VERIFY';
 
 /** Increase's object ids: `account_in71c4amph0vgo2qllky` (a sandbox's may carry a prefix before `account_`). */
 const INCREASE_ACCOUNT_ID = /^[a-z_]*account_[a-z0-9]+$/i;
-/** One IAM role's ARN, with its path if any (IAM's characters for role names and paths): no pattern, no user, no session. */
-const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 
 /** Increase's settings in a stack on its rails: none of them secret (the API key and webhook secret are in Secrets Manager). */
 export interface IncreaseSettings {
@@ -101,7 +100,9 @@ export function bankSettingsFromContext(scope: Construct): BankSettings {
       environment: env,
       statementName: statementNameOf(statementName, env),
     },
-    ...(!isUnset(breakGlass) && { breakGlassRoleArn: roleArn(breakGlass) }),
+    ...(!isUnset(breakGlass) && {
+      breakGlassRoleArn: roleArnOf(BANK_CONTEXT.breakGlassRoleArn, breakGlass, 'BankSecretsBreakGlass'),
+    }),
   };
 }
 
@@ -115,15 +116,6 @@ function statementNameOf(value: unknown, environment: IncreaseEnvironment): stri
   if (typeof value !== 'string' || !STATEMENT_NAME.test(value)) {
     throw new Error(
       `context "${BANK_CONTEXT.statementName}" must be 1 to 11 printable ASCII characters (the statement code takes the other 5 of Nacha's 16), not starting or ending with a space; got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
-
-function roleArn(value: unknown): string {
-  if (typeof value !== 'string' || !ROLE_ARN.test(value)) {
-    throw new Error(
-      `context "${BANK_CONTEXT.breakGlassRoleArn}" must be an IAM role's ARN such as arn:aws:iam::123456789012:role/BankSecretsBreakGlass (one role, no wildcard); got ${JSON.stringify(value)}`,
     );
   }
   return value;
@@ -160,5 +152,3 @@ function increaseEnvironment(value: unknown): IncreaseEnvironment {
   }
   return value as IncreaseEnvironment;
 }
-
-const isUnset = (value: unknown): boolean => value === undefined || value === null || value === '';

@@ -3,6 +3,7 @@ import { ENV } from '#shared/config';
 import { FakeIncrease } from './fake-increase';
 import type { FakeIncreaseOptions } from './fake-increase-options';
 import type { RuntimeLog } from './log';
+import { type ProviderOnFake, providerOnFake } from './provider-on-fake';
 
 /**
  * `BANK_PROVIDER=increase-fake` (docs/local.md#real-rails-on-the-increase-fake): only the local
@@ -14,22 +15,7 @@ export const INCREASE_FAKE = 'increase-fake';
 /** The Increase account the fake's entries are sent from (Increase's ids look so). */
 export const FAKE_INCREASE_ACCOUNT_ID = 'account_local_fake';
 
-const SETTINGS = [
-  ENV.bankProvider,
-  ENV.increaseBaseUrl,
-  ENV.increaseApiKey,
-  ENV.increaseWebhookSecret,
-  ENV.increaseAccountId,
-  ENV.increaseEnvironment,
-] as const;
-
-export interface BankOnFake {
-  readonly fake: FakeIncrease;
-  /** Sends Increase's webhook to the runtime's notice route, once the gateway listens. */
-  noticesTo(url: string): void;
-  /** Puts the settings back as they were and stops the fake. */
-  stop(): Promise<void>;
-}
+export type BankOnFake = ProviderOnFake<FakeIncrease>;
 
 /**
  * Starts the fake on 127.0.0.1 and sets what the adapter is opened from
@@ -38,28 +24,16 @@ export interface BankOnFake {
  */
 export async function startBankOnFake(options: Partial<FakeIncreaseOptions>, log: RuntimeLog): Promise<BankOnFake> {
   const fake = await FakeIncrease.start({ receivingBank: true, log: (message) => log('info', message), ...options });
-  const saved = Object.fromEntries(SETTINGS.map((name) => [name, process.env[name]]));
-  Object.assign(process.env, {
-    [ENV.bankProvider]: 'increase',
-    [ENV.increaseBaseUrl]: fake.url,
-    [ENV.increaseApiKey]: fake.options.apiKey,
-    [ENV.increaseWebhookSecret]: fake.options.webhookSecret,
-    [ENV.increaseAccountId]: FAKE_INCREASE_ACCOUNT_ID,
-    [ENV.increaseEnvironment]: 'sandbox',
-  });
-  resetBankSecrets();
-  return {
+  return providerOnFake(
     fake,
-    noticesTo: (url) => {
-      fake.options.noticeUrl = url;
+    {
+      [ENV.bankProvider]: 'increase',
+      [ENV.increaseBaseUrl]: fake.url,
+      [ENV.increaseApiKey]: fake.options.apiKey,
+      [ENV.increaseWebhookSecret]: fake.options.webhookSecret,
+      [ENV.increaseAccountId]: FAKE_INCREASE_ACCOUNT_ID,
+      [ENV.increaseEnvironment]: 'sandbox',
     },
-    stop: async () => {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-      resetBankSecrets();
-      await fake.stop();
-    },
-  };
+    resetBankSecrets,
+  );
 }

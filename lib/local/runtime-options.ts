@@ -1,6 +1,7 @@
 import type { ConsumerDefinition, RouteDefinition } from '#lib/service/index';
 import type { BackgroundWorker } from './background-worker';
 import type { FakeIncreaseOptions } from './fake-increase-options';
+import type { FakePlaidOptions } from './fake-plaid-options';
 import type { FaultPlanInput } from './faults/fault-plan';
 import type { LocalIssuer } from './gateway/jwt-issuer';
 import type { LambdaInvoker } from './lambda-invoker';
@@ -63,6 +64,12 @@ export interface LocalRuntimeOptions {
    * sets the fake's options (`noticeDelayMs`, …). Default: when `BANK_PROVIDER` is `increase-fake`.
    */
   readonly increaseFake?: boolean | Partial<FakeIncreaseOptions>;
+  /**
+   * The identity vendor on a local fake of Plaid's Identity Verification
+   * (lib/local/identity-on-fake.ts, docs/local.md#identity-checks-on-the-plaid-fake); an
+   * object sets the fake's options. Default: when `IDENTITY_VENDOR` is `plaid-fake`.
+   */
+  readonly plaidFake?: boolean | Partial<FakePlaidOptions>;
   /**
    * Called when the DynamoDB Local this runtime started is gone for good: it died in memory
    * (its data with it) or could not be restarted (docs/local.md#when-dynamodb-local-dies).

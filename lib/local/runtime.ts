@@ -15,6 +15,7 @@ import { deadLetterEndpoints } from './dead-letters/dead-letter-endpoints';
 import { redriveHint, startupNotices } from './dead-letters/hints';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 import type { FakeIncrease } from './fake-increase';
+import type { FakePlaid } from './fake-plaid';
 import { type FaultInjection, startRuntimeFaults } from './faults/fault-injection';
 import { startHttpGateway } from './gateway/http-gateway';
 import { createJwtAuthorizer } from './gateway/jwt-authorizer';
@@ -24,6 +25,7 @@ import { tokenEndpoint } from './gateway/token-endpoint';
 import { configureHandlerEnvironment, localCipherKey, localDigestKey, localFieldKey } from './handler-environment';
 import type { TenantAccessView } from './iam/tenant-access-ledger';
 import { startTenantAccessStandIns } from './iam/tenant-access-stand-ins';
+import { PLAID_FAKE, startIdentityOnFake } from './identity-on-fake';
 import { LambdaInvoker } from './lambda-invoker';
 import { DEFAULT_PORT } from './local-address';
 import { consoleLog, logLevelFromEnv } from './log';
@@ -58,6 +60,8 @@ export interface LocalRuntime {
   readonly outbox: LocalOutbox;
   /** The Increase fake the bank runs on (`increaseFake`), if it does. */
   readonly increaseFake?: FakeIncrease;
+  /** The Plaid fake the identity vendor runs on (`plaidFake`), if it does. */
+  readonly plaidFake?: FakePlaid;
   /** The faults injected (`faults`), if any: the plan and what was injected so far. */
   readonly faults?: FaultInjection;
   /** Per tenant role and tenant: sessions, calls allowed and refused (docs/local.md#tenant-scoped-credentials). */
@@ -145,10 +149,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       ? await startBankOnFake({ ...fakeState, ...(increaseFake === true ? {} : increaseFake) }, log)
       : undefined;
     if (bankOnFake) teardown.push(() => bankOnFake.stop());
+    const plaidFake = options.plaidFake ?? process.env[ENV.identityVendor] === PLAID_FAKE;
+    const vendorOnFake = plaidFake ? await startIdentityOnFake(plaidFake === true ? {} : plaidFake, log) : undefined;
+    if (vendorOnFake) teardown.push(() => vendorOnFake.stop());
 
-    // The provider's notice route only when BANK_PROVIDER names one on rails (set by the fake
-    // above, too), as a stack on rails has it.
-    const routes = options.routes ?? servedRoutes(process.env[ENV.bankProvider] || 'sandbox');
+    // A provider's notice route only when its variable names a real one (set by the fakes above, too), as in a stack.
+    const env = (name: string) => process.env[name] || 'sandbox';
+    const routes = options.routes ?? servedRoutes(env(ENV.bankProvider), env(ENV.identityVendor));
     const consumers = options.consumers ?? CONSUMERS;
     // Before any function runs: every row that acts for one tenant gets its tenant role, as in the stack.
     tenantAccess.registerRoles([...routes, ...consumers]);
@@ -213,6 +220,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     teardown.push(() => gateway.close());
     bankOnFake?.noticesTo(`${gateway.url}/bank/notices`);
+    vendorOnFake?.noticesTo(`${gateway.url}/identity/notices`);
     servedAt = gateway.url;
     // Dead letters of an earlier run (DATA_DIR) would otherwise wait unseen: no alarm watches them here.
     for (const notice of startupNotices(pipeline.queues.deadLetters(), gateway.url)) log('warn', notice);
@@ -230,6 +238,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       streamFailures: pipeline.streamFailures,
       outbox: pipeline.outbox,
       ...(bankOnFake && { increaseFake: bankOnFake.fake }),
+      ...(vendorOnFake && { plaidFake: vendorOnFake.fake }),
       ...(faults && { faults: faults.injection }),
       tenantAccess: tenantAccess.view,
       runSchedule: pipeline.runSchedule,

@@ -41,37 +41,47 @@ export const API_FUNCTION_TIMEOUT_SECONDS = 10;
 /** Every partner (and operator) route, local-only ones included (the local runtime serves them all). */
 export const ROUTES: readonly RouteDefinition[] = AREAS.flatMap((area) => area.routes);
 
-/** The bank provider's notice routes (`noticeRoutes`): no JWT authorizer, on real rails only. */
-export const NOTICE_ROUTES: readonly RouteDefinition[] = AREAS.flatMap((area) => area.noticeRoutes ?? []);
+/** The bank provider's notice routes (`noticeRoutes` with `bank`): no JWT authorizer, on real rails only. */
+export const NOTICE_ROUTES: readonly RouteDefinition[] = AREAS.flatMap((area) => area.noticeRoutes ?? []).filter(
+  (route) => route.bank,
+);
+
+/** The identity vendor's notice routes (`noticeRoutes` with `identityVendor`): no JWT authorizer, a real vendor only. */
+export const IDENTITY_NOTICE_ROUTES: readonly RouteDefinition[] = AREAS.flatMap(
+  (area) => area.noticeRoutes ?? [],
+).filter((route) => route.identityVendor);
 
 /** Every route of any kind: what grants, the layout and the key-kinds table are checked over. */
-export const EVERY_ROUTE: readonly RouteDefinition[] = [...ROUTES, ...NOTICE_ROUTES];
+export const EVERY_ROUTE: readonly RouteDefinition[] = [...ROUTES, ...NOTICE_ROUTES, ...IDENTITY_NOTICE_ROUTES];
 
 for (const route of ROUTES) {
   if (route.auth === 'provider-signature') {
     throw new Error(`route "${route.id}" has no JWT authorizer: list it under its area's noticeRoutes, not routes`);
   }
 }
-for (const route of NOTICE_ROUTES) {
+for (const route of AREAS.flatMap((area) => area.noticeRoutes ?? [])) {
+  const signedBy = route.bank?.secrets.includes('webhookSecret') || route.identityVendor?.secrets.includes('apiSecret');
   if (
     route.auth !== 'provider-signature' ||
-    !route.bank?.secrets.includes('webhookSecret') ||
+    !signedBy ||
+    (route.bank && route.identityVendor) ||
     route.scopes.length > 0
   ) {
     throw new Error(
-      `notice route "${route.id}" must say auth: 'provider-signature' and bank: { secrets: [..., 'webhookSecret'] } (it checks each notice's signature with it), and take no scopes`,
+      `notice route "${route.id}" must say auth: 'provider-signature' and either bank: { secrets: [..., 'webhookSecret'] } or identityVendor: { secrets: ['apiSecret'] } (it checks each notice's signature with it), and take no scopes`,
     );
   }
 }
 
 /**
- * The routes a stack (or the local runtime) with this bank serves: the partner routes, and
- * the provider's notice routes on real rails only, so a sandbox stack has no unauthorized
- * route at all.
+ * The routes a stack (or the local runtime) with this bank and identity vendor serves: the
+ * partner routes, the bank's notice routes on real rails only, and the identity vendor's
+ * with a real vendor only, so a sandbox stack has no unauthorized route at all.
  */
-export const servedRoutes = (bankProvider: string): RouteDefinition[] => [
+export const servedRoutes = (bankProvider: string, identityVendor = 'sandbox'): RouteDefinition[] => [
   ...ROUTES,
   ...(bankProvider === 'sandbox' ? [] : NOTICE_ROUTES),
+  ...(identityVendor === 'sandbox' ? [] : IDENTITY_NOTICE_ROUTES),
 ];
 
 /** Whether a route is served without the JWT authorizer (the provider's signed notices). */

@@ -85,6 +85,23 @@ export const PERSONS: ServiceArea = {
       table: { actions: ['GetItem', 'UpdateItem'], leadingKeys: ['tenantData'] },
     },
   ],
+  noticeRoutes: [
+    {
+      // The identity vendor's webhook (docs/deploy.md#identity-vendor-plaid): a check it finished.
+      id: 'IdentityNotice',
+      method: 'POST',
+      path: '/identity/notices',
+      // No JWT: the vendor signs every notice and the handler refuses any it did not sign.
+      auth: 'provider-signature',
+      scopes: [],
+      handler: 'functions/persons/handlers/identity-notice.ts',
+      // No table, no cipher: it re-reads the check by id from the vendor and queues the
+      // person's identification, whose worker reads the answer; the person's data stays there.
+      table: { actions: [] },
+      sendsTo: ['identification'],
+      identityVendor: { secrets: ['apiSecret'] },
+    },
+  ],
   consumers: [
     {
       id: 'IdentificationWorker',
@@ -100,6 +117,8 @@ export const PERSONS: ServiceArea = {
         { actions: ['PutItem', 'UpdateItem', 'Query'], leadingKeys: ['tenantData'] },
       ],
       cipher: { decrypt: ['ssn'] },
+      // Checks each Service-KYC person with the identity vendor (Plaid: its API secret).
+      identityVendor: { secrets: ['apiSecret'] },
       timeoutSeconds: 30,
     },
   ],

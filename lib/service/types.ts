@@ -1,10 +1,12 @@
-import type { BankSecretName } from '#shared/bank/rails-secrets';
 import type { CipherPurpose } from '#shared/cipher/cipher';
 import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { KeyKind } from '#shared/db/key-kinds';
 import type { IndexName, TableAction } from '#shared/db/schema';
 import type { QueueId } from '#shared/queue/message-queue';
 import type { ServiceScope } from '#shared/scopes';
+import type { BankAccess, IdentityVendorAccess } from './provider-access';
+
+export type { BankAccess, IdentityVendorAccess } from './provider-access';
 
 // The vocabulary of the service description: a route, a consumer, a queue, and what each
 // function may do with the table. `lib/service/<area>.ts` files describe one area each
@@ -59,20 +61,6 @@ export interface CipherAccess {
 
 /** The purposes of values stored in records (SSNs, tax ids, webhook secrets); the data keys are asked for apart. */
 export type RecordPurpose = Exclude<CipherPurpose, DataKeyPurpose>;
-
-/**
- * What a function's own code asks of the bank (functions/shared/bank/): `BANK_PROVIDER`
- * and, on real rails, the provider's settings and the secrets it reads, no other's.
- */
-export interface BankAccess {
-  /**
-   * The secrets its code reads on rails: `apiKey` for any call to the provider (every row
-   * that calls the bank), `webhookSecret` to check a notice's signature (the notice route
-   * only). Each one's ARN, `secretsmanager:GetSecretValue` on it, and a place among the
-   * roles its resource policy lets read it (lib/constructs/bank-secrets.ts).
-   */
-  readonly secrets: readonly BankSecretName[];
-}
 
 /** Per-function bundling needs beyond the house defaults. */
 export interface FunctionBundling {
@@ -132,6 +120,8 @@ export interface RouteDefinition {
   readonly localOnly?: boolean;
   /** Calls the bank (functions/shared/bank/), reading these of its secrets on real rails (`BankAccess`). */
   readonly bank?: BankAccess;
+  /** Calls the identity vendor (functions/shared/identity-vendor/), reading its secret with a real vendor. */
+  readonly identityVendor?: IdentityVendorAccess;
   /**
    * Why its code reaches the records of many tenants where it acts for none, or for other
    * tenants than the one it acts for (an index partition that spans tenants, an operator's
@@ -215,6 +205,8 @@ export interface ConsumerDefinition {
   readonly sendsEmail?: boolean;
   /** Calls the bank: as a route's `bank`. */
   readonly bank?: BankAccess;
+  /** Calls the identity vendor: as a route's `identityVendor`. */
+  readonly identityVendor?: IdentityVendorAccess;
   /** Its code crosses tenants: as a route's `crossTenant`. */
   readonly crossTenant?: string;
   readonly timeoutSeconds: number;
@@ -239,9 +231,10 @@ export interface ServiceArea {
   /** The partner (and operator) API: every route behind the JWT authorizer. */
   readonly routes: readonly RouteDefinition[];
   /**
-   * Routes the bank provider calls with its signed notices (`auth: 'provider-signature'`,
-   * `bank` reading the webhook secret): deployed, and served locally, on real rails only
-   * (`servedRoutes`). Not partner routes: no scopes, no tenant, not in the OpenAPI document.
+   * Routes a provider calls with its signed notices (`auth: 'provider-signature'`): the
+   * bank's (`bank` reading the webhook secret) on real rails only, the identity vendor's
+   * (`identityVendor`) with a real vendor only (`servedRoutes`). Not partner routes: no
+   * scopes, no tenant, not in the OpenAPI document.
    */
   readonly noticeRoutes?: readonly RouteDefinition[];
   readonly consumers: readonly ConsumerDefinition[];

@@ -18,12 +18,14 @@ export interface MonitoringProps {
   /** The function of each deployed route, by route id. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
   readonly pipeline: EventPipeline;
+  /** The identity vendor may answer later (a real vendor): its stalled checks are alarmed. */
+  readonly identityChecksMayStall: boolean;
 }
 
 /** The service's alarms (the dead-letter alarms sit beside their queues) and its dashboard. */
 export function monitoring(
   stack: Stack,
-  { alarms, httpApi, functions, pipeline }: MonitoringProps,
+  { alarms, httpApi, functions, pipeline, identityChecksMayStall }: MonitoringProps,
 ): { serviceAlarms: ServiceAlarms; dashboard: ServiceDashboard } {
   const monitored: MonitoredFunction[] = [
     ...[...functions].map(([id, fn]) => ({ id, fn, kind: 'api' as const })),
@@ -34,6 +36,7 @@ export function monitoring(
     httpApi,
     functions: monitored,
     listsRefresh: LISTS_REFRESHER,
+    identityChecksMayStall,
   });
   const workQueues = [...pipeline.queues.values()];
   const deadLetterStores = [
@@ -50,6 +53,7 @@ export function monitoring(
     webhookExhausted,
     listsRefreshFailed,
     listsRefreshStale,
+    identityChecksStalled,
   } = serviceAlarms;
   const dashboard = new ServiceDashboard(stack, 'Dashboard', {
     httpApi,
@@ -62,6 +66,7 @@ export function monitoring(
       webhookFailureRate,
       webhookExhausted,
       ...(listsRefreshFailed && listsRefreshStale ? [listsRefreshFailed, listsRefreshStale] : []),
+      ...(identityChecksStalled ? [identityChecksStalled] : []),
       ...iteratorAge.values(),
       ...deadLetterStores.map(([, store]) => store.alarm),
       ...functionErrors.values(),

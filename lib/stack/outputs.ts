@@ -4,6 +4,7 @@ import type { AlarmTopic } from '#lib/constructs/alarms';
 import type { BankSecrets } from '#lib/constructs/bank-secrets';
 import type { HttpApi } from '#lib/constructs/http-api';
 import type { Identity } from '#lib/constructs/identity';
+import type { ProviderSecrets } from '#lib/constructs/provider-secrets';
 import type { BankSettings } from '#lib/context/bank-provider';
 import { isProviderSigned, type RouteDefinition } from '#lib/service/index';
 import { TABLE_NAME_OUTPUT } from './deployed-table';
@@ -25,6 +26,10 @@ export interface StackOutputsProps {
   readonly bankProvider: BankSettings['provider'];
   /** The provider's API key and webhook secret, on real rails only. */
   readonly bankSecrets?: BankSecrets;
+  /** The identity vendor, named in the outputs of its secret and notice route. */
+  readonly identityVendor: string;
+  /** The identity vendor's secret, with a real vendor only. */
+  readonly identityVendorSecrets?: ProviderSecrets<'apiSecret'>;
 }
 
 /** Adds the stack's outputs, each under the construct id that names it. */
@@ -40,7 +45,18 @@ export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
     description:
       'SNS topic of every alarm (dead letters, function errors and throttles, stream lag, API 5xx, webhook failures): subscribe to it',
   });
-  const noticeRoute = routes.find(isProviderSigned);
+  const noticeRoute = routes.find((route) => isProviderSigned(route) && route.bank);
+  const vendorRoute = routes.find((route) => isProviderSigned(route) && route.identityVendor);
+  if (vendorRoute && props.identityVendorSecrets) {
+    new CfnOutput(stack, 'IdentityNoticeUrl', {
+      value: `${httpApi.url}${vendorRoute.path.slice(1)}`,
+      description: `Register this URL as the ${props.identityVendor} webhook endpoint for STATUS_UPDATED (docs/deploy.md#identity-vendor-plaid)`,
+    });
+    new CfnOutput(stack, 'IdentityVendorSecretArn', {
+      value: props.identityVendorSecrets.secret('apiSecret').secretArn,
+      description: `Set the ${props.identityVendor} API secret here: aws secretsmanager put-secret-value`,
+    });
+  }
   if (noticeRoute && bankSecrets) {
     new CfnOutput(stack, 'BankNoticeUrl', {
       value: `${httpApi.url}${noticeRoute.path.slice(1)}`,

@@ -5,6 +5,7 @@ import type { RequestLimit } from '#lib/context/api-limits';
 import type { BankSettings } from '#lib/context/bank-provider';
 import type { IdentificationSettings } from '#lib/context/identification';
 import type { IdentityProps } from '#lib/context/identity';
+import type { IdentityVendorSettings } from '#lib/context/identity-vendor';
 import type { ScreeningListsSettings } from '#lib/context/screening-lists';
 import type { ConsumerDefinition, QueueSettings, RouteDefinition } from '#lib/service/index';
 import type { QueueId } from '#shared/queue/message-queue';
@@ -72,4 +73,11 @@ export interface VerifyServiceStackProps extends StackProps {
    * `increaseEnvironment`), else the sandbox bank; see docs/deploy.md#real-rails-increase
    */
   readonly bank?: BankSettings;
+  /**
+   * The identity vendor IdentificationWorker calls for Service-KYC persons: the sandbox
+   * vendor, or Plaid, whose secret the stack then creates in Secrets Manager.
+   * @default - read from CDK context (`identityVendor`, `plaidClientId`, `plaidTemplateId`,
+   * `plaidEnvironment`), else the sandbox vendor; see docs/deploy.md#identity-vendor-plaid
+   */
+  readonly identityVendor?: IdentityVendorSettings;
 }

@@ -6,6 +6,7 @@ import type { CipherKey } from '#lib/constructs/cipher-key';
 import type { DataKey } from '#lib/constructs/data-key';
 import type { DataTable } from '#lib/constructs/data-table';
 import type { HttpApi } from '#lib/constructs/http-api';
+import type { IdentityVendorBinding } from '#lib/constructs/provider-binding';
 import type { WorkQueue } from '#lib/constructs/queue';
 import type { RequestLimit } from '#lib/context/api-limits';
 import {
@@ -37,6 +38,7 @@ export interface RouteFunctionsProps {
   /** The prefix of the token issuer's scopes, stripped by handlers that read them. */
   readonly scopePrefix?: string;
   readonly bank: BankBinding;
+  readonly identityVendor: IdentityVendorBinding;
 }
 
 /** One function per route, bound to the table, keys and bank its row names, each on its route of the HTTP API. */
@@ -56,6 +58,9 @@ export function routeFunctions(
       dataKeys: dataKeysOf(route).map((purpose) => props.dataKeys[purpose]),
       takesIdempotencyKey: takesIdempotencyKey(route),
       bank: route.bank ? { binding: props.bank, access: route.bank } : undefined,
+      identityVendor: route.identityVendor
+        ? { binding: props.identityVendor, access: route.identityVendor }
+        : undefined,
     })
       .bindTable(props.dataTable, tableAccessOfRoute(route), { actsForOneTenant: route.crossTenant === undefined })
       .bindCipherKey(props.cipherKey, route.cipher);

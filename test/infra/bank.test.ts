@@ -6,28 +6,15 @@ import {
   actionsOf,
   type BuildOptions,
   buildApp,
+  functionsOf,
   kmsKeyIds,
   propsOf,
   refId,
   resourcesOf,
-  statementsOfFunction,
   synthTemplate,
 } from './harness';
 
 const INCREASE = { bankProvider: 'increase', increaseAccountId: 'account_in71c4amph0vgo2qllky' };
-
-/** Every function of the stack, by description, with its variables and its role's statements. */
-function functionsOf(options: BuildOptions) {
-  const template = synthTemplate(options);
-  const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((f) => ({
-    description: f.Properties?.Description as string,
-    /** Its execution role's logical id (the role its own code, the Secrets Manager client included, runs under). */
-    role: refId(f.Properties?.Role),
-    variables: (f.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>,
-    statements: statementsOfFunction(template, f.Properties ?? {}),
-  }));
-  return { template, functions };
-}
 
 /** The description of each function whose row says it calls the bank. */
 const bankRowsDeployed = (routes = deployedRoutes(ROUTES)) =>

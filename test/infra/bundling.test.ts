@@ -218,6 +218,15 @@ describe('asset bundling', () => {
     }
   });
 
+  it('bundles no identity vendor adapter into any function of the default synth: no Plaid client, JWT library or vendor SDK (IDENTITY_VENDOR_IN_BUNDLE is false)', () => {
+    for (const fn of functions) {
+      const vendorSources = sourcesOf(fn).filter((source) =>
+        /identity-vendor\/(plaid\/|open-vendor)|node_modules\/(jose|plaid|axios)\//.test(source),
+      );
+      expect(vendorSources, fn.Properties.Description).toEqual([]);
+    }
+  });
+
   it('bundles no SES client into the verification worker: statement-code emails go from their own consumer, fed by the statement-code-emails queue', () => {
     const sources = (row: { id: string }) => {
       const fn = functions.find((f) => f.Properties.Description === consumerDescription(row as never));

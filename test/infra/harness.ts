@@ -171,3 +171,16 @@ export function sdkCall(value: unknown): {
 
 /** A `Ref` to a logical id as `sdkCall` writes it. */
 export const ref = (logicalId: string) => `{{Ref:${logicalId}}}`;
+
+/** Every function of the stack, by description, with its variables, its execution role and its role's statements. */
+export function functionsOf(options: BuildOptions) {
+  const template = synthTemplate(options);
+  const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((f) => ({
+    description: f.Properties?.Description as string,
+    /** Its execution role's logical id (the role its own code, the Secrets Manager client included, runs under). */
+    role: refId(f.Properties?.Role),
+    variables: (f.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>,
+    statements: statementsOfFunction(template, f.Properties ?? {}),
+  }));
+  return { template, functions };
+}

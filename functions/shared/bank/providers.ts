@@ -33,11 +33,8 @@ export interface IncreaseRailsSettings {
  */
 export const RAILS_CHECKS_OWNERSHIP: Readonly<Record<RailsProviderName, boolean>> = { increase: false };
 
-/**
- * The key of the placeholder the stack generates (`BankSecrets` construct): a secret whose
- * JSON value has it was never set by the operator.
- */
-export const PLACEHOLDER_MARK = 'unset';
+/** The key of the placeholder the stack generates in a secret (#shared/secret-placeholder). */
+export { PLACEHOLDER_MARK } from '#shared/secret-placeholder';
 
 /** Each provider's factory: its secrets and settings in, the adapter out. */
 export interface RailsFactories {

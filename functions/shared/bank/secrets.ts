@@ -1,5 +1,5 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ConfigError, ENV, optionalEnv } from '#shared/config';
+import { hidden, secretValue as read, resetSecretsClient } from '#shared/provider-secrets';
 import { PLACEHOLDER_MARK, type RailsProviderName } from './providers';
 import type { BankSecrets } from './rails-secrets';
 
@@ -15,7 +15,6 @@ export type { BankSecrets };
 export { PLACEHOLDER_MARK };
 
 let cached: Promise<BankSecrets> | undefined;
-let client: SecretsManagerClient | undefined;
 
 /**
  * The provider's secrets, read once per container; a failed read is forgotten, so the next
@@ -32,7 +31,7 @@ export function bankSecrets(provider: RailsProviderName): Promise<BankSecrets> {
 /** Forget what was read (tests that change the environment). */
 export function resetBankSecrets(): void {
   cached = undefined;
-  client = undefined;
+  resetSecretsClient();
 }
 
 async function readSecrets(provider: RailsProviderName): Promise<BankSecrets> {
@@ -51,29 +50,7 @@ async function readSecrets(provider: RailsProviderName): Promise<BankSecrets> {
   return hidden({ apiKey, ...(webhookSecret !== undefined && { webhookSecret }) });
 }
 
-async function secretValue(arn: string): Promise<string> {
-  // The function's own credentials (its execution role), never a tenant role's: each
-  // secret's resource policy denies reading it to every role but its readers' own.
-  client ??= new SecretsManagerClient({});
-  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
-  if (!SecretString) throw new ConfigError(`secret ${arn} holds no string`);
-  if (isPlaceholder(SecretString)) {
-    throw new ConfigError(
-      `secret ${arn} still holds the stack's placeholder: set the provider's value with aws secretsmanager put-secret-value --secret-id ${arn} --secret-string … (docs/deploy.md#real-rails-increase)`,
-    );
-  }
-  return SecretString;
-}
-
-function isPlaceholder(value: string): boolean {
-  if (!value.startsWith('{')) return false;
-  try {
-    const parsed = JSON.parse(value) as unknown;
-    return typeof parsed === 'object' && parsed !== null && PLACEHOLDER_MARK in parsed;
-  } catch {
-    return false;
-  }
-}
+const secretValue = (arn: string): Promise<string> => read(arn, 'docs/deploy.md#real-rails-increase');
 
 /** Locally: `INCREASE_API_KEY` and `INCREASE_WEBHOOK_SECRET` (docs/local.md). */
 function localSecrets(provider: RailsProviderName): BankSecrets {
@@ -87,10 +64,4 @@ function localSecrets(provider: RailsProviderName): BankSecrets {
     );
   }
   return { apiKey, webhookSecret };
-}
-
-/** The values, with a `toJSON` that shows none: a secret passed to a log line or an error stays out of it. */
-function hidden(secrets: BankSecrets): BankSecrets {
-  const redacted = Object.fromEntries(Object.keys(secrets).map((name) => [name, '[redacted]']));
-  return Object.freeze(Object.defineProperty({ ...secrets }, 'toJSON', { value: () => redacted, enumerable: false }));
 }

@@ -1,16 +1,18 @@
-import type { IdentityData, ReasonCode } from '#domain/person';
-import type { IdentityVendor } from './identity-vendor';
+import type { IdentityData } from '#domain/person';
+import type { IdentityVendor, VendorVerdict } from './identity-vendor';
 
 /**
  * The sandbox identity vendor (docs/sandbox.md#persons), by the SSN's serial (its last
  * four digits): `0001` is reported deceased, `0002` does not belong to the name and date
- * of birth given (`invalid_ssn`); any other SSN, or none, passes.
+ * of birth given (`invalid_ssn`); any other SSN, or none, passes. It answers at once.
  */
 export class SandboxIdentityVendor implements IdentityVendor {
-  async verify(data: IdentityData): Promise<ReasonCode[]> {
+  readonly name = 'sandbox';
+
+  async verify(data: IdentityData): Promise<VendorVerdict> {
     const serial = data.ssn?.slice(-4);
-    if (serial === '0001') return ['deceased_person'];
-    if (serial === '0002') return ['invalid_ssn'];
-    return [];
+    if (serial === '0001') return { reasons: ['deceased_person'] };
+    if (serial === '0002') return { reasons: ['invalid_ssn'] };
+    return { reasons: [] };
   }
 }

@@ -130,7 +130,11 @@ export const PORT_FAULTS: Record<PortTarget, InsteadOfCall> = {
 /** The port each target is: its name in `Dependencies`, its getter and its methods. */
 const PORTS: Record<PortTarget, { name: keyof Dependencies; current: () => object; methods: string[] }> = {
   queues: { name: 'queue', current: messageQueue, methods: methodsOf<MessageQueue>({ send: true }) },
-  identity: { name: 'identityVendor', current: identityVendor, methods: methodsOf<IdentityVendor>({ verify: true }) },
+  identity: {
+    name: 'identityVendor',
+    current: identityVendor,
+    methods: methodsOf<IdentityVendor>({ verify: true, readNotice: true }),
+  },
   bank: {
     name: 'bank',
     current: bank,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONSUMERS } from '#lib/service/index';
+import { eventually } from '#test/support/eventually';
 import { captureLogs } from '#test/support/logs';
 import { captureMetrics, countOf, lineWith } from '#test/support/metrics';
 import { api } from '../harness';
@@ -35,16 +36,6 @@ async function created(suffix: string, over: Record<string, unknown> = {}) {
   return answer.body.account.id as string;
 }
 const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
-
-/** Polls until `check` holds: the fake's notice comes on its own timer, not on a call of the test. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 120_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('the local runtime on the Increase fake', () => {
   it('sends an account ending 2222 over ACH: the fake returns it R02 and its signed notice closes the account', async () => {

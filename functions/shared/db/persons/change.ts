@@ -17,6 +17,17 @@ export interface StoredPerson {
    * (`hitsUpdateInput`); 0 before the first. A write decided on the hits read requires it unchanged.
    */
   hitsRev: number;
+  /** The identity vendor's check of the latest identification that reached it (kept for audit, never returned). */
+  identityCheck?: IdentityCheckRecord;
+}
+
+/** The vendor's check of one identity revision: its id, and how often a pending one was looked at again. */
+export interface IdentityCheckRecord {
+  vendor: string;
+  reference: string;
+  identity_rev: number;
+  /** Looks while pending (each queues the next, delayed); 0 once answered. */
+  looks: number;
 }
 
 /** A change stored with a write of the person's hits: a new reference id takes a transaction of its own. */
@@ -37,6 +48,8 @@ export interface PersonChange {
   identityChanged?: boolean;
   /** The screening lists' version this outcome was screened against (kept, never returned). */
   screeningListsVersion?: number;
+  /** The identity vendor's check (kept, never returned). */
+  identityCheck?: IdentityCheckRecord;
 }
 
 /** The attributes a change sets and removes, those derived from it included (name keys, list partition, SSN). */
@@ -54,6 +67,7 @@ export function versionedChangeOf(stored: StoredPerson, change: PersonChange): V
   if (change.ssnSecret !== undefined) set.has_ssn = change.ssnSecret !== null;
   if (change.identityChanged) set.identity_rev = stored.identityRev + 1;
   if (change.screeningListsVersion !== undefined) set.screening_lists_version = change.screeningListsVersion;
+  if (change.identityCheck) set.identity_check = change.identityCheck;
   return { set, remove };
 }
 

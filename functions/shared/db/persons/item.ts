@@ -6,8 +6,8 @@ import { personKeys } from './keys';
 
 /**
  * Stored beside the person, never returned: the SSN ciphertext, the list-filter keys, the
- * identity revision, the screening lists' version its identification used and the
- * revision of its screening hits.
+ * identity revision, the screening lists' version its identification used, the revision
+ * of its screening hits and the identity vendor's check (its id, for audit).
  */
 const PERSON_STORAGE_ONLY = [
   'ssn_secret',
@@ -16,6 +16,7 @@ const PERSON_STORAGE_ONLY = [
   'identity_rev',
   'screening_lists_version',
   'hits_rev',
+  'identity_check',
 ] as const;
 
 /** The domain's person from a stored item (or a stream image). */

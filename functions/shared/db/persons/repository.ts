@@ -6,11 +6,18 @@ import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
 import { REQUEST_FINGERPRINT } from '../items';
 import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
-import { type HitsChange, hitsUpdateInput, type PersonChange, type StoredPerson, versionedChangeOf } from './change';
+import {
+  type HitsChange,
+  hitsUpdateInput,
+  type IdentityCheckRecord,
+  type PersonChange,
+  type StoredPerson,
+  versionedChangeOf,
+} from './change';
 import { personItem, referenceItem, toPerson } from './item';
 import { personKeys } from './keys';
 
-export type { HitsChange, PersonChange, StoredPerson } from './change';
+export type { HitsChange, IdentityCheckRecord, PersonChange, StoredPerson } from './change';
 
 const duplicateReference = () =>
   new ConflictError('duplicate_customer_reference_id', 'another person of this tenant has this customer_reference_id');
@@ -85,6 +92,7 @@ export class PersonRepository {
       ssnSecret: out.Item.ssn_secret as string | undefined,
       identityRev: Number(out.Item.identity_rev ?? 1),
       hitsRev: Number(out.Item.hits_rev ?? 0),
+      ...(out.Item.identity_check && { identityCheck: out.Item.identity_check as IdentityCheckRecord }),
     };
   }
 

@@ -143,6 +143,7 @@ describe('what each port answers for a fault', () => {
 describe('the ports put in place', () => {
   afterEach(() => resetDependencies());
   const identity = { first_name: 'Jane', last_name: 'Doe', ssn: '123456789' } as never;
+  const check = { tenant: 'acme', id: '0b7e2f4a-5c6d-4e8f-9a0b-1c2d3e4f5a6b', identityRev: 1 };
 
   it('wraps only the ports the plan gives a rate, and puts the defaults back', async () => {
     const queue = messageQueue();
@@ -150,11 +151,11 @@ describe('the ports put in place', () => {
     const restore = injectPortFaults(injector);
     expect(messageQueue()).toBe(queue);
     // Not armed yet: the runtime is still starting.
-    expect(await identityVendor().verify(identity)).toEqual([]);
+    expect(await identityVendor().verify(identity, check)).toEqual({ reasons: [] });
     injector.arm();
-    await expect(identityVendor().verify(identity)).rejects.toMatchObject({ name: 'ServiceUnavailable' });
+    await expect(identityVendor().verify(identity, check)).rejects.toMatchObject({ name: 'ServiceUnavailable' });
     restore();
-    expect(await identityVendor().verify(identity)).toEqual([]);
+    expect(await identityVendor().verify(identity, check)).toEqual({ reasons: [] });
     expect(injector.counts().identity).toEqual({ calls: 1, injected: { '5xx': 1 } });
   });
 
