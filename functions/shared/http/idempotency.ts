@@ -3,6 +3,7 @@ import { now } from '#shared/dependencies';
 import { digest } from '#shared/digest/index';
 import { ConflictError, retryAfter, UnprocessableError, ValidationError } from '#shared/errors';
 import { metrics } from '#shared/metrics';
+import { LAST_CALL_MARGIN_MS, withinTime } from '#shared/time-budget';
 import { untilWritten } from '#shared/until-written';
 import { errorResult } from './respond';
 import { IDEMPOTENT_METHODS } from './table-access';
@@ -50,22 +51,27 @@ export const idempotency = (): HttpMiddleware => ({
     internal.idempotency = scope;
     internal.requestIdentity = { id: digest('created-id', `${scope.tenant}\n${scope.route}\n${key}`), fingerprint };
   },
-  after: async ({ internal, response, context }) => {
-    const scope = internal.idempotency;
-    if (!scope || !response) return;
-    // A `no-store` response carries a secret (a webhook signing secret): keeping it for
-    // replay would store the secret in plain text, so the key is freed instead.
-    if (isNoStore(response) || isComeBackLater(response)) await idempotencyRecords().release(scope);
-    // The work is done: a 503 now would have the caller's retry do it again (untilWritten).
-    else await untilWritten(() => idempotencyRecords().complete(scope, stored(response)), remainingOf(context));
-  },
-  onError: async ({ internal, error }) => {
+  // The record is written once the answer is decided, in the time kept for it (#shared/time-budget).
+  after: ({ internal, response, context }) =>
+    withinTime(context, LAST_CALL_MARGIN_MS, async () => {
+      const scope = internal.idempotency;
+      if (!scope || !response) return;
+      // A `no-store` response carries a secret (a webhook signing secret): keeping it for
+      // replay would store the secret in plain text, so the key is freed instead.
+      if (isNoStore(response) || isComeBackLater(response)) await idempotencyRecords().release(scope);
+      // The work is done: a 503 now would have the caller's retry do it again (untilWritten).
+      else await untilWritten(() => idempotencyRecords().complete(scope, stored(response)), remainingOf(context));
+    }),
+  onError: async ({ internal, error, context }) => {
     const scope = internal.idempotency;
     if (!scope) return;
     const response = errorResult(error, internal.requestId);
     try {
-      if (isComeBackLater(response)) await idempotencyRecords().release(scope);
-      else await idempotencyRecords().complete(scope, stored(response));
+      await withinTime(context, LAST_CALL_MARGIN_MS, () =>
+        isComeBackLater(response)
+          ? idempotencyRecords().release(scope)
+          : idempotencyRecords().complete(scope, stored(response)),
+      );
     } catch (cause) {
       // The caller still gets the contract's answer; an unreleased key frees itself when its lock lapses.
       internal.logger.error('idempotency record not updated', { error: cause });
