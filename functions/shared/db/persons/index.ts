@@ -6,7 +6,7 @@ import { PersonList } from './list';
 import { PersonRepository } from './repository';
 import { ScreeningWalk } from './screening-walk';
 
-export type { PersonChange, StoredPerson } from './change';
+export type { HitsChange, PersonChange, StoredPerson } from './change';
 export type { PersonListFilter } from './list';
 export { PersonList } from './list';
 export { PersonRepository } from './repository';

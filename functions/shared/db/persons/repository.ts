@@ -13,7 +13,7 @@ import {
 } from '../idempotency/kept-answer';
 import { REQUEST_FINGERPRINT } from '../items';
 import { appliedChange, concurrentUpdate, updateVersioned, versionedUpdateInput } from '../versioned-update';
-import { type PersonChange, type StoredPerson, versionedChangeOf } from './change';
+import { type HitsChange, hitsUpdateInput, type PersonChange, type StoredPerson, versionedChangeOf } from './change';
 import { personItem, referenceItem, toPerson } from './item';
 import { personKeys } from './keys';
 
@@ -86,6 +86,7 @@ export class PersonRepository {
       person: toPerson(out.Item),
       ssnSecret: out.Item.ssn_secret as string | undefined,
       identityRev: Number(out.Item.identity_rev ?? 1),
+      hitsRev: Number(out.Item.hits_rev ?? 0),
     };
   }
 
@@ -128,20 +129,13 @@ export class PersonRepository {
     return next;
   }
 
-  /** A change without a new reference id as a transaction item, for one made with another record's (a hit's decision). */
-  updateInput(stored: StoredPerson, change: PersonChange & { set: { customer_reference_id?: never } }, now: Date) {
-    const { person } = stored;
-    const key = personKeys.person(person.tenant, person.id);
-    return versionedUpdateInput(this.tableName, key, person.version, versionedChangeOf(stored, change), now);
-  }
-
-  /** Stores a status the pipeline decided on the person it read (a re-screen's restriction). */
-  async recordStatus(
-    stored: StoredPerson,
-    outcome: { status: Person['status']; status_reasons?: StatusReason[]; identification_attempts?: number },
-    now: Date,
-  ): Promise<Person> {
-    return this.update(stored, { set: { ...outcome } }, now);
+  /**
+   * The person's Update in the transaction that writes its screening hits (`hitsUpdateInput`
+   * in ./change.ts): its hits' revision one more, on condition that neither the person nor its
+   * hits changed since `stored` was read; with a change, the change's versioned write too.
+   */
+  hitsUpdateInput(stored: StoredPerson, now: Date, change?: HitsChange) {
+    return hitsUpdateInput(this.tableName, stored, now, change);
   }
 
   /**
