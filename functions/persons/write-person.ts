@@ -2,6 +2,7 @@ import { type Person, personSecretContext } from '#domain/person';
 import { transition } from '#domain/person-lifecycle';
 import { cipher } from '#shared/cipher/index';
 import { createUnder } from '#shared/created-id';
+import type { KeepAnswer } from '#shared/db/idempotency/kept-answer';
 import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { now } from '#shared/dependencies';
 import { ConflictError } from '#shared/errors';
@@ -17,21 +18,22 @@ import type { CreatePersonBody, PatchPersonBody } from './request-schemas';
 /**
  * POST /persons (and PUT /persons for a new reference id). With an `Idempotency-Key`
  * (`request`), the person's id comes from the key (#shared/created-id): a retry of a create
- * whose answer was lost answers the person that create made.
+ * whose answer was lost answers the person that create made; and the request's answer is
+ * written with the person (`keep`, HandlerRequest.answers).
  */
 export function createPerson(
   tenant: string,
   fields: CreatePersonBody,
   request?: HandlerRequest['idempotency'],
+  keep?: KeepAnswer<Person>,
 ): Promise<Person> {
-  return createUnder(request, (id, fingerprint) => createPersonWithId(tenant, fields, id, fingerprint));
+  return createUnder(request, (id, fingerprint) => createPersonWithId(tenant, fields, { id, fingerprint, keep }));
 }
 
 async function createPersonWithId(
   tenant: string,
   fields: CreatePersonBody,
-  id: string,
-  fingerprint: string | undefined,
+  { id, fingerprint, keep }: { id: string; fingerprint?: string; keep?: KeepAnswer<Person> },
 ): Promise<Person> {
   const created = now();
   const at = created.toISOString();
@@ -55,12 +57,20 @@ async function createPersonWithId(
   };
   const ssn = fields.social_security_number;
   const secret = typeof ssn === 'string' ? await cipher().encrypt(ssn, personSecretContext(person)) : undefined;
-  return persons().create(person, secret, created, fingerprint);
+  return persons().create(person, secret, created, fingerprint, keep);
 }
 
-/** PATCH: the given fields change, `null` removes an optional one, the rest stays; an address sent is merged. */
-export function patchPerson(tenant: string, id: string, fields: PatchPersonBody): Promise<Person> {
-  return changePerson(tenant, id, (stored) => changeOf(stored, fields, { merge: true }));
+/**
+ * PATCH: the given fields change, `null` removes an optional one, the rest stays; an address
+ * sent is merged. With `keep`, the request's answer is written with the change.
+ */
+export function patchPerson(
+  tenant: string,
+  id: string,
+  fields: PatchPersonBody,
+  keep?: KeepAnswer<Person>,
+): Promise<Person> {
+  return changePerson(tenant, id, (stored) => changeOf(stored, fields, { merge: true }), keep);
 }
 
 /** PUT /persons/{id}: the person becomes exactly the body; optional fields it leaves out are removed. */

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-// A request's work after its answer: middy answers 503 just before Lambda's timeout
-// (`timeoutEarlyInMillis`) while the handler's promise still runs. Nothing stops that
+// A request's work after its answer: middy answers 503 a moment before Lambda's timeout
+// (`timeoutEarlyInMillis`, #shared/time-budget) while the handler's promise still runs. Nothing stops that
 // promise: in Lambda it runs on when the sandbox thaws for a later request, locally at once.
 // The 503 frees the request's Idempotency-Key so the partner's retry does the work; the
 // abandoned run must then start no table call and no queue send, or both runs write (a busy

@@ -1,11 +1,22 @@
 import { decideControlSubmission } from '#domain/statement-code';
 import type { VerifyAccount } from '#domain/verify-account';
+import type { KeepAnswer, KeptAnswer } from '#shared/db/idempotency/kept-answer';
 import { retryOnConflict } from '#shared/db/retry';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { now } from '#shared/dependencies';
 import { digestOf } from '#shared/digest/index';
-import { RateLimitError, ValidationError } from '#shared/errors';
+import { type AppError, RateLimitError, ValidationError } from '#shared/errors';
 import { getVerifyAccount } from './read-verify-accounts';
+
+/**
+ * The answers of a submission kept with its write (HandlerRequest.answers): of the account a
+ * right code leaves, or of the error a wrong one answers, so a retry of a wrong code replays
+ * its answer rather than use up another attempt.
+ */
+export interface SubmissionAnswers {
+  readonly account: KeepAnswer<VerifyAccount>;
+  readonly error: (error: AppError) => KeptAnswer;
+}
 
 /**
  * A statement-code submission (docs/api.md#control). The account may change under it
@@ -13,14 +24,23 @@ import { getVerifyAccount } from './read-verify-accounts';
  * account, after a short random pause so racing submissions spread out. A partner sees a
  * 409 only if the account keeps changing through every retry.
  */
-export function submitStatementCode(tenant: string, id: string, code: string): Promise<VerifyAccount> {
-  return retryOnConflict(async () => applyStatementCode(await getVerifyAccount(tenant, id), code), {
+export function submitStatementCode(
+  tenant: string,
+  id: string,
+  code: string,
+  answers?: SubmissionAnswers,
+): Promise<VerifyAccount> {
+  return retryOnConflict(async () => applyStatementCode(await getVerifyAccount(tenant, id), code, answers), {
     attempts: 5,
     jitterMs: 20,
   });
 }
 
-async function applyStatementCode(account: VerifyAccount, code: string): Promise<VerifyAccount> {
+async function applyStatementCode(
+  account: VerifyAccount,
+  code: string,
+  answers: SubmissionAnswers | undefined,
+): Promise<VerifyAccount> {
   const at = now();
   const decision = decideControlSubmission(account, code, at, digestOf('statement-code'));
   switch (decision.kind) {
@@ -40,20 +60,22 @@ async function applyStatementCode(account: VerifyAccount, code: string): Promise
     case 'not_sent':
       throw new ValidationError('statement_code_not_sent', 'the statement code has not been sent to the account yet');
     case 'correct':
-      return verifyAccounts().updateControl(account, { control_status: 'valid' }, at);
+      return verifyAccounts().updateControl(account, { control_status: 'valid' }, at, answers?.account);
     case 'incorrect': {
-      await verifyAccounts().updateControl(
-        account,
-        { control_attempts: decision.attempts, ...(decision.cancels && { control_status: 'canceled' as const }) },
-        at,
-      );
       // Orum's ControlErrorResponse has `attempts_remaining` at the top level of the body.
-      throw new ValidationError(
+      const incorrect = new ValidationError(
         'incorrect_statement_code',
         'the statement code is not correct',
         { attempts_remaining: decision.attemptsRemaining },
         { attempts_remaining: decision.attemptsRemaining },
       );
+      await verifyAccounts().updateControl(
+        account,
+        { control_attempts: decision.attempts, ...(decision.cancels && { control_status: 'canceled' as const }) },
+        at,
+        answers && (() => answers.error(incorrect)),
+      );
+      throw incorrect;
     }
   }
 }

@@ -1,5 +1,6 @@
 import { WEBHOOK_DATA_VERSION, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { createUnder } from '#shared/created-id';
+import type { KeepAnswer } from '#shared/db/idempotency/kept-answer';
 import { webhooks } from '#shared/db/webhooks/index';
 import { now } from '#shared/dependencies';
 import { NotFoundError, ValidationError } from '#shared/errors';
@@ -23,13 +24,15 @@ interface Saver {
  * POST /webhooks/configurations. With an `Idempotency-Key` (`request`), the configuration's
  * id comes from the key (#shared/created-id): a retry of a create whose answer was lost
  * answers the configuration that create made, rather than making a second one that would
- * deliver every event twice.
+ * deliver every event twice; and the request's answer is written with the configuration
+ * (`keep`, HandlerRequest.answers).
  */
 export async function createConfiguration(
   tenant: string,
   { clientId, scopes }: Saver,
   fields: ConfigurationBody,
   request?: HandlerRequest['idempotency'],
+  keep?: KeepAnswer<WebhookConfiguration>,
 ): Promise<WebhookConfiguration> {
   const saved = subscriptionScopes(fields.event_types, scopes);
   await requireAllowedUrl(fields.url);
@@ -50,7 +53,7 @@ export async function createConfiguration(
       scopes: saved,
       version: 1,
     };
-    return webhooks().createConfiguration(configuration, created, fingerprint);
+    return webhooks().createConfiguration(configuration, created, fingerprint, keep);
   });
 }
 
@@ -71,8 +74,9 @@ export async function replaceConfiguration(
   return replaced;
 }
 
-export async function deleteConfiguration(tenant: string, id: string): Promise<void> {
-  if (!(await webhooks().deleteConfiguration(tenant, id))) throw unknownConfiguration();
+/** DELETE: with `keep` (HandlerRequest.answers), the request's answer is written with the deletion. */
+export async function deleteConfiguration(tenant: string, id: string, keep?: KeepAnswer<void>): Promise<void> {
+  if (!(await webhooks().deleteConfiguration(tenant, id, keep))) throw unknownConfiguration();
 }
 
 /** Deliveries must not reach the service's own network (SSRF); the policy says why a URL is refused. */

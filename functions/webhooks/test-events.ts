@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventRecord, type OrumEventType } from '#functions/event-catalogue/kinds';
+import type { KeepAnswer } from '#shared/db/idempotency/kept-answer';
 import { redeliveryLimits, storedEvents } from '#shared/db/stored-events/index';
 import { now } from '#shared/dependencies';
 import { RateLimitError, retryAfter } from '#shared/errors';
@@ -12,12 +13,14 @@ import { sampleEventData } from './samples';
  * path, so its attempts show in `GET /events/{id}`; but it is marked `test: true` in the
  * signed envelope and listed apart, so neither a receiver nor the event log takes it for a
  * change of a record. It fans out as a redelivery does, so it spends the same per-tenant
- * budget (10 at once, then one a second): paced before anything is stored.
+ * budget (10 at once, then one a second): paced before anything is stored. With `keep`
+ * (HandlerRequest.answers), the request's answer is written with the event.
  */
 export async function sendTestEvent(
   tenant: string,
   eventType: OrumEventType,
   data: Record<string, unknown> | undefined,
+  keep?: KeepAnswer<void>,
 ): Promise<void> {
   const at = now();
   const admission = await redeliveryLimits().admitTestEvent(tenant, at);
@@ -30,11 +33,15 @@ export async function sendTestEvent(
     );
   }
   const created = at.toISOString();
-  await storedEvents().store(tenant, {
-    event_id: randomUUID(),
-    event_type: eventType,
-    created_at: created,
-    test: true,
-    event_data: data ? { [eventRecord(eventType)]: data } : sampleEventData(eventType, created),
-  });
+  await storedEvents().store(
+    tenant,
+    {
+      event_id: randomUUID(),
+      event_type: eventType,
+      created_at: created,
+      test: true,
+      event_data: data ? { [eventRecord(eventType)]: data } : sampleEventData(eventType, created),
+    },
+    keep,
+  );
 }

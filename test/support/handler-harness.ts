@@ -300,15 +300,24 @@ export function givenStored(item: Record<string, unknown>, afterUpdate: Record<s
   ddb.on(UpdateCommand, { Key }).resolves({ Attributes: { ...item, ...afterUpdate } });
 }
 
-/** The puts of accounts and verification slots: what a started verification writes. */
+/** The puts of accounts and verification slots, alone or in a transaction: what a started verification writes. */
 export const verificationWrites = () =>
-  ddb
-    .commandCalls(PutCommand)
-    .filter((c) => [ENTITY.verifyAccount, ENTITY.verificationSlot].some((e) => e === c.args[0].input.Item?.entity));
+  [
+    ...ddb.commandCalls(PutCommand).map((c) => c.args[0].input.Item),
+    ...ddb
+      .commandCalls(TransactWriteCommand)
+      .flatMap((c) => (c.args[0].input.TransactItems ?? []).map((item) => item.Put?.Item)),
+  ].filter((item) => [ENTITY.verifyAccount, ENTITY.verificationSlot].some((e) => e === item?.entity));
 
-/** Makes a new account's own put fail, after its verification slot was claimed. */
+/** Makes a new account's own put fail, after its verification slot was claimed: alone, or in its transaction with the key's record. */
 export function accountWriteFails(error: Error): void {
   ddb.on(PutCommand, { Item: { entity: ENTITY.verifyAccount } }).rejects(error);
+  ddb
+    .on(TransactWriteCommand)
+    .callsFake((input: { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] }) => {
+      if (input.TransactItems?.some((item) => item.Put?.Item?.entity === ENTITY.verifyAccount)) throw error;
+      return {};
+    });
 }
 
 /** Calls of one command whose Key's pk starts with a prefix (tells alias reads from account reads). */

@@ -79,6 +79,26 @@ export function versionedUpdateInput<S extends Record<string, StoredValue>>(
 }
 
 /**
+ * The item as `versionedUpdateInput` leaves it, computed without the table: for a write
+ * whose answer is kept with it (./idempotency/kept-answer.ts), which answers the item it is
+ * about to write. A transaction answers no item.
+ */
+export function appliedChange(
+  item: Record<string, unknown>,
+  change: VersionedChange,
+  now: Date,
+): Record<string, unknown> {
+  const next: Record<string, unknown> = {
+    ...item,
+    ...change.set,
+    updated_at: now.toISOString(),
+    version: Number(item.version) + 1,
+  };
+  for (const field of change.remove ?? []) delete next[field];
+  return next;
+}
+
+/**
  * Optimistic locking, one write: the versioned change as one UpdateItem answering the
  * whole new item. A lost condition is a `concurrent_update` conflict, which
  * `retryOnConflict` turns into a fresh read and decision.

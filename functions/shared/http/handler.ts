@@ -6,6 +6,7 @@ import { untilAnswered } from '#shared/abandoned-work';
 import { noQueryParameters } from '#shared/input-schemas';
 import { invocation } from '#shared/invocation';
 import { asRequest } from '#shared/tenant-scope';
+import { ANSWER_MARGIN_MS, withinTime } from '#shared/time-budget';
 import { bodyLimit } from './body-limit';
 import { idempotency } from './idempotency';
 import {
@@ -87,6 +88,8 @@ export function httpHandler<
   // A route without filters still refuses query parameters (docs/decisions.md#unknown-query-parameters-answer-400).
   const request: Readonly<InputSchemas> = Object.freeze({ query: noQueryParameters, ...schemas });
   const stack = middy<StackEvent, HttpResult, Error, Context, RequestState>({
+    // The answer is due before the Idempotency-Key's record is written and the time runs out (#shared/time-budget).
+    timeoutEarlyInMillis: ANSWER_MARGIN_MS,
     requestEnd: (request) => logCompleted(request as HttpRequestOf),
   })
     .use(httpHeaderNormalizer())
@@ -107,9 +110,10 @@ export function httpHandler<
     return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
   });
   // Lambda always passes a context; middy stands in an empty one for a caller that does not.
-  // Each request acts for the tenant its token names, from the tenant middleware on (#shared/tenant-scope).
+  // Each request acts for the tenant its token names, from the tenant middleware on (#shared/tenant-scope),
+  // and its table calls end in its time, before the answer is due (#shared/time-budget).
   const handler = invocation<HttpEvent, HttpResult>(
-    (event, context) => asRequest(() => stack(event, context as Context)),
+    (event, context) => asRequest(() => withinTime(context, ANSWER_MARGIN_MS, () => stack(event, context as Context))),
     { loadsDataKeys: false },
   );
   return Object.assign(handler, { request });

@@ -1,9 +1,12 @@
 import { idempotencyRecords } from '#shared/db/idempotency/index';
+import { KeyNoLongerHeld } from '#shared/db/idempotency/kept-answer';
 import { now } from '#shared/dependencies';
 import { digest } from '#shared/digest/index';
 import { ConflictError, retryAfter, UnprocessableError, ValidationError } from '#shared/errors';
 import { metrics } from '#shared/metrics';
+import { LAST_CALL_MARGIN_MS, withinTime } from '#shared/time-budget';
 import { untilWritten } from '#shared/until-written';
+import { keptAnswers, stored } from './kept-answers';
 import { errorResult } from './respond';
 import { IDEMPOTENT_METHODS } from './table-access';
 import type { HttpMiddleware, HttpResult } from './types';
@@ -17,7 +20,9 @@ export const MAX_KEY_LENGTH = 255;
  * answers 422, a request still running 409. Responses below 500 are kept (a replayed
  * wrong statement code must not use up another attempt); after a 5xx, or an answer with
  * `Retry-After` (a paced 429), the key is released so the caller can retry, and so it is after a `Cache-Control: no-store` response, which
- * is never stored. The claimed key travels in `request.internal`.
+ * is never stored. A handler whose work is one write keeps its answer in that write's
+ * transaction (`HandlerRequest.answers`, ./kept-answers.ts), and nothing is written after
+ * it. The claimed key travels in `request.internal`.
  */
 export const idempotency = (): HttpMiddleware => ({
   before: async ({ event, internal }) => {
@@ -29,7 +34,8 @@ export const idempotency = (): HttpMiddleware => ({
     }
     const scope = { tenant: internal.tenant ?? '', route: internal.route, key };
     const fingerprint = fingerprintOf(event.rawPath, internal.body);
-    const claim = await idempotencyRecords().claim(scope, fingerprint, now());
+    const claimedAt = now();
+    const claim = await idempotencyRecords().claim(scope, fingerprint, claimedAt);
     if (claim.state !== 'claimed' && claim.fingerprint !== fingerprint) {
       throw new UnprocessableError('idempotency_key_reused', 'this Idempotency-Key was used with another request');
     }
@@ -48,24 +54,33 @@ export const idempotency = (): HttpMiddleware => ({
       return { statusCode, headers: { ...headers, 'idempotent-replayed': 'true' }, body };
     }
     internal.idempotency = scope;
+    internal.held = { claimedAt };
+    internal.answers = keptAnswers(scope, internal.held, internal.requestId);
     internal.requestIdentity = { id: digest('created-id', `${scope.tenant}\n${scope.route}\n${key}`), fingerprint };
   },
-  after: async ({ internal, response, context }) => {
+  // The record is written once the answer is decided, in the time kept for it (#shared/time-budget).
+  after: ({ internal, response, context }) =>
+    withinTime(context, LAST_CALL_MARGIN_MS, async () => {
+      const scope = internal.idempotency;
+      // Kept with the work (HandlerRequest.answers): the record holds the answer already.
+      if (!scope || !response || internal.held?.kept) return;
+      // A `no-store` response carries a secret (a webhook signing secret): keeping it for
+      // replay would store the secret in plain text, so the key is freed instead.
+      if (isNoStore(response) || isComeBackLater(response)) await idempotencyRecords().release(scope);
+      // The work is done: a 503 now would have the caller's retry do it again (untilWritten).
+      else await untilWritten(() => idempotencyRecords().complete(scope, stored(response)), remainingOf(context));
+    }),
+  onError: async ({ internal, error, context }) => {
     const scope = internal.idempotency;
-    if (!scope || !response) return;
-    // A `no-store` response carries a secret (a webhook signing secret): keeping it for
-    // replay would store the secret in plain text, so the key is freed instead.
-    if (isNoStore(response) || isComeBackLater(response)) await idempotencyRecords().release(scope);
-    // The work is done: a 503 now would have the caller's retry do it again (untilWritten).
-    else await untilWritten(() => idempotencyRecords().complete(scope, stored(response)), remainingOf(context));
-  },
-  onError: async ({ internal, error }) => {
-    const scope = internal.idempotency;
-    if (!scope) return;
+    // The answer kept with the work is the request's; a key taken over is another request's to record.
+    if (!scope || internal.held?.kept || error instanceof KeyNoLongerHeld) return;
     const response = errorResult(error, internal.requestId);
     try {
-      if (isComeBackLater(response)) await idempotencyRecords().release(scope);
-      else await idempotencyRecords().complete(scope, stored(response));
+      await withinTime(context, LAST_CALL_MARGIN_MS, () =>
+        isComeBackLater(response)
+          ? idempotencyRecords().release(scope)
+          : idempotencyRecords().complete(scope, stored(response)),
+      );
     } catch (cause) {
       // The caller still gets the contract's answer; an unreleased key frees itself when its lock lapses.
       internal.logger.error('idempotency record not updated', { error: cause });
@@ -85,8 +100,6 @@ const isNoStore = (r: HttpResult) => /\bno-store\b/i.test(r.headers?.['cache-con
  * it asked for, so the key is released instead.
  */
 const isComeBackLater = (r: HttpResult) => r.statusCode >= 500 || r.headers?.['retry-after'] !== undefined;
-
-const stored = (r: HttpResult) => ({ statusCode: r.statusCode, headers: r.headers, body: r.body });
 
 /**
  * The request's identity: path and body, with keys sorted so key order does not matter.

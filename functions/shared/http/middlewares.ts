@@ -204,6 +204,7 @@ export const handOver = (): HttpMiddleware => ({
       scopes: grantedScopes(claims.scope ?? claims.scp, scopePrefix()),
       requestId: internal.requestId,
       ...(internal.requestIdentity && { idempotency: internal.requestIdentity }),
+      ...(internal.answers && { answers: internal.answers }),
     };
   },
 });

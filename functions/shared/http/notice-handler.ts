@@ -4,6 +4,7 @@ import type { Context } from 'aws-lambda';
 import { untilAnswered } from '#shared/abandoned-work';
 import { invocation } from '#shared/invocation';
 import type { Logger } from '#shared/logger';
+import { ANSWER_MARGIN_MS, withinTime } from '#shared/time-budget';
 import { bodyLimit } from './body-limit';
 import { dataKeys, errorMapper, logCompleted, requestState } from './middlewares';
 import { jsonResult } from './respond';
@@ -41,6 +42,7 @@ export function noticeHandler(
   fn: (request: NoticeRequest) => Promise<Reply>,
 ): (event: HttpEvent, context: Context) => Promise<HttpResult> {
   const stack = middy<StackEvent, HttpResult, Error, Context, RequestState>({
+    timeoutEarlyInMillis: ANSWER_MARGIN_MS,
     requestEnd: (request) => logCompleted(request as HttpRequestOf),
   })
     .use(httpHeaderNormalizer())
@@ -55,9 +57,11 @@ export function noticeHandler(
       const reply = await untilAnswered(signal, () => fn(request));
       return jsonResult(reply.statusCode ?? 200, reply.body, request.requestId, reply.headers);
     });
-  return invocation<HttpEvent, HttpResult>((event, context) => stack(event, context as Context), {
-    loadsDataKeys: false,
-  });
+  // Its table calls end in its time, as every HTTP stack's (#shared/time-budget).
+  return invocation<HttpEvent, HttpResult>(
+    (event, context) => withinTime(context, ANSWER_MARGIN_MS, () => stack(event, context as Context)),
+    { loadsDataKeys: false },
+  );
 }
 
 /** Last before the handler: the raw body and the headers, with the request's id and logger. */

@@ -1,6 +1,8 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { IdempotencyScope } from '#shared/db/idempotency/index';
+import type { KeepAnswer, KeptAnswer } from '#shared/db/idempotency/kept-answer';
+import type { AppError } from '#shared/errors';
 import type { Logger } from '#shared/logger';
 import type { Scope } from '#shared/scopes';
 
@@ -33,6 +35,10 @@ export type RequestState = {
   params?: unknown;
   /** The Idempotency-Key this request claimed, to complete or release it. */
   idempotency?: IdempotencyScope;
+  /** When it was claimed, and the answer the work's transaction kept with it, if it did (`HandlerRequest.answers`). */
+  held?: HeldKey;
+  /** How the handler keeps its answer with its work, while the request holds a key. */
+  answers?: Answers;
   /** The claimed key's stable identity and the request's fingerprint (`HandlerRequest.idempotency`). */
   requestIdentity?: { readonly id: string; readonly fingerprint: string };
 };
@@ -60,6 +66,27 @@ export interface HandlerRequest<B = unknown, Q = unknown, P = unknown> {
    * and body), to tell that retry from another request sent with the key.
    */
   idempotency?: { readonly id: string; readonly fingerprint: string };
+  /**
+   * Set when the request holds an `Idempotency-Key`: the records that keep the request's
+   * answer in the transaction of its work, for a use case to write with it, so a request
+   * that did its work always has its answer kept and a retry replays it
+   * (`#shared/db/idempotency/kept-answer`).
+   */
+  answers?: Answers;
+}
+
+/** The claim a request holds on its Idempotency-Key, and the answer kept with its work. */
+export interface HeldKey {
+  readonly claimedAt: Date;
+  kept?: HttpResult;
+}
+
+/** `HandlerRequest.answers`: the record of an answer, for a use case to write with its work. */
+export interface Answers {
+  /** The record keeping `answer(result)`, for the result a use case is about to write. */
+  of<T>(answer: (result: T) => Reply): KeepAnswer<T>;
+  /** The record keeping the answer to `error`, which the use case throws once its work is written. */
+  error(error: AppError): KeptAnswer;
 }
 
 /**

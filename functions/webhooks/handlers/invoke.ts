@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ORUM_EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { httpHandler } from '#shared/http/handler';
+import type { Reply } from '#shared/http/types';
 import { testEventData } from '../request-schemas';
 import { sendTestEvent } from '../test-events';
 
@@ -16,7 +17,9 @@ const body = z.strictObject({
  * (`test: true`), carrying `data` or a generated sample; paced with redelivery (429
  * invoke_rate_exceeded).
  */
-export const handler = httpHandler({ body }, async ({ tenant, body }) => {
-  await sendTestEvent(tenant, body.event_type, body.data);
-  return { statusCode: 201 };
+export const handler = httpHandler({ body }, async ({ tenant, body, answers }) => {
+  await sendTestEvent(tenant, body.event_type, body.data, answers?.of(answer));
+  return answer();
 });
+
+const answer = (): Reply => ({ statusCode: 201 });

@@ -3,6 +3,7 @@ import { type FieldOwner, openFields, sealFields } from '#shared/field-cipher/in
 import { isConditionFailure } from '../conditions';
 import { ENTITY, keys } from '../keys';
 import { TABLE_SCHEMA } from '../schema';
+import type { TransactUpdate } from './kept-answer';
 import { IDEMPOTENCY_WINDOW_MS } from './window';
 
 /** A response as API Gateway takes it, kept to replay it. */
@@ -81,6 +82,27 @@ export class IdempotencyRepository {
         lockedUntil: new Date(Number(held.locked_until_ms)),
       };
     }
+  }
+
+  /**
+   * The record completed with `response`, as an Update for the transaction of the work the
+   * response answers for (./kept-answer.ts), on condition that the claim made at `claimedAt`
+   * still holds the key: a claim that lapsed and was taken over writes nothing.
+   */
+  completion(scope: IdempotencyScope, claimedAt: Date, response: StoredResponse): TransactUpdate {
+    return {
+      TableName: this.tableName,
+      Key: this.key(scope),
+      UpdateExpression: 'SET #status = :completed, #response = :response',
+      ConditionExpression: '#status = :in_progress AND locked_until_ms = :claimed',
+      ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
+      ExpressionAttributeValues: {
+        ':completed': 'completed',
+        ':response': JSON.stringify(this.sealed(scope, response)),
+        ':in_progress': 'in_progress',
+        ':claimed': claimedAt.getTime() + IDEMPOTENCY_LOCK_MS,
+      },
+    };
   }
 
   async complete(scope: IdempotencyScope, response: StoredResponse): Promise<void> {

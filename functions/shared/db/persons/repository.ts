@@ -1,11 +1,18 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Person, StatusReason } from '#domain/person';
 import { ConflictError, InternalError } from '#shared/errors';
-import { failedConditions } from '../conditions';
+import { failedConditions, isConditionFailure } from '../conditions';
 import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
+import {
+  type KeepAnswer,
+  type KeptAnswer,
+  type TransactUpdate,
+  writeTransaction,
+  writeWithAnswer,
+} from '../idempotency/kept-answer';
 import { REQUEST_FINGERPRINT } from '../items';
-import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
+import { appliedChange, concurrentUpdate, updateVersioned, versionedUpdateInput } from '../versioned-update';
 import {
   type HitsChange,
   hitsUpdateInput,
@@ -16,8 +23,6 @@ import {
 } from './change';
 import { personItem, referenceItem, toPerson } from './item';
 import { personKeys } from './keys';
-
-export type { HitsChange, IdentityCheckRecord, PersonChange, StoredPerson } from './change';
 
 const duplicateReference = () =>
   new ConflictError('duplicate_customer_reference_id', 'another person of this tenant has this customer_reference_id');
@@ -40,29 +45,26 @@ export class PersonRepository {
    * `Idempotency-Key` (#shared/created-id) and the request's `fingerprint` is given, a person
    * an earlier attempt of the same request stored under that id (its answer lost on the way
    * back) is answered instead; another request under that id is `idempotency_key_reused`, one
-   * made under it more than the key's 24 h ago `CreatedIdTaken` (../created-item.ts).
+   * made under it more than the key's 24 h ago `CreatedIdTaken` (../created-item.ts). With
+   * `keep`, the request's answer is written with it (../idempotency/kept-answer.ts).
    * Answers the person stored.
    */
-  async create(person: Person, ssnSecret: string | undefined, now: Date, fingerprint?: string): Promise<Person> {
+  async create(
+    person: Person,
+    ssnSecret: string | undefined,
+    now: Date,
+    fingerprint?: string,
+    keep?: KeepAnswer<Person>,
+  ): Promise<Person> {
+    const Item = { ...personItem(person), ssn_secret: ssnSecret, identity_rev: 1, [REQUEST_FINGERPRINT]: fingerprint };
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: {
-                  ...personItem(person),
-                  ssn_secret: ssnSecret,
-                  identity_rev: 1,
-                  [REQUEST_FINGERPRINT]: fingerprint,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            { Put: this.referenceItem(person.tenant, person.customer_reference_id, person.id) },
-          ],
-        }),
+      await writeTransaction(
+        this.db,
+        [
+          { Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: this.referenceItem(person.tenant, person.customer_reference_id, person.id) },
+        ],
+        keep?.(person),
       );
       return person;
     } catch (error) {
@@ -110,16 +112,29 @@ export class PersonRepository {
   /**
    * One versioned write of a change. A new customer reference id takes its uniqueness item
    * and frees the old one in the same transaction; new names move the person in the
-   * screening index. A conflict if the person changed since it was read.
+   * screening index. A conflict if the person changed since it was read. With `keep`, the
+   * request's answer is written with it, of the person as the change leaves it.
    */
-  async update(stored: StoredPerson, change: PersonChange, now: Date): Promise<Person> {
+  async update(stored: StoredPerson, change: PersonChange, now: Date, keep?: KeepAnswer<Person>): Promise<Person> {
     const { person } = stored;
     const versioned = versionedChangeOf(stored, change);
+    const key = personKeys.person(person.tenant, person.id);
+    const update = versionedUpdateInput(this.tableName, key, person.version, versioned, now);
+    // A transaction answers no item: the answer kept with one is of the person it leaves.
+    const next = keep && toPerson(appliedChange(personItem(person), versioned, now));
+    const kept = next && keep?.(next);
     const reference = change.set.customer_reference_id;
     if (reference !== undefined && reference !== person.customer_reference_id)
-      return this.updateWithReference(person, versioned, reference, now);
-    const key = personKeys.person(person.tenant, person.id);
-    return toPerson(await updateVersioned(this.db, this.tableName, key, person.version, versioned, now));
+      return this.updateWithReference(person, update, reference, { next, kept });
+    if (!kept || !next)
+      return toPerson(await updateVersioned(this.db, this.tableName, key, person.version, versioned, now));
+    try {
+      await writeWithAnswer(this.db, [{ Update: update }], kept);
+    } catch (error) {
+      if (isConditionFailure(error)) throw concurrentUpdate();
+      throw error;
+    }
+    return next;
   }
 
   /**
@@ -154,22 +169,22 @@ export class PersonRepository {
     );
   }
 
-  private async updateWithReference(person: Person, change: VersionedChange, reference: string, now: Date) {
-    const key = personKeys.person(person.tenant, person.id);
+  private async updateWithReference(
+    person: Person,
+    update: TransactUpdate,
+    reference: string,
+    answer: { next?: Person; kept?: KeptAnswer },
+  ) {
+    const oldReference = personKeys.reference(person.tenant, person.customer_reference_id);
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: versionedUpdateInput(this.tableName, key, person.version, change, now) },
-            { Put: this.referenceItem(person.tenant, reference, person.id) },
-            {
-              Delete: {
-                TableName: this.tableName,
-                Key: personKeys.reference(person.tenant, person.customer_reference_id),
-              },
-            },
-          ],
-        }),
+      await writeTransaction(
+        this.db,
+        [
+          { Update: update },
+          { Put: this.referenceItem(person.tenant, reference, person.id) },
+          { Delete: { TableName: this.tableName, Key: oldReference } },
+        ],
+        answer.kept,
       );
     } catch (error) {
       const failed = failedConditions(error);
@@ -177,6 +192,7 @@ export class PersonRepository {
       if (failed.includes(0)) throw concurrentUpdate();
       throw error;
     }
+    if (answer.next) return answer.next;
     // A transaction answers no item; the change is read back (reference changes are rare).
     const updated = await this.get(person.tenant, person.id);
     if (!updated) throw new InternalError('person vanished during its update');

@@ -4,6 +4,7 @@ import { EVENT_RETENTION_MS, type EventEnvelope } from '#domain/event-envelope';
 import { openFields, sealFields } from '#shared/field-cipher/index';
 import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
+import { type KeepAnswer, writeWithAnswer } from '../idempotency/kept-answer';
 import { tablePartition } from '../paging/partitions';
 import { TABLE_SCHEMA } from '../schema';
 import { listShardOf } from '../shards';
@@ -46,29 +47,32 @@ export class StoredEventRepository {
     private readonly tableName: string,
   ) {}
 
-  /** Stores the event unless it exists (same id = same change): true when this call stored it. */
-  async store(tenant: string, envelope: EventEnvelope): Promise<boolean> {
+  /**
+   * Stores the event unless it exists (same id = same change): true when this call stored
+   * it. With `keep`, the request's answer is written with it (../idempotency/kept-answer.ts).
+   */
+  async store(tenant: string, envelope: EventEnvelope, keep?: KeepAnswer<void>): Promise<boolean> {
     const expires = new Date(envelope.created_at).getTime() + EVENT_RETENTION_MS;
     try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...eventKeys.event(tenant, envelope.event_id),
-            entity: ENTITY.event,
-            version: 1,
-            tenant,
-            id: envelope.event_id,
-            event_type: envelope.event_type,
-            created_at: envelope.created_at,
-            envelope: sealedEnvelope(tenant, envelope),
-            gsi1pk: eventKeys.list(tenant, listShardOf(tenant, envelope.event_id), envelope.test === true),
-            gsi1sk: eventKeys.order(envelope.created_at, envelope.event_id),
-            [TABLE_SCHEMA.ttlAttribute]: Math.ceil(expires / 1000),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      const put = {
+        TableName: this.tableName,
+        Item: {
+          ...eventKeys.event(tenant, envelope.event_id),
+          entity: ENTITY.event,
+          version: 1,
+          tenant,
+          id: envelope.event_id,
+          event_type: envelope.event_type,
+          created_at: envelope.created_at,
+          envelope: sealedEnvelope(tenant, envelope),
+          gsi1pk: eventKeys.list(tenant, listShardOf(tenant, envelope.event_id), envelope.test === true),
+          gsi1sk: eventKeys.order(envelope.created_at, envelope.event_id),
+          [TABLE_SCHEMA.ttlAttribute]: Math.ceil(expires / 1000),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      };
+      if (keep) await writeWithAnswer(this.db, [{ Put: put }], keep());
+      else await this.db.send(new PutCommand(put));
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;

@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient, type TranslateConfig } from '@aws-sdk/lib-dynam
 import { refuseAbandonedWork } from '#shared/abandoned-work';
 import { ENV, optionalEnv } from '#shared/config';
 import { actingTenant } from '#shared/tenant-scope';
+import { sendWithinTime } from '#shared/time-budget';
 import { type DocumentCommand, requestsOf, type TableRequest } from '../command-requests';
 import { isTenantKind, kindOfKey } from '../key-kinds';
 import { TenantCredentials } from './credentials';
@@ -58,13 +59,23 @@ export class TenantScopedDocumentClient extends DynamoDBDocumentClient {
     this.tenantCredentials = options.credentials ?? new TenantCredentials(assumeWithSts);
   }
 
+  /**
+   * Sends under the credentials the command's records call for, within the running
+   * request's time (#shared/time-budget: the SDK's retries and each attempt end when it
+   * runs out), and never for a request already answered (#shared/abandoned-work).
+   */
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's overloads of send, passed through unchanged
   override send(command: any, ...rest: any[]): any {
     refuseAbandonedWork(command.constructor.name);
     const roleArn = optionalEnv(ENV.tenantRoleArn);
     const tenant = actingTenant();
-    if (roleArn === undefined || !sendsAsTenant(command, tenant)) return super.send(command, ...rest);
-    return this.clientFor(roleArn, tenant as string).send(command, ...rest);
+    const client =
+      roleArn === undefined || !sendsAsTenant(command, tenant) ? undefined : this.clientFor(roleArn, tenant as string);
+    // biome-ignore lint/suspicious/noExplicitAny: as above
+    const send = (...args: any[]) => (client ? client.send(command, ...args) : super.send(command, ...args));
+    // The callback forms (which the service does not use) go unbounded.
+    if (rest.some((arg) => typeof arg === 'function')) return send(...rest);
+    return sendWithinTime(command.constructor.name, rest[0], (options) => send(options));
   }
 
   /**

@@ -4,10 +4,18 @@ import type { ControlStatus, VerifyAccount } from '#domain/verify-account';
 import { isConditionFailure } from '../conditions';
 import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
+import { type KeepAnswer, writeWithAnswer } from '../idempotency/kept-answer';
 import { REQUEST_FINGERPRINT } from '../items';
 import { queryPartition } from '../paging/partitions';
 import { allShards, shardOf } from '../shards';
-import { changedFields, updateVersioned, type VersionedChange } from '../versioned-update';
+import {
+  appliedChange,
+  changedFields,
+  concurrentUpdate,
+  updateVersioned,
+  type VersionedChange,
+  versionedUpdateInput,
+} from '../versioned-update';
 import { accountItem, accountListPartition, toAccount } from './item';
 import { accountKeys as keys, PENDING_CODE_SHARDS } from './keys';
 import { VerificationSlots } from './verification-slots';
@@ -49,23 +57,25 @@ export class VerifyAccountRepository {
    * slot just claimed (the lost attempt released its own); another request under that id
    * is `idempotency_key_reused`, and an account made under it more than the key's 24 h ago
    * is `CreatedIdTaken` (the key is used again: a new request, under a random id;
-   * ../created-item.ts). Answers the account stored.
+   * ../created-item.ts). With `keep`, the request's answer is written with the account
+   * (../idempotency/kept-answer.ts). Answers the account stored.
    */
   async create(
     account: VerifyAccount,
     ownershipSecret: string | undefined,
     now: Date,
-    fingerprint?: string,
+    request: { fingerprint?: string; keep?: KeepAnswer<VerifyAccount> } = {},
   ): Promise<VerifyAccount> {
+    const { fingerprint, keep } = request;
     return this.slots.withSlot(account, now, async () => {
+      const put = {
+        TableName: this.tableName,
+        Item: { ...accountItem(account), ownership_secret: ownershipSecret, [REQUEST_FINGERPRINT]: fingerprint },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      };
       try {
-        await this.db.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: { ...accountItem(account), ownership_secret: ownershipSecret, [REQUEST_FINGERPRINT]: fingerprint },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
+        if (keep) await writeWithAnswer(this.db, [{ Put: put }], keep(account));
+        else await this.db.send(new PutCommand(put));
         return account;
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
@@ -80,14 +90,12 @@ export class VerifyAccountRepository {
   /**
    * Asks the bank again about debits (`POST …/debits`): one verification slot is claimed,
    * then `debit_status` returns to `pending` (its reason goes) on condition that the
-   * account is unchanged since it was read; a conflict frees the slot again.
+   * account is unchanged since it was read; a conflict frees the slot again. With `keep`,
+   * the request's answer is written with it.
    */
-  async restartDebitCheck(account: VerifyAccount, now: Date): Promise<VerifyAccount> {
+  async restartDebitCheck(account: VerifyAccount, now: Date, keep?: KeepAnswer<VerifyAccount>): Promise<VerifyAccount> {
     const change = { set: { debit_status: 'pending' }, remove: ['debit_status_reason'] };
     const key = keys.account(account.tenant, account.id);
-    await this.slots.withSlot(account, now, () =>
-      updateVersioned(this.db, this.tableName, key, account.version, change, now),
-    );
     const next: VerifyAccount = {
       ...account,
       debit_status: 'pending',
@@ -95,6 +103,11 @@ export class VerifyAccountRepository {
       version: account.version + 1,
     };
     delete next.debit_status_reason;
+    await this.slots.withSlot(account, now, async () => {
+      const update = versionedUpdateInput(this.tableName, key, account.version, change, now);
+      if (keep) await this.writeKeeping(update, keep(next));
+      else await updateVersioned(this.db, this.tableName, key, account.version, change, now);
+    });
     return next;
   }
 
@@ -117,14 +130,17 @@ export class VerifyAccountRepository {
   /**
    * Applies a decision about the statement code. Once control is valid or canceled the
    * account leaves the pending-codes index. Fails with a conflict if the account changed.
+   * With `keep`, the request's answer is written with it.
    */
   async updateControl(
     account: VerifyAccount,
     change: { control_attempts?: number; control_status?: ControlStatus },
     now: Date,
+    keep?: KeepAnswer<VerifyAccount>,
   ): Promise<VerifyAccount> {
     const settled = change.control_status === 'valid' || change.control_status === 'canceled';
-    return this.update(account, { set: changedFields(change), remove: settled ? ['gsi3pk', 'gsi3sk'] : [] }, now);
+    const versioned = { set: changedFields(change), remove: settled ? ['gsi3pk', 'gsi3sk'] : [] };
+    return this.update(account, versioned, now, keep);
   }
 
   /**
@@ -179,21 +195,40 @@ export class VerifyAccountRepository {
     return items.map((item) => ({ tenant: String(item.tenant), id: String(item.id) }));
   }
 
-  private async update(account: VerifyAccount, change: VersionedChange, now: Date): Promise<VerifyAccount> {
+  private async update(
+    account: VerifyAccount,
+    change: VersionedChange,
+    now: Date,
+    keep?: KeepAnswer<VerifyAccount>,
+  ): Promise<VerifyAccount> {
     const status = change.set.verification_status as VerifyAccount['verification_status'] | undefined;
     // The list partition is keyed by the verification status: a new status moves the index entry.
     const set =
       status && status !== account.verification_status
         ? { ...change.set, gsi1pk: accountListPartition({ ...account, verification_status: status }) }
         : change.set;
-    const item = await updateVersioned(
-      this.db,
-      this.tableName,
-      keys.account(account.tenant, account.id),
-      account.version,
-      { ...change, set },
-      now,
+    const key = keys.account(account.tenant, account.id);
+    if (!keep)
+      return toAccount(await updateVersioned(this.db, this.tableName, key, account.version, { ...change, set }, now));
+    // A transaction answers no item: the answer is of the account as the update leaves it.
+    const next = toAccount(appliedChange(accountItem(account), { ...change, set }, now));
+    await this.writeKeeping(
+      versionedUpdateInput(this.tableName, key, account.version, { ...change, set }, now),
+      keep(next),
     );
-    return toAccount(item);
+    return next;
+  }
+
+  /** A versioned update of an account with the request's answer (../idempotency/kept-answer.ts); a lost race is `concurrent_update`. */
+  private async writeKeeping(
+    update: ReturnType<typeof versionedUpdateInput>,
+    kept: ReturnType<KeepAnswer<VerifyAccount>>,
+  ): Promise<void> {
+    try {
+      await writeWithAnswer(this.db, [{ Update: update }], kept);
+    } catch (error) {
+      if (isConditionFailure(error)) throw concurrentUpdate();
+      throw error;
+    }
   }
 }

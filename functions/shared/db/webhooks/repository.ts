@@ -1,9 +1,10 @@
-import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_WEBHOOK_CONFIGURATIONS, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { ConflictError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from '../conditions';
 import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
+import { type KeepAnswer, writeTransaction } from '../idempotency/kept-answer';
 import { REQUEST_FINGERPRINT } from '../items';
 import { tablePartition } from '../paging/partitions';
 import { configurationItem, toConfiguration } from './item';
@@ -36,32 +37,34 @@ export class WebhookRepository {
    * earlier attempt of the same request stored under that id (its answer lost on the way
    * back) is answered instead; another request under that id is `idempotency_key_reused`,
    * one made under it more than the key's 24 h ago `CreatedIdTaken` (../created-item.ts).
+   * With `keep`, the request's answer is written with it (../idempotency/kept-answer.ts).
    * Answers the configuration stored.
    */
   async createConfiguration(
     configuration: WebhookConfiguration,
     now: Date,
     fingerprint?: string,
+    keep?: KeepAnswer<WebhookConfiguration>,
   ): Promise<WebhookConfiguration> {
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { ...configurationItem(configuration), [REQUEST_FINGERPRINT]: fingerprint },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
+      await writeTransaction(
+        this.db,
+        [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...configurationItem(configuration), [REQUEST_FINGERPRINT]: fingerprint },
+              ConditionExpression: 'attribute_not_exists(pk)',
             },
-            {
-              Update: {
-                ...this.countChange(configuration.tenant, 1),
-                ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
-              },
+          },
+          {
+            Update: {
+              ...this.countChange(configuration.tenant, 1),
+              ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
             },
-          ],
-        }),
+          },
+        ],
+        keep?.(configuration),
       );
       return configuration;
     } catch (error) {
@@ -134,22 +137,25 @@ export class WebhookRepository {
     }
   }
 
-  /** Deletes the configuration and counts it out, in one transaction; false when there is none. */
-  async deleteConfiguration(tenant: string, id: string): Promise<boolean> {
+  /**
+   * Deletes the configuration and counts it out, in one transaction; false when there is
+   * none. With `keep`, the request's answer is written with it.
+   */
+  async deleteConfiguration(tenant: string, id: string, keep?: KeepAnswer<void>): Promise<boolean> {
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.tableName,
-                Key: webhookKeys.configuration(tenant, id),
-                ConditionExpression: 'attribute_exists(pk)',
-              },
+      await writeTransaction(
+        this.db,
+        [
+          {
+            Delete: {
+              TableName: this.tableName,
+              Key: webhookKeys.configuration(tenant, id),
+              ConditionExpression: 'attribute_exists(pk)',
             },
-            { Update: this.countChange(tenant, -1) },
-          ],
-        }),
+          },
+          { Update: this.countChange(tenant, -1) },
+        ],
+        keep?.(),
       );
       return true;
     } catch (error) {

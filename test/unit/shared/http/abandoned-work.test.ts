@@ -5,6 +5,7 @@ import { handler as control } from '#functions/verify-accounts/handlers/control'
 import { documentClient } from '#shared/db/document-client';
 import { noticeHandler } from '#shared/http/notice-handler';
 import { actingFor } from '#shared/tenant-scope';
+import { ANSWER_MARGIN_MS } from '#shared/time-budget';
 import {
   ACCOUNT_ID,
   controlEvent,
@@ -21,12 +22,13 @@ import { httpEvent, invoke, lambdaContext } from '#test/support/http-events';
 useHandlerHarness();
 
 /**
- * A request the function answered 503 because its time ran out (middy's early timeout, just
- * before Lambda's) frees its Idempotency-Key, so the partner's retry does the work. The
- * handler's promise is not stopped by the answer: in Lambda it runs on when the sandbox
- * thaws for the next request, locally at once. It must start no table call after the
- * answer, or the work is done twice (a busy machine's run of the 20 concurrent PATCHes
- * stored 24 versions for 17 accepted writes).
+ * A request the function answered 503 because its time ran out (middy's early timeout, the
+ * answer margin before Lambda's: the requests here have 200 ms for their work) frees its
+ * Idempotency-Key, so the partner's retry does the work. The handler's promise is not
+ * stopped by the answer: in Lambda it runs on when the sandbox thaws for the next request,
+ * locally at once. It must start no table call after the answer, or the work is done twice
+ * (a busy machine's run of the 20 concurrent PATCHes stored 24 versions for 17 accepted
+ * writes).
  */
 describe('work a request abandoned when its time ran out', () => {
   it('sends no table call once the 503 is answered', async () => {
@@ -44,7 +46,7 @@ describe('work a request abandoned when its time ran out', () => {
     const answer = await invoke(
       control,
       controlEvent(ACCOUNT_ID, { statement_code: '0000' }, { headers: { 'Idempotency-Key': 'k-abandoned' } }),
-      lambdaContext({ remainingMs: 200 }),
+      lambdaContext({ remainingMs: ANSWER_MARGIN_MS + 200 }),
     );
     expect(answer.statusCode).toBe(503);
     const callsAtAnswer = ddb.calls().length;
@@ -83,7 +85,7 @@ describe('work a request abandoned when its time ran out', () => {
     const answer = await invoke(
       handler,
       httpEvent({ method: 'POST', path: '/bank/notices' }),
-      lambdaContext({ remainingMs: 200 }),
+      lambdaContext({ remainingMs: ANSWER_MARGIN_MS + 200 }),
     );
     expect(answer.statusCode).toBe(503);
 

@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException, ThrottlingException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as control } from '#functions/verify-accounts/handlers/control';
 import { handler as create } from '#functions/verify-accounts/handlers/create';
 import { handler as get } from '#functions/verify-accounts/handlers/get';
+import { ENTITY } from '#shared/db/entities';
 import { keys } from '#shared/db/keys';
 import {
   ACCOUNT_ID,
@@ -55,7 +56,7 @@ function keyHeldBy(record: { status: 'completed' | 'in_progress'; fingerprint: s
 async function firstRequest(body: Record<string, unknown>, key = KEY) {
   const res = await invoke(create, createEvent(body, withKey(key)));
   const claim = ddb.commandCalls(PutCommand)[0].args[0].input;
-  const completion = ddb.commandCalls(UpdateCommand)[0].args[0].input;
+  const [completion] = idemUpdates();
   ddb.resetHistory();
   return {
     res,
@@ -64,7 +65,14 @@ async function firstRequest(body: Record<string, unknown>, key = KEY) {
   };
 }
 
-const idemUpdates = () => ddb.commandCalls(UpdateCommand).filter((c) => c.args[0].input.Key?.sk === 'IDEM');
+/** The writes of the key's record: an update alone, or one in the transaction of the request's work. */
+const idemUpdates = () =>
+  [
+    ...ddb.commandCalls(UpdateCommand).map((c) => c.args[0].input),
+    ...ddb
+      .commandCalls(TransactWriteCommand)
+      .flatMap((c) => (c.args[0].input.TransactItems ?? []).flatMap((item) => (item.Update ? [item.Update] : []))),
+  ].filter((update) => update.Key?.sk === 'IDEM');
 
 describe('Idempotency-Key on POST /verify/accounts', () => {
   it('claims the key for this tenant and route, then keeps the response as completed, its account number sealed to the record', async () => {
@@ -78,7 +86,7 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
       fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
       expires_at_ms: FRIDAY.getTime() + 24 * 60 * 60 * 1000,
     });
-    const [completion] = idemUpdates().map((c) => c.args[0].input);
+    const [completion] = idemUpdates();
     expect(completion.Key).toEqual(idemKey(CREATE_ROUTE));
     expect(completion.ExpressionAttributeValues?.[':completed']).toBe('completed');
     const kept = JSON.parse(String(completion.ExpressionAttributeValues?.[':response']));
@@ -252,7 +260,7 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
     const res = await invoke(create, createEvent(validCreateBody(), withKey(KEY)));
 
     expect(res.statusCode).toBe(429);
-    const [completion] = idemUpdates().map((c) => c.args[0].input);
+    const [completion] = idemUpdates();
     expect(completion.ExpressionAttributeValues?.[':completed']).toBe('completed');
     const kept = JSON.parse(String(completion.ExpressionAttributeValues?.[':response']));
     expect(kept.statusCode).toBe(429);
@@ -262,9 +270,29 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
 
   it('keeps the first response through a table that throttles for a while: the work is done, so the caller gets its 200', async () => {
     const throttled = new ThrottlingException({ message: 'rate exceeded', $metadata: {} });
-    ddb.on(UpdateCommand).rejectsOnce(throttled).rejectsOnce(throttled).resolves({});
+    ddb.on(UpdateCommand).rejects(throttled);
 
     const res = await invoke(create, createEvent(validCreateBody(), withKey(KEY)));
+
+    expect(res.statusCode).toBe(200);
+    // Kept in the transaction that puts the account: no write of the record follows the work.
+    const [work] = ddb.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems ?? []);
+    expect(work?.map((item) => item.Put?.Item?.entity ?? item.Update?.Key?.sk)).toEqual([ENTITY.verifyAccount, 'IDEM']);
+    expect(idemUpdates()).toHaveLength(1);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
+  });
+
+  it('keeps a response written after the handler (its work wrote nothing) through a table that throttles for a while', async () => {
+    const throttled = new ThrottlingException({ message: 'rate exceeded', $metadata: {} });
+    givenStored(storedControlAccount({ control_status: 'valid' }));
+    ddb
+      .on(UpdateCommand, { Key: idemKey('POST /verify/accounts/{id}/control') })
+      .rejectsOnce(throttled)
+      .rejectsOnce(throttled)
+      .resolves({});
+
+    const res = await invoke(control, controlEvent(ACCOUNT_ID, { statement_code: '0000' }, withKey(KEY)));
 
     expect(res.statusCode).toBe(200);
     expect(idemUpdates()).toHaveLength(3);
@@ -314,7 +342,7 @@ describe('Idempotency-Key on POST /verify/accounts/{id}/control', () => {
 
     expect(res.statusCode).toBe(400);
     expect(res.body.error_code).toBe('incorrect_statement_code');
-    const [completion] = idemUpdates().map((c) => c.args[0].input);
+    const [completion] = idemUpdates();
     expect(completion.Key).toEqual(idemKey(CONTROL_ROUTE));
     const kept = JSON.parse(String(completion.ExpressionAttributeValues?.[':response']));
     expect(kept.statusCode).toBe(400);
@@ -325,7 +353,7 @@ describe('Idempotency-Key on POST /verify/accounts/{id}/control', () => {
     givenStored(storedControlAccount());
     await invoke(control, controlEvent(ACCOUNT_ID, { statement_code: '9999' }, withKey(KEY)));
     const claim = ddb.commandCalls(PutCommand)[0].args[0].input;
-    const [completion] = idemUpdates().map((c) => c.args[0].input);
+    const [completion] = idemUpdates();
     ddb.resetHistory();
     ddb.on(PutCommand).rejects(
       new ConditionalCheckFailedException({
@@ -345,6 +373,7 @@ describe('Idempotency-Key on POST /verify/accounts/{id}/control', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.details).toEqual({ attempts_remaining: 2 });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
   it('treats the same key on another account as another request: 422 idempotency_key_reused', async () => {
