@@ -64,8 +64,9 @@ export interface LocalRuntime {
   runSchedule(id: string): Promise<unknown>;
   /**
    * Resolves when the pipeline is at rest: streams drained, every consumed queue empty
-   * (retries and dead-lettering included), no schedule running. Rejects after `timeoutMs`
-   * (default 10 s) saying what is still busy. Tests use it instead of sleeping.
+   * (retries and dead-lettering included), no schedule running or waiting to try a failed
+   * run again. Rejects after `timeoutMs` (default 10 s) saying what is still busy. Tests
+   * use it instead of sleeping.
    */
   settle(timeoutMs?: number): Promise<void>;
   /**

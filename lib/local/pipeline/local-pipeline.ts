@@ -77,8 +77,8 @@ export interface LocalPipeline {
    * Resolves once the pipeline is at rest: every stream consumer has polled its stream
    * and found nothing new, every queue that has a consumer is empty (no visible, delayed or
    * in-flight message, so failed messages are retried or dead-lettered first), no schedule
-   * is running, and no work happened meanwhile. A queue without a consumer keeps its
-   * messages and does not count. Rejects, naming what is still busy, once `timeoutMs` pass
+   * is running or waiting to try a failed run again, and no work happened meanwhile. A
+   * queue without a consumer keeps its messages and does not count. Rejects, naming what is still busy, once `timeoutMs` pass
    * with no batch or schedule finished: a slow machine's pipeline is waited for as long as
    * it makes progress (docs/testing.md#on-a-busy-machine).
    */
