@@ -1,14 +1,14 @@
 import type { DynamoDBRecord } from 'aws-lambda';
+import { type BatchOutcome, batchOutcome } from '#lib/event-source-mapping/batch-outcome';
+import { type FilterPattern, passesFilters } from '#lib/event-source-mapping/stream-filter';
 import { type ConsumerDefinition, type ConsumerSource, streamFilterPattern } from '#lib/service/index';
 import type { WorkerContext } from '../background-worker';
 import { consumerFunction } from '../lambda-invoker';
 import { describeError } from '../log';
-import { type BatchOutcome, batchOutcome } from './batch-outcome';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 import type { StreamCheckpoints } from './stream-checkpoints';
 import { type StreamFailure, streamFailure } from './stream-failure';
-import { type FilterPattern, passesFilters } from './stream-filter';
 import { partitionedBy } from './stream-partitioning';
 import { type LaneState, type ShardState, StreamShards } from './stream-shards';
 
