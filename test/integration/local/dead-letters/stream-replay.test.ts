@@ -16,11 +16,16 @@ import { captureLogs } from '#test/support/logs';
 const invoker = new OutageInvoker();
 invoker.recorded.add('StreamRouter');
 const logs = captureLogs();
+const logged: { level: string; message: string }[] = [];
 let runtime: LocalRuntime;
 let partner: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime({ invoker, screeningLists: false, log: () => {} });
+  runtime = await startTestRuntime({
+    invoker,
+    screeningLists: false,
+    log: (level, message) => logged.push({ level, message }),
+  });
   partner = api(runtime, await runtime.mintToken('tenant-stream-replay'));
 });
 afterAll(() => runtime?.stop());
@@ -73,6 +78,22 @@ describe('replaying a stream batch the router gave up on (POST /local/dead-lette
     expect(logs).toContainEqual(expect.objectContaining({ message: 'verification settled', verify_account_id: id }));
     expect(runtime.streamFailures).not.toContain(failure);
     expect(await listed(failure)).toEqual([]);
+  });
+
+  it('says in the ERROR line of a batch given up how to replay it: the command with this runtime’s URL, and the console', async () => {
+    logged.length = 0;
+    const { failure } = await givenUpAccount(runtime, invoker, partner);
+    invoker.down.clear();
+
+    expect(logged).toContainEqual({
+      level: 'error',
+      message:
+        'StreamRouter gave up on a stream batch; sent to the on-failure destination; once the cause is fixed, replay with ' +
+        `\`npm run dead-letters -- --replay ${failure.batchInfo.startSequenceNumber} --url ${runtime.url}\` ` +
+        `or Replay in ${runtime.url}/console (Dead letters)`,
+    });
+    expect((await replay(batchOf(failure))).body.result).toBe('replayed');
+    await runtime.settle();
   });
 
   it('keeps a batch whose replay fails, saying why: the cause is not fixed yet', async () => {
