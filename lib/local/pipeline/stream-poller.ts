@@ -62,6 +62,8 @@ export class StreamPoller implements PipelineWorker {
       readonly activity: Activity;
       /** The on-failure destination. */
       readonly failures: StreamFailure[];
+      /** Added to the ERROR line of a batch given up: how to replay it (LocalPipelineOptions.replayHint). */
+      readonly replayHint?: (startSequenceNumber: string) => string | undefined;
     },
   ) {
     this.name = consumer.id;
@@ -229,7 +231,9 @@ export class StreamPoller implements PipelineWorker {
     const batch = { shardId: shard.id, streamArn: this.started.shards.streamArn, records };
     const failure = streamFailure(this.name, batch, lane.failures, error);
     this.options.failures.push(failure);
-    this.started.context.log('error', `${this.name} gave up on a stream batch; sent to the on-failure destination`, {
+    const hint = this.options.replayHint?.(failure.batchInfo.startSequenceNumber);
+    const message = `${this.name} gave up on a stream batch; sent to the on-failure destination`;
+    this.started.context.log('error', hint ? `${message}; ${hint}` : message, {
       ...failure.batchInfo,
       attempts: failure.attempts,
       error,

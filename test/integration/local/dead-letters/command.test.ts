@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
-import { REPO_ROOT } from '#lib/repo-root';
 import { api, startTestRuntime } from '#test/integration/harness';
+import { runCommand } from '#test/support/commands';
 import { deadLetteredAccount, givenUpAccount, OutageInvoker } from '#test/support/dead-letters';
 
 /**
@@ -25,19 +22,7 @@ beforeAll(async () => {
 afterAll(() => runtime?.stop());
 
 /** Runs the command as `npm run dead-letters -- <args>` does; resolves whatever its exit code. */
-async function deadLetters(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      join(REPO_ROOT, 'node_modules/.bin/tsx'),
-      ['bin/dead-letters.ts', ...args],
-      { cwd: REPO_ROOT },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const deadLetters = (...args: string[]) => runCommand('dead-letters.ts', args);
 
 const accountStatus = async (id: string) =>
   (await partner.get(`/verify/accounts/${id}`)).body.account.verification_status;

@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamFailure } from '#lib/local/pipeline/stream-failure';
 import type { LocalRuntime } from '#lib/local/runtime';
-import { REPO_ROOT } from '#lib/repo-root';
 import { CONSUMERS } from '#lib/service/index';
 import { api, startTestRuntime } from '#test/integration/harness';
+import { runCommand } from '#test/support/commands';
 import { givenUpAccount, OutageInvoker } from '#test/support/dead-letters';
 import { startLambdaApi } from '#test/support/lambda-api';
 
@@ -58,30 +56,16 @@ function onFailureRecordFile(failure: StreamFailure, batchInfo = failure.batchIn
   return path;
 }
 
-/** Runs `npm run stream:replay -- <args>` with the stand-ins' endpoints and no other AWS setting; resolves whatever its exit code. */
-async function streamReplay(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      join(REPO_ROOT, 'node_modules/.bin/tsx'),
-      ['bin/stream-replay.ts', ...args],
-      {
-        cwd: REPO_ROOT,
-        env: {
-          PATH: process.env.PATH,
-          HOME: dir,
-          AWS_ACCESS_KEY_ID: 'operator',
-          AWS_SECRET_ACCESS_KEY: 'operator-secret',
-          AWS_ENDPOINT_URL_DYNAMODB_STREAMS: runtime.dynamoEndpoint,
-          AWS_ENDPOINT_URL_LAMBDA: lambda.url,
-        },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+/** Runs `npm run stream:replay -- <args>` with the stand-ins' endpoints and no other AWS setting. */
+const streamReplay = (...args: string[]) =>
+  runCommand('stream-replay.ts', args, {
+    PATH: process.env.PATH,
+    HOME: dir,
+    AWS_ACCESS_KEY_ID: 'operator',
+    AWS_SECRET_ACCESS_KEY: 'operator-secret',
+    AWS_ENDPOINT_URL_DYNAMODB_STREAMS: runtime.dynamoEndpoint,
+    AWS_ENDPOINT_URL_LAMBDA: lambda.url,
+  });
 
 const accountStatus = async (id: string) =>
   (await partner.get(`/verify/accounts/${id}`)).body.account.verification_status;
