@@ -1,4 +1,5 @@
 import { commandLine, usageError } from '#lib/command-line';
+import { deployedTableName } from '#lib/stack/deployed-table';
 import { ENV } from '#shared/config';
 
 // `npm run lists:load -- --table <name> (--dir <folder> | --url <base URL>) [--force]`:
@@ -8,22 +9,24 @@ import { ENV } from '#shared/config';
 // service's `alerts.csv`, each where present, or from OFAC's files under an https:// URL. Only what
 // differs from the table is written. A malformed file names its file and line, a copy the
 // checks refuse says why, and nothing is written; `--force` writes a refused copy
-// (docs/operations.md#screening-lists-refresh-failed). The table name is the stack's
-// `TableName` output; `TABLE_NAME` works too.
+// (docs/operations.md#screening-lists-refresh-failed). The table is found from the stack's
+// name (its `TableName` output, `--stack`), or named outright (`--table`, or `TABLE_NAME`).
 
-const USAGE = `usage: npm run lists:load -- --table <table name> (--dir <folder of list files> | --url <https base URL of OFAC's files>) [--force]
-  writes what differs between the lists given and the table's; --force writes a copy the checks refuse (docs/operations.md)`;
+const USAGE = `usage: npm run lists:load -- (--stack <stack name> | --table <table name>) (--dir <folder of list files> | --url <https base URL of OFAC's files>) [--force]
+  writes what differs between the lists given and the table's (the stack's TableName output, or the table named);
+  --force writes a copy the checks refuse (docs/operations.md)`;
 
 const values = commandLine(USAGE, {
+  stack: { type: 'string' },
   table: { type: 'string' },
   dir: { type: 'string' },
   url: { type: 'string' },
   force: { type: 'boolean', default: false },
 });
-const table = values.table ?? process.env[ENV.tableName];
-if (!table) usageError(USAGE, 'name the table: --table <table name> (or TABLE_NAME)');
+if (!values.stack && !values.table && !process.env[ENV.tableName]) {
+  usageError(USAGE, 'name the stack (--stack <name>) or the table (--table <name>)');
+}
 if (Boolean(values.dir) === Boolean(values.url)) usageError(USAGE, 'give one of --dir and --url');
-process.env[ENV.tableName] = table;
 // Loaded once the command line is known to be right: --help reads no configuration.
 const { refreshLists } = await import('#functions/screening/refresh-lists');
 const { httpsUrl, OFAC_LISTS_URL } = await import('#functions/screening/download-lists');
@@ -42,6 +45,11 @@ function baseUrl(value: string): string {
 }
 
 const source = values.dir ? { dir: values.dir } : { url: baseUrl(values.url as string) };
+const table = await deployedTableName({ table: values.table ?? process.env[ENV.tableName], stack: values.stack }).catch(
+  (error: Error) => fail(error.message),
+);
+process.env[ENV.tableName] = table;
+
 const started = Date.now();
 const outcome = await refreshLists(source, { force: values.force });
 const counts = Object.entries(outcome.counts)

@@ -23,7 +23,7 @@ import { identityPropsFromContext } from '#lib/context/identity';
 import { screeningListsSettingsFromContext } from '#lib/context/screening-lists';
 import { deployedRoutes, servedRoutes } from '#lib/service/index';
 import { ENV } from '#shared/config';
-import type { KeyKind } from '#shared/db/keys';
+import type { KeyKind } from '#shared/db/key-kinds';
 import { consumerEnvironment } from './stack/consumer-environment';
 import { monitoring } from './stack/monitoring';
 import { addStackOutputs } from './stack/outputs';
@@ -187,6 +187,7 @@ export class VerifyServiceStack extends Stack {
 
     addStackOutputs(this, {
       httpApi: this.httpApi,
+      table: this.dataTable.table,
       alarms: this.alarms,
       identity: this.identity,
       routes,

@@ -5,6 +5,13 @@ import { defineConfig } from 'vitest/config';
  * Three tiers, one command (`npm test`). Integration tests share one DynamoDB Local
  * process started by the global setup; each test file creates its own table.
  */
+/**
+ * A failing assertion prints the whole value it expected and got, never `{ …(3) }`: the docs
+ * checks and the leak checks name the figure to write or the file to fix in it. Every
+ * project carries it (an inline project does not inherit the root's test options).
+ */
+const chaiConfig = { truncateThreshold: 0 };
+
 export default defineConfig({
   // The repository root: test paths below are relative to it.
   root: fileURLToPath(new URL('..', import.meta.url)),
@@ -16,6 +23,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          chaiConfig,
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
         },
@@ -23,6 +31,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          chaiConfig,
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/integration/global-setup.ts'],
@@ -34,6 +43,7 @@ export default defineConfig({
       {
         test: {
           name: 'infra',
+          chaiConfig,
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
@@ -47,6 +57,7 @@ export default defineConfig({
           // Reads what the unit and integration files noted, so it runs after every other
           // project (a later group); in a run without both it skips (test/audit/grants-used.test.ts).
           name: 'audit',
+          chaiConfig,
           include: ['test/audit/**/*.test.ts'],
           environment: 'node',
           sequence: { groupOrder: 1 },

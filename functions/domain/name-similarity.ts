@@ -1,10 +1,12 @@
+import { type NameSpelling, nameSpelling, spellingBlocks, spellingRelation } from './name-spellings';
 import { skeleton } from './name-tokens';
 
 // How alike two words are, from 0 (nothing shared) to 1 (the same word): Jaro-Winkler,
 // the measure OFAC's own Sanctions List Search and open-source screening (moov-io's
 // Watchman) build on, adjusted for length, or near 1 when the two are spellings of one
-// romanisation skeleton (`skeleton`), so a slip of a letter and another romanisation both
-// score high while different names score low.
+// romanisation skeleton (`skeleton`) or spellings the list itself uses for one name, and
+// high when they share a transliteration key (`spellingKeys`), so a slip of a letter and
+// another romanisation both score high while different names score low.
 
 // Scratch flags for `jaro`, reused across calls (names are short; longer words get their own).
 let flagsA = new Uint8Array(64);
@@ -55,26 +57,54 @@ export function jaroWinkler(a: string, b: string): number {
 
 /**
  * What a skeleton match is worth: two spellings that reduce to one skeleton are very
- * likely one name, but not certainly, so never quite the same word.
+ * likely one name, but not certainly, so never quite the same word. Two spellings the
+ * list writes for one name (`listedSpellingGroup`) are worth as much.
  */
 const SKELETON_WEIGHT = 0.97;
+/**
+ * What a shared transliteration key is worth (`spellingKeys`): where the vowels fall and
+ * the consonants' classes agree, the letters may not ("Uthman" and "Osman", "Sulayman"
+ * and "Soliman"); more than a slip of one letter in a short word, less than a skeleton.
+ */
+const TRANSLITERATION_WEIGHT = 0.9;
 
 /**
- * Skeletons already computed: a list's words recur across its names and every person is
- * compared with the same few thousand, so each is reduced once (bounded: a long-lived
- * container screening many persons starts the memo over rather than grow without end).
+ * What a word's spelling reduces to: its skeleton, its group in the list's spellings, its
+ * transliteration keys, and the blocks those share (`spellingBlockKeys`).
  */
-const skeletons = new Map<string, string>();
-const SKELETON_MEMO_LIMIT = 200_000;
+export interface Spelling extends NameSpelling {
+  readonly skeleton: string;
+  readonly blocks: readonly string[];
+}
 
-function skeletonOf(word: string): string {
-  let found = skeletons.get(word);
+/** A word's spelling reduced (an index keeps it with the word; `spellingOf` remembers it). */
+export function spelling(word: string): Spelling {
+  const named = nameSpelling(word);
+  return { skeleton: skeleton(word), ...named, blocks: spellingBlocks(named) };
+}
+
+/**
+ * Spellings already reduced: a list's words recur across its names and every person's are
+ * compared with thousands, so each is reduced once (bounded: a long-lived container
+ * screening many persons starts the memo over rather than grow without end).
+ */
+const spellings = new Map<string, Spelling>();
+const SPELLING_MEMO_LIMIT = 200_000;
+
+export function spellingOf(word: string): Spelling {
+  let found = spellings.get(word);
   if (found === undefined) {
-    if (skeletons.size >= SKELETON_MEMO_LIMIT) skeletons.clear();
-    found = skeleton(word);
-    skeletons.set(word, found);
+    if (spellings.size >= SPELLING_MEMO_LIMIT) spellings.clear();
+    found = spelling(word);
+    spellings.set(word, found);
   }
   return found;
+}
+
+/** What two words are worth at least, whatever their letters, as spellings of one name the list writes, or by their keys. */
+function namedSpellingFloor(a: NameSpelling, b: NameSpelling): number {
+  const relation = spellingRelation(a, b);
+  return relation === 'listed' ? SKELETON_WEIGHT : relation === 'transliterated' ? TRANSLITERATION_WEIGHT : 0;
 }
 
 /**
@@ -138,19 +168,39 @@ function editSimilarity(a: string, b: string): number {
 
 /**
  * How alike two folded words are (0–1): the higher of their Jaro-Winkler (length-adjusted)
- * and their edit similarity, or, when they are spellings of one skeleton (another
- * romanisation), at least `SKELETON_WEIGHT`.
+ * and their edit similarity, or, when they are spellings of one name, at least what that
+ * is worth: one skeleton (another romanisation) or one name in the list's spellings
+ * `SKELETON_WEIGHT`, one transliteration key `TRANSLITERATION_WEIGHT`.
  */
 export function wordSimilarity(a: string, b: string): number {
   if (a === b) return 1;
-  const own = Math.max(jaroWinkler(a, b) * lengthFactor(a, b), editSimilarity(a, b));
-  return skeletonOf(a) === skeletonOf(b) ? Math.max(own, SKELETON_WEIGHT) : own;
+  const [x, y] = [spellingOf(a), spellingOf(b)];
+  const floor = x.skeleton === y.skeleton ? SKELETON_WEIGHT : namedSpellingFloor(x, y);
+  return Math.max(jaroWinkler(a, b) * lengthFactor(a, b), editSimilarity(a, b), floor);
 }
 
-/** Whether two words are at least `minimum` alike (`wordSimilarity`), deciding with the cheapest measure that can. */
-export function alikeAtLeast(a: string, b: string, minimum: number): boolean {
+/**
+ * Whether two words are at least `minimum` alike (`wordSimilarity`), deciding with the
+ * cheapest measure that can; an index passes the spellings it keeps (`spelling`).
+ */
+export function alikeAtLeast(a: string, b: string, minimum: number, x = spellingOf(a), y = spellingOf(b)): boolean {
+  return lettersAlikeAtLeast(a, b, minimum, x, y) || namedSpellingFloor(x, y) >= minimum;
+}
+
+/**
+ * Whether two words are at least `minimum` alike by their letters or their skeleton: all
+ * of `alikeAtLeast` for two words that share none of their spelling blocks
+ * (`spellingBlockKeys`), which alone the list's spellings and transliteration keys relate.
+ */
+export function lettersAlikeAtLeast(
+  a: string,
+  b: string,
+  minimum: number,
+  x: Pick<Spelling, 'skeleton'> = spellingOf(a),
+  y: Pick<Spelling, 'skeleton'> = spellingOf(b),
+): boolean {
   if (a === b || jaroWinkler(a, b) * lengthFactor(a, b) >= minimum) return true;
-  if (skeletonOf(a) === skeletonOf(b)) return SKELETON_WEIGHT >= minimum;
+  if (x.skeleton === y.skeleton && SKELETON_WEIGHT >= minimum) return true;
   const longest = Math.max(a.length, b.length);
   const fewestEdits = Math.abs(a.length - b.length);
   if (fewestEdits > EDITS_FORGIVEN || 1 - (EDIT_WEIGHT * fewestEdits) / longest < minimum) return false;
@@ -188,3 +238,10 @@ export function blockKeys(word: string): string[] {
   const [second = '-', third = '-'] = rest;
   return [`${first}${second}`, `${first}${third}`, `${second}${third}`];
 }
+
+/**
+ * The blocks other spellings of a word's name share with it however their letters differ
+ * ("Uthman" and "Osman"): its transliteration keys and its group in the list's spellings.
+ * Two words these relate always share one.
+ */
+export const spellingBlockKeys = (spelled: Spelling): readonly string[] => spelled.blocks;

@@ -1,5 +1,13 @@
 import { type PersonWords, personWords } from './name-score';
-import { alikeAtLeast, blockKeys } from './name-similarity';
+import {
+  alikeAtLeast,
+  blockKeys,
+  lettersAlikeAtLeast,
+  type Spelling,
+  spelling,
+  spellingBlockKeys,
+  spellingOf,
+} from './name-similarity';
 import {
   DEFAULT_SCREENING_THRESHOLD,
   type Hit,
@@ -13,18 +21,26 @@ import {
 
 // The lists held in memory and searched without a walk (docs/decisions.md#screening): every
 // word of every listed name (and every two adjacent words written together) is filed under
-// its phonetic block (`blockKey`). A person's needed words (given name, surname) are
-// compared with the words of their blocks only; the listings holding a word close enough
-// to reach the threshold are scored whole (`scoreListing`). A listing the search does not
-// pick cannot reach the threshold unless both needed words of the person fall outside the
-// blocks of every word they resemble.
+// its phonetic blocks (`blockKeys`) and the blocks its other spellings share
+// (`spellingBlockKeys`). A person's needed words (given name, surname) are compared with
+// the words of their blocks only; the listings holding a word close enough to reach the
+// threshold are scored whole (`scoreListing`). A listing the search does not pick cannot
+// reach the threshold unless both needed words of the person fall outside the blocks of
+// every word they resemble.
 
-/** Words of the lists under one block key: word → the listings that use it. */
-type Block = Map<string, Set<number>>;
+/** A word of the lists: the listings that use it, and its spelling reduced. */
+interface Filed {
+  readonly users: Set<number>;
+  readonly spelling: Spelling;
+}
+
+/** Words of the lists under one block key. */
+type Block = Map<string, Filed>;
 
 export class ScreeningIndex {
   private readonly prepared: PreparedListing[];
   private readonly blocks = new Map<string, Block>();
+  private readonly filed = new Map<string, Filed>();
 
   constructor(
     listings: readonly ListedPerson[],
@@ -58,12 +74,14 @@ export class ScreeningIndex {
   }
 
   private file(word: string, index: number): void {
-    for (const key of blockKeys(word)) {
-      const block = this.blocks.get(key) ?? new Map<string, Set<number>>();
+    const filed = this.filed.get(word) ?? { users: new Set<number>(), spelling: spelling(word) };
+    this.filed.set(word, filed);
+    filed.users.add(index);
+    if (filed.users.size > 1) return;
+    for (const key of [...blockKeys(word), ...spellingBlockKeys(filed.spelling)]) {
+      const block = this.blocks.get(key) ?? new Map<string, Filed>();
       this.blocks.set(key, block);
-      const users = block.get(word) ?? new Set<number>();
-      block.set(word, users);
-      users.add(index);
+      block.set(word, filed);
     }
   }
 
@@ -78,12 +96,21 @@ export class ScreeningIndex {
     for (const forms of neededForms(words)) {
       const here = new Set<number>();
       for (const form of forms) {
+        const spelled = spellingOf(form);
         const compared = new Set<string>();
-        for (const key of blockKeys(form)) {
-          for (const [word, users] of this.blocks.get(key) ?? []) {
-            if (compared.has(word) || (found !== undefined && !meets(users, found))) continue;
+        // The words a spelling relates to the form first: the others can only be alike by their letters.
+        for (const key of spellingBlockKeys(spelled)) {
+          for (const [word, filed] of this.blocks.get(key) ?? []) {
+            if (compared.has(word) || (found !== undefined && !meets(filed.users, found))) continue;
             compared.add(word);
-            if (alikeAtLeast(form, word, minimum)) for (const index of users) here.add(index);
+            if (alikeAtLeast(form, word, minimum, spelled, filed.spelling)) addAll(here, filed.users);
+          }
+        }
+        for (const key of blockKeys(form)) {
+          for (const [word, filed] of this.blocks.get(key) ?? []) {
+            if (compared.has(word) || (found !== undefined && !meets(filed.users, found))) continue;
+            compared.add(word);
+            if (lettersAlikeAtLeast(form, word, minimum, spelled, filed.spelling)) addAll(here, filed.users);
           }
         }
       }
@@ -91,6 +118,10 @@ export class ScreeningIndex {
     }
     return [...(found ?? [])];
   }
+}
+
+function addAll(to: Set<number>, from: ReadonlySet<number>): void {
+  for (const member of from) to.add(member);
 }
 
 /** Whether two sets share a member. */

@@ -3,9 +3,9 @@ import type { IdentityData, Person, ReasonCode, StatusReason } from '#domain/per
 import { personSecretContext, REASON_CODES, statusReason } from '#domain/person';
 import { IDENTIFICATION_RUNS, identificationNeedsSsn, transition } from '#domain/person-lifecycle';
 import { REASON_OF_LIST } from '#domain/screening-review';
-import { recordScreening } from '#functions/screening-review/record-screening';
+import { type PlannedScreening, planScreening, storeScreening } from '#functions/screening-review/record-screening';
 import { cipher } from '#shared/cipher/index';
-import { type PersonChange, persons, type StoredPerson } from '#shared/db/persons/index';
+import { type HitsChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { retryOnConflict } from '#shared/db/retry';
 import { heldLists } from '#shared/db/screening/held-lists';
 import { tenants } from '#shared/db/tenants/index';
@@ -33,14 +33,16 @@ export function identifyPerson(request: IdentificationMessage, logger: Logger): 
         logger.info('identification not needed any more', { person_id: request.id });
         return;
       }
-      const { reasons, listsVersion } = await identificationReasons(stored);
+      const { reasons, listsVersion, screening } = await identificationReasons(stored);
       const attempt = stored.person.identification_attempts + 1;
       const outcome = reasons.length === 0 ? 'identified' : 'identification_failed';
       const status = transition(stored.person.status, outcome) as Person['status'];
       const statusReasons = reasons.map(statusReason);
       if (status === 'rejected') await persons().openReviewCase(stored, attempt, statusReasons, now());
-      await persons().update(
+      // The outcome is stored with the hits it counts, in one write (#functions/screening-review/record-screening).
+      await storeScreening(
         stored,
+        screening,
         { ...outcomeChange(status, statusReasons, attempt), screeningListsVersion: listsVersion },
         now(),
       );
@@ -54,7 +56,7 @@ export function identifyPerson(request: IdentificationMessage, logger: Logger): 
 }
 
 /** The write of an outcome: the status and its reasons, the run counted, the SSN deleted once no run needs it. */
-function outcomeChange(status: Person['status'], reasons: StatusReason[], attempts: number): PersonChange {
+function outcomeChange(status: Person['status'], reasons: StatusReason[], attempts: number): HitsChange {
   const rejected = status === 'rejected';
   return {
     set: { status, identification_attempts: attempts, ...(rejected && { status_reasons: reasons }) },
@@ -69,8 +71,13 @@ function awaitsIdentification(stored: StoredPerson, request: IdentificationMessa
   return request.retry ? status === 'rejected' && identification_attempts < IDENTIFICATION_RUNS : status === 'created';
 }
 
-/** Every reason the person fails identification for, each once, in a stable order; the lists' version it was screened against. */
-async function identificationReasons(stored: StoredPerson): Promise<{ reasons: ReasonCode[]; listsVersion: number }> {
+/**
+ * Every reason the person fails identification for, each once, in a stable order; the
+ * lists' version it was screened against, and the screening's hits to record.
+ */
+async function identificationReasons(
+  stored: StoredPerson,
+): Promise<{ reasons: ReasonCode[]; listsVersion: number; screening: PlannedScreening }> {
   const { person } = stored;
   const data: IdentityData = {
     first_name: person.first_name,
@@ -84,19 +91,25 @@ async function identificationReasons(stored: StoredPerson): Promise<{ reasons: R
   const reasons = [...checkIdentityData(data, now()), ...screening.reasons];
   if ((await tenants().kycModeOf(person.tenant)) === 'service') reasons.push(...(await identityVendor().verify(data)));
   // Each reason once, in the contract's order.
-  return { reasons: REASON_CODES.filter((code) => reasons.includes(code)), listsVersion: screening.listsVersion };
+  return {
+    reasons: REASON_CODES.filter((code) => reasons.includes(code)),
+    listsVersion: screening.listsVersion,
+    screening: screening.planned,
+  };
 }
 
 /**
  * Screening against both lists with the scored matcher (docs/api.md#screening): the lists
  * are held in memory (`heldLists`), so a person costs one read of their version, never a
  * walk over a list. The outcome keeps that version (`screening_lists_version`), and every
- * hit is recorded for review with it; a hit an operator cleared as a false positive, on an
- * unchanged person and listing, gives no reason.
+ * hit is recorded for review with it, with the outcome; a hit an operator cleared as a
+ * false positive, on an unchanged person and listing, gives no reason.
  */
-async function screen(stored: StoredPerson): Promise<{ reasons: ReasonCode[]; listsVersion: number }> {
+async function screen(
+  stored: StoredPerson,
+): Promise<{ reasons: ReasonCode[]; listsVersion: number; planned: PlannedScreening }> {
   const lists = await heldLists();
   const hits = [...lists.sanctions.screen(stored.person), ...lists.alerts.screen(stored.person)];
-  const effective = await recordScreening(stored, hits, lists.version, now());
-  return { reasons: effective.map((hit) => REASON_OF_LIST[hit.list]), listsVersion: lists.version };
+  const planned = await planScreening(stored, hits, lists.version, now());
+  return { reasons: planned.effective.map((hit) => REASON_OF_LIST[hit.list]), listsVersion: lists.version, planned };
 }

@@ -7,9 +7,9 @@ import {
   hitKey,
   STATUS_OF_DECISION,
 } from '#domain/screening-review';
-import { type PersonChange, persons } from '#shared/db/persons/index';
+import { type HitsChange, persons, type StoredPerson } from '#shared/db/persons/index';
 import { retryOnConflict } from '#shared/db/retry';
-import { type HitAddress, screeningHits, type TransactUpdate } from '#shared/db/screening-hits/index';
+import { type HitAddress, screeningHits } from '#shared/db/screening-hits/index';
 import { now } from '#shared/dependencies';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { metrics } from '#shared/metrics';
@@ -26,8 +26,11 @@ export interface Decision {
  * and when. A false positive clears the hit; when screening alone held its person
  * (restricted, or rejected for screening reasons only) and no other hit still holds it,
  * the person becomes `verified` in the same transaction, through its versioned write, so
- * its usual event follows. A confirmation keeps the person as it is. A hit is decided once:
- * again, `409 screening_hit_decided`.
+ * its usual event follows. A confirmation keeps the person as it is. Either way the
+ * transaction moves the person's hits revision, on condition that neither the person nor
+ * its hits changed since they were read: a hit recorded or decided meanwhile makes the
+ * decision be taken again on a fresh read, which counts it. A hit is decided once: again,
+ * `409 screening_hit_decided`.
  */
 export function decideHit(address: HitAddress, decision: Decision): Promise<HitRecord> {
   return retryOnConflict(
@@ -35,6 +38,8 @@ export function decideHit(address: HitAddress, decision: Decision): Promise<HitR
       const open = await screeningHits().get(address);
       if (!open) throw new NotFoundError('unknown_id_screening_hit', 'no screening hit has this id');
       if (open.status !== 'open') throw decidedAlready(open);
+      // The person before its hits: a hit written after that read has moved its hits revision.
+      const stored = await persons().getStored(open.tenant, open.personId);
       const at = now();
       const decided: HitRecord = {
         ...open,
@@ -46,8 +51,8 @@ export function decideHit(address: HitAddress, decision: Decision): Promise<HitR
           ...(decision.note !== undefined && { note: decision.note }),
         },
       };
-      const lift = decision.decision === 'false_positive' ? await liftOf(open, at) : undefined;
-      const saved = await screeningHits().decide(open, decided, lift);
+      const lift = stored && decision.decision === 'false_positive' ? await liftOf(stored, open) : undefined;
+      const saved = await screeningHits().decide(open, decided, stored && persons().hitsUpdateInput(stored, at, lift));
       metrics().count('ScreeningHitDecided');
       metrics().metadata('screening_decision', decision.decision);
       if (lift) metrics().count('PersonStatusChanged');
@@ -57,25 +62,20 @@ export function decideHit(address: HitAddress, decision: Decision): Promise<HitR
   );
 }
 
-/** The person's versioned write lifting its hold, when clearing this hit lifts it. */
-async function liftOf(open: HitRecord, at: Date): Promise<TransactUpdate | undefined> {
-  const [stored, recorded] = await Promise.all([
-    persons().getStored(open.tenant, open.personId),
-    screeningHits().ofPerson(open.tenant, open.personId),
-  ]);
-  if (!stored) return undefined;
+/** The person's change lifting its hold, when clearing this hit lifts it (no other hit holds it). */
+async function liftOf(stored: StoredPerson, open: HitRecord): Promise<HitsChange | undefined> {
+  const recorded = await screeningHits().ofPerson(open.tenant, open.personId);
   const others = recorded.filter((record) => hitKey(record.hit) !== hitKey(open.hit));
   if (!clearingLiftsHold(stored.person, others)) return undefined;
   const status = transition(stored.person.status, 'screening_cleared') as Person['status'];
-  const change = {
+  return {
     set: { status },
     remove: ['status_reasons'],
     // A verified person's outcome is final: its SSN is no longer kept (as identification does).
     ...(!identificationNeedsSsn({ status, identification_attempts: stored.person.identification_attempts }) && {
       ssnSecret: null,
     }),
-  } satisfies PersonChange;
-  return persons().updateInput(stored, change, at);
+  };
 }
 
 const decidedAlready = (hit: HitRecord) =>

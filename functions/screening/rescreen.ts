@@ -1,7 +1,7 @@
 import { type Person, statusReason } from '#domain/person';
 import { transition } from '#domain/person-lifecycle';
 import type { ScreeningIndex } from '#domain/screening-index';
-import { recordScreening } from '#functions/screening-review/record-screening';
+import { planScreening, storeScreening } from '#functions/screening-review/record-screening';
 import { type PersonRef, persons, screeningWalk } from '#shared/db/persons/index';
 import { SCREENING_SHARDS } from '#shared/db/persons/item';
 import { retryOnConflict } from '#shared/db/retry';
@@ -101,19 +101,28 @@ export async function rescreenEverywhere(lists: RescreenLists, logger: Logger): 
 /**
  * The person as stored now, screened again and its hits recorded for review (a hit an
  * operator cleared on an unchanged person and listing counts no more), restricted when a
- * hit counts and it is verified.
+ * hit counts and it is verified: the hits and the restriction in one write, on condition
+ * that neither the person nor its hits changed since they were read (a decision taken
+ * meanwhile makes it screen again, #functions/screening-review/record-screening).
  */
 async function restrict(person: Person, lists: RescreenLists) {
   return retryOnConflict(
     async () => {
       const stored = await persons().getStored(person.tenant, person.id);
       if (!stored || (stored.person.status !== 'verified' && stored.person.status !== 'restricted')) return 'no_match';
-      const hits = await recordScreening(stored, lists.sanctions.screen(stored.person), lists.version, now());
-      if (hits.length === 0) return 'no_match';
-      if (stored.person.status === 'restricted') return 'already_restricted';
-      if (stored.person.status !== 'verified') return 'no_match';
+      const planned = await planScreening(stored, lists.sanctions.screen(stored.person), lists.version, now());
+      if (planned.effective.length === 0) return 'no_match';
+      if (stored.person.status === 'restricted') {
+        await storeScreening(stored, planned, undefined, now());
+        return 'already_restricted';
+      }
       const status = transition(stored.person.status, 'sanctions_match') as Person['status'];
-      await persons().recordStatus(stored, { status, status_reasons: [statusReason('matched_watchlist')] }, now());
+      await storeScreening(
+        stored,
+        planned,
+        { set: { status, status_reasons: [statusReason('matched_watchlist')] } },
+        now(),
+      );
       metrics().count('PersonStatusChanged');
       return 'restricted';
     },

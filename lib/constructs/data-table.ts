@@ -10,7 +10,7 @@ import {
 import { Effect, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { TableAccess } from '#lib/service/index';
-import { type KeyKind, keyPattern } from '#shared/db/keys';
+import { type KeyKind, keyPattern } from '#shared/db/key-kinds';
 import { type IndexName, TABLE_ACTIONS, TABLE_SCHEMA } from '#shared/db/schema';
 import type { StorageKey } from './storage-key';
 

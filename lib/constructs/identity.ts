@@ -40,7 +40,8 @@ export class Identity extends Construct {
   /**
    * Every client id of every partner with its tenant (the partner's name), for
    * `TenantRecords`: in Cognito mode each app client's id and the partner's `aliases`; with
-   * an external issuer the partners' `clientIds` and `aliases`.
+   * an external issuer the partners' `clientIds` and `aliases`. An operator's client ids
+   * likewise, to its own name, marked `operator` (the mark the review routes ask for).
    */
   readonly tenantAliases: readonly TenantAlias[];
 
@@ -56,12 +57,12 @@ export class Identity extends Construct {
       // Partners without client ids are skipped: the context's default partner list is
       // for Cognito mode and names no client id; operators' client ids map to
       // their own names, which own no partner data.
-      this.tenantAliases = [...(props.partners ?? []), ...(props.operators ?? [])].flatMap((person) =>
-        [...(person.clientIds ?? []), ...(person.aliases ?? [])].map((clientId) => ({
-          clientId,
-          tenant: person.name,
-        })),
-      );
+      const aliasesOf = (person: { name: string; clientIds?: readonly string[]; aliases?: readonly string[] }) =>
+        [...(person.clientIds ?? []), ...(person.aliases ?? [])].map((clientId) => ({ clientId, tenant: person.name }));
+      this.tenantAliases = [
+        ...(props.partners ?? []).flatMap(aliasesOf),
+        ...(props.operators ?? []).flatMap(aliasesOf).map((alias) => ({ ...alias, operator: true })),
+      ];
       return;
     }
 
@@ -124,7 +125,13 @@ export class Identity extends Construct {
     const operatorClients = new Map<string, UserPoolClient>();
     const tenantAliases: TenantAlias[] = [];
     const pool = this.userPool;
-    const addClient = (id: string, name: string, granted: readonly ServiceScope[], aliases: readonly string[] = []) => {
+    const addClient = (
+      id: string,
+      name: string,
+      granted: readonly ServiceScope[],
+      aliases: readonly string[] = [],
+      operator = false,
+    ) => {
       const client = pool.addClient(id, {
         userPoolClientName: name,
         generateSecret: true,
@@ -135,8 +142,11 @@ export class Identity extends Construct {
         preventUserExistenceErrors: true,
       });
       tenantAliases.push(
-        { clientId: client.userPoolClientId, tenant: name },
-        ...aliases.map((clientId) => ({ clientId, tenant: name })),
+        ...[client.userPoolClientId, ...aliases].map((clientId) => ({
+          clientId,
+          tenant: name,
+          ...(operator && { operator: true }),
+        })),
       );
       return client;
     };
@@ -150,7 +160,7 @@ export class Identity extends Construct {
     }
     for (const operator of props.operators ?? []) {
       if (clients.has(operator.name)) throw new Error(`operator "${operator.name}" is also a partner's name`);
-      const client = addClient(`Operator-${operator.name}`, operator.name, OPERATOR_SCOPES, operator.aliases);
+      const client = addClient(`Operator-${operator.name}`, operator.name, OPERATOR_SCOPES, operator.aliases, true);
       operatorClients.set(operator.name, client);
     }
     this.clients = clients;

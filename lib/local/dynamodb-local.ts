@@ -50,7 +50,10 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   // The wrapper runs java from inside node_modules, so a relative path would land there.
   const path = options.dataDir ? resolve(options.dataDir, 'dynamodb') : undefined;
   if (path) await mkdir(path, { recursive: true });
-  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  // A bound only a start that is broken reaches: the JVM compiles the loopback launcher
+  // (lib/local/dynamodb-local-on-loopback.java) before DynamoDB Local starts, which on a busy
+  // two-core machine takes tens of seconds; a healthy start returns as soon as it answers.
+  const timeoutMs = options.startTimeoutMs ?? 120_000;
 
   for (let attempt = 1; ; attempt++) {
     const port = options.port || (await freeLoopbackPort());

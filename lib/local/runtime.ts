@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
 import { refreshLists } from '#functions/screening/refresh-lists';
 import { REPO_ROOT } from '#lib/repo-root';
@@ -27,6 +28,7 @@ import { LambdaInvoker } from './lambda-invoker';
 import { DEFAULT_PORT } from './local-address';
 import { consoleLog, logLevelFromEnv } from './log';
 import { openApiEndpoint } from './openapi-endpoint';
+import { registerLocalOperators } from './operators';
 import type { LocalOutbox } from './pipeline/local-outbox';
 import { createLocalPipeline, type LocalPipeline } from './pipeline/local-pipeline';
 import type { LocalQueues } from './pipeline/local-queues';
@@ -157,6 +159,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const client = new DynamoDBClient({ endpoint: dynamoEndpoint });
     teardown.push(() => client.destroy());
     const table = await ensureTable(client, tableName);
+    // As the stack's alias records register context `operators`: only these review screening hits.
+    await registerLocalOperators(DynamoDBDocumentClient.from(client), tableName);
 
     const issuer = options.issuer ?? (await LocalIssuer.persisted(stateDir(options.dataDir)));
     const authorizer = createJwtAuthorizer({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], jwks: issuer.jwks });

@@ -131,7 +131,7 @@ function responsesOf(
   const forbidden = own(403);
   responses.push({
     status: 403,
-    description: `API Gateway: the token has none of the route’s scopes (its \`security\`). The service: the token’s client acts for no partner${forbidden.size > 0 ? ', or the token’s scopes do not read what was asked' : ''}.`,
+    description: `API Gateway: the token has none of the route’s scopes (its \`security\`). The service: the token’s client acts for no partner${forbidden.has('not_an_operator') ? ', or is not one of the service’s operators' : ''}${forbidden.has('insufficient_scope') ? ', or the token’s scopes do not read what was asked' : ''}.`,
     variants: [gateway('forbidden'), service(joined(codeList(['unknown_client']), forbidden))],
     headers: { ...fromEither, 'www-authenticate': { required: false } },
   });

@@ -55,6 +55,8 @@ export const ERROR_CODES = {
   person_closed: 'the person is closed; a closed person cannot change',
   person_restricted: 'the person is restricted; its identity data cannot change',
   // Screening review (operators).
+  not_an_operator:
+    'the route is the service’s operators’ alone (`review:screening`), and the token’s client is not registered as one, whatever scopes its token holds',
   invalid_person_id: 'the `person_id` filter is not one person id (a UUID)',
   missing_tenant: '`person_id` without `tenant`: a person is named by both',
   missing_person_id: '`tenant` without `person_id`: a person is named by both',

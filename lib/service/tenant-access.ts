@@ -1,4 +1,4 @@
-import { isTenantKind, type KeyKind, tenantKeyPattern } from '#shared/db/keys';
+import { isTenantKind, type KeyKind, tenantKeyPattern } from '#shared/db/key-kinds';
 import type { IndexName } from '#shared/db/schema';
 import { TENANT_SESSION_TAG } from '#shared/db/tenant-access/session-tag';
 import type { TableAccess } from './types';

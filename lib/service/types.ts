@@ -1,7 +1,7 @@
 import type { BankSecretName } from '#shared/bank/rails-secrets';
 import type { CipherPurpose } from '#shared/cipher/cipher';
 import type { DataKeyPurpose } from '#shared/data-key/index';
-import type { KeyKind } from '#shared/db/keys';
+import type { KeyKind } from '#shared/db/key-kinds';
 import type { IndexName, TableAction } from '#shared/db/schema';
 import type { QueueId } from '#shared/queue/message-queue';
 import type { ServiceScope } from '#shared/scopes';

@@ -1,10 +1,12 @@
 import { CfnOutput, type Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { AlarmTopic } from '#lib/constructs/alarms';
 import type { BankSecrets } from '#lib/constructs/bank-secrets';
 import type { HttpApi } from '#lib/constructs/http-api';
 import type { Identity } from '#lib/constructs/identity';
 import type { BankSettings } from '#lib/context/bank-provider';
 import { isProviderSigned, type RouteDefinition } from '#lib/service/index';
+import { TABLE_NAME_OUTPUT } from './deployed-table';
 
 // The stack's outputs: what an operator needs after a deploy (the API's URL, the alarm
 // topic, the issuer and the partners' client ids, and on real rails the bank's notice URL
@@ -13,6 +15,8 @@ import { isProviderSigned, type RouteDefinition } from '#lib/service/index';
 /** What the outputs are read from. */
 export interface StackOutputsProps {
   readonly httpApi: HttpApi;
+  /** The data table: its name is what the operator commands write (`lists:load`, `persons:reindex`). */
+  readonly table: ITable;
   readonly alarms: AlarmTopic;
   readonly identity: Identity;
   /** The deployed routes: the provider's notice route, on real rails, has a URL to register. */
@@ -27,6 +31,10 @@ export interface StackOutputsProps {
 export function addStackOutputs(stack: Stack, props: StackOutputsProps): void {
   const { httpApi, alarms, identity, routes, bankSecrets } = props;
   new CfnOutput(stack, 'ApiUrl', { value: httpApi.url, description: 'Base URL of the HTTP API' });
+  new CfnOutput(stack, TABLE_NAME_OUTPUT, {
+    value: props.table.tableName,
+    description: 'The data table: npm run lists:load and persons:reindex find it by the stack name (--stack)',
+  });
   new CfnOutput(stack, 'AlarmTopicArn', {
     value: alarms.topic.topicArn,
     description:

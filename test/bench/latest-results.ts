@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from '#lib/repo-root';
+import { blockOf, withBlock } from './doc-block';
 import { functionTable, keptFloorTables, markOf, runLine } from './report';
 import { BENCH_PARTS, type BenchResults, type BenchResultsFile, GOALS, type Goal, type Verdict } from './results';
 import { partsOf, verdictLookup } from './verdicts';
@@ -140,22 +141,13 @@ export function renderLatestResults(r: BenchResultsFile): string {
   return lines.join('\n');
 }
 
+const LATEST_BLOCK = { page: PERFORMANCE_DOC, start: BLOCK_START, end: BLOCK_END };
+
 /** The text between the block's markers in `doc` (without the newlines that frame it). */
-export function latestResultsBlock(doc: string): string {
-  const start = doc.indexOf(BLOCK_START);
-  const end = doc.indexOf(BLOCK_END);
-  if (start === -1 || end < start) {
-    throw new Error(`${PERFORMANCE_DOC} has no "${BLOCK_START}" … "${BLOCK_END}" block: put the two markers back`);
-  }
-  return doc.slice(start + BLOCK_START.length, end).replace(/^\n+|\n+$/g, '');
-}
+export const latestResultsBlock = (doc: string): string => blockOf(doc, LATEST_BLOCK);
 
 /** `doc` with its block replaced by `block`. */
-export function withLatestResults(doc: string, block: string): string {
-  latestResultsBlock(doc); // throws when the markers are missing
-  const start = doc.indexOf(BLOCK_START) + BLOCK_START.length;
-  return `${doc.slice(0, start)}\n\n${block}\n\n${doc.slice(doc.indexOf(BLOCK_END))}`;
-}
+export const withLatestResults = (doc: string, block: string): string => withBlock(doc, LATEST_BLOCK, block);
 
 /** Commits `results` as the latest: the JSON file, and the block of docs/performance.md generated from it. */
 export function publishResults(results: BenchResultsFile): void {

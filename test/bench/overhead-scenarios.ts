@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { planRecording } from '#domain/screening-review';
+import { storeScreening } from '#functions/screening-review/record-screening';
 import { completeVerification } from '#functions/verify-accounts/complete-verification';
 import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { tableName } from '#shared/config';
 import { documentClient } from '#shared/db/document-client';
-import { hitIdOf, screeningHits } from '#shared/db/screening-hits/index';
+import { persons, type StoredPerson } from '#shared/db/persons/index';
+import { hitIdOf } from '#shared/db/screening-hits/index';
 import { storedEvents } from '#shared/db/stored-events/index';
 import { eventKeys } from '#shared/db/stored-events/keys';
 import { createLogger } from '#shared/logger';
@@ -157,7 +159,7 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
   });
   const oneSecret = once(() => call('CreateWebhookSecret', {}));
   const oneEvent = once(() => storedEventWithAttempts(tenant));
-  /** An open hit on a new person, recorded as a screening records it (planRecording, then the repository). */
+  /** An open hit on a new person, recorded as a screening records it (planRecording, then storeScreening). */
   const openHit = async (n: number): Promise<string> => {
     const personId = await newPerson(`bench-hit-${n}`);
     const screening = {
@@ -178,7 +180,8 @@ export function overheadScenarios(service: BenchService, clientId: string): Reco
       dateOfBirth: 'unknown',
       listingRevision: 'bench',
     } as const;
-    for (const write of planRecording([], screening, [hit]).writes) await screeningHits().save(write);
+    const stored = (await persons().getStored(tenant, personId)) as StoredPerson;
+    await storeScreening(stored, planRecording([], screening, [hit]), undefined, new Date());
     return hitIdOf({ tenant, personId, list: hit.list, entryId: hit.entryId });
   };
   const someHits = once(async () => {

@@ -109,4 +109,10 @@ describe('HTTP API default stage', () => {
   it('outputs the API URL', () => {
     template.hasOutput('ApiUrl', {});
   });
+
+  it('outputs the table’s name (TableName), which the operator commands find by the stack’s name', () => {
+    const tables = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
+    expect(tables).toHaveLength(1);
+    expect(refId(template.findOutputs('TableName').TableName?.Value)).toBe(tables[0]);
+  });
 });

@@ -19,7 +19,7 @@ import {
 import { splitTenantAccess } from '#lib/service/tenant-access';
 import { ENV as CONFIG_ENV } from '#shared/config';
 import { DATA_KEYS, type DataKeyPurpose } from '#shared/data-key/index';
-import { keyPattern } from '#shared/db/keys';
+import { keyPattern } from '#shared/db/key-kinds';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import {
   actionsOf,

@@ -16,7 +16,7 @@ import {
 } from '#lib/service/index';
 import { splitTenantAccess } from '#lib/service/tenant-access';
 import type { Entity } from '#shared/db/entities';
-import { type KeyKind, keyPattern, tenantKeyPattern } from '#shared/db/keys';
+import { type KeyKind, keyPattern, tenantKeyPattern } from '#shared/db/key-kinds';
 import { buildApp, propsOf, type Resources, refId, resourcesOf } from './harness';
 import { sampleKeys } from './sample-keys';
 

@@ -13,7 +13,7 @@ import {
   tableAccessOf,
   takesIdempotencyKey,
 } from '#lib/service/index';
-import { KEY_OWNER, KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/keys';
+import { KEY_OWNER, KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/key-kinds';
 import { TABLE_SCHEMA } from '#shared/db/schema';
 import { actionsOf, buildApp, propsOf, resourcesOf, type Statement, statementsOfRole } from './harness';
 

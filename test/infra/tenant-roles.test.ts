@@ -5,7 +5,7 @@ import type { ServiceFunction } from '#lib/constructs/service-function';
 import { evaluatePolicy, type PolicyStatementInput } from '#lib/local/iam/policy-evaluator';
 import { CONSUMERS, deployedRoutes, ROUTES, tableAccessOf, tableAccessOfRoute } from '#lib/service/index';
 import { splitTenantAccess } from '#lib/service/tenant-access';
-import { KEY_PREFIX, kindOfKey } from '#shared/db/keys';
+import { KEY_PREFIX, kindOfKey } from '#shared/db/key-kinds';
 import { TABLE_ACTIONS, TABLE_SCHEMA } from '#shared/db/schema';
 import { TENANT_SESSION_TAG } from '#shared/db/tenant-access/session-tag';
 import { buildApp, propsOf, refId, resourcesOf, statementsOfRole } from './harness';

@@ -9,11 +9,14 @@ import { LocalIssuer } from '#lib/local/gateway/jwt-issuer';
 import { configureHandlerEnvironment } from '#lib/local/handler-environment';
 import { LambdaInvoker } from '#lib/local/lambda-invoker';
 import { consoleLog } from '#lib/local/log';
+import { LOCAL_OPERATORS } from '#lib/local/operators';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '#lib/local/runtime';
 import { ensureTable } from '#lib/local/table';
+import type { RouteDefinition } from '#lib/service/index';
 import { cipher } from '#shared/cipher/index';
 import { notifier } from '#shared/notify/index';
 import { messageQueue } from '#shared/queue/index';
+import { isOperatorScope, SERVICE_SCOPES } from '#shared/scopes';
 import { checkAnswer } from '#test/support/contract';
 import { observePorts } from '#test/support/port-access-recorder';
 import { runAsRow } from '#test/support/table-access-recorder';
@@ -79,6 +82,30 @@ function invokingAsRows(invoker: LambdaInvoker): LambdaInvoker {
  * give to the OpenAPI document.
  */
 const SERVICE_RUNTIMES = new WeakSet<Pick<LocalRuntime, 'url'>>();
+
+/** The local runtime's operator (lib/local/operators.ts): the only kind of client an operator route serves. */
+export const OPERATOR: string = LOCAL_OPERATORS[0];
+
+/**
+ * The client id a caller of `route` uses: the local operator on an operator route (one
+ * naming an operator scope, which refuses every other client), else `tenant`.
+ */
+export const clientFor = (route: Pick<RouteDefinition, 'scopes'>, tenant: string): string =>
+  route.scopes.some(isOperatorScope) ? OPERATOR : tenant;
+
+/**
+ * A caller of every route, its token holding `scopes` (every scope, the operators' too, by
+ * default): the local operator's on an operator route, `tenant`'s on any other.
+ */
+export async function routeCallers(
+  runtime: LocalRuntime,
+  tenant: string,
+  scopes: readonly string[] = SERVICE_SCOPES,
+): Promise<(route: Pick<RouteDefinition, 'scopes'>) => ReturnType<typeof api>> {
+  const tenantCall = api(runtime, await runtime.mintToken(tenant, scopes));
+  const operatorCall = api(runtime, await runtime.mintToken(OPERATOR, scopes));
+  return (route) => (clientFor(route, tenant) === OPERATOR ? operatorCall : tenantCall);
+}
 
 /** A fresh table with the handler environment pointed at it, for repository tests without HTTP. */
 export async function createTestTable(): Promise<{ tableName: string; dynamoEndpoint: string }> {

@@ -15,7 +15,8 @@ import { hashStatementCode } from '#domain/statement-code';
 import type { BucketPolicy, Take } from '#domain/token-bucket';
 import type { Cipher } from '#shared/cipher/cipher';
 import { ENTITY } from '#shared/db/entities';
-import { KEY_PREFIX, keys } from '#shared/db/keys';
+import { KEY_PREFIX } from '#shared/db/key-kinds';
+import { keys } from '#shared/db/keys';
 import type { RateLimitRepository } from '#shared/db/rate-limits/index';
 import { forgetHeldLists } from '#shared/db/screening/held-lists';
 import { screeningKeys } from '#shared/db/screening/keys';
@@ -141,6 +142,20 @@ export function useHandlerHarness(): Harness {
   });
   afterAll(() => writeGrantUses('unit', usedGrants, expect.getState().testPath ?? 'unknown'));
   return harness;
+}
+
+// ---- operators ------------------------------------------------------------------------
+
+/** An operator's scope claim, as Cognito writes it. */
+export const OPERATOR_SCOPE_CLAIM = 'verify-service/review:screening';
+
+/**
+ * Maps `clientId` to the alias record the stack writes for one of the service's operators
+ * (context `operators`): its own name as tenant, marked `operator`. Warm containers cache an
+ * alias per client id: give operators client ids of their own.
+ */
+export function givenOperator(clientId: string): void {
+  ddb.on(GetCommand, { Key: keys.tenantAlias(clientId) }).resolves({ Item: { tenant: clientId, operator: true } });
 }
 
 // ---- the screening lists --------------------------------------------------------------

@@ -1,4 +1,7 @@
+import { jaroWinkler } from '#domain/name-similarity';
+import { PARTICLES } from '#domain/name-tokens';
 import type { ListedPerson } from '#domain/screening-match';
+import { aliasSubstitutions } from '#domain/spelling-mining';
 import { mulberry32 } from '#lib/local/faults/mulberry32';
 
 // The screening quality set (docs/testing.md#screening-quality): persons built from OFAC's
@@ -23,6 +26,7 @@ export const VARIANT_CLASSES = [
   'romanisation',
   'spacing',
   'first_surname',
+  'spelling',
 ] as const;
 export type VariantClass = (typeof VARIANT_CLASSES)[number];
 
@@ -141,6 +145,102 @@ function respace(random: Random, surname: string[]): string[] | undefined {
 const PARTICLE = /^(al|el|de|del|da|di|la|le|van|von|bin|ibn|y)$/i;
 const TITLE = /^(dr\.?|mr\.?|haji|hajji|sheikh|shaykh|mullah|sayyid|maulana)$/i;
 
+/** Spellings of one name that letters alone held apart (issue 44): each must find the other's listing. */
+export const OTHER_SPELLINGS: readonly (readonly [string, string])[] = [
+  ['mohamed', 'muhammad'],
+  ['yusuf', 'youssef'],
+  ['said', 'sayed'],
+  ['uthman', 'osman'],
+  ['sulayman', 'soliman'],
+  ['yahya', 'yehia'],
+  ['husayn', 'hussein'],
+];
+
+/** How many of the list's most frequent given names and surname particles the `spelling` class writes otherwise. */
+export const FREQUENT_WORDS = 50;
+
+/** Words that begin surnames as particles do ("ABU TEIR", "'ABD AL-SAMAD"), besides the particles proper. */
+const SURNAME_PARTICLES = new Set([...PARTICLES, 'abu', 'abd']);
+
+const plainWord = (word: string) =>
+  word
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
+
+/**
+ * The list's `FREQUENT_WORDS` most frequent given names and surname particles (counted over
+ * every name of every listing written "SURNAME, Given"), each with every spelling the list's
+ * own aliases write for it: a word an alias puts in its place in two listings or more, for
+ * which it is the word most often replaced, starting with its letter (or, both, with a
+ * vowel), more than half as long and at least 0.7 alike by Jaro-Winkler (an alias "Abu
+ * Bakr" of an "Abu", "Aziz" of an "Ibrahim" is another name, not a spelling). Read from the aliases here, not from the matcher's table (listed-spellings.json),
+ * so a spelling the matcher does not know is a miss.
+ */
+export function frequentWordSpellings(listings: readonly ListedPerson[]): { word: string; spellings: string[] }[] {
+  const frequency = new Map<string, number>();
+  for (const listing of listings) {
+    for (const name of listing.names) {
+      const parts = split(name.name);
+      if (!parts) continue;
+      const words = [
+        ...parts.given.flatMap((word) => word.split('-')),
+        ...parts.surname.flatMap((word) => word.split('-')).filter((word) => SURNAME_PARTICLES.has(plainWord(word))),
+      ]
+        .map(plainWord)
+        .filter((word) => word.length > 1);
+      for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+    }
+  }
+  const substitutions = aliasSubstitutions(listings);
+  const mostReplaced = (word: string) => Math.max(...(substitutions.get(word)?.values() ?? [0]));
+  const spelt = (a: string, b: string) =>
+    (a[0] === b[0] || (/^[aeiou]/.test(a) && /^[aeiou]/.test(b))) &&
+    Math.min(a.length, b.length) * 2 > Math.max(a.length, b.length) &&
+    jaroWinkler(a, b) >= 0.7;
+  return [...frequency]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, FREQUENT_WORDS)
+    .map(([word]) => ({
+      word,
+      spellings: [...(substitutions.get(word) ?? [])]
+        .filter(([other, listed]) => listed >= 2 && listed === mostReplaced(other) && spelt(word, other))
+        .map(([other]) => other)
+        .sort(),
+    }));
+}
+
+/** Each (word, spelling) pair of `frequentWordSpellings` in turn, round and round, for the `spelling` class. */
+const spellingTurns = new WeakMap<readonly ListedPerson[], { word: string; spelling: string }[]>();
+
+function turnsOf(listings: readonly ListedPerson[]): { word: string; spelling: string }[] {
+  let turns = spellingTurns.get(listings);
+  if (!turns) {
+    turns = frequentWordSpellings(listings).flatMap(({ word, spellings }) =>
+      spellings.map((spelling) => ({ word, spelling })),
+    );
+    spellingTurns.set(listings, turns);
+  }
+  return turns;
+}
+
+/** The listed name's words with `word` (alone or in a hyphenated word) written `spelling`, when it has it. */
+function respelt(words: readonly string[], word: string, spelling: string): string[] | undefined {
+  let found = false;
+  const written = words.map((listed) =>
+    listed
+      .split('-')
+      .map((piece) => {
+        if (found || plainWord(piece) !== word) return piece;
+        found = true;
+        return title(spelling);
+      })
+      .join('-'),
+  );
+  return found ? written : undefined;
+}
+
 /** The variant of one class built from one listing, when the listing allows it. */
 export function variantOf(kind: VariantClass, random: Random, listing: ListedPerson): VariantPerson | undefined {
   const parts = split(listing.name);
@@ -151,6 +251,7 @@ export function variantOf(kind: VariantClass, random: Random, listing: ListedPer
     return person(random, listing, alias.given, alias.surname);
   }
   if (!parts) return undefined;
+  if (kind === 'spelling') return undefined;
   const { surname } = parts;
   const given = parts.given.filter((word) => !TITLE.test(word));
   if (given.length === 0) return undefined;
@@ -201,11 +302,51 @@ export function variants(
 ): VariantPerson[] {
   const random = seeded(seed);
   const order = listings.map((listing) => ({ listing, at: random() })).sort((a, b) => a.at - b.at);
+  if (kind === 'spelling')
+    return spellingVariants(
+      random,
+      order.map(({ listing }) => listing),
+      listings,
+      count,
+    );
   const built: VariantPerson[] = [];
   for (const { listing } of order) {
     if (built.length >= count) break;
     const variant = variantOf(kind, random, listing);
     if (variant) built.push(variant);
+  }
+  return built;
+}
+
+/**
+ * The `spelling` class: each frequent word in each of its spellings in turn, in the next
+ * listing (in the seeded order) whose listed name has the word among its given names or
+ * as a surname particle, written with that spelling; every spelling of every word appears
+ * once before any appears twice.
+ */
+function spellingVariants(
+  random: Random,
+  order: readonly ListedPerson[],
+  listings: readonly ListedPerson[],
+  count: number,
+): VariantPerson[] {
+  const turns = turnsOf(listings);
+  const used = new Set<string>();
+  const built: VariantPerson[] = [];
+  for (let turn = 0; built.length < count && turn < count * 4; turn++) {
+    const { word, spelling } = turns[turn % turns.length] as { word: string; spelling: string };
+    for (const listing of order) {
+      const parts = used.has(listing.entryId) ? undefined : split(listing.name);
+      if (!parts) continue;
+      const given = parts.given.filter((listed) => !TITLE.test(listed));
+      const surname = respelt(parts.surname, word, spelling);
+      const particle = surname && SURNAME_PARTICLES.has(word) ? surname : undefined;
+      const respeltGiven = particle ? undefined : respelt(given, word, spelling);
+      if (!particle && !respeltGiven) continue;
+      used.add(listing.entryId);
+      built.push(person(random, listing, respeltGiven ?? given, particle ?? parts.surname));
+      break;
+    }
   }
   return built;
 }

@@ -4,7 +4,7 @@ import type { ConsumerDefinition, RouteDefinition, TableAccess } from '#lib/serv
 import { CONSUMERS, EVERY_ROUTE, routeKey, tableAccessOf, tableAccessOfRoute } from '#lib/service/index';
 import { splitTenantAccess } from '#lib/service/tenant-access';
 import { type DocumentCommand, requestsOf, type TableRequest } from '#shared/db/command-requests';
-import { KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/keys';
+import { KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/key-kinds';
 import { asksForTenantRecords } from '#shared/db/tenant-access/document-client';
 import { type TenantScope, tenantScope } from '#shared/tenant-scope';
 import { tenantCrossings } from './tenant-check';

@@ -1,4 +1,4 @@
-import { KEY_OWNER, KEY_PREFIX, type KeyKind, kindOfKey } from '#shared/db/keys';
+import { KEY_OWNER, KEY_PREFIX, type KeyKind, kindOfKey } from '#shared/db/key-kinds';
 import type { TenantScope } from '#shared/tenant-scope';
 
 // The per-invocation tenant check (issue 30): every key a command names (an item's

@@ -2,22 +2,12 @@ import { keyDigest } from './digest';
 import { KEY_PREFIX } from './key-kinds';
 
 // Keys of the records every area shares: idempotency records, rate buckets, tenant aliases
-// and settings; and the kinds every partition key belongs to (KEY_PREFIX). Each entity's
-// own keys live beside its repository (`./verify-accounts/keys.ts`, …); the access patterns
-// they serve are listed in docs/data-model.md.
+// and settings. The kinds every partition key belongs to (KEY_PREFIX, KEY_OWNER) have one
+// home, ./key-kinds.ts; each entity's own keys live beside its repository
+// (`./verify-accounts/keys.ts`, …); the access patterns they serve are listed in
+// docs/data-model.md.
 
 export { ENTITY } from './entities';
-
-export {
-  isTenantKind,
-  KEY_OWNER,
-  KEY_PREFIX,
-  type KeyKind,
-  keyPattern,
-  kindOfKey,
-  tenantDataPrefix,
-  tenantKeyPattern,
-} from './key-kinds';
 
 export const keys = {
   /** The `Idempotency-Key` only as a keyed digest: a partner may have used an account number or an SSN as the key. */

@@ -15,6 +15,7 @@ import {
   type InputSchemas,
   input,
   logCompleted,
+  operatorsOnly,
   requestState,
   serviceVersion,
   tenant,
@@ -42,10 +43,22 @@ export type HttpHandler = ((event: HttpEvent, context: Context) => Promise<HttpR
   readonly request: Readonly<InputSchemas>;
 };
 
+/** Who may call a route, beyond what API Gateway checked (its scopes). */
+export interface HttpHandlerOptions {
+  /**
+   * The service's own operators' route (its row names an operator scope): every client whose
+   * alias record does not mark it an operator answers 403 `not_an_operator`, whatever scopes
+   * its token holds (`operatorsOnly`).
+   * @default false
+   */
+  readonly operatorsOnly?: boolean;
+}
+
 /**
  * Every HTTP handler is built here, on the same middleware stack: header normalisation,
- * request id and logger, error mapping, data keys, body size limit, Service-Version, tenant, rate
- * limit, input parsing and validation, idempotency (where the method takes a key). The handler function gets validated,
+ * request id and logger, error mapping, data keys, body size limit, Service-Version, tenant (and,
+ * on an operators' route, the operator check), rate limit, input parsing and validation,
+ * idempotency (where the method takes a key). The handler function gets validated,
  * typed input and returns a body; one access-log line is written per request. The
  * invocation wrapper puts the Lambda context on the log lines and writes the request's
  * metrics when it ends.
@@ -69,6 +82,7 @@ export function httpHandler<
 >(
   schemas: { body?: BS; query?: QS; params?: PS },
   fn: (request: HandlerRequest<Out<BS>, Out<QS>, Out<PS>>) => Promise<Reply>,
+  options: HttpHandlerOptions = {},
 ): HttpHandler {
   // A route without filters still refuses query parameters (docs/decisions.md#unknown-query-parameters-answer-400).
   const request: Readonly<InputSchemas> = Object.freeze({ query: noQueryParameters, ...schemas });
@@ -81,9 +95,9 @@ export function httpHandler<
     .use(dataKeys())
     .use(bodyLimit())
     .use(serviceVersion())
-    .use(tenant())
-    .use(tenantRateLimit())
-    .use(input(request));
+    .use(tenant());
+  if (options.operatorsOnly) stack.use(operatorsOnly());
+  stack.use(tenantRateLimit()).use(input(request));
   // Inline, so that esbuild drops the middleware and its records where the constant is false.
   if (typeof IDEMPOTENCY_IN_BUNDLE === 'undefined' || IDEMPOTENCY_IN_BUNDLE) stack.use(idempotency());
   stack.use(handOver()).handler(async (event, _context, { signal }) => {

@@ -2,9 +2,9 @@ import type * as z from 'zod/mini';
 import type { BucketPolicy } from '#domain/token-bucket';
 import { scopePrefix, tenantsFromClientIds } from '#shared/config';
 import { rateLimits } from '#shared/db/rate-limits/index';
-import { tenants } from '#shared/db/tenants/index';
+import { type ClientAlias, tenants } from '#shared/db/tenants/index';
 import { now } from '#shared/dependencies';
-import { AppError, RateLimitError, retryAfter, ValidationError } from '#shared/errors';
+import { AppError, ForbiddenError, RateLimitError, retryAfter, ValidationError } from '#shared/errors';
 import { ExpiringCache } from '#shared/expiring-cache';
 import { prepareDataKeys } from '#shared/invocation';
 import { createLogger } from '#shared/logger';
@@ -84,17 +84,18 @@ const TENANT_CACHE_MS = 5 * 60 * 1000;
 const UNKNOWN_CLIENT_CACHE_MS = 30 * 1000;
 /** Client ids (and tenants) a warm container remembers at most. */
 const CACHE_ENTRIES = 1_000;
-/** A client id's tenant, or null for a client id that acts for none. */
-const tenantCache = new ExpiringCache<string | null>(CACHE_ENTRIES);
+/** A client id's alias (its tenant, whether it is an operator), or null for a client id that acts for none. */
+const aliasCache = new ExpiringCache<ClientAlias | null>(CACHE_ENTRIES);
 
 /**
  * The tenant of the token's `client_id`, through its alias record
  * (docs/api.md#authentication-and-tenants). A token without `client_id` answers
  * 401 `unauthorized` (a `sub` is never a client id); a client id without an alias answers
  * 403 `unknown_client`, unless `TENANTS_FROM_CLIENT_IDS` (set by the local runtime only)
- * makes it its own tenant. Both answers are cached per warm container, the negative one
- * briefly, so an unknown client's requests cost no read each. The rest of the request acts
- * for the tenant (`nameRequestTenant`, #shared/tenant-scope).
+ * makes it its own tenant (never an operator). Both answers are cached per warm container,
+ * the negative one briefly, so an unknown client's requests cost no read each. The rest of
+ * the request acts for the tenant (`nameRequestTenant`, #shared/tenant-scope); whether the
+ * alias marks an operator is kept for `operatorsOnly`.
  */
 export const tenant = (): HttpMiddleware => ({
   before: async ({ event, internal }) => {
@@ -102,29 +103,50 @@ export const tenant = (): HttpMiddleware => ({
     if (typeof clientId !== 'string' || clientId === '') {
       throw new AppError(401, 'unauthorized', 'the token names no client (it has no client_id claim)');
     }
-    const tenant = await tenantOfClient(clientId);
-    if (tenant === null) {
+    const alias = await aliasOfClient(clientId);
+    if (alias === null) {
       throw new AppError(
         403,
         'unknown_client',
         'the token’s client is not registered with this service for any partner',
       );
     }
-    internal.tenant = tenant;
+    internal.tenant = alias.tenant;
+    internal.operator = alias.operator;
     internal.clientId = clientId;
-    nameRequestTenant(tenant);
-    internal.logger = internal.logger.child({ tenant });
+    nameRequestTenant(alias.tenant);
+    internal.logger = internal.logger.child({ tenant: alias.tenant });
   },
 });
 
-async function tenantOfClient(clientId: string): Promise<string | null> {
+async function aliasOfClient(clientId: string): Promise<ClientAlias | null> {
   const at = Date.now();
-  const cached = tenantCache.get(clientId, at);
+  const cached = aliasCache.get(clientId, at);
   if (cached !== undefined) return cached;
-  const tenant = (await tenants().tenantOfClient(clientId)) ?? (tenantsFromClientIds() ? clientId : null);
-  tenantCache.set(clientId, tenant, tenant === null ? UNKNOWN_CLIENT_CACHE_MS : TENANT_CACHE_MS, at);
-  return tenant;
+  const alias =
+    (await tenants().aliasOf(clientId)) ?? (tenantsFromClientIds() ? { tenant: clientId, operator: false } : null);
+  aliasCache.set(clientId, alias, alias === null ? UNKNOWN_CLIENT_CACHE_MS : TENANT_CACHE_MS, at);
+  return alias;
 }
+
+/**
+ * The routes of the service's own operators (docs/api.md#hits-to-review): a client whose
+ * alias record does not mark it an operator answers 403 `not_an_operator`, whatever scopes
+ * its token holds. A scope says only what an issuer chose to grant: a partner's client
+ * created outside the stack, or any client of an external issuer, may be given
+ * `review:screening`; the mark is written by the stack alone (context `operators`), on a
+ * kind of record every other role is denied. Refused before anything else is read.
+ */
+export const operatorsOnly = (): HttpMiddleware => ({
+  before: ({ internal }) => {
+    if (internal.operator !== true) {
+      throw new ForbiddenError(
+        'not_an_operator',
+        'this route is for the service’s operators only, and the token’s client is not registered as one',
+      );
+    }
+  },
+});
 
 const policyCache = new ExpiringCache<BucketPolicy>(CACHE_ENTRIES);
 

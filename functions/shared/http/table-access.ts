@@ -1,4 +1,4 @@
-import type { KeyKind } from '#shared/db/keys';
+import type { KeyKind } from '#shared/db/key-kinds';
 import type { TableAction } from '#shared/db/schema';
 
 /** Table actions confined to the items of the kinds named (`KEY_PREFIX`; `dynamodb:LeadingKeys` `<prefix>*`). */

@@ -24,6 +24,8 @@ export type RequestState = {
   /** When the stack started on this request, for the access log's latency. */
   startedAt: number;
   tenant?: string;
+  /** Whether the client's alias record marks it one of the service's operators (`operatorsOnly`). */
+  operator?: boolean;
   /** The token's client id (`client_id`): who acted, where a record names it (`created_by`). */
   clientId?: string;
   body?: unknown;

@@ -77,6 +77,8 @@ const digits = (count) => Array.from({ length: count }, () => Math.floor(Math.ra
 
 // ---- token --------------------------------------------------------------------------
 
+const connectForm = /** @type {HTMLFormElement} */ (byId('connect'));
+
 onSubmit('connect', async (data) => {
   const tenant = String(data.get('tenant'));
   const answer = await getToken(tenant);
@@ -235,6 +237,10 @@ function changing({ event, watchUntil }) {
 
 refreshButton.addEventListener('click', () => refresh(true));
 void refresh();
+// The page opens on the tenant in the box (`dev`, the one `npm start` prints a token for), as
+// if Get token were pressed: a submit, so the button is disabled until that token is in and
+// a tenant typed meanwhile cannot be overtaken by it. The button stays, for another tenant.
+connectForm.requestSubmit();
 autoRefresh.addEventListener('change', () => (autoRefresh.checked ? refresh() : window.clearTimeout(timer)));
 document.addEventListener('visibilitychange', () => !document.hidden && autoRefresh.checked && refresh());
 

@@ -9,7 +9,7 @@ export const SCREENING_REVIEW_OPERATIONS: Readonly<Record<string, OperationSpec>
     operationId: 'get-screening-hits',
     summary: 'List screening hits (operators)',
     description:
-      'The service’s operators only (`review:screening`). Without a person: every tenant’s hits in one review status (`open` by default), newest first (by when they were found, or decided). With `tenant` and `person_id`: that person’s hits, of every status unless `status` names one.',
+      'The service’s operators only: a client the deployment registers as an operator, holding `review:screening`; any other client answers `403 not_an_operator`, whatever scopes its token holds. Without a person: every tenant’s hits in one review status (`open` by default), newest first (by when they were found, or decided). With `tenant` and `person_id`: that person’s hits, of every status unless `status` names one.',
     tag: 'Screening review',
     parameters: {
       ...LIST,
@@ -23,13 +23,13 @@ export const SCREENING_REVIEW_OPERATIONS: Readonly<Record<string, OperationSpec>
       body: screeningHitsResponse,
       examples: { page: examples.SCREENING_HIT_RESPONSES.list },
     },
-    errors: { 400: ['missing_tenant', 'missing_person_id'] },
+    errors: { 400: ['missing_tenant', 'missing_person_id'], 403: ['not_an_operator'] },
   },
   DecideScreeningHit: {
     operationId: 'post-screening-hit-decision',
     summary: 'Decide a screening hit (operators)',
     description:
-      'The service’s operators only (`review:screening`). `false_positive` clears the hit: the person/listing pair does not flag again while neither the person’s names and date of birth nor the listing change, and a person held by screening alone (restricted, or rejected for `matched_watchlist`/`matched_alertlist` only) with no other open or confirmed hit becomes `verified` (its `person_verified` event follows). `confirmed` keeps the person as it is. Who decided (the token’s client id) and when is kept. A hit is decided once.',
+      'The service’s operators only: a client the deployment registers as an operator, holding `review:screening`; any other client answers `403 not_an_operator`, whatever scopes its token holds. `false_positive` clears the hit: the person/listing pair does not flag again while neither the person’s names and date of birth nor the listing change, and a person held by screening alone (restricted, or rejected for `matched_watchlist`/`matched_alertlist` only) with no other open or confirmed hit becomes `verified` (its `person_verified` event follows). `confirmed` keeps the person as it is. Who decided (the token’s client id) and when is kept. A hit is decided once.',
     tag: 'Screening review',
     parameters: { id: 'The hit’s id, as listed. Unknown or malformed: `404 unknown_id_screening_hit`.' },
     requestBody: { name: 'ScreeningHitDecisionRequest' },
@@ -39,6 +39,10 @@ export const SCREENING_REVIEW_OPERATIONS: Readonly<Record<string, OperationSpec>
       body: screeningHitResponse,
       examples: { cleared: examples.SCREENING_HIT_RESPONSES.cleared },
     },
-    errors: { 404: ['unknown_id_screening_hit'], 409: ['screening_hit_decided', 'concurrent_update'] },
+    errors: {
+      403: ['not_an_operator'],
+      404: ['unknown_id_screening_hit'],
+      409: ['screening_hit_decided', 'concurrent_update'],
+    },
   },
 };

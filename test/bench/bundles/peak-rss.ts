@@ -5,6 +5,7 @@ import { SANDBOX_LISTS_DIR } from '#functions/screening/load-lists';
 import { refreshLists } from '#functions/screening/refresh-lists';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#lib/local/aws-account';
 import { configureHandlerEnvironment } from '#lib/local/handler-environment';
+import { registerLocalOperators } from '#lib/local/operators';
 import { ensureTable } from '#lib/local/table';
 import { REPO_ROOT } from '#lib/repo-root';
 import { API_FUNCTION_TIMEOUT_SECONDS, CONSUMERS } from '#lib/service/index';
@@ -119,8 +120,8 @@ export const timeoutOf = (name: string): number =>
 
 /**
  * The table the functions work on, with what no function of the stack writes: the sandbox
- * screening lists (loaded as `npm start` loads them, with the service's own code) and the
- * floor's items.
+ * screening lists (loaded as `npm start` loads them, with the service's own code), the
+ * local operators' alias records and the floor's items.
  */
 export async function prepareTable(local: LocalAws): Promise<{ streamArn: string; db: DynamoDBDocumentClient }> {
   const client = new DynamoDBClient({
@@ -131,6 +132,8 @@ export async function prepareTable(local: LocalAws): Promise<{ streamArn: string
   const table = await ensureTable(client, local.tableName);
   if (!table.LatestStreamArn) throw new Error(`table ${local.tableName} has no stream`);
   const db = DynamoDBDocumentClient.from(client);
+  // The operators' alias records, which the stack writes (the review routes serve no other client).
+  await registerLocalOperators(db, local.tableName);
   await withHandlerEnvironment(local, async () => {
     await refreshLists({ dir: join(REPO_ROOT, SANDBOX_LISTS_DIR) });
   });

@@ -1,4 +1,6 @@
 import { HIT_DECISIONS, type HitRecord, planRecording } from '#domain/screening-review';
+import { LOCAL_OPERATORS } from '#lib/local/operators';
+import { PersonRepository, type StoredPerson } from '#shared/db/persons/index';
 import { personListQuery } from '#shared/db/persons/list';
 import { hitIdOf, ScreeningHitRepository } from '#shared/db/screening-hits/index';
 import { cycle, httpEvent, scheduledEvent } from './lambda-events';
@@ -11,7 +13,8 @@ import { byTenant, PERSONS_TENANT, route, type Step, type World } from './worklo
  * OFAC changes nothing. Operators act with their own token (scope `review:screening`), across
  * tenants.
  */
-const OPERATOR = 'bench-operator';
+/** An operator the table registers (prepareTable), as the stack registers context `operators`. */
+const OPERATOR = LOCAL_OPERATORS[0];
 
 /** The persons whose hits the operators decide: as many as there are invocations, oldest first. */
 const decidedPersons = async (world: World) =>
@@ -22,11 +25,12 @@ const decidedPersons = async (world: World) =>
 /**
  * An open hit for every person decided: those identification recorded (the persons workload
  * names a listed person first and every 25th), and for the others the same hit recorded as
- * a screening records it (planRecording, then the repository's conditional put), so each
+ * a screening records it (planRecording, then the repository's transaction with the person), so each
  * decision takes an open hit, as an operator's does, rather than one decided already.
  */
 async function openHits(world: World): Promise<HitRecord[]> {
   const hits = new ScreeningHitRepository(world.db, world.tableName);
+  const people = new PersonRepository(world.db, world.tableName);
   const ids = await decidedPersons(world);
   const recorded = await Promise.all(ids.map((id) => hits.ofPerson(PERSONS_TENANT, id)));
   const found = recorded.flat().find((record) => record.status === 'open');
@@ -45,10 +49,10 @@ async function openHits(world: World): Promise<HitRecord[]> {
       listsVersion: found.listsVersion,
       at: new Date().toISOString(),
     };
-    for (const write of planRecording(recorded[n] ?? [], screening, [found.hit]).writes) {
-      const saved = await hits.save(write);
-      if (saved.status === 'open') open.push(saved);
-    }
+    const person = (await people.getStored(PERSONS_TENANT, id)) as StoredPerson;
+    const { writes } = planRecording(recorded[n] ?? [], screening, [found.hit]);
+    const saved = await hits.record(writes, people.hitsUpdateInput(person, new Date()));
+    open.push(...saved.filter((record) => record.status === 'open'));
   }
   return open;
 }

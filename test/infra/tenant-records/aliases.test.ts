@@ -235,3 +235,57 @@ describe('tenant aliases with an external issuer (partners[].clientIds)', () => 
     expect(report.pluginReports.flatMap((r) => r.violations).filter((v) => v.severity === 'error')).toEqual([]);
   });
 });
+
+describe('operator aliases: the mark that lets a client review screening hits (context "operators")', () => {
+  /** The item `TenantRepository.putAlias` writes for an operator: its own name as tenant, marked. */
+  const operatorItem = (clientId: string, name: string) => ({ ...aliasItem(clientId, name), operator: { BOOL: true } });
+  const aliasItems = (template: Template) =>
+    Object.values(aliasResources(template)).map((r) => sdkCall(r.Properties?.Create).parameters.Item);
+
+  it('mark an operator’s app client and its aliases, and no partner’s (Cognito mode)', () => {
+    const template = synthTemplate({
+      context: {
+        partners: [{ name: 'acme', aliases: ['legacy-acme'] }, { name: 'globex' }],
+        operators: [{ name: 'compliance', aliases: ['rotated-compliance'] }],
+      },
+    });
+    const clients = resourcesOf(template, 'AWS::Cognito::UserPoolClient');
+    const clientIdOf = (name: string) =>
+      ref(Object.entries(clients).find(([, c]) => c.Properties?.ClientName === name)![0]);
+
+    const items = aliasItems(template);
+    expect(items).toHaveLength(5);
+    for (const clientId of [clientIdOf('compliance'), 'rotated-compliance']) {
+      const [[, resource]] = aliasesOf(template, clientId) as [[string, any]];
+      expect(sdkCall(resource.Properties?.Create).parameters.Item).toEqual(operatorItem(clientId, 'compliance'));
+      expect(sdkCall(resource.Properties?.Update)).toEqual(sdkCall(resource.Properties?.Create));
+    }
+    for (const [clientId, tenant] of [
+      [clientIdOf('acme'), 'acme'],
+      ['legacy-acme', 'acme'],
+      [clientIdOf('globex'), 'globex'],
+    ] as const) {
+      const [[, resource]] = aliasesOf(template, clientId) as [[string, any]];
+      expect(sdkCall(resource.Properties?.Create).parameters.Item).toEqual(aliasItem(clientId, tenant));
+    }
+  });
+
+  it('mark an operator’s client ids at an external issuer, and no partner’s', () => {
+    const template = synthTemplate({
+      context: {
+        jwtIssuer: 'https://login.example.com/oauth2/default',
+        jwtAudience: 'api://verify',
+        partners: [{ name: 'acme', clientIds: ['0oa1acme'] }],
+        operators: [{ name: 'compliance', clientIds: ['0oa1ops'], aliases: ['0oa2ops'] }],
+      },
+    });
+
+    expect(aliasItems(template)).toHaveLength(3);
+    for (const clientId of ['0oa1ops', '0oa2ops']) {
+      const [[, resource]] = aliasesOf(template, clientId) as [[string, any]];
+      expect(sdkCall(resource.Properties?.Create).parameters.Item).toEqual(operatorItem(clientId, 'compliance'));
+    }
+    const [[, partner]] = aliasesOf(template, '0oa1acme') as [[string, any]];
+    expect(sdkCall(partner.Properties?.Create).parameters.Item).toEqual(aliasItem('0oa1acme', 'acme'));
+  });
+});

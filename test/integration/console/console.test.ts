@@ -73,6 +73,20 @@ describe.skipIf(!executablePath)('sandbox console in headless Chromium', () => {
   const hooksUrl = () => receiver.url('/console-hooks');
   let eventId = '';
 
+  it('opens on the tenant in the box (dev, the tenant npm start prints a token for): a token taken and its records shown, no click', async () => {
+    const dev = api(runtime, await runtime.mintToken('dev'));
+    const created = await dev.post('/verify/accounts', {
+      account_number: '5544332211',
+      routing_number: '021000021',
+      account_holder_name: 'Grace Hopper',
+    });
+    expect(created.status).toBe(200);
+
+    await page.goto(`${runtime.url}/console`);
+    await text(page.locator('#session')).toContain('Tenant dev: token valid until');
+    await text(page.locator(`#accounts tr[data-id="${created.body.account.id}"]`)).toContain('Grace Hopper');
+  });
+
   it('gets a token for the tenant typed in from POST /oauth2/token, and shows an account created through the API', async () => {
     await page.goto(`${runtime.url}/console`);
     await page.getByLabel('Tenant').fill(TENANT);

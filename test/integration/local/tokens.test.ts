@@ -4,7 +4,7 @@ import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '#lib/local/gateway/jwt-issuer';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
 import { SCOPES, SERVICE_SCOPES } from '#shared/scopes';
-import { rawRequest, SERVICE_VERSION, startTestRuntime } from '../harness';
+import { clientFor, OPERATOR, rawRequest, SERVICE_VERSION, startTestRuntime } from '../harness';
 
 /**
  * Every route of the service behind the local gateway's JWT authorizer, which plays API
@@ -73,12 +73,16 @@ const BAD_TOKENS: Record<string, () => Promise<string>> = {
 
 const tokens: Record<string, string> = {};
 let valid: string;
+/** The local operator's token, holding the same scopes: an operator route serves no other client. */
+let validOperator: string;
+const validFor = (route: RouteDefinition) => (clientFor(route, 'tenant-tokens') === OPERATOR ? validOperator : valid);
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
   for (const [name, make] of Object.entries(BAD_TOKENS)) tokens[name] = await make();
   // Every scope a route names, the operators' too: each route's own scope gets through.
   valid = await runtime.mintToken('tenant-tokens', SERVICE_SCOPES);
+  validOperator = await runtime.mintToken(OPERATOR, SERVICE_SCOPES);
 });
 afterAll(() => runtime?.stop());
 
@@ -99,7 +103,7 @@ function send(route: RouteDefinition, authorization?: string) {
 
 describe('the JWT authorizer in front of every route', () => {
   it.each(cases)('%s: a valid token with the route’s scope gets through to the function', async (_key, route) => {
-    const res = await send(route, `Bearer ${valid}`);
+    const res = await send(route, `Bearer ${validFor(route)}`);
 
     expect([401, 403]).not.toContain(res.status);
     expect(res.headers['x-request-id']).toBe(res.headers['apigw-requestid']);

@@ -1,17 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../harness';
+import { LOCAL_OPERATORS } from '#lib/local/operators';
+import { SCOPES } from '#shared/scopes';
+import { api, OPERATOR } from '../harness';
 import { personBody } from '../persons/support';
 import { useScreeningRuntime } from '../screening/support';
 
 /**
  * Hits to review (docs/api.md#hits-to-review), through the local runtime: a person screened
- * as a sandbox sanctions entry is rejected with a recorded hit; only an operator token
- * (`review:screening`) lists and decides it; clearing it as a false positive makes the
+ * as a sandbox sanctions entry is rejected with a recorded hit; only an operator (a client
+ * its alias record marks so, holding `review:screening`) lists and decides it, never a
+ * partner's client, whatever scopes it holds; clearing it as a false positive makes the
  * person verified, and the unchanged person does not flag again, while a changed name
  * does; a confirmation keeps the person as it is; who decided and when is kept.
  */
 const TENANT = 'tenant-hits-to-review';
-const OPERATOR = 'ops-review';
 const { env } = useScreeningRuntime(TENANT);
 let operator: ReturnType<typeof api>;
 
@@ -77,9 +79,37 @@ describe('hits to review', () => {
     expect(second.body.screening_hits.map((hit: { id: string }) => hit.id)).toEqual([hitId]);
   });
 
+  it('serves each of the local runtime’s operators, the console’s too (lib/local/operators.ts)', async () => {
+    for (const clientId of LOCAL_OPERATORS) {
+      const local = api(env.runtime, await env.runtime.mintToken(clientId, ['review:screening']));
+      const answer = await local.get(`/screening/hits?tenant=${TENANT}&person_id=${sandy.id}`);
+      expect({ clientId, status: answer.status, hits: answer.body.screening_hits?.length }).toEqual({
+        clientId,
+        status: 200,
+        hits: 1,
+      });
+    }
+  });
+
   it('refuses a partner’s token, whatever scopes it holds: 403 from the gateway', async () => {
     expect((await env.call.get('/screening/hits')).status).toBe(403);
     expect((await env.call.post(`/screening/hits/${hitId}/decision`, { decision: 'false_positive' })).status).toBe(403);
+  });
+
+  it('refuses a partner’s client even when its token holds review:screening: 403 not_an_operator, the hit untouched', async () => {
+    const partner = api(env.runtime, await env.runtime.mintToken(TENANT, [...SCOPES, 'review:screening']));
+
+    const listed = await partner.get('/screening/hits');
+    const personal = await partner.get(`/screening/hits?tenant=${TENANT}&person_id=${sandy.id}`);
+    const decided = await partner.post(`/screening/hits/${hitId}/decision`, { decision: 'false_positive' });
+
+    for (const answer of [listed, personal, decided]) {
+      expect({ status: answer.status, code: answer.body.error_code }).toEqual({ status: 403, code: 'not_an_operator' });
+    }
+    const [hit] = await hitsOf(sandy.id);
+    expect(hit).toMatchObject({ id: hitId, status: 'open' });
+    expect(hit.decision).toBeUndefined();
+    expect((await env.call.get(`/persons/${sandy.id}`)).body.person.status).toBe('rejected');
   });
 
   it('answers 404 unknown_id_screening_hit for an id that names no hit, or is no hit id', async () => {

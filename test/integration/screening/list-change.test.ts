@@ -9,7 +9,7 @@ import { SCREENING_SHARDS } from '#shared/db/persons/item';
 import { screeningListings } from '#shared/db/screening/index';
 import { screeningKeys } from '#shared/db/screening/keys';
 import { VARIANT_CLASSES, type VariantPerson, variants } from '#test/support/screening-variants';
-import { api } from '../harness';
+import { api, OPERATOR } from '../harness';
 import { personBody } from '../persons/support';
 import { useScreeningRuntime } from './support';
 
@@ -18,7 +18,8 @@ import { useScreeningRuntime } from './support';
  * while OFAC's listings were not on the lists, written the ways partners write names, are
  * `restricted` once a list change adds those listings (POST /local/sanctions/entries, with
  * their aliases), in every variant class: the same matcher as identification, so exactly
- * the persons it scores at the threshold, and at least 98 % of them all.
+ * the persons it scores at the threshold, and at least 99 % of them all (the goal of
+ * docs/testing.md#screening-quality).
  */
 const { env } = useScreeningRuntime('tenant-list-change');
 const file = (name: string) => ({ name, text: readFileSync(`test/fixtures/ofac/${name}`, 'utf8') });
@@ -70,7 +71,7 @@ describe('a list change restricts the verified persons it now names, in any vari
     const wrong = outcome.filter(({ status, expected }) => (status === 'restricted') !== expected);
     expect(wrong).toEqual([]);
     const restricted = outcome.filter(({ status }) => status === 'restricted');
-    expect(restricted.length / outcome.length).toBeGreaterThanOrEqual(0.98);
+    expect(restricted.length / outcome.length).toBeGreaterThanOrEqual(0.99);
     for (const { reasons } of restricted) {
       expect(reasons.map((reason: { reason_code: string }) => reason.reason_code)).toEqual(['matched_watchlist']);
     }
@@ -138,7 +139,7 @@ describe('a list change restricts the verified persons it now names, in any vari
       await env.runtime.settle();
       expect((await env.call.get(`/persons/${id}`)).body.person.status).toBe('restricted');
 
-      const operator = api(env.runtime, await env.runtime.mintToken('ops-list-change', ['review:screening']));
+      const operator = api(env.runtime, await env.runtime.mintToken(OPERATOR, ['review:screening']));
       const hits = (await operator.get(`/screening/hits?tenant=tenant-list-change&person_id=${id}`)).body
         .screening_hits;
       expect(hits).toMatchObject([{ status: 'open', entry_id: entryId, lists_version: expect.any(Number) }]);

@@ -111,6 +111,23 @@ describe('the import graph', () => {
   });
 });
 
+describe('one home for each fact', () => {
+  it('the kinds of key (KEY_PREFIX, KEY_OWNER, KeyKind and their patterns) are imported from functions/shared/db/key-kinds.ts alone, never re-exported', () => {
+    const KIND_NAMES =
+      /\b(isTenantKind|KEY_OWNER|KEY_PREFIX|KeyKind|keyPattern|kindOfKey|tenantDataPrefix|tenantKeyPattern)\b/;
+    const elsewhere = sourceFiles(REPO_ROOT, ['functions', 'lib', 'bin', 'test']).flatMap((file) =>
+      [
+        ...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(
+          /(?:import|export)\s[^;]*?\{([^}]*)\}\s*from\s*'([^']+)'/g,
+        ),
+      ]
+        .filter((m) => KIND_NAMES.test(m[1] as string) && !(m[2] as string).endsWith('key-kinds'))
+        .map((m) => `${file}: ${(m[0] as string).replace(/\s+/g, ' ')} (import them from #shared/db/key-kinds)`),
+    );
+    expect(elsewhere).toEqual([]);
+  });
+});
+
 describe('source files', () => {
   it('describe their module in // lines: a /** */ block stands directly above the declaration it documents', () => {
     // A /** */ block attaches to the next declaration whatever lies between, so editors

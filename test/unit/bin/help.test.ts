@@ -36,6 +36,7 @@ describe('every command in bin/', () => {
       'local.ts',
       'openapi.ts',
       'persons-reindex.ts',
+      'screening-spellings.ts',
       'stream-replay.ts',
       'token.ts',
       'webhook-receiver.ts',

@@ -11,7 +11,7 @@ import {
   tableAccessOf,
   tableAccessOfRoute,
 } from '#lib/service/index';
-import { KEY_PREFIX, type KeyKind } from '#shared/db/keys';
+import { KEY_PREFIX, type KeyKind } from '#shared/db/key-kinds';
 
 /**
  * docs/data-model.md#who-writes-which-keys is a table of every function and the kinds of

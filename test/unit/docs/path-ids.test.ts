@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '#lib/repo-root';
 import { EVERY_ROUTE } from '#lib/service/index';
-import { useHandlerHarness } from '#test/support/handler-harness';
+import { isOperatorScope } from '#shared/scopes';
+import { givenOperator, OPERATOR_SCOPE_CLAIM, useHandlerHarness } from '#test/support/handler-harness';
 import { httpEvent, invoke } from '#test/support/http-events';
 
 /**
@@ -15,6 +16,8 @@ import { httpEvent, invoke } from '#test/support/http-events';
 useHandlerHarness();
 
 const MALFORMED_ID = 'not-a-uuid';
+/** One of the service's operators (its alias record marks it so). */
+const OPERATOR = 'ops-path-ids';
 
 /** The table's rows: each path it names, with the `<status> <code>` of that row. */
 function documentedAnswers(): Map<string, { status: number; code: string }> {
@@ -51,6 +54,9 @@ describe('docs/api.md, Malformed path ids', () => {
       const { handler } = (await import(join(REPO_ROOT, route.handler))) as { handler: Parameters<typeof invoke>[0] };
       const path = route.path.replace('{id}', MALFORMED_ID);
 
+      // An operator route serves the service's operators alone: its caller is one.
+      const operator = route.scopes.some(isOperatorScope);
+      if (operator) givenOperator(OPERATOR);
       const res = await invoke(
         handler,
         httpEvent({
@@ -58,6 +64,7 @@ describe('docs/api.md, Malformed path ids', () => {
           path,
           routeKey: `${route.method} ${route.path}`,
           pathParameters: { id: MALFORMED_ID },
+          ...(operator && { claims: { client_id: OPERATOR, sub: OPERATOR, scope: OPERATOR_SCOPE_CLAIM } }),
         }),
       );
 

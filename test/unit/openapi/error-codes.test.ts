@@ -46,6 +46,8 @@ function runtimeImports(file: string): string[] {
     if (specifier.startsWith('#domain/')) return [join(ROOT, 'functions/domain', `${specifier.slice(8)}.ts`)];
     // Another area's module (the event catalogue's shared refusal, say): its codes are the handler's too.
     if (specifier.startsWith('#functions/')) return [join(ROOT, 'functions', `${specifier.slice(11)}.ts`)];
+    // A data file (functions/domain/listed-spellings.json) raises nothing.
+    if (specifier.endsWith('.json')) return [];
     if (specifier.startsWith('.'))
       return [resolve(dirname(file), specifier.endsWith('.ts') ? specifier : `${specifier}.ts`)];
     return [];

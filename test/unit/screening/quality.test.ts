@@ -13,9 +13,9 @@ import {
 
 // Screening quality on OFAC's real SDN list (docs/testing.md#screening-quality): persons
 // built from real listings the ways partners write names, one class per way, must be
-// caught (recall ≥ 98 % in every class), and persons who are not listed must not be (common
+// caught (recall ≥ 99 % in every class), and persons who are not listed must not be (common
 // US names ≤ 0.5 %, other given names under a listed surname ≤ 5 %). A sample of each class
-// runs here; `npm run bench` runs the whole list.
+// runs here; `npm run screening:quality` runs 400 per class and writes the figures the docs show.
 
 const file = (name: string) => ({ name, text: readFileSync(`test/fixtures/ofac/${name}`, 'utf8') });
 const US_NAMES = JSON.parse(readFileSync('test/fixtures/names/us-common-names.json', 'utf8')) as {
@@ -39,11 +39,11 @@ const share = (persons: readonly VariantPerson[], test: (person: VariantPerson) 
 const withoutDate = (person: VariantPerson): VariantPerson => ({ ...person, date_of_birth: undefined });
 
 describe('recall on OFAC’s SDN list, by how the partner wrote the listed name', () => {
-  it.each(VARIANT_CLASSES)('%s: ≥ 98 % caught, with the listed date of birth and without one', SLOW, (kind) => {
+  it.each(VARIANT_CLASSES)('%s: ≥ 99 % caught, with the listed date of birth and without one', SLOW, (kind) => {
     const built = variants(kind, listings, PER_CLASS);
     expect(built.length).toBe(PER_CLASS);
-    expect(share(built, caught)).toBeGreaterThanOrEqual(0.98);
-    expect(share(built.map(withoutDate), caught)).toBeGreaterThanOrEqual(0.98);
+    expect(share(built, caught)).toBeGreaterThanOrEqual(0.99);
+    expect(share(built.map(withoutDate), caught)).toBeGreaterThanOrEqual(0.99);
   });
 
   it(
@@ -55,7 +55,7 @@ describe('recall on OFAC’s SDN list, by how the partner wrote the listed name'
       const byId = new Map(listings.map((listing) => [listing.entryId, listing]));
       const restricted = (person: VariantPerson) =>
         matchListing(person, byId.get(person.entryId as string) as ListedPerson).score >= DEFAULT_SCREENING_THRESHOLD;
-      expect(share(built, restricted)).toBeGreaterThanOrEqual(0.98);
+      expect(share(built, restricted)).toBeGreaterThanOrEqual(0.99);
     },
   );
 });

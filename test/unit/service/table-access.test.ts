@@ -9,7 +9,7 @@ import {
   tableAccessOf,
   tableAccessOfRoute,
 } from '#lib/service/index';
-import { KEY_PREFIX, type KeyKind } from '#shared/db/keys';
+import { KEY_PREFIX, type KeyKind } from '#shared/db/key-kinds';
 
 // The rows of lib/service say which kinds of record (KEY_PREFIX) each table access reaches,
 // so the stack can confine every item action with dynamodb:LeadingKeys (test/infra pins the

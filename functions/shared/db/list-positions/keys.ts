@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { KEY_PREFIX } from '../keys';
+import { KEY_PREFIX } from '../key-kinds';
 import type { IndexQuery } from '../paging/index-query';
 import { canonical, type ListKind } from './item';
 

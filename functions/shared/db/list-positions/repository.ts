@@ -3,7 +3,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/li
 import type { PageWindow } from '#domain/pagination';
 import { ValidationError } from '#shared/errors';
 import type { ItemKey } from '../items';
-import { tenantDataPrefix } from '../keys';
+import { tenantDataPrefix } from '../key-kinds';
 import { batchGetInOrder } from '../paging/batch-get';
 import type { IndexQuery } from '../paging/index-query';
 import { type IndexEntry, pageEntries, readPage } from '../paging/index-walk';

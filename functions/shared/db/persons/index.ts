@@ -6,9 +6,9 @@ import { PersonList } from './list';
 import { PersonRepository } from './repository';
 import { ScreeningWalk } from './screening-walk';
 
+export type { HitsChange, PersonChange, StoredPerson } from './change';
 export type { PersonListFilter } from './list';
 export { PersonList } from './list';
-export type { PersonChange, StoredPerson } from './repository';
 export { PersonRepository } from './repository';
 export type { PersonRef } from './screening-walk';
 

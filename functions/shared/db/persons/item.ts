@@ -6,7 +6,8 @@ import { personKeys } from './keys';
 
 /**
  * Stored beside the person, never returned: the SSN ciphertext, the list-filter keys, the
- * identity revision and the screening lists' version its identification used.
+ * identity revision, the screening lists' version its identification used and the
+ * revision of its screening hits.
  */
 const PERSON_STORAGE_ONLY = [
   'ssn_secret',
@@ -14,6 +15,7 @@ const PERSON_STORAGE_ONLY = [
   'last_name_key',
   'identity_rev',
   'screening_lists_version',
+  'hits_rev',
 ] as const;
 
 /** The domain's person from a stored item (or a stream image). */

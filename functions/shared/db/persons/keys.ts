@@ -1,5 +1,5 @@
 import { keyDigest } from '../digest';
-import { KEY_PREFIX } from '../keys';
+import { KEY_PREFIX } from '../key-kinds';
 
 /** Keys of persons, their reference ids and review cases (docs/data-model.md, patterns 10–13). */
 export const personKeys = {

@@ -5,40 +5,12 @@ import { failedConditions } from '../conditions';
 import { readEarlierAttempt } from '../created-item';
 import { ENTITY } from '../entities';
 import { REQUEST_FINGERPRINT } from '../items';
-import {
-  changedFields,
-  concurrentUpdate,
-  updateVersioned,
-  type VersionedChange,
-  versionedUpdateInput,
-} from '../versioned-update';
-import { nameAttributes, personItem, personListPartition, referenceItem, toPerson } from './item';
+import { concurrentUpdate, updateVersioned, type VersionedChange, versionedUpdateInput } from '../versioned-update';
+import { type HitsChange, hitsUpdateInput, type PersonChange, type StoredPerson, versionedChangeOf } from './change';
+import { personItem, referenceItem, toPerson } from './item';
 import { personKeys } from './keys';
 
-/** A person as read for a change: the person, its SSN ciphertext and identity revision. */
-export interface StoredPerson {
-  person: Person;
-  ssnSecret?: string;
-  /** Bumped whenever identity data changes: identification runs for one revision. */
-  identityRev: number;
-}
-
-/** What an update changes on a person; identity changes also pass the new SSN ciphertext, or null to remove it. */
-export interface PersonChange {
-  /** The fields that change; a field absent (or `undefined`) is unchanged, never removed. */
-  set: Partial<Omit<Person, 'id' | 'tenant' | 'created_at' | 'version'>>;
-  /** Attributes removed (optional fields cleared): the only way a change removes one. */
-  remove?: (keyof Person)[];
-  /**
-   * The SSN ciphertext: a string replaces it, null deletes it, undefined keeps it; the
-   * person's `has_ssn` follows (true while a ciphertext is stored).
-   */
-  ssnSecret?: string | null;
-  /** The identity data changed: identification must run again. */
-  identityChanged?: boolean;
-  /** The screening lists' version this outcome was screened against (kept, never returned). */
-  screeningListsVersion?: number;
-}
+export type { HitsChange, PersonChange, StoredPerson } from './change';
 
 const duplicateReference = () =>
   new ConflictError('duplicate_customer_reference_id', 'another person of this tenant has this customer_reference_id');
@@ -112,6 +84,7 @@ export class PersonRepository {
       person: toPerson(out.Item),
       ssnSecret: out.Item.ssn_secret as string | undefined,
       identityRev: Number(out.Item.identity_rev ?? 1),
+      hitsRev: Number(out.Item.hits_rev ?? 0),
     };
   }
 
@@ -133,7 +106,7 @@ export class PersonRepository {
    */
   async update(stored: StoredPerson, change: PersonChange, now: Date): Promise<Person> {
     const { person } = stored;
-    const versioned = this.versionedChange(stored, change);
+    const versioned = versionedChangeOf(stored, change);
     const reference = change.set.customer_reference_id;
     if (reference !== undefined && reference !== person.customer_reference_id)
       return this.updateWithReference(person, versioned, reference, now);
@@ -141,37 +114,13 @@ export class PersonRepository {
     return toPerson(await updateVersioned(this.db, this.tableName, key, person.version, versioned, now));
   }
 
-  /** A change without a new reference id as a transaction item, for one made with another record's (a hit's decision). */
-  updateInput(stored: StoredPerson, change: PersonChange & { set: { customer_reference_id?: never } }, now: Date) {
-    const { person } = stored;
-    const key = personKeys.person(person.tenant, person.id);
-    return versionedUpdateInput(this.tableName, key, person.version, this.versionedChange(stored, change), now);
-  }
-
-  private versionedChange(stored: StoredPerson, change: PersonChange): VersionedChange {
-    const { person } = stored;
-    const set = changedFields(change.set);
-    const remove: string[] = [...(change.remove ?? [])];
-    const next = { ...person, ...change.set };
-    if (change.set.first_name !== undefined || change.set.last_name !== undefined)
-      Object.assign(set, nameAttributes(next));
-    // The list partition is keyed by the status: a new status moves the index entry.
-    if (change.set.status !== undefined && change.set.status !== person.status) set.gsi1pk = personListPartition(next);
-    if (change.ssnSecret === null) remove.push('ssn_secret');
-    else if (change.ssnSecret !== undefined) set.ssn_secret = change.ssnSecret;
-    if (change.ssnSecret !== undefined) set.has_ssn = change.ssnSecret !== null;
-    if (change.identityChanged) set.identity_rev = stored.identityRev + 1;
-    if (change.screeningListsVersion !== undefined) set.screening_lists_version = change.screeningListsVersion;
-    return { set, remove };
-  }
-
-  /** Stores a status the pipeline decided on the person it read (a re-screen's restriction). */
-  async recordStatus(
-    stored: StoredPerson,
-    outcome: { status: Person['status']; status_reasons?: StatusReason[]; identification_attempts?: number },
-    now: Date,
-  ): Promise<Person> {
-    return this.update(stored, { set: { ...outcome } }, now);
+  /**
+   * The person's Update in the transaction that writes its screening hits (`hitsUpdateInput`
+   * in ./change.ts): its hits' revision one more, on condition that neither the person nor its
+   * hits changed since `stored` was read; with a change, the change's versioned write too.
+   */
+  hitsUpdateInput(stored: StoredPerson, now: Date, change?: HitsChange) {
+    return hitsUpdateInput(this.tableName, stored, now, change);
   }
 
   /**

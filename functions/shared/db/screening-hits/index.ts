@@ -9,7 +9,7 @@ export type { HitAddress } from './hit-id';
 export { hitIdOf, parseHitId } from './hit-id';
 export { HitList } from './list';
 export type { TransactUpdate } from './repository';
-export { ScreeningHitRepository } from './repository';
+export { HITS_PER_WRITE, ScreeningHitRepository } from './repository';
 
 /** The hits to review on the service's table. */
 export const screeningHits = /* @__PURE__ */ port(

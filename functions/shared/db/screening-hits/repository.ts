@@ -1,21 +1,28 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { HitRecord, HitWrite } from '#domain/screening-review';
-import { failedConditions, isConditionFailure } from '../conditions';
+import { lostRace } from '../conditions';
 import { tablePartition } from '../paging/partitions';
 import { concurrentUpdate } from '../versioned-update';
 import type { HitAddress } from './hit-id';
 import { hitItem, isHitItem, toHitRecord } from './item';
 import { HIT_SORT_PREFIX, hitKeys } from './keys';
 
-/** A write of another record that must happen with a decision, or not at all (the person's status). */
+/**
+ * The person's write that goes with every write of its hits, or neither happens
+ * (`PersonRepository.hitsUpdateInput`: the hits' revision, and a status when it changes).
+ */
 export type TransactUpdate = NonNullable<
   NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number]['Update']
 >;
 
+/** Hits one transaction writes at most: a transaction holds 100 items, one of them the person. */
+export const HITS_PER_WRITE = 99;
+
 /**
  * The hits to review (docs/data-model.md, patterns 24–25): one item per person and
- * (list, entry) pair beside the person, written on condition of the version read, and the
- * byDueTime partition of each review status that operators page through across tenants.
+ * (list, entry) pair beside the person, written on condition of the version read and
+ * together with the person's update (its hits' revision), and the byDueTime partition of
+ * each review status that operators page through across tenants.
  */
 export class ScreeningHitRepository {
   constructor(
@@ -41,33 +48,35 @@ export class ScreeningHitRepository {
   }
 
   /**
-   * Stores what a screening decided for one hit: a new hit only where none is, a known one
-   * only over the version read, so a decision taken meanwhile is never overwritten
-   * (`concurrent_update`: screen again).
+   * Stores what a screening decided for its hits (at most `HITS_PER_WRITE`) with the person's
+   * update, in one transaction: a new hit only where none is, a known one only over the
+   * version read, so a decision taken meanwhile is never overwritten. A hit or the person
+   * changed since they were read: `concurrent_update` (screen again on a fresh read).
    */
-  async save({ next, previous }: HitWrite): Promise<HitRecord> {
-    const stored = { ...next, version: (previous?.version ?? 0) + 1 };
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: hitItem(stored),
-          ...(previous
-            ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } }
-            : { ConditionExpression: 'attribute_not_exists(pk)' }),
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw concurrentUpdate();
-      throw error;
+  async record(writes: readonly HitWrite[], personUpdate: TransactUpdate): Promise<HitRecord[]> {
+    if (writes.length === 0 || writes.length > HITS_PER_WRITE) {
+      throw new RangeError(`a transaction records 1 to ${HITS_PER_WRITE} hits, not ${writes.length}`);
     }
+    const stored = writes.map(({ next, previous }) => ({ ...next, version: (previous?.version ?? 0) + 1 }));
+    const puts = writes.map(({ previous }, i) => ({
+      Put: {
+        TableName: this.tableName,
+        Item: hitItem(stored[i] as HitRecord),
+        ...(previous
+          ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    }));
+    await this.transact([...puts, { Update: personUpdate }]);
     return stored;
   }
 
   /**
-   * Stores a decision over the open hit read, with the person's change when it has one, in
-   * one transaction: a hit is never cleared without its person lifted, nor the reverse. Either
-   * record changed since it was read: `concurrent_update` (decide again on a fresh read).
+   * Stores a decision over the open hit read with the person's update (its hits' revision,
+   * and its lifted hold when clearing lifts it), in one transaction: a hit is never cleared
+   * without its person lifted, nor the reverse, and never decided on hits that changed since
+   * they were read. Either record changed: `concurrent_update` (decide again on a fresh
+   * read). Without a person (none is stored) the hit alone.
    */
   async decide(open: HitRecord, decided: HitRecord, personUpdate?: TransactUpdate): Promise<HitRecord> {
     const stored = { ...decided, version: open.version + 1 };
@@ -78,16 +87,25 @@ export class ScreeningHitRepository {
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':v': open.version, ':open': 'open' },
     };
+    if (personUpdate) {
+      await this.transact([{ Put: put }, { Update: personUpdate }]);
+      return stored;
+    }
     try {
-      if (personUpdate) {
-        await this.db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Update: personUpdate }] }));
-      } else {
-        await this.db.send(new PutCommand(put));
-      }
+      await this.db.send(new PutCommand(put));
     } catch (error) {
-      if (isConditionFailure(error) || failedConditions(error).length > 0) throw concurrentUpdate();
+      if (lostRace(error)) throw concurrentUpdate();
       throw error;
     }
     return stored;
+  }
+
+  private async transact(items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>) {
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      if (lostRace(error)) throw concurrentUpdate();
+      throw error;
+    }
   }
 }

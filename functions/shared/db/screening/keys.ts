@@ -1,4 +1,4 @@
-import { KEY_PREFIX } from '../keys';
+import { KEY_PREFIX } from '../key-kinds';
 
 /** Keys of the screening lists (docs/data-model.md, patterns 19–20): no tenant’s. */
 export const screeningKeys = {

@@ -1,4 +1,4 @@
-import { KEY_PREFIX } from '../keys';
+import { KEY_PREFIX } from '../key-kinds';
 
 /** Keys of the event log (docs/data-model.md, patterns 7 and 8). */
 export const eventKeys = {

@@ -3,6 +3,7 @@ import { documentClient } from '#shared/db/document-client';
 import { port } from '#shared/dependencies';
 import { TenantRepository } from './repository';
 
+export type { ClientAlias } from './repository';
 export { TenantRepository } from './repository';
 
 /** The tenant aliases and settings on the service's table; tests may replace them. */

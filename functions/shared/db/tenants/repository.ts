@@ -4,10 +4,21 @@ import { type BucketPolicy, isBucketPolicy } from '#domain/token-bucket';
 import { ENV, optionalEnv } from '#shared/config';
 import { ENTITY, keys } from '../keys';
 
+/** What a client id's alias record says: the tenant it acts for, and whether it is one of the service's operators. */
+export interface ClientAlias {
+  readonly tenant: string;
+  /**
+   * Marked so by the stack for context `operators` alone (docs/deploy.md#operators): only
+   * such a client may review screening hits, whatever scopes its token holds.
+   */
+  readonly operator: boolean;
+}
+
 /**
  * A tenant may own several OAuth client ids (credential rotation): an alias record maps a
  * client id to its tenant, and only a client id with one acts for a tenant
- * (docs/api.md#authentication-and-tenants).
+ * (docs/api.md#authentication-and-tenants). An operator's alias maps it to its own name and
+ * marks it `operator`.
  */
 export class TenantRepository {
   constructor(
@@ -15,10 +26,12 @@ export class TenantRepository {
     private readonly tableName: string,
   ) {}
 
-  /** The tenant the client id's alias record names; undefined without one. */
-  async tenantOfClient(clientId: string): Promise<string | undefined> {
+  /** The client id's alias record: its tenant, and whether it marks an operator; undefined without one. */
+  async aliasOf(clientId: string): Promise<ClientAlias | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.tenantAlias(clientId) }));
-    return typeof out.Item?.tenant === 'string' && out.Item.tenant !== '' ? out.Item.tenant : undefined;
+    const tenant = out.Item?.tenant;
+    // Only the boolean true marks an operator: anything else written there is no mark.
+    return typeof tenant === 'string' && tenant !== '' ? { tenant, operator: out.Item?.operator === true } : undefined;
   }
 
   /**
@@ -58,11 +71,18 @@ export class TenantRepository {
     );
   }
 
-  async putAlias(clientId: string, tenant: string): Promise<void> {
+  /** The item the stack's `TenantRecords` writes too (an operator's: `operator: true`). */
+  async putAlias(clientId: string, tenant: string, options: { operator?: boolean } = {}): Promise<void> {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.tenantAlias(clientId), entity: ENTITY.tenantAlias, tenant, version: 1 },
+        Item: {
+          ...keys.tenantAlias(clientId),
+          entity: ENTITY.tenantAlias,
+          tenant,
+          version: 1,
+          ...(options.operator && { operator: true }),
+        },
       }),
     );
   }

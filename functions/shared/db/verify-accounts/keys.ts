@@ -1,5 +1,5 @@
 import { keyDigest } from '../digest';
-import { KEY_PREFIX } from '../keys';
+import { KEY_PREFIX } from '../key-kinds';
 
 // Keys of verify accounts and their rate-limit slots (docs/data-model.md, patterns 1–4
 // and 9). Account numbers appear in keys only as a keyed digest, so key-based tooling (metrics,

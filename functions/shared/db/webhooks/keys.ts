@@ -1,4 +1,4 @@
-import { KEY_PREFIX } from '../keys';
+import { KEY_PREFIX } from '../key-kinds';
 
 /** Keys of webhook configurations and the signing secret (docs/data-model.md, patterns 15–17). */
 export const webhookKeys = {

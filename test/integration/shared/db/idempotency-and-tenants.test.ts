@@ -92,7 +92,15 @@ describe('TenantRepository', () => {
   it('maps a client id to its tenant through an alias, and a client without one to no tenant', async () => {
     const repository = new TenantRepository(documentClient(), tableName);
     await repository.putAlias('client-rotated-2', 'acme');
-    expect(await repository.tenantOfClient('client-rotated-2')).toBe('acme');
-    expect(await repository.tenantOfClient('client-plain')).toBeUndefined();
+    expect((await repository.aliasOf('client-rotated-2'))?.tenant).toBe('acme');
+    expect(await repository.aliasOf('client-plain')).toBeUndefined();
+  });
+
+  it('marks an operator’s alias, and no partner’s', async () => {
+    const repository = new TenantRepository(documentClient(), tableName);
+    await repository.putAlias('client-compliance', 'compliance', { operator: true });
+    await repository.putAlias('client-acme', 'acme');
+    expect(await repository.aliasOf('client-compliance')).toEqual({ tenant: 'compliance', operator: true });
+    expect(await repository.aliasOf('client-acme')).toEqual({ tenant: 'acme', operator: false });
   });
 });

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordScreening } from '#functions/screening-review/record-screening';
+import type { Hit } from '#domain/screening-match';
+import { planScreening, storeScreening } from '#functions/screening-review/record-screening';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { ROUTES, routeKey } from '#lib/service/index';
 import { persons, type StoredPerson } from '#shared/db/persons/index';
 import { hitIdOf } from '#shared/db/screening-hits/index';
 import { IDEMPOTENT_METHODS } from '#shared/http/table-access';
 import { SERVICE_SCOPES } from '#shared/scopes';
-import { type ApiResponse, api, startTestRuntime } from '#test/integration/harness';
+import { type ApiResponse, api, routeCallers, startTestRuntime } from '#test/integration/harness';
 import { freshReference, personBody } from '#test/integration/persons/support';
 import { accountBody, freshAccountNumber } from '#test/integration/verify-accounts/support';
 import { useTestDns } from '#test/integration/webhooks/support';
@@ -18,13 +19,17 @@ import { useTestDns } from '#test/integration/webhooks/support';
  * same status and body). Where the route creates something, exactly one thing exists.
  */
 let runtime: LocalRuntime;
+/** The tenant's client, which makes what the races need. */
 let call: ReturnType<typeof api>;
+/** The client that races each route: the tenant's, the operator's on an operator route. */
+let callerOf: Awaited<ReturnType<typeof routeCallers>>;
 let keyCounter = 0;
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
   useTestDns();
-  // Every scope, the operators' too: every route is reached.
+  // Every scope, the operators' too, and the operator's client on an operator route: every route is reached.
+  callerOf = await routeCallers(runtime, 'tenant-race');
   call = api(runtime, await runtime.mintToken('tenant-race', SERVICE_SCOPES));
   await call.post('/webhooks/secret');
 });
@@ -58,24 +63,21 @@ const hit = async () => {
   const id = await person();
   const stored = (await persons().getStored('tenant-race', id)) as StoredPerson;
   const entryId = `SDN-RACE-${++keyCounter}`;
-  await recordScreening(
-    stored,
-    [
-      {
-        list: 'sanctions',
-        source: 'SDN',
-        entryId,
-        listedName: 'DOE, Jane',
-        matchedName: 'DOE, Jane',
-        matchedKind: 'primary',
-        score: 100,
-        dateOfBirth: 'unknown',
-        listingRevision: 'race',
-      },
-    ],
-    1,
-    new Date(),
-  );
+  const at = new Date();
+  const hits: Hit[] = [
+    {
+      list: 'sanctions',
+      source: 'SDN',
+      entryId,
+      listedName: 'DOE, Jane',
+      matchedName: 'DOE, Jane',
+      matchedKind: 'primary',
+      score: 100,
+      dateOfBirth: 'unknown',
+      listingRevision: 'race',
+    },
+  ];
+  await storeScreening(stored, await planScreening(stored, hits, 1, at), undefined, at);
   return hitIdOf({ tenant: 'tenant-race', personId: id, list: 'sanctions', entryId });
 };
 
@@ -146,7 +148,9 @@ describe('one Idempotency-Key, two requests at once', () => {
       const { path, body } = await race.request();
       const headers = { 'idempotency-key': `race-${++keyCounter}` };
 
-      const [a, b] = await Promise.all([0, 1].map(() => call.request(route.method, path, { body, headers })));
+      const [a, b] = await Promise.all(
+        [0, 1].map(() => callerOf(route).request(route.method, path, { body, headers })),
+      );
 
       const answers = [a, b] as ApiResponse[];
       const executed = answers.filter((r) => r.status !== 409 && r.headers['idempotent-replayed'] === undefined);

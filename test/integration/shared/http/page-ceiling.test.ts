@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { ROUTES } from '#lib/service/index';
-import { api, startTestRuntime } from '#test/integration/harness';
+import { api, clientFor, startTestRuntime } from '#test/integration/harness';
 
 /**
  * docs/api.md#lists: a cold page number may start at most 10,000 entries into a list
@@ -20,9 +20,9 @@ afterAll(async () => {
 /** Every list, from the rows: a new list is held to the ceiling without an edit here. */
 const LISTS = ROUTES.filter((route) => route.listPositions).map((route) => [route.path, route] as const);
 
-/** A client whose token holds the list's own scopes (an operator's list takes an operator's). */
+/** A client whose token holds the list's own scopes (an operator's list takes an operator's client and scope). */
 const callOf = async (route: (typeof LISTS)[number][1]) =>
-  api(runtime, await runtime.mintToken('tenant-page-ceiling', route.scopes));
+  api(runtime, await runtime.mintToken(clientFor(route, 'tenant-page-ceiling'), route.scopes));
 
 describe('the ceiling on a list page', () => {
   it.each(LISTS)(

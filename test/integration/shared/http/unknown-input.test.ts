@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { ROUTES, routeKey } from '#lib/service/index';
 import { hitIdOf } from '#shared/db/screening-hits/index';
-import { SERVICE_SCOPES } from '#shared/scopes';
-import { api, startTestRuntime } from '#test/integration/harness';
+import { routeCallers, startTestRuntime } from '#test/integration/harness';
 
 /**
  * docs/decisions.md: unknown query parameters answer `400 unknown_parameter` and unknown
@@ -13,12 +12,12 @@ import { api, startTestRuntime } from '#test/integration/harness';
  * caller sends is silently ignored.
  */
 let runtime: LocalRuntime;
-let call: ReturnType<typeof api>;
+let callerOf: Awaited<ReturnType<typeof routeCallers>>;
 
 beforeAll(async () => {
   runtime = await startTestRuntime({ consumers: [], screeningLists: false });
-  // Every scope, the operators' too: every route is reached.
-  call = api(runtime, await runtime.mintToken('tenant-unknown-input', SERVICE_SCOPES));
+  // Every scope, the operators' too, and the operator's client on an operator route: every route is reached.
+  callerOf = await routeCallers(runtime, 'tenant-unknown-input');
 });
 
 afterAll(async () => {
@@ -37,7 +36,7 @@ describe('unknown input is refused on every route', () => {
   it.each(ROUTES.map((route) => [routeKey(route), route] as const))(
     '%s: an unknown query parameter answers 400 unknown_parameter',
     async (_key, route) => {
-      const res = await call.request(route.method, `${pathOf(route.path)}?not_a_filter=1`, {
+      const res = await callerOf(route).request(route.method, `${pathOf(route.path)}?not_a_filter=1`, {
         ...(takesBody(route.method) && { body: {} }),
       });
 
@@ -50,7 +49,7 @@ describe('unknown input is refused on every route', () => {
   it.each(ROUTES.filter((route) => takesBody(route.method)).map((route) => [routeKey(route), route] as const))(
     '%s: an unknown body field answers 400 unknown_field',
     async (_key, route) => {
-      const res = await call.request(route.method, pathOf(route.path), { body: { not_a_field: 1 } });
+      const res = await callerOf(route).request(route.method, pathOf(route.path), { body: { not_a_field: 1 } });
 
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error_code: 'unknown_field' });

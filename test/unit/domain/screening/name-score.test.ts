@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scoreName } from '#domain/name-score';
-import { DEFAULT_SCREENING_THRESHOLD } from '#domain/screening-match';
+import { DEFAULT_SCREENING_THRESHOLD, type ListedPerson, matchListing } from '#domain/screening-match';
 
 const T = DEFAULT_SCREENING_THRESHOLD / 100;
 const score = (first: string, last: string, listed: string, middle?: string) =>
@@ -42,5 +42,35 @@ describe('a person against a listed name: what it does not take for the listed p
     const asFirst = score('Jose', 'Moron', 'MORON HERNANDEZ, Jose Santiago');
     const asMiddle = score('Jose', 'Moron', 'MORON HERNANDEZ, Santiago Jose');
     expect(asFirst - asMiddle).toBeCloseTo(0.1, 5);
+  });
+});
+
+describe('the list’s commonest given names in their other spellings (issue 44)', () => {
+  const listing = (entryId: string, name: string, day: string): ListedPerson => ({
+    list: 'sanctions',
+    source: 'SDN',
+    entryId,
+    name,
+    names: [{ name, kind: 'primary' }],
+    datesOfBirth: [{ year: Number(day.slice(0, 4)), toYear: Number(day.slice(0, 4)), day }],
+  });
+
+  it.each([
+    [{ first_name: 'Mohamed', last_name: 'Al-Qatirji' }, 'AL-QATIRJI, Muhammad', '1976-11-10'],
+    [{ first_name: 'Mohamed', middle_name: 'Nasser', last_name: 'Sabbagh' }, 'SABBAGH, Muhammad Nasir', '1954-11-26'],
+    [{ first_name: 'Sayed', last_name: 'Arif' }, 'ARIF, Said', '1965-12-05'],
+  ])('%o is a hit on %s, with the listed date of birth and without one', (person, name, day) => {
+    const listed = listing('SDN-1', name, day);
+    expect(matchListing({ ...person, date_of_birth: day }, listed).score).toBeGreaterThanOrEqual(
+      DEFAULT_SCREENING_THRESHOLD,
+    );
+    expect(matchListing(person, listed).score).toBeGreaterThanOrEqual(DEFAULT_SCREENING_THRESHOLD);
+  });
+
+  it('another given name under the surname is still no hit: Mahmoud for Muhammad', () => {
+    const listed = listing('SDN-1', 'AL-QATIRJI, Muhammad', '1976-11-10');
+    expect(matchListing({ first_name: 'Mahmoud', last_name: 'Al-Qatirji' }, listed).score).toBeLessThan(
+      DEFAULT_SCREENING_THRESHOLD,
+    );
   });
 });

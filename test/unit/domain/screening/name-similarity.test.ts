@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { blockKeys, editDistance, jaroWinkler, wordSimilarity } from '#domain/name-similarity';
 import { skeleton } from '#domain/name-tokens';
+import { OTHER_SPELLINGS } from '#test/support/screening-variants';
 
 describe('Jaro-Winkler', () => {
   it.each([
@@ -49,6 +50,18 @@ describe('how alike two words are', () => {
     expect(skeleton('aleksandr')).toBe(skeleton('alexandr'));
     expect(skeleton('jusuf')).toBe(skeleton('yusuf'));
     expect(wordSimilarity('qadhafi', 'kadhafi')).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it.each(OTHER_SPELLINGS)(
+    'takes %s and %s, spellings of one name the list writes or transliterates otherwise, as one name (≥ 0.9)',
+    (a, b) => {
+      expect(wordSimilarity(a, b)).toBeGreaterThanOrEqual(0.9);
+    },
+  );
+
+  it('keeps apart names the list spells as two, though their transliteration keys agree: Mahmoud and Muhammad, Hasan and Husayn', () => {
+    expect(wordSimilarity('mahmoud', 'muhammad')).toBeLessThan(0.85);
+    expect(wordSimilarity('hasan', 'husayn')).toBeLessThan(0.85);
   });
 
   it('keeps different names apart: other given names, a shorter name that is a prefix, short names of one vowel skeleton', () => {

@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Person } from '#domain/person';
 import type { ListedPerson } from '#domain/screening-match';
@@ -96,9 +96,15 @@ function sentMessages() {
   return sent;
 }
 
-/** The updates of persons (the run's record is an update too). */
+/** The transactions that record a person's hits with the person's update. */
+const hitTransactions = () =>
+  ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
+/** The updates of persons, alone or with their hits (the run's record is an update too). */
 const personUpdates = () =>
-  ddb.commandCalls(UpdateCommand).filter((call) => String(call.args[0].input.Key?.pk).startsWith('T#'));
+  [
+    ...ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input),
+    ...hitTransactions().flatMap((items) => items.flatMap((item) => (item.Update ? [item.Update] : []))),
+  ].filter((input) => String(input.Key?.pk).startsWith('T#'));
 const runUpdates = () =>
   ddb.commandCalls(UpdateCommand).filter((call) => String(call.args[0].input.Key?.pk).startsWith('SCREENRUN#'));
 
@@ -111,10 +117,21 @@ describe('screening worker: a list change, one shard', () => {
     const result = await run(change());
     expect(result.batchItemFailures).toEqual([]);
     expect(personUpdates()).toHaveLength(1);
-    expect(personUpdates()[0]?.args[0].input.ExpressionAttributeValues).toMatchObject({
+    expect(personUpdates()[0]?.ExpressionAttributeValues).toMatchObject({
       ':status': 'restricted',
     });
     expect(countOf(harness.metrics, 'PersonStatusChanged')).toBe(1);
+  });
+
+  it('stores the restriction with the hit it found, in one transaction, on condition that neither the person nor its hits changed since read', async () => {
+    given(storedPerson('verified'));
+    await run(change());
+    const [items] = hitTransactions() as [NonNullable<ReturnType<typeof hitTransactions>[number]>];
+    expect(hitTransactions()).toHaveLength(1);
+    expect(items.map((item) => String((item.Put?.Item ?? item.Update?.Key)?.sk))).toEqual(['HIT#sanctions#SDN-1', 'P']);
+    expect(items[0]?.Put?.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(items[1]?.Update?.ConditionExpression).toBe('version = :v AND attribute_not_exists(hits_rev)');
+    expect(items[1]?.Update?.ExpressionAttributeValues).toMatchObject({ ':v': 1, ':hits_rev': 1 });
   });
 
   it('leaves another given name under the listed surname verified', async () => {

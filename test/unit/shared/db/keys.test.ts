@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PARTNER_NAME } from '#lib/context/partners';
 import type { Entity } from '#shared/db/entities';
-import { KEY_PREFIX, type KeyKind, keyPattern, keys } from '#shared/db/keys';
+import { KEY_PREFIX, type KeyKind, keyPattern } from '#shared/db/key-kinds';
+import { keys } from '#shared/db/keys';
 import { positionKeys } from '#shared/db/list-positions/index';
 import { personKeys } from '#shared/db/persons/keys';
 import { screeningKeys } from '#shared/db/screening/keys';
