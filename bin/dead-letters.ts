@@ -3,19 +3,23 @@ import {
   DEAD_LETTERS_PATH,
   type DeadLettersView,
   REDRIVE_PATH,
+  REPLAY_PATH,
   type RedriveAnswer,
   type StreamFailureView,
 } from '#lib/local/dead-letters/dead-letter-endpoints';
-import { parkedLine, redriveHint } from '#lib/local/dead-letters/hints';
+import { parkedLine, redriveHint, replayHint } from '#lib/local/dead-letters/hints';
 import { DEFAULT_PORT, LOCAL_HOST } from '#lib/local/local-address';
+import type { StreamReplayAnswer } from '#lib/local/pipeline/stream-replays';
 
-// `npm run dead-letters [-- --redrive <queue> | --all] [--url <runtime>]`: the dead letters
-// of a running `npm start`, and their redrive, through its local endpoints
-// (docs/local.md#dead-letters). It talks to the runtime rather than reading DATA_DIR, as
-// the runtime holds the queues (and a journal written by two processes would be damaged).
+// `npm run dead-letters [-- --redrive <queue> | --all | --replay <sequence number>] [--url
+// <runtime>]`: the dead letters of a running `npm start`, their redrive, and the replay of
+// a stream batch given up, through its local endpoints (docs/local.md#dead-letters). It
+// talks to the runtime rather than reading DATA_DIR, as the runtime holds the queues (and a
+// journal written by two processes would be damaged).
 
-const USAGE = `usage: npm run dead-letters [-- --redrive <queue> | --all] [--url http://${LOCAL_HOST}:${DEFAULT_PORT}]
-  (no option: list each dead-letter queue and the stream batches given up; --redrive a queue, or --all, to send its messages back)`;
+const USAGE = `usage: npm run dead-letters [-- --redrive <queue> | --all | --replay <sequence number>] [--url http://${LOCAL_HOST}:${DEFAULT_PORT}]
+  (no option: list each dead-letter queue and the stream batches given up; --redrive a queue, or --all, to send its messages back;
+  --replay the stream batch given up that starts at that sequence number, to hand its records to its consumer again)`;
 
 function fail(message: string, code = 1): never {
   console.error(message);
@@ -25,9 +29,12 @@ function fail(message: string, code = 1): never {
 const values = commandLine(USAGE, {
   redrive: { type: 'string' },
   all: { type: 'boolean' },
+  replay: { type: 'string' },
   url: { type: 'string' },
 });
-if (values.redrive !== undefined && values.all) usageError(USAGE, '--redrive and --all exclude each other');
+if ([values.redrive !== undefined, values.all, values.replay !== undefined].filter(Boolean).length > 1) {
+  usageError(USAGE, '--redrive, --all and --replay exclude each other');
+}
 
 const url = (values.url ?? `http://${LOCAL_HOST}:${process.env.PORT || DEFAULT_PORT}`).replace(/\/+$/, '');
 
@@ -54,8 +61,30 @@ const redrive = async (queue: string) => {
   console.log(`${queue}: ${moved} message(s) moved back to their queue, each as a new message`);
 };
 
+/** Replays every batch given up that starts at the sequence number (one per consumer that gave one up there). */
+async function replay(startSequenceNumber: string) {
+  const { streamFailures } = await ask<DeadLettersView>(DEAD_LETTERS_PATH);
+  const batches = streamFailures.filter(({ batchInfo }) => batchInfo.startSequenceNumber === startSequenceNumber);
+  if (batches.length === 0) {
+    fail(`no stream batch given up at ${url} starts at ${startSequenceNumber}: npm run dead-letters lists them`);
+  }
+  let replayed = true;
+  for (const { consumer, batchInfo } of batches) {
+    const answer = await ask<StreamReplayAnswer>(REPLAY_PATH, {
+      consumer,
+      shardId: batchInfo.shardId,
+      startSequenceNumber,
+    });
+    console.log(`${consumer} from ${startSequenceNumber}: ${answer.message}`);
+    replayed &&= answer.result === 'replayed';
+  }
+  if (!replayed) process.exit(1);
+}
+
 if (values.redrive !== undefined) {
   await redrive(values.redrive);
+} else if (values.replay !== undefined) {
+  await replay(values.replay);
 } else if (values.all) {
   const { deadLetterQueues } = await ask<DeadLettersView>(DEAD_LETTERS_PATH);
   const holding = deadLetterQueues.filter((summary) => summary.count > 0);
@@ -69,7 +98,10 @@ if (values.redrive !== undefined) {
     if (summary.count > 0) console.log(`    ${redriveHint(summary.queue, url)}`);
   }
   console.log(`Stream batches given up (on-failure destination):${streamFailures.length === 0 ? ' none' : ''}`);
-  for (const failure of streamFailures) console.log(streamFailureLines(failure));
+  for (const failure of streamFailures) {
+    console.log(streamFailureLines(failure));
+    console.log(`    ${replayHint(failure.batchInfo.startSequenceNumber, url)}`);
+  }
   if (streamFailures.length > 0) console.log(`  ${streamFailureAdvice}`);
 }
 

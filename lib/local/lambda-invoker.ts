@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { REPO_ROOT } from '#lib/repo-root';
 import { API_FUNCTION_TIMEOUT_SECONDS, type ConsumerDefinition, type RouteDefinition } from '#lib/service/index';
+import { untilAnswered } from '#shared/abandoned-work';
 import { withOwnVariables } from '#shared/config';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './aws-account';
 import { ownEnvironmentOf } from './iam/local-tenant-roles';
@@ -11,8 +12,10 @@ import { ownEnvironmentOf } from './iam/local-tenant-roles';
 // Runs handler modules in-process the way the Lambda Node.js runtime would: the module is
 // imported on the first invocation (a cold start, after the runtime has set the
 // environment), `handler(event, context)` is awaited, and an invocation that outlives the
-// function timeout fails as Lambda's "Task timed out" does. Every function shares the
-// process's environment, over which each invocation sees its own function's variables.
+// function timeout fails as Lambda's "Task timed out" does. Lambda then stops the
+// invocation; a promise cannot be stopped, so from then on its table calls and queue sends
+// are refused (#shared/abandoned-work) and it changes nothing more. Every function shares
+// the process's environment, over which each invocation sees its own function's variables.
 
 /** One Lambda function as the invoker runs it: a route's or a consumer's (`routeFunction`, `consumerFunction`). */
 export interface FunctionDefinition {
@@ -74,16 +77,17 @@ export class LambdaInvoker {
     const timeoutMs = fn.timeoutMs ?? this.timeoutMs;
     const deadline = Date.now() + timeoutMs;
     const context = lambdaContext(fn.name, this.region, deadline);
+    const frozen = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(new FunctionTimeoutError(`${fn.name}: Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`)),
-        timeoutMs,
-      );
+      timer = setTimeout(() => {
+        frozen.abort(`${fn.name}'s time ran out (Lambda would have stopped the invocation)`);
+        reject(new FunctionTimeoutError(`${fn.name}: Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`));
+      }, timeoutMs);
     });
     try {
-      return await Promise.race([Promise.resolve().then(() => handler(event, context)), timeout]);
+      const run = Promise.resolve().then(() => untilAnswered(frozen.signal, () => handler(event, context)));
+      return await Promise.race([run, timeout]);
     } finally {
       clearTimeout(timer);
     }

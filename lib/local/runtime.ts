@@ -12,7 +12,7 @@ import { LOCAL_REGION } from './aws-account';
 import { INCREASE_FAKE, startBankOnFake } from './bank-on-fake';
 import { consoleEndpoints } from './console/console-endpoints';
 import { deadLetterEndpoints } from './dead-letters/dead-letter-endpoints';
-import { redriveHint, startupNotices } from './dead-letters/hints';
+import { redriveHint, replayHint, startupNotices } from './dead-letters/hints';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 import type { FakeIncrease } from './fake-increase';
 import type { FakePlaid } from './fake-plaid';
@@ -56,6 +56,8 @@ export interface LocalRuntime {
   readonly queues: LocalQueues;
   /** Stream batches that exhausted their retries (the on-failure destination), oldest first. */
   readonly streamFailures: readonly StreamFailure[];
+  /** Replays one to its consumer, as the console's Replay does (LocalPipeline.replayStreamFailure). */
+  readonly replayStreamFailure: LocalPipeline['replayStreamFailure'];
   /** Emails handlers sent: files under `outbox.dir`, and `outbox.messages`. */
   readonly outbox: LocalOutbox;
   /** The Increase fake the bank runs on (`increaseFake`), if it does. */
@@ -70,8 +72,9 @@ export interface LocalRuntime {
   runSchedule(id: string): Promise<unknown>;
   /**
    * Resolves when the pipeline is at rest: streams drained, every consumed queue empty
-   * (retries and dead-lettering included), no schedule running. Rejects after `timeoutMs`
-   * (default 10 s) saying what is still busy. Tests use it instead of sleeping.
+   * (retries and dead-lettering included), no schedule running or waiting to try a failed
+   * run again. Rejects after `timeoutMs` (default 10 s) saying what is still busy. Tests
+   * use it instead of sleeping.
    */
   settle(timeoutMs?: number): Promise<void>;
   /**
@@ -170,7 +173,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const authorizer = createJwtAuthorizer({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], jwks: issuer.jwks });
     const invoker = options.invoker ?? new LambdaInvoker(options.functionTimeoutMs, LOCAL_REGION);
 
-    // The ways to redrive name the gateway's URL, known once it listens (below).
+    // The ways to redrive and replay name the gateway's URL, known once it listens (below).
     let servedAt: string | undefined;
     const pipeline = createLocalPipeline({
       consumers,
@@ -181,6 +184,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       region: LOCAL_REGION,
       log,
       redriveHint: (queue) => servedAt && redriveHint(queue, servedAt),
+      replayHint: (startSequenceNumber) => servedAt && replayHint(startSequenceNumber, servedAt),
     });
     // Once the workers that send and receive have stopped.
     teardown.push(() => pipeline.queues.close());
@@ -236,6 +240,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       mintToken: (tenant, scopes) => issuer.mint({ tenant, scopes }),
       queues: pipeline.queues,
       streamFailures: pipeline.streamFailures,
+      replayStreamFailure: pipeline.replayStreamFailure,
       outbox: pipeline.outbox,
       ...(bankOnFake && { increaseFake: bankOnFake.fake }),
       ...(vendorOnFake && { plaidFake: vendorOnFake.fake }),

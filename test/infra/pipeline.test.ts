@@ -265,6 +265,16 @@ describe('table stream → stream consumers', () => {
       expect(QUEUE_IDS.map(workQueueId)).not.toContain(destination);
     },
   );
+
+  it.each(streamConsumers)(
+    "%s's on-failure store is the one queue whose logical id starts Pipeline<Consumer>OnFailure, which docs/operations.md's replay commands select",
+    (id, consumer) => {
+      const destination = refId(mappingsOf(consumer)[0]!.Properties?.DestinationConfig.OnFailure.Destination)!;
+      expect(Object.keys(queues).filter((logical) => logical.startsWith(`Pipeline${id}OnFailure`))).toEqual([
+        destination,
+      ]);
+    },
+  );
 });
 
 describe('queues → queue consumers', () => {

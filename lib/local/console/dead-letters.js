@@ -4,8 +4,8 @@ import { deadLetterQueueRows, streamFailureRows } from './views.js';
 
 /**
  * The runtime's dead letters (docs/local.md#dead-letters), from its local endpoints, with a
- * Redrive per queue: an operator's view, read with the page's refresh whether or not a
- * token was taken, as dead letters are no tenant's.
+ * Redrive per queue and a Replay per stream batch given up: an operator's view, read with
+ * the page's refresh whether or not a token was taken, as dead letters are no tenant's.
  */
 
 /**
@@ -28,7 +28,7 @@ export async function showDeadLetters() {
   tbody('dead-letter-queues').replaceChildren(...deadLetterQueueRows(deadLetterQueues, redrive));
   tbody('stream-failures').replaceChildren(
     ...(streamFailures.length > 0
-      ? streamFailureRows(streamFailures)
+      ? streamFailureRows(streamFailures, replay)
       : [h('tr', {}, h('td', { colspan: 99, class: 'muted' }, 'None.'))]),
   );
   // What to do about them: the endpoint's words, the same as the command's and docs/local.md's.
@@ -50,5 +50,18 @@ async function redrive(queue) {
       ? `${answer.status}: ${answer.body.moved} message(s) of ${queue} moved back to their queue, each as a new message`
       : describeFailure(answer),
   );
+  await showDeadLetters();
+}
+
+/**
+ * `POST /local/dead-letters/replay`: `runtime.replayStreamFailure`, `npm run stream:replay` in
+ * AWS. It answers once the consumer has run; the answer says what became of the batch.
+ * @param {{ consumer: string, shardId: string, startSequenceNumber: string }} batch
+ */
+async function replay(batch) {
+  report('replay-output', true, '…');
+  const answer = await callLocal('POST', '/local/dead-letters/replay', batch);
+  const replayed = answer.ok && answer.body.result === 'replayed';
+  report('replay-output', replayed, answer.ok ? `${answer.status}: ${answer.body.message}` : describeFailure(answer));
   await showDeadLetters();
 }

@@ -188,14 +188,15 @@ export const deadLetterQueueRows = (queues, onRedrive) =>
 
 /**
  * The stream batches consumers gave up on, as AWS's on-failure message names them, with
- * their records' keys.
+ * their records' keys and a Replay each.
  * @param {any[]} failures `streamFailures` of `GET /local/dead-letters`
+ * @param {(batch: { consumer: string, shardId: string, startSequenceNumber: string }) => void} onReplay
  */
-export const streamFailureRows = (failures) =>
+export const streamFailureRows = (failures, onReplay) =>
   failures.map(({ consumer, batchInfo, attempts, error, at, records }) =>
     h(
       'tr',
-      {},
+      { data: { consumer, startSequenceNumber: batchInfo.startSequenceNumber } },
       h('td', {}, consumer),
       h('td', {}, h('code', {}, batchInfo.shardId)),
       h('td', {}, h('code', {}, `${batchInfo.startSequenceNumber}–${batchInfo.endSequenceNumber}`)),
@@ -208,6 +209,19 @@ export const streamFailureRows = (failures) =>
         {},
         records.map((/** @type {any} */ record) =>
           h('div', {}, record.eventName, ' ', h('code', {}, Object.values(record.keys).join(' '))),
+        ),
+      ),
+      h(
+        'td',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () =>
+              onReplay({ consumer, shardId: batchInfo.shardId, startSequenceNumber: batchInfo.startSequenceNumber }),
+          },
+          'Replay',
         ),
       ),
     ),

@@ -5,18 +5,26 @@ import type { HttpResponse } from '../gateway/apigw-response';
 import { header, isForLoopback, type LocalEndpoint, type LocalRequest } from '../gateway/local-endpoints';
 import type { DeadLetterSummary, LocalQueues } from '../pipeline/local-queues';
 import type { StreamFailure } from '../pipeline/stream-failure';
+import {
+  ReplayInProgressError,
+  type StreamBatchRef,
+  type StreamReplayAnswer,
+  UnknownStreamBatchError,
+} from '../pipeline/stream-replays';
 import { STREAM_FAILURE_ADVICE } from './hints';
 
-// `GET /local/dead-letters` and `POST /local/dead-letters/redrive` on `npm start`: the
-// runtime's dead letters for a person, read by the console and `npm run dead-letters`
-// (docs/local.md#dead-letters). LOCAL ONLY, NEVER DEPLOYED, and without a token: the
-// dead letters are no tenant's. The redrive changes state, so a web page the developer
-// opens must not reach it: it takes only a body typed `application/json`, which a page of
-// another origin cannot send without a CORS preflight (and nothing here approves one), and
-// both answer only requests naming the loopback host (isForLoopback).
+// `GET /local/dead-letters`, `POST /local/dead-letters/redrive` and `POST
+// /local/dead-letters/replay` on `npm start`: the runtime's dead letters for a person, read
+// by the console and `npm run dead-letters` (docs/local.md#dead-letters). LOCAL ONLY, NEVER
+// DEPLOYED, and without a token: the dead letters are no tenant's. A redrive and a replay
+// change state, so a web page the developer opens must not reach them: they take only a
+// body typed `application/json`, which a page of another origin cannot send without a CORS
+// preflight (and nothing here approves one), and every endpoint answers only requests
+// naming the loopback host (isForLoopback).
 
 export const DEAD_LETTERS_PATH = '/local/dead-letters';
 export const REDRIVE_PATH = '/local/dead-letters/redrive';
+export const REPLAY_PATH = '/local/dead-letters/replay';
 
 /** A stream batch given up, as AWS's on-failure message describes it, with its records' keys instead of the records. */
 export interface StreamFailureView extends Omit<StreamFailure, 'records'> {
@@ -29,7 +37,7 @@ export interface DeadLettersView {
   readonly deadLetterQueues: readonly DeadLetterSummary[];
   /** The stream consumers' on-failure destination, oldest first. */
   readonly streamFailures: readonly StreamFailureView[];
-  /** What to do about them: there is no redrive for a stream batch. */
+  /** What to do about them: fix the cause, then replay them (REPLAY_PATH). */
   readonly streamFailureAdvice: string;
 }
 
@@ -40,10 +48,12 @@ export interface RedriveAnswer {
 }
 
 const redriveRequest = z.strictObject({ queue: z.string() });
+const replayRequest = z.strictObject({ consumer: z.string(), shardId: z.string(), startSequenceNumber: z.string() });
 
 export function deadLetterEndpoints(pipeline: {
   readonly queues: LocalQueues;
   readonly streamFailures: readonly StreamFailure[];
+  replayStreamFailure(batch: StreamBatchRef): Promise<StreamReplayAnswer>;
 }): LocalEndpoint[] {
   return [
     {
@@ -64,23 +74,55 @@ export function deadLetterEndpoints(pipeline: {
       id: 'LocalRedrive',
       serve: (request) => refusal(request) ?? redrive(pipeline.queues, request),
     },
+    {
+      method: 'POST',
+      path: REPLAY_PATH,
+      id: 'LocalReplay',
+      serve: (request) => refusal(request) ?? replay(pipeline, request),
+    },
   ];
 }
 
 /** The same operation as `runtime.queues.redrive(queue)`: SQS's message move task. */
 function redrive(queues: LocalQueues, request: LocalRequest): HttpResponse {
-  if (!/^application\/json\s*(;|$)/i.test(header(request, 'content-type') ?? '')) {
-    return error(415, 'unsupported_media_type', 'send the body as application/json: {"queue": "<queue>"}');
-  }
-  const parsed = redriveRequest.safeParse(parseJson(request.body));
-  if (!parsed.success) {
-    return error(400, 'invalid_json', 'the body must be a JSON object naming one queue: {"queue": "<queue>"}');
-  }
+  const parsed = jsonBody(request, redriveRequest, '{"queue": "<queue>"}');
+  if ('refusal' in parsed) return parsed.refusal;
   const known = queues.deadLetters().map((summary) => summary.queue);
-  const queue = known.find((id) => id === parsed.data.queue);
+  const queue = known.find((id) => id === parsed.body.queue);
   // As the contract's messages, it does not repeat what was sent.
   if (!queue) return error(400, 'unknown_queue', `the queue is none of ${known.join(', ')}`);
   return json(200, { queue, moved: queues.redrive(queue) } satisfies RedriveAnswer);
+}
+
+/** The same operation as `runtime.replayStreamFailure(batch)`: `npm run stream:replay` in AWS. */
+async function replay(
+  pipeline: { replayStreamFailure(batch: StreamBatchRef): Promise<StreamReplayAnswer> },
+  request: LocalRequest,
+): Promise<HttpResponse> {
+  const shape = '{"consumer": "<consumer>", "shardId": "<shard>", "startSequenceNumber": "<sequence number>"}';
+  const parsed = jsonBody(request, replayRequest, shape);
+  if ('refusal' in parsed) return parsed.refusal;
+  try {
+    return json(200, await pipeline.replayStreamFailure(parsed.body));
+  } catch (failure) {
+    if (failure instanceof UnknownStreamBatchError) return error(404, 'unknown_stream_batch', failure.message);
+    if (failure instanceof ReplayInProgressError) return error(409, 'replay_in_progress', failure.message);
+    throw failure;
+  }
+}
+
+/** The body, typed `application/json` and of the schema's shape, or the answer refusing it. */
+function jsonBody<T>(
+  request: LocalRequest,
+  schema: z.ZodMiniType<T>,
+  shape: string,
+): { readonly body: T } | { readonly refusal: HttpResponse } {
+  if (!/^application\/json\s*(;|$)/i.test(header(request, 'content-type') ?? '')) {
+    return { refusal: error(415, 'unsupported_media_type', `send the body as application/json: ${shape}`) };
+  }
+  const parsed = schema.safeParse(parseJson(request.body));
+  if (!parsed.success) return { refusal: error(400, 'invalid_json', `the body must be a JSON object: ${shape}`) };
+  return { body: parsed.data };
 }
 
 function refusal(request: LocalRequest): HttpResponse | undefined {

@@ -15,6 +15,11 @@ export const redriveHint = (queue: QueueId, url: string): string =>
   `once the cause is fixed, redrive with \`npm run dead-letters -- --redrive ${queue} --url ${url}\` ` +
   `or Redrive in ${url}${CONSOLE_PATH} (Dead letters)`;
 
+/** The exact ways to replay a stream batch given up of the runtime at `url`: the command, and the console. */
+export const replayHint = (startSequenceNumber: string, url: string): string =>
+  `once the cause is fixed, replay with \`npm run dead-letters -- --replay ${startSequenceNumber} --url ${url}\` ` +
+  `or Replay in ${url}${CONSOLE_PATH} (Dead letters)`;
+
 /** One queue's dead letters in a line: how many, and the oldest by id and age. */
 export function parkedLine({ queue, name, count, oldest }: DeadLetterSummary): string {
   const first = oldest
@@ -35,14 +40,15 @@ export const startupNotices = (summaries: readonly DeadLetterSummary[], url: str
     );
 
 /**
- * What to do about a stream batch a consumer gave up on: what docs/operations.md#dead-letters
- * tells an operator in AWS, where the on-failure message names the same shard and range.
+ * What to do about a stream batch a consumer gave up on: what docs/operations.md tells an
+ * operator in AWS, where `npm run stream:replay` replays the batch the on-failure message
+ * names by the same shard and range.
  */
 export const STREAM_FAILURE_ADVICE =
-  'Nothing moves these back: a stream batch has no queue to return to, in AWS as here. Find the cause in ' +
-  'npm start’s output (the consumer’s failures, then its ERROR line for the batch) and fix it; then replay the ' +
-  'change each record describes, as docs/operations.md#dead-letters says for AWS: its keys name the item, and a ' +
-  'write that changes the item makes a new stream record. The list is kept in memory: a restart forgets it.';
+  'Find the cause in npm start’s output (the consumer’s failures, then its ERROR line for the batch) and fix it; ' +
+  'then Replay the batch: its records are read again from the stream by its shard and sequence range and handed to ' +
+  'its consumer as before, as `npm run stream:replay` does in AWS (docs/operations.md). A batch replayed in full ' +
+  'leaves the list; the stream keeps records 24 h. The list is kept in memory: a restart forgets it.';
 
 /** An age as a person reads it: whole units of the largest that fits. */
 function roughly(seconds: number): string {

@@ -9,13 +9,14 @@ import { QueueConsumer } from './queue-consumer';
 import { ScheduleRunner } from './schedule-runner';
 import { StreamCheckpoints } from './stream-checkpoints';
 import type { StreamFailure } from './stream-failure';
-import { StreamPoller } from './stream-poller';
+import { type StreamConsumer, StreamPoller } from './stream-poller';
+import { type StreamBatchRef, type StreamReplayAnswer, StreamReplays } from './stream-replays';
 
 // The asynchronous half of the service, run in-process from the consumer list
 // (lib/service CONSUMERS): a stream poller per table-stream consumer, the queues with a
 // consumer loop per queue consumer, a timer per schedule, and the outbox that stands in
-// for SES. The runtime starts `workers` with the others and points the handlers' `queue`
-// and `notifier` ports at `queues` and `outbox`.
+// for SES, and the replays of stream batches given up. The runtime starts `workers` with
+// the others and points the handlers' `queue` and `notifier` ports at `queues` and `outbox`.
 
 export interface PipelineTimings {
   /** Pause between polls of a stream that had nothing new. */
@@ -63,6 +64,8 @@ export interface LocalPipelineOptions {
   readonly log: RuntimeLog;
   /** Added to the ERROR line of a move to a dead-letter queue (LocalQueuesOptions.redriveHint). */
   readonly redriveHint?: LocalQueuesOptions['redriveHint'];
+  /** Added to the ERROR line of a stream batch given up: how to replay it. */
+  readonly replayHint?: (startSequenceNumber: string) => string | undefined;
 }
 
 export interface LocalPipeline {
@@ -71,14 +74,20 @@ export interface LocalPipeline {
   readonly outbox: LocalOutbox;
   /** The on-failure destination of every stream consumer, oldest first. */
   readonly streamFailures: readonly StreamFailure[];
+  /**
+   * Replays a batch in `streamFailures` to its consumer, read again from the stream by its
+   * range (lib/stream-replay/); one replayed in full leaves the list. Rejects with
+   * UnknownStreamBatchError when no consumer gave up on a batch there.
+   */
+  replayStreamFailure(batch: StreamBatchRef): Promise<StreamReplayAnswer>;
   /** Runs a schedule consumer now (after a run in progress); resolves with its result. */
   runSchedule(id: string): Promise<unknown>;
   /**
    * Resolves once the pipeline is at rest: every stream consumer has polled its stream
    * and found nothing new, every queue that has a consumer is empty (no visible, delayed or
    * in-flight message, so failed messages are retried or dead-lettered first), no schedule
-   * is running, and no work happened meanwhile. A queue without a consumer keeps its
-   * messages and does not count. Rejects, naming what is still busy, once `timeoutMs` pass
+   * is running or waiting to try a failed run again, and no work happened meanwhile. A
+   * queue without a consumer keeps its messages and does not count. Rejects, naming what is still busy, once `timeoutMs` pass
    * with no batch or schedule finished: a slow machine's pipeline is waited for as long as
    * it makes progress (docs/testing.md#on-a-busy-machine).
    */
@@ -99,11 +108,13 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
   });
   const streamFailures: StreamFailure[] = [];
   const schedules = new Map<string, ScheduleRunner>();
+  const streamConsumers: StreamConsumer[] = [];
 
   const workers = options.consumers.map((consumer): PipelineWorker => {
     const { source } = consumer;
     switch (source.kind) {
       case 'table-stream':
+        streamConsumers.push({ ...consumer, source });
         return new StreamPoller(
           { ...consumer, source },
           {
@@ -119,6 +130,7 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
             ),
             activity,
             failures: streamFailures,
+            replayHint: options.replayHint,
           },
         );
       case 'queue':
@@ -132,6 +144,8 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
         return unknownSource(source);
     }
   });
+  const replays = new StreamReplays({ consumers: streamConsumers, failures: streamFailures, activity, region });
+  workers.push(replays);
   const ids = workers.map((worker) => worker.name);
   const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
   if (duplicate) throw new Error(`two consumers are named ${duplicate}`);
@@ -141,6 +155,7 @@ export function createLocalPipeline(options: LocalPipelineOptions): LocalPipelin
     queues,
     outbox: new LocalOutbox(options.outboxDir, log),
     streamFailures,
+    replayStreamFailure: (batch) => replays.replay(batch),
     runSchedule: (id) => {
       const runner = schedules.get(id);
       if (!runner)

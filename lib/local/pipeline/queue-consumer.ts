@@ -1,10 +1,10 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { type BatchOutcome, batchOutcome } from '#lib/event-source-mapping/batch-outcome';
 import type { ConsumerDefinition, ConsumerSource } from '#lib/service/index';
 import { LOCAL_ACCOUNT_ID } from '../aws-account';
 import type { WorkerContext } from '../background-worker';
 import { consumerFunction } from '../lambda-invoker';
 import { describeError } from '../log';
-import { type BatchOutcome, batchOutcome } from './batch-outcome';
 import type { LocalQueue, ReceivedMessage } from './local-queue';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { PollerScaling } from './poller-scaling';

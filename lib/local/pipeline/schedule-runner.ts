@@ -79,8 +79,10 @@ export class ScheduleRunner implements PipelineWorker {
     // Nothing to poll: a settle() must not trigger a run.
   }
 
+  /** While a run is running, and while a failed timed run waits for its next try: that try is work to come. */
   busy(): string | undefined {
-    return this.unfinished > 0 ? `schedule ${this.name} is running` : undefined;
+    if (this.unfinished > 0) return `schedule ${this.name} is running`;
+    return this.retrying ? `schedule ${this.name} waits to try a failed run again` : undefined;
   }
 
   /** Runs the handler once, after any run in progress; resolves with its result. */

@@ -1,4 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
+import type { StreamBatchInfo } from '#lib/event-source-mapping/stream-batch-info';
 
 // The local stream consumers' on-failure destination: what Lambda would send for a batch
 // that exhausted its retries, kept in memory (LocalRuntime.streamFailures) with its records.
@@ -11,15 +12,7 @@ export interface StreamFailure {
   readonly attempts: number;
   readonly error: string;
   readonly at: string;
-  readonly batchInfo: {
-    readonly shardId: string;
-    readonly startSequenceNumber: string;
-    readonly endSequenceNumber: string;
-    readonly approximateArrivalOfFirstRecord?: string;
-    readonly approximateArrivalOfLastRecord?: string;
-    readonly batchSize: number;
-    readonly streamArn: string;
-  };
+  readonly batchInfo: StreamBatchInfo;
   /** Not in AWS's destination message (it names the range only); kept locally to inspect. */
   readonly records: readonly DynamoDBRecord[];
 }

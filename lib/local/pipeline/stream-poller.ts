@@ -1,14 +1,14 @@
 import type { DynamoDBRecord } from 'aws-lambda';
+import { type BatchOutcome, batchOutcome } from '#lib/event-source-mapping/batch-outcome';
+import { type FilterPattern, passesFilters } from '#lib/event-source-mapping/stream-filter';
 import { type ConsumerDefinition, type ConsumerSource, streamFilterPattern } from '#lib/service/index';
 import type { WorkerContext } from '../background-worker';
 import { consumerFunction } from '../lambda-invoker';
 import { describeError } from '../log';
-import { type BatchOutcome, batchOutcome } from './batch-outcome';
 import type { Activity, PipelineWorker } from './pipeline-worker';
 import { Sleeper } from './sleeper';
 import type { StreamCheckpoints } from './stream-checkpoints';
 import { type StreamFailure, streamFailure } from './stream-failure';
-import { type FilterPattern, passesFilters } from './stream-filter';
 import { partitionedBy } from './stream-partitioning';
 import { type LaneState, type ShardState, StreamShards } from './stream-shards';
 
@@ -62,6 +62,8 @@ export class StreamPoller implements PipelineWorker {
       readonly activity: Activity;
       /** The on-failure destination. */
       readonly failures: StreamFailure[];
+      /** Added to the ERROR line of a batch given up: how to replay it (LocalPipelineOptions.replayHint). */
+      readonly replayHint?: (startSequenceNumber: string) => string | undefined;
     },
   ) {
     this.name = consumer.id;
@@ -229,7 +231,9 @@ export class StreamPoller implements PipelineWorker {
     const batch = { shardId: shard.id, streamArn: this.started.shards.streamArn, records };
     const failure = streamFailure(this.name, batch, lane.failures, error);
     this.options.failures.push(failure);
-    this.started.context.log('error', `${this.name} gave up on a stream batch; sent to the on-failure destination`, {
+    const hint = this.options.replayHint?.(failure.batchInfo.startSequenceNumber);
+    const message = `${this.name} gave up on a stream batch; sent to the on-failure destination`;
+    this.started.context.log('error', hint ? `${message}; ${hint}` : message, {
       ...failure.batchInfo,
       attempts: failure.attempts,
       error,

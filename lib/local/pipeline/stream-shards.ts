@@ -10,11 +10,11 @@ import {
   TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { toLambdaRecord } from '#lib/event-source-mapping/stream-records';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../aws-account';
 import type { RuntimeLog } from '../log';
 import type { StreamCheckpoints } from './stream-checkpoints';
 import type { StreamPartitioning } from './stream-partitioning';
-import { toLambdaRecord } from './stream-records';
 
 /** One shard as a consumer reads it. */
 export interface ShardState {

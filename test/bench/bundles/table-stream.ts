@@ -5,9 +5,9 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { type FilterPattern, passesFilters } from '#lib/event-source-mapping/stream-filter';
+import { toLambdaRecord } from '#lib/event-source-mapping/stream-records';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#lib/local/aws-account';
-import { type FilterPattern, passesFilters } from '#lib/local/pipeline/stream-filter';
-import { toLambdaRecord } from '#lib/local/pipeline/stream-records';
 import { STREAM_ROUTER, streamFilterPattern } from '#lib/service/index';
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { setLogSink } from '#shared/logger';
 import { chromiumPath, launchChromium, NO_CHROMIUM } from '#test/support/chromium';
-import { deadLetteredAccount, OutageInvoker } from '#test/support/dead-letters';
+import { deadLetteredAccount, givenUpAccount, OutageInvoker } from '#test/support/dead-letters';
 import { api, startTestRuntime } from '../harness';
 import { startReceiver } from '../webhooks/receiver';
 
@@ -204,6 +204,22 @@ describe.skipIf(!executablePath)('sandbox console in headless Chromium', () => {
       '200: 1 message(s) of verification moved back to their queue, each as a new message',
     );
     await text(row.locator('td.count')).toBe('0');
+    await text(page.locator(`#accounts tr[data-id="${id}"] .badge`).first()).toBe('valid');
+  });
+
+  it('replays a stream batch the router gave up on from the Dead letters view: the account settles and the batch leaves the list', async () => {
+    const { id, failure } = await givenUpAccount(runtime, invoker, partner);
+    const { startSequenceNumber, batchSize } = failure.batchInfo;
+    const row = page.locator(`#stream-failures tr[data-start-sequence-number="${startSequenceNumber}"]`);
+    await text(row.locator('td').first()).toBe('StreamRouter');
+    invoker.down.clear();
+
+    await row.getByRole('button', { name: 'Replay' }).click();
+
+    await text(page.locator('#replay-output')).toBe(
+      `200: replayed ${batchSize} record(s) to StreamRouter, which processed them`,
+    );
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
     await text(page.locator(`#accounts tr[data-id="${id}"] .badge`).first()).toBe('valid');
   });
 

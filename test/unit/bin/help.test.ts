@@ -37,6 +37,7 @@ describe('every command in bin/', () => {
       'openapi.ts',
       'persons-reindex.ts',
       'screening-spellings.ts',
+      'stream-replay.ts',
       'token.ts',
       'webhook-receiver.ts',
     ]);

@@ -1,17 +1,15 @@
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '#lib/local/runtime';
-import { REPO_ROOT } from '#lib/repo-root';
 import { api, startTestRuntime } from '#test/integration/harness';
-import { deadLetteredAccount, OutageInvoker } from '#test/support/dead-letters';
+import { runCommand } from '#test/support/commands';
+import { deadLetteredAccount, givenUpAccount, OutageInvoker } from '#test/support/dead-letters';
 
 /**
  * docs/local.md#dead-letters: `npm run dead-letters` (bin/dead-letters.ts) lists the dead
  * letters of a running `npm start` and, with `--redrive <queue>` or `--all`, redrives them
- * through its endpoints; without a runtime to talk to it says so in one line.
+ * through its endpoints, and with `--replay <sequence number>` replays the stream batch
+ * given up that starts there; without a runtime to talk to it says so in one line.
  */
 const invoker = new OutageInvoker();
 let runtime: LocalRuntime;
@@ -24,19 +22,7 @@ beforeAll(async () => {
 afterAll(() => runtime?.stop());
 
 /** Runs the command as `npm run dead-letters -- <args>` does; resolves whatever its exit code. */
-async function deadLetters(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      join(REPO_ROOT, 'node_modules/.bin/tsx'),
-      ['bin/dead-letters.ts', ...args],
-      { cwd: REPO_ROOT },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const deadLetters = (...args: string[]) => runCommand('dead-letters.ts', args);
 
 const accountStatus = async (id: string) =>
   (await partner.get(`/verify/accounts/${id}`)).body.account.verification_status;
@@ -82,6 +68,29 @@ describe('npm run dead-letters', () => {
     expect(answer.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^unknown_queue: the queue is none of verification, statementCodeEmails, /),
     ]);
+  });
+
+  it('lists a stream batch given up with the way to replay it, and replays it with --replay: the account is verified', async () => {
+    const { id, failure } = await givenUpAccount(runtime, invoker, partner);
+    const { startSequenceNumber, batchSize } = failure.batchInfo;
+
+    const listing = await deadLetters('--url', runtime.url);
+    expect(listing.stdout).toContain(`npm run dead-letters -- --replay ${startSequenceNumber} --url ${runtime.url}`);
+
+    invoker.down.clear();
+    const replayed = await deadLetters('--url', runtime.url, '--replay', startSequenceNumber);
+    expect(replayed).toMatchObject({ code: 0, stderr: '' });
+    expect(replayed.stdout.trim()).toMatch(
+      new RegExp(`^StreamRouter from ${startSequenceNumber}: replayed ${batchSize} record\\(s\\) to StreamRouter`),
+    );
+    await runtime.settle();
+    expect(await accountStatus(id)).not.toBe('pending');
+
+    const again = await deadLetters('--url', runtime.url, '--replay', startSequenceNumber);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe(
+      `no stream batch given up at ${runtime.url} starts at ${startSequenceNumber}: npm run dead-letters lists them`,
+    );
   });
 
   it('says in one line that no runtime answers at the URL, and exits 1', async () => {

@@ -168,6 +168,8 @@ describe('GET /local/dead-letters and POST /local/dead-letters/redrive', () => {
     ]);
     expect(JSON.stringify(streamFailures)).toContain(created.body.account.id);
     expect(JSON.stringify(streamFailures)).not.toContain('Jane Doe');
-    expect(streamFailureAdvice).toMatch(/^Nothing moves these back/);
+    expect(streamFailureAdvice).toMatch(
+      /^Find the cause .*; then Replay the batch: its records are read again from the stream/,
+    );
   });
 });

@@ -3,11 +3,12 @@ import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogLevel } from '#lib/local/log';
+import { partitionedBy } from '#lib/local/pipeline/stream-partitioning';
 import type { LocalRuntime } from '#lib/local/runtime';
 import { documentClient } from '#shared/db/document-client';
 import { FAST_TIMINGS, STREAM_FIXTURES } from '#test/integration/fixtures/pipeline-consumers';
 import { fixtureStore } from '#test/integration/fixtures/pipeline-store';
-import { startTestRuntime } from '#test/integration/harness';
+import { api, startTestRuntime } from '#test/integration/harness';
 
 /**
  * The stream poller against DynamoDB Local's real stream, with fixture consumers: the event
@@ -195,5 +196,54 @@ describe('stream poller (as a Lambda event source mapping on the table stream)',
     }
     expect(store.failedOnce.has(poisoned)).toBe(true);
     expect(runtime.streamFailures.filter((f) => f.consumer === 'ParallelStream')).toEqual([]);
+  });
+
+  it('replays a batch given up with exactly its records, read again by its range: its own partition keys’, not another lane’s written between them', async () => {
+    // ParallelStream splits the shard into 3 lanes by partition key: two keys of one lane, one of another.
+    const lanes = partitionedBy({ KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] }, 3);
+    const laneOf = (pk: string) => lanes.laneOf({ dynamodb: { Keys: { pk: { S: pk } } } });
+    const keyIn = (prefix: string, wanted: (lane: number) => boolean) => {
+      for (;;) {
+        const pk = unique(prefix);
+        if (wanted(laneOf(pk))) return pk;
+      }
+    };
+    const first = unique('parallel-poison');
+    const last = keyIn('parallel-poison', (lane) => lane === laneOf(first));
+    const other = keyIn('parallel', (lane) => lane !== laneOf(first));
+    await putAll([
+      { pk: first, entity: 'parallel', fail: 'always' },
+      { pk: other, entity: 'parallel' },
+      { pk: last, entity: 'parallel', fail: 'always' },
+    ]);
+    await runtime.settle();
+    const failure = runtime.streamFailures.find((f) => f.records.some((record) => keyOf(record) === first));
+    if (!failure) throw new Error('ParallelStream gave up no batch');
+    expect(failure.records.map(keyOf)).toEqual([first, last]);
+    const otherSequence = BigInt(
+      recordsOf('ParallelStream').find((record) => keyOf(record) === other)?.dynamodb?.SequenceNumber ?? 0,
+    );
+    // The batch's range holds the other lane's record, which the consumer got in a batch of its own.
+    expect(otherSequence > BigInt(failure.batchInfo.startSequenceNumber)).toBe(true);
+    expect(otherSequence < BigInt(failure.batchInfo.endSequenceNumber)).toBe(true);
+    const invocationsBefore = store.streamInvocations.length;
+
+    const answer = await api(runtime).post(
+      '/local/dead-letters/replay',
+      {
+        consumer: 'ParallelStream',
+        shardId: failure.batchInfo.shardId,
+        startSequenceNumber: failure.batchInfo.startSequenceNumber,
+      },
+      { contract: false },
+    );
+
+    // The fixture fails these records always: the replay fails too, and the batch stays given up.
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ result: 'failed', records: 2 });
+    expect(store.streamInvocations.slice(invocationsBefore)).toEqual([
+      { consumer: 'ParallelStream', records: failure.records },
+    ]);
+    expect(runtime.streamFailures).toContain(failure);
   });
 });

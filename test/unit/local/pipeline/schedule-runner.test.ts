@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Availability } from '#lib/local/availability';
+import { settle } from '#lib/local/pipeline/local-pipeline';
 import { Activity, type PipelineWorker } from '#lib/local/pipeline/pipeline-worker';
 import { asAsyncInvocation, LAMBDA_ASYNC_RETRIES, ScheduleRunner } from '#lib/local/pipeline/schedule-runner';
 import { fakeWorkerContext } from './fake-worker-context';
@@ -87,5 +88,42 @@ describe('schedule runner', () => {
     await expect(asAsyncInvocation(broken, wait)).rejects.toThrow('table gone');
     expect(failing).toBe(1 + LAMBDA_ASYNC_RETRIES);
     expect(LAMBDA_ASYNC_RETRIES).toBe(2);
+  });
+
+  it('is busy while it waits to try a failed timed run again, so settle() waits for the next try', async () => {
+    const activity = new Activity();
+    let tries = 0;
+    let firstTried = () => {};
+    const firstTry = new Promise<void>((resolve) => {
+      firstTried = resolve;
+    });
+    const runner = new ScheduleRunner(
+      {
+        id: 'Nightly',
+        handler: 'unused.ts',
+        // Ticks far enough apart that settle() finds a quiet moment between them.
+        source: { kind: 'schedule', cron: { minute: '0', hour: '3' }, localEveryMs: 100 },
+        table: { actions: [] },
+        timeoutSeconds: 5,
+      },
+      { activity, region: 'us-east-1' },
+    );
+    runner.start(
+      fakeWorkerContext(async () => {
+        if (++tries > 1) return tries;
+        firstTried();
+        throw new Error('socket hang up');
+      }),
+    );
+    stopLater.push(runner);
+
+    await firstTry;
+    // The failure reaches the runner (promise callbacks only), which now waits a second to try again.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(tries).toBe(1);
+    expect(runner.busy()).toMatch(/^schedule Nightly /);
+
+    await settle([runner], activity, 10_000);
+    expect(tries).toBeGreaterThanOrEqual(2);
   });
 });

@@ -8,7 +8,7 @@ import type { AttributeValue, DynamoDBRecord, StreamRecord } from 'aws-lambda';
 
 export interface StreamSource {
   readonly streamArn: string;
-  /** The runtime's region: DynamoDB Local answers `ddblocal`, which no Lambda event carries. */
+  /** The region Lambda names: the stream's in AWS; locally the runtime's, as DynamoDB Local's ARNs say `ddblocal`. */
   readonly region: string;
 }
 

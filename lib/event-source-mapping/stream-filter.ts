@@ -1,5 +1,6 @@
-// Lambda event filtering (FilterCriteria), applied by the local stream poller exactly as
-// the event source mapping applies it in AWS: each pattern is matched against the record
+// Lambda event filtering (FilterCriteria), applied by the local stream poller, and by a
+// replay of a stream batch given up (lib/stream-replay/), exactly as the event source
+// mapping applies it in AWS: each pattern is matched against the record
 // in Lambda's event format, a record passes when it matches ANY of the patterns, and a
 // record that matches none is dropped before the function is invoked (its sequence number
 // still counts as processed). An empty list of patterns lets everything through.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FilterPatternError, matchesPattern, passesFilters } from '#lib/local/pipeline/stream-filter';
+import { FilterPatternError, matchesPattern, passesFilters } from '#lib/event-source-mapping/stream-filter';
 import { CONSUMERS, type StreamFilter, streamFilterPattern } from '#lib/service/index';
 
 /** A stream record in Lambda's format, reduced to what filters look at. */

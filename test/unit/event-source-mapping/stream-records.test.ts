@@ -1,6 +1,6 @@
 import type { _Record } from '@aws-sdk/client-dynamodb-streams';
 import { describe, expect, it } from 'vitest';
-import { toLambdaRecord } from '#lib/local/pipeline/stream-records';
+import { toLambdaRecord } from '#lib/event-source-mapping/stream-records';
 
 const STREAM_ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/2026-01-01T00:00:00.000';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchOutcome } from '#lib/local/pipeline/batch-outcome';
+import { batchOutcome } from '#lib/event-source-mapping/batch-outcome';
 
 describe('batch responses (ReportBatchItemFailures rules, streams and SQS alike)', () => {
   const ids = ['m1', 'm2', 'm3'];
