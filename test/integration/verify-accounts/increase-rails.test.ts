@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bankWaits } from '#shared/db/verify-accounts/index';
-import { storedItem, useIncreaseRails } from './support';
+import { captureMetrics, countOf } from '#test/support/metrics';
+import { CLOSED, storedItem, useIncreaseRails } from './support';
 
 /**
  * Real rails through the Increase adapter, end to end on the local runtime and a local
@@ -9,8 +10,18 @@ import { storedItem, useIncreaseRails } from './support';
  * comes), a window ended with no return makes the account valid, and the statement code
  * Increase carried in the credit proves control.
  */
-const { env, created, account, windowsEnded, increase, delivered, validAfterItsWindow, returnedNotice } =
-  useIncreaseRails();
+const metrics = captureMetrics();
+const {
+  env,
+  created,
+  account,
+  increase,
+  createdLongAgo,
+  windowsEnded,
+  validAfterItsWindow,
+  delivered,
+  returnedNotice,
+} = useIncreaseRails();
 
 describe('real rails through Increase', () => {
   it('sends both prenotifications once and keeps the account pending', async () => {
@@ -29,21 +40,14 @@ describe('real rails through Increase', () => {
     await delivered(
       increase.fake.webhookFor(increase.fake.prenotificationByKey(`tenant-alice.${id}.status.1`)?.id as string),
     );
-    expect(await account(id)).toMatchObject({
-      verification_status: 'closed',
-      status_reason: 'closed_account',
-      debit_status: 'failed',
-      debit_status_reason: 'closed_account',
-    });
+    expect(await account(id)).toMatchObject(CLOSED);
     expect((await storedItem(env.runtime, 'tenant-alice', id))?.version).toBe(2);
   });
 
   it('a debit prenotification returned R16, then the window ends: valid, debits blocked', async () => {
-    increase.fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
-    const id = await created();
+    const id = await createdLongAgo();
     await delivered(returnedNotice(id, 'debit', 'account_frozen_entry_returned_per_ofac_instruction'));
     expect(await account(id)).toMatchObject({ verification_status: 'pending' });
-    increase.fake.submitPrenotifications();
     await windowsEnded();
     expect(await account(id)).toMatchObject({
       verification_status: 'valid',
@@ -53,10 +57,7 @@ describe('real rails through Increase', () => {
   });
 
   it('a prenotification Increase held and never sent proves nothing: at the window’s end the account is failed, not valid', async () => {
-    increase.fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
-    const id = await created();
-    increase.fake.options.now = () => new Date();
-    increase.fake.submitPrenotifications();
+    const id = await createdLongAgo();
     increase.fake.holdPrenotification(increase.fake.prenotificationByKey(`tenant-alice.${id}.status.1`)?.id as string);
     await windowsEnded();
     expect(await account(id)).toMatchObject({
@@ -114,7 +115,7 @@ describe('real rails through Increase', () => {
     expect(await account(id)).toMatchObject({ verification_status: 'closed', status_reason: 'closed_account' });
   });
 
-  it('a statement credit the holder’s bank returned cancels control, with an event, and its code no longer proves it', async () => {
+  it('a statement credit the holder’s bank returned cancels control, with an event, counted once; its code no longer proves it', async () => {
     const id = await validAfterItsWindow({ type: 'control' });
     const credit = increase.fake.transferByKey(`tenant-alice.${id}.credit.1`);
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
@@ -129,6 +130,7 @@ describe('real rails through Increase', () => {
     expect(answer.body).toMatchObject({ error_code: 'control_canceled' });
     // Valid (version 2), control canceled (3): the repeated notice wrote nothing.
     expect((await storedItem(env.runtime, 'tenant-alice', id))?.version).toBe(3);
+    expect(countOf(metrics, 'StatementCreditReturned')).toBe(1);
   });
 
   it('a forged notice is refused and changes nothing', async () => {

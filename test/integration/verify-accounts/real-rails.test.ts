@@ -4,7 +4,7 @@ import { completeVerification } from '#functions/verify-accounts/complete-verifi
 import { bankWaits } from '#shared/db/verify-accounts/index';
 import { createLogger } from '#shared/logger';
 import { RailsBank } from '#test/support/rails-bank';
-import { storedItem, useRailsRuntime } from './support';
+import { CLOSED, storedItem, useRailsRuntime } from './support';
 
 /**
  * A bank on real rails (docs/api.md#real-rails), through the local runtime: an account
@@ -47,13 +47,6 @@ const VALID_NOTHING_MATCHED = {
   ownership_status: 'not_found',
   person: { first_name_match: 'not_found', last_name_match: 'not_found' },
 };
-
-const CLOSED = {
-  verification_status: 'closed',
-  status_reason: 'closed_account',
-  debit_status: 'failed',
-  debit_status_reason: 'closed_account',
-} as const;
 
 describe('real rails: an account waits for its prenotifications', () => {
   it('stays pending with both checks kept, sent once however often the worker runs', async () => {

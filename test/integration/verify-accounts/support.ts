@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
 import { FakeIncrease } from '#lib/local/fake-increase';
 import type { LocalRuntime, LocalRuntimeOptions } from '#lib/local/runtime';
+import { CONSUMERS, type ConsumerDefinition } from '#lib/service/index';
 import type { BankProvider } from '#shared/bank/bank-provider';
 import { IncreaseBank } from '#shared/bank/increase/increase-bank';
 import { bank } from '#shared/bank/index';
@@ -87,14 +88,40 @@ export function useRailsRuntime(bank: () => BankProvider, options: Partial<Local
 const DAY_MS = 24 * 3600_000;
 
 /**
+ * The service's consumers with these schedules' own timers turned off (a day apart): the
+ * test runs them (`runSchedule`), so what they find does not depend on how fast the
+ * machine is.
+ */
+export function schedulesRunByTheTest(...ids: string[]): ConsumerDefinition[] {
+  return CONSUMERS.map((consumer) =>
+    ids.includes(consumer.id) && consumer.source.kind === 'schedule'
+      ? { ...consumer, source: { ...consumer.source, localEveryMs: DAY_MS } }
+      : consumer,
+  );
+}
+
+/** What a return saying the account is closed (R02) makes of it. */
+export const CLOSED = {
+  verification_status: 'closed',
+  status_reason: 'closed_account',
+  debit_status: 'failed',
+  debit_status_reason: 'closed_account',
+} as const;
+
+/**
  * `useRailsRuntime` on the Increase adapter and a local fake of Increase (lib/local/fake-increase.ts,
  * started once for the file: `increase.fake`, its clock the real one at the start of each
- * test), with what every test of it does:
+ * test). The tests date entries days back, so the schedules that look at dates
+ * (BankReturnWindows, StatementCodeExpiry) run only when a test runs them. With what every
+ * test of it does:
+ * - `createdLongAgo`: an account whose prenotifications Increase made 10 days ago, so their
+ *   return window has ended, not yet settled (the fake's clock is left then);
+ * - `windowsEnded`: Increase submits what it still holds to send (it does within the day),
+ *   then BankReturnWindows settles the checks whose window ended;
+ * - `validAfterItsWindow`: both, so the account is valid; a control account's credit is
+ *   sent then, dated `creditSentAt` (now by default);
  * - `delivered`: a signed notice as the webhook route takes it, each outcome the adapter
  *   reads applied, its metrics written as at the end of an invocation, the pipeline settled;
- * - `validAfterItsWindow`: an account whose prenotifications Increase submitted 10 days ago
- *   and which stayed silent, settled valid by BankReturnWindows; a control account's credit
- *   is sent then, dated `creditSentAt`;
  * - `returnedNotice`: the notice of the account's first prenotification of `kind`, returned.
  */
 export function useIncreaseRails() {
@@ -104,15 +131,18 @@ export function useIncreaseRails() {
     increase.fake = await FakeIncrease.start();
   });
   afterAll(() => increase.fake?.stop());
-  const rails = useRailsRuntime(() => {
-    increase.fake.options.now = () => new Date();
-    return new IncreaseBank({
-      apiKey: increase.fake.options.apiKey,
-      webhookSecret: increase.fake.options.webhookSecret,
-      accountId: 'account_in71c4amph0vgo2qllky',
-      baseURL: increase.fake.url,
-    });
-  });
+  const rails = useRailsRuntime(
+    () => {
+      increase.fake.options.now = () => new Date();
+      return new IncreaseBank({
+        apiKey: increase.fake.options.apiKey,
+        webhookSecret: increase.fake.options.webhookSecret,
+        accountId: 'account_in71c4amph0vgo2qllky',
+        baseURL: increase.fake.url,
+      });
+    },
+    { consumers: schedulesRunByTheTest('BankReturnWindows', 'StatementCodeExpiry') },
+  );
 
   async function delivered(notice: { body: string; headers: Record<string, string> }): Promise<void> {
     for (const outcome of (await bank().readNotice?.(notice.body, notice.headers)) ?? []) {
@@ -122,15 +152,23 @@ export function useIncreaseRails() {
     await rails.env.runtime.settle();
   }
 
-  async function validAfterItsWindow(
-    over: Record<string, unknown> = {},
-    { creditSentAt }: { creditSentAt?: Date } = {},
-  ): Promise<string> {
+  async function createdLongAgo(over: Record<string, unknown> = {}): Promise<string> {
     increase.fake.options.now = () => new Date(Date.now() - 10 * DAY_MS);
-    const id = await rails.created(over);
-    increase.fake.options.now = () => creditSentAt ?? new Date();
+    return rails.created(over);
+  }
+
+  async function windowsEnded(): Promise<void> {
     increase.fake.submitPrenotifications();
     await rails.windowsEnded();
+  }
+
+  async function validAfterItsWindow(
+    over: Record<string, unknown> = {},
+    { creditSentAt = new Date() }: { creditSentAt?: Date } = {},
+  ): Promise<string> {
+    const id = await createdLongAgo(over);
+    increase.fake.options.now = () => creditSentAt;
+    await windowsEnded();
     increase.fake.options.now = () => new Date();
     return id;
   }
@@ -146,5 +184,5 @@ export function useIncreaseRails() {
     return increase.fake.webhookFor(prenote.id);
   }
 
-  return { ...rails, increase, delivered, validAfterItsWindow, returnedNotice };
+  return { ...rails, increase, createdLongAgo, windowsEnded, validAfterItsWindow, delivered, returnedNotice };
 }
