@@ -48,6 +48,27 @@ describe('a statement credit returned after its code expired', () => {
     expect(await version(id)).toBe(3);
     expect(countOf(metrics, 'StatementCreditReturned')).toBe(0);
   });
+
+  it('expired but not yet canceled by the daily expiry, it changes nothing either: the expiry cancels control, once, and the account stays valid', async () => {
+    const { id, credit } = await expiredCredit();
+
+    increase.fake.returnTransfer(credit.id, 'no_account');
+    await delivered(increase.fake.webhookFor(credit.id));
+    // Expired 5 days after it was sent, whether or not the expiry has run yet.
+    const submitted = await env.clients.alice.post(`/verify/accounts/${id}/control`, {
+      statement_code: credit.company_name?.slice(-4),
+    });
+    expect(submitted.body).toMatchObject({ error_code: 'control_canceled' });
+    await expiryRan();
+
+    expect(await account(id)).toMatchObject({
+      verification_status: 'valid',
+      debit_status: 'valid',
+      control_status: 'canceled',
+    });
+    expect(await version(id)).toBe(3);
+    expect(countOf(metrics, 'StatementCreditReturned')).toBe(0);
+  });
 });
 
 /** What a notification of change correcting the account number (C01) makes of the account. */
