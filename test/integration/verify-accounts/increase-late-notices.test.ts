@@ -107,18 +107,38 @@ function prenotificationOf(id: string, kind: 'status' | 'debit', attempt = 1) {
 }
 
 describe('a prenotification that tells twice: a notification of change, then a return', () => {
-  it('a return after a notification of change that settled the account changes nothing: invalid as given, no second change', async () => {
-    const id = await created();
+  it.each([
+    ['told when it came', true],
+    ['whose notice never came', false],
+  ])(
+    'a notification of change %s, then a return: the change decides, as the earlier, and the return changes nothing',
+    async (_, changeTold) => {
+      const id = await created();
+      const status = prenotificationOf(id, 'status');
+      status.changed('incorrect_account_number', daysAgo(1));
+      if (changeTold) {
+        await status.told();
+        expect(await account(id)).toMatchObject(INVALID_AS_GIVEN);
+      }
+      status.returned('account_closed', new Date());
+
+      await status.told();
+
+      expect(await account(id)).toMatchObject(INVALID_AS_GIVEN);
+      // Created (1), settled once (2).
+      expect(await version(id)).toBe(2);
+    },
+  );
+
+  it('neither notice ever came: at the window’s end the change decides too, being the earlier', async () => {
+    const id = await createdLongAgo();
     const status = prenotificationOf(id, 'status');
-    status.changed('incorrect_account_number', daysAgo(1));
-    await status.told();
-    expect(await account(id)).toMatchObject(INVALID_AS_GIVEN);
+    status.changed('incorrect_account_number', daysAgo(9));
+    status.returned('account_closed', daysAgo(8));
 
-    status.returned('account_closed', new Date());
-    await status.told();
+    await windowsEnded();
 
     expect(await account(id)).toMatchObject(INVALID_AS_GIVEN);
-    expect(await version(id)).toBe(2);
   });
 
   it('a notification of change that decides nothing (C05, a savings account), then a return: the return decides', async () => {
