@@ -30,30 +30,39 @@ async function expiryRan(): Promise<void> {
   await env.runtime.settle();
 }
 
+/** The holder's bank returns the credit, saying there is no such account (R03), and Increase's notice of it is taken. */
+async function returnedNoAccount(credit: { id: string }): Promise<void> {
+  increase.fake.returnTransfer(credit.id, 'no_account');
+  await delivered(increase.fake.webhookFor(credit.id));
+}
+
+/** Control canceled by the expiry alone: the account's statuses as they were, no return counted. */
+async function expectCanceledByTheExpiryAlone(id: string): Promise<void> {
+  expect(await account(id)).toMatchObject({
+    verification_status: 'valid',
+    debit_status: 'valid',
+    control_status: 'canceled',
+  });
+  // Valid with its credit (version 2), control canceled by the expiry (3): the return wrote nothing.
+  expect(await version(id)).toBe(3);
+  expect(countOf(metrics, 'StatementCreditReturned')).toBe(0);
+}
+
 describe('a statement credit returned after its code expired', () => {
   it('once the expiry canceled control, a return saying the account is gone (R03) changes nothing: still valid, no event, not counted', async () => {
     const { id, credit } = await expiredCredit();
     await expiryRan();
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'canceled' });
 
-    increase.fake.returnTransfer(credit.id, 'no_account');
-    await delivered(increase.fake.webhookFor(credit.id));
+    await returnedNoAccount(credit);
 
-    expect(await account(id)).toMatchObject({
-      verification_status: 'valid',
-      debit_status: 'valid',
-      control_status: 'canceled',
-    });
-    // Valid with its credit (version 2), control canceled by the expiry (3): the return wrote nothing.
-    expect(await version(id)).toBe(3);
-    expect(countOf(metrics, 'StatementCreditReturned')).toBe(0);
+    await expectCanceledByTheExpiryAlone(id);
   });
 
   it('expired but not yet canceled by the daily expiry, it changes nothing either: the expiry cancels control, once, and the account stays valid', async () => {
     const { id, credit } = await expiredCredit();
 
-    increase.fake.returnTransfer(credit.id, 'no_account');
-    await delivered(increase.fake.webhookFor(credit.id));
+    await returnedNoAccount(credit);
     // Expired 5 days after it was sent, whether or not the expiry has run yet.
     const submitted = await env.clients.alice.post(`/verify/accounts/${id}/control`, {
       statement_code: credit.company_name?.slice(-4),
@@ -61,13 +70,7 @@ describe('a statement credit returned after its code expired', () => {
     expect(submitted.body).toMatchObject({ error_code: 'control_canceled' });
     await expiryRan();
 
-    expect(await account(id)).toMatchObject({
-      verification_status: 'valid',
-      debit_status: 'valid',
-      control_status: 'canceled',
-    });
-    expect(await version(id)).toBe(3);
-    expect(countOf(metrics, 'StatementCreditReturned')).toBe(0);
+    await expectCanceledByTheExpiryAlone(id);
   });
 });
 
@@ -108,23 +111,39 @@ function prenotificationOf(id: string, kind: 'status' | 'debit', attempt = 1) {
 
 describe('a prenotification that tells twice: a notification of change, then a return', () => {
   it.each([
-    ['told when it came', true],
-    ['whose notice never came', false],
-  ])(
-    'a notification of change %s, then a return: the change decides, as the earlier, and the return changes nothing',
-    async (_, changeTold) => {
+    [
+      'correcting the account number (C01), told when it came',
+      'incorrect_account_number',
+      INVALID_AS_GIVEN,
+      INVALID_AS_GIVEN,
+    ],
+    [
+      'correcting the account number (C01), whose notice never came',
+      'incorrect_account_number',
+      undefined,
+      INVALID_AS_GIVEN,
+    ],
+    [
+      'correcting only the type (C05), which decides nothing',
+      'incorrect_transaction_code',
+      { verification_status: 'pending' },
+      CLOSED,
+    ],
+  ] as const)(
+    'a notification of change %s, then a return: the first that decides the check decides it, once',
+    async (_, code, afterChange, decided) => {
       const id = await created();
       const status = prenotificationOf(id, 'status');
-      status.changed('incorrect_account_number', daysAgo(1));
-      if (changeTold) {
+      status.changed(code, daysAgo(1));
+      if (afterChange) {
         await status.told();
-        expect(await account(id)).toMatchObject(INVALID_AS_GIVEN);
+        expect(await account(id)).toMatchObject(afterChange);
       }
       status.returned('account_closed', new Date());
 
       await status.told();
 
-      expect(await account(id)).toMatchObject(INVALID_AS_GIVEN);
+      expect(await account(id)).toMatchObject(decided);
       // Created (1), settled once (2).
       expect(await version(id)).toBe(2);
     },
@@ -139,19 +158,6 @@ describe('a prenotification that tells twice: a notification of change, then a r
     await windowsEnded();
 
     expect(await account(id)).toMatchObject(INVALID_AS_GIVEN);
-  });
-
-  it('a notification of change that decides nothing (C05, a savings account), then a return: the return decides', async () => {
-    const id = await created();
-    const status = prenotificationOf(id, 'status');
-    status.changed('incorrect_transaction_code', daysAgo(1));
-    await status.told();
-    expect(await account(id)).toMatchObject({ verification_status: 'pending' });
-
-    status.returned('account_closed', new Date());
-    await status.told();
-
-    expect(await account(id)).toMatchObject(CLOSED);
   });
 
   it('on the debit prenotification, the change kept while the status waits stands against a later return of it: valid, debits failed as the change says', async () => {
