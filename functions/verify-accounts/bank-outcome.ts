@@ -1,3 +1,4 @@
+import { statementCodeExpired } from '#domain/statement-code';
 import {
   type AccountCheck,
   type BankCheckKind,
@@ -65,12 +66,15 @@ export async function applyBankOutcome(outcome: BankOutcome, logger: Logger): Pr
 /**
  * A statement credit that never reaches the statement: control is canceled (with an event),
  * once, while the code is still awaited; a code already proven, expired or canceled stays so.
+ * A code expires 5 days after it was sent, not when the daily expiry gets to it: a return
+ * told in between changes nothing either, and the expiry cancels control as it would have.
  */
 async function cancelControl(outcome: CreditOutcome, logger: Logger): Promise<void> {
   await retryOnConflict(
     async () => {
       const account = await verifyAccounts().get(outcome.tenant, outcome.id);
-      if (account?.control_status !== 'pending' || !account.statement_code_sent_at) {
+      const sentAt = account?.statement_code_sent_at;
+      if (account?.control_status !== 'pending' || !sentAt || statementCodeExpired(sentAt, now())) {
         logger.info('statement credit returned for no awaited code', { verify_account_id: outcome.id });
         return;
       }

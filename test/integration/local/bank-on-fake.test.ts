@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CONSUMERS } from '#lib/service/index';
 import { eventually } from '#test/support/eventually';
 import { captureLogs } from '#test/support/logs';
 import { captureMetrics, countOf, lineWith } from '#test/support/metrics';
 import { api } from '../harness';
-import { accountBody, useVerifyRuntime } from '../verify-accounts/support';
+import { accountBody, schedulesRunByTheTest, useVerifyRuntime } from '../verify-accounts/support';
 
 /**
  * `BANK_PROVIDER=increase-fake` (docs/local.md#real-rails-on-the-increase-fake): the local
@@ -19,11 +18,7 @@ const metrics = captureMetrics();
 const statementLines: string[] = [];
 const env = useVerifyRuntime({
   increaseFake: { noticeDelayMs: 100, log: (line) => statementLines.push(line) },
-  consumers: CONSUMERS.map((consumer) =>
-    consumer.id === 'BankReturnWindows' && consumer.source.kind === 'schedule'
-      ? { ...consumer, source: { ...consumer.source, localEveryMs: 24 * 3600_000 } }
-      : consumer,
-  ),
+  consumers: schedulesRunByTheTest('BankReturnWindows'),
 });
 
 let counter = 0;

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
-import { FakeIncrease } from '#lib/local/fake-increase';
-import { IncreaseBank } from '#shared/bank/increase/increase-bank';
-import { bank } from '#shared/bank/index';
+import { describe, expect, it } from 'vitest';
 import { bankWaits } from '#shared/db/verify-accounts/index';
-import { createLogger } from '#shared/logger';
-import { storedItem, useRailsRuntime } from './support';
+import { captureMetrics, countOf } from '#test/support/metrics';
+import { CLOSED, storedItem, useIncreaseRails } from './support';
 
 /**
  * Real rails through the Increase adapter, end to end on the local runtime and a local
@@ -14,58 +10,25 @@ import { storedItem, useRailsRuntime } from './support';
  * comes), a window ended with no return makes the account valid, and the statement code
  * Increase carried in the credit proves control.
  */
-let fake: FakeIncrease;
-beforeAll(async () => {
-  fake = await FakeIncrease.start();
-});
-afterAll(() => fake?.stop());
-const { env, created, account } = useRailsRuntime(() => {
-  fake.options.now = () => new Date();
-  return new IncreaseBank({
-    apiKey: fake.options.apiKey,
-    webhookSecret: fake.options.webhookSecret,
-    accountId: 'account_in71c4amph0vgo2qllky',
-    baseURL: fake.url,
-  });
-});
-const logger = createLogger({ test: 'increase-rails' });
-
-/** What the webhook route does with a notice: the adapter reads it, each outcome applied. */
-async function delivered(notice: { body: string; headers: Record<string, string> }) {
-  for (const outcome of (await bank().readNotice?.(notice.body, notice.headers)) ?? []) {
-    await applyBankOutcome(outcome, logger);
-  }
-  await env.runtime.settle();
-}
-
-/** An account whose prenotifications Increase submitted days ago, silent since: settled valid by BankReturnWindows. */
-async function validAfterItsWindow(over: Record<string, unknown> = {}): Promise<string> {
-  fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
-  const id = await created(over);
-  fake.options.now = () => new Date();
-  fake.submitPrenotifications();
-  await env.runtime.runSchedule('BankReturnWindows');
-  await env.runtime.settle();
-  return id;
-}
-
-function returnedNotice(
-  id: string,
-  kind: 'status' | 'debit',
-  reason: Parameters<FakeIncrease['returnPrenotification']>[1],
-) {
-  const prenote = fake.prenotificationByKey(`tenant-alice.${id}.${kind}.1`);
-  if (!prenote) throw new Error(`no ${kind} prenotification for ${id}`);
-  fake.returnPrenotification(prenote.id, reason);
-  return fake.webhookFor(prenote.id);
-}
+const metrics = captureMetrics();
+const {
+  env,
+  created,
+  account,
+  increase,
+  createdLongAgo,
+  windowsEnded,
+  validAfterItsWindow,
+  delivered,
+  returnedNotice,
+} = useIncreaseRails();
 
 describe('real rails through Increase', () => {
   it('sends both prenotifications once and keeps the account pending', async () => {
     const id = await created();
     expect(await account(id)).toMatchObject({ verification_status: 'pending', debit_status: 'pending' });
-    expect(fake.createdPerKey.get(`tenant-alice.${id}.status.1`)).toBe(1);
-    expect(fake.createdPerKey.get(`tenant-alice.${id}.debit.1`)).toBe(1);
+    expect(increase.fake.createdPerKey.get(`tenant-alice.${id}.status.1`)).toBe(1);
+    expect(increase.fake.createdPerKey.get(`tenant-alice.${id}.debit.1`)).toBe(1);
   });
 
   it('a status prenotification returned R02 closes the account; the notice told twice changes it once', async () => {
@@ -74,24 +37,18 @@ describe('real rails through Increase', () => {
     await delivered(notice);
     await delivered(notice);
     // Increase sends a new event for a later update of the same prenotification, too.
-    await delivered(fake.webhookFor(fake.prenotificationByKey(`tenant-alice.${id}.status.1`)?.id as string));
-    expect(await account(id)).toMatchObject({
-      verification_status: 'closed',
-      status_reason: 'closed_account',
-      debit_status: 'failed',
-      debit_status_reason: 'closed_account',
-    });
+    await delivered(
+      increase.fake.webhookFor(increase.fake.prenotificationByKey(`tenant-alice.${id}.status.1`)?.id as string),
+    );
+    expect(await account(id)).toMatchObject(CLOSED);
     expect((await storedItem(env.runtime, 'tenant-alice', id))?.version).toBe(2);
   });
 
   it('a debit prenotification returned R16, then the window ends: valid, debits blocked', async () => {
-    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
-    const id = await created();
+    const id = await createdLongAgo();
     await delivered(returnedNotice(id, 'debit', 'account_frozen_entry_returned_per_ofac_instruction'));
     expect(await account(id)).toMatchObject({ verification_status: 'pending' });
-    fake.submitPrenotifications();
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
+    await windowsEnded();
     expect(await account(id)).toMatchObject({
       verification_status: 'valid',
       debit_status: 'blocked',
@@ -100,13 +57,9 @@ describe('real rails through Increase', () => {
   });
 
   it('a prenotification Increase held and never sent proves nothing: at the window’s end the account is failed, not valid', async () => {
-    fake.options.now = () => new Date(Date.now() - 10 * 24 * 3600_000);
-    const id = await created();
-    fake.options.now = () => new Date();
-    fake.submitPrenotifications();
-    fake.holdPrenotification(fake.prenotificationByKey(`tenant-alice.${id}.status.1`)?.id as string);
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
+    const id = await createdLongAgo();
+    increase.fake.holdPrenotification(increase.fake.prenotificationByKey(`tenant-alice.${id}.status.1`)?.id as string);
+    await windowsEnded();
     expect(await account(id)).toMatchObject({
       verification_status: 'failed',
       status_reason: 'unexpected_error',
@@ -117,7 +70,9 @@ describe('real rails through Increase', () => {
   it('a control account gets the one-cent credit after the window, and its code proves control', async () => {
     const id = await validAfterItsWindow({ type: 'control' });
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
-    const credits = [...fake.transfers.values()].filter((t) => t.idempotency_key === `tenant-alice.${id}.credit.1`);
+    const credits = [...increase.fake.transfers.values()].filter(
+      (t) => t.idempotency_key === `tenant-alice.${id}.credit.1`,
+    );
     expect(credits).toHaveLength(1);
     expect(credits[0]?.company_entry_description).toBe('ACCTVERIFY');
     const code = credits[0]?.company_name?.slice(-4);
@@ -130,25 +85,25 @@ describe('real rails through Increase', () => {
     expect(await account(id)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
     expect((await env.clients.alice.post(`/verify/accounts/${id}/debits`, {})).status).toBe(200);
     await env.runtime.settle();
-    const first = fake.prenotificationByKey(`tenant-alice.${id}.debit.1`);
-    const recheck = [...fake.prenotifications.values()].find(
+    const first = increase.fake.prenotificationByKey(`tenant-alice.${id}.debit.1`);
+    const recheck = [...increase.fake.prenotifications.values()].find(
       (p) => p.idempotency_key?.startsWith(`tenant-alice.${id}.debit.`) && p.id !== first?.id,
     );
     expect(recheck).toBeDefined();
 
-    fake.returnPrenotification(first?.id as string, 'payment_stopped');
-    await delivered(fake.webhookFor(first?.id as string));
+    increase.fake.returnPrenotification(first?.id as string, 'payment_stopped');
+    await delivered(increase.fake.webhookFor(first?.id as string));
     expect(await account(id)).toMatchObject({ debit_status: 'pending' });
 
-    fake.returnPrenotification(recheck?.id as string, 'account_frozen_entry_returned_per_ofac_instruction');
-    await delivered(fake.webhookFor(recheck?.id as string));
+    increase.fake.returnPrenotification(recheck?.id as string, 'account_frozen_entry_returned_per_ofac_instruction');
+    await delivered(increase.fake.webhookFor(recheck?.id as string));
     expect(await account(id)).toMatchObject({ debit_status: 'blocked', debit_status_reason: 'blocked_account' });
   });
 
   it('a return marked by a delivery that died before settling the account is settled by Increase’s retry', async () => {
     const id = await created();
-    const prenote = fake.prenotificationByKey(`tenant-alice.${id}.status.1`);
-    fake.returnPrenotification(prenote?.id as string, 'account_closed');
+    const prenote = increase.fake.prenotificationByKey(`tenant-alice.${id}.status.1`);
+    increase.fake.returnPrenotification(prenote?.id as string, 'account_closed');
     // The first delivery got as far as marking the return on its check, then its function died.
     const wait = (await bankWaits().of('tenant-alice', id)).find((check) => check.kind === 'status');
     const check = { tenant: 'tenant-alice', id, kind: 'status' as const, reference: wait?.reference as string };
@@ -156,16 +111,16 @@ describe('real rails through Increase', () => {
       await bankWaits().markReturned(check, { verification_status: 'closed', status_reason: 'closed_account' }),
     ).toBe(true);
     expect(await account(id)).toMatchObject({ verification_status: 'pending' });
-    await delivered(fake.webhookFor(prenote?.id as string));
+    await delivered(increase.fake.webhookFor(prenote?.id as string));
     expect(await account(id)).toMatchObject({ verification_status: 'closed', status_reason: 'closed_account' });
   });
 
-  it('a statement credit the holder’s bank returned cancels control, with an event, and its code no longer proves it', async () => {
+  it('a statement credit the holder’s bank returned cancels control, with an event, counted once; its code no longer proves it', async () => {
     const id = await validAfterItsWindow({ type: 'control' });
-    const credit = fake.transferByKey(`tenant-alice.${id}.credit.1`);
+    const credit = increase.fake.transferByKey(`tenant-alice.${id}.credit.1`);
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
-    fake.returnTransfer(credit?.id as string, 'credit_entry_refused_by_receiver');
-    const notice = fake.webhookFor(credit?.id as string);
+    increase.fake.returnTransfer(credit?.id as string, 'credit_entry_refused_by_receiver');
+    const notice = increase.fake.webhookFor(credit?.id as string);
     await delivered(notice);
     await delivered(notice);
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'canceled' });
@@ -175,13 +130,14 @@ describe('real rails through Increase', () => {
     expect(answer.body).toMatchObject({ error_code: 'control_canceled' });
     // Valid (version 2), control canceled (3): the repeated notice wrote nothing.
     expect((await storedItem(env.runtime, 'tenant-alice', id))?.version).toBe(3);
+    expect(countOf(metrics, 'StatementCreditReturned')).toBe(1);
   });
 
   it('a forged notice is refused and changes nothing', async () => {
     const id = await created();
-    const prenote = fake.prenotificationByKey(`tenant-alice.${id}.status.1`);
-    fake.returnPrenotification(prenote?.id as string, 'account_closed');
-    const forged = fake.webhookFor(prenote?.id as string, { signedWith: 'guessed' });
+    const prenote = increase.fake.prenotificationByKey(`tenant-alice.${id}.status.1`);
+    increase.fake.returnPrenotification(prenote?.id as string, 'account_closed');
+    const forged = increase.fake.webhookFor(prenote?.id as string, { signedWith: 'guessed' });
     await expect(delivered(forged)).rejects.toThrow(/not a notice from Increase/);
     expect(await account(id)).toMatchObject({ verification_status: 'pending' });
   });

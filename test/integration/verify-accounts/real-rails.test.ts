@@ -4,7 +4,7 @@ import { completeVerification } from '#functions/verify-accounts/complete-verifi
 import { bankWaits } from '#shared/db/verify-accounts/index';
 import { createLogger } from '#shared/logger';
 import { RailsBank } from '#test/support/rails-bank';
-import { storedItem, useRailsRuntime } from './support';
+import { CLOSED, storedItem, useRailsRuntime } from './support';
 
 /**
  * A bank on real rails (docs/api.md#real-rails), through the local runtime: an account
@@ -14,7 +14,7 @@ import { storedItem, useRailsRuntime } from './support';
  * gets its credit; a repeated debit check waits the same way.
  */
 let rails: RailsBank;
-const { env, created, account } = useRailsRuntime(() => {
+const { env, created, account, windowsEnded } = useRailsRuntime(() => {
   rails = new RailsBank();
   return rails;
 });
@@ -28,12 +28,25 @@ const debitBlocked = (id: string, reference = `pre-debit-${id}`) => ({
   returned: { debit_status: 'blocked', debit_status_reason: 'debit_blocked' } as const,
 });
 
-const CLOSED = {
-  verification_status: 'closed',
-  status_reason: 'closed_account',
-  debit_status: 'failed',
-  debit_status_reason: 'closed_account',
-} as const;
+/** An account whose prenotifications' window ended with no return told, settled by BankReturnWindows. */
+async function settledAfterItsWindow(over: Record<string, unknown> = {}): Promise<string> {
+  rails.windowEndsAt = new Date(Date.now() - 1000);
+  const id = await created(over);
+  await windowsEnded();
+  return id;
+}
+
+/** An ownership verification of a person, with an SSN. */
+const JANE_WITH_SSN = {
+  type: 'status_ownership',
+  person: { first_name: 'Jane', last_name: 'Doe', ssn: '078051120' },
+};
+/** What an ownership account settled with no return is, when its bank matched nothing. */
+const VALID_NOTHING_MATCHED = {
+  verification_status: 'valid',
+  ownership_status: 'not_found',
+  person: { first_name_match: 'not_found', last_name_match: 'not_found' },
+};
 
 describe('real rails: an account waits for its prenotifications', () => {
   it('stays pending with both checks kept, sent once however often the worker runs', async () => {
@@ -78,8 +91,7 @@ describe('real rails: an account waits for its prenotifications', () => {
     await applyBankOutcome(debitBlocked(blocked), logger);
     // A debit return alone waits for the status.
     expect(await account(blocked)).toMatchObject({ verification_status: 'pending' });
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
+    await windowsEnded();
     expect(await account(quiet)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
     expect(await account(blocked)).toMatchObject({
       verification_status: 'valid',
@@ -89,11 +101,8 @@ describe('real rails: an account waits for its prenotifications', () => {
   });
 
   it('a window whose prenotification the provider never sent settles nothing as valid: failed, unexpected_error', async () => {
-    rails.windowEndsAt = new Date(Date.now() - 1000);
     rails.silence = 'unsent';
-    const id = await created();
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
+    const id = await settledAfterItsWindow();
     expect(await account(id)).toMatchObject({
       verification_status: 'failed',
       status_reason: 'unexpected_error',
@@ -103,18 +112,8 @@ describe('real rails: an account waits for its prenotifications', () => {
   });
 
   it('an ownership account settled at the end of its window by a bank that checks no ownership (as Increase): its SSN never opened, every field supplied not_found', async () => {
-    rails.windowEndsAt = new Date(Date.now() - 1000);
-    const id = await created({
-      type: 'status_ownership',
-      person: { first_name: 'Jane', last_name: 'Doe', ssn: '078051120' },
-    });
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
-    expect(await account(id)).toMatchObject({
-      verification_status: 'valid',
-      ownership_status: 'not_found',
-      person: { first_name_match: 'not_found', last_name_match: 'not_found' },
-    });
+    const id = await settledAfterItsWindow(JANE_WITH_SSN);
+    expect(await account(id)).toMatchObject(VALID_NOTHING_MATCHED);
     // The bank is told an SSN was supplied (so it answers its field), never what it is.
     const claims = rails.ownershipClaims.get(id);
     expect(claims?.person?.ssn).toEqual(expect.any(String));
@@ -122,19 +121,9 @@ describe('real rails: an account waits for its prenotifications', () => {
   });
 
   it('an ownership account settled at the end of its window by a bank on rails that checks ownership: its SSN opened for the bank', async () => {
-    rails.windowEndsAt = new Date(Date.now() - 1000);
     rails.checksOwnership = true;
-    const id = await created({
-      type: 'status_ownership',
-      person: { first_name: 'Jane', last_name: 'Doe', ssn: '078051120' },
-    });
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
-    expect(await account(id)).toMatchObject({
-      verification_status: 'valid',
-      ownership_status: 'not_found',
-      person: { first_name_match: 'not_found', last_name_match: 'not_found' },
-    });
+    const id = await settledAfterItsWindow(JANE_WITH_SSN);
+    expect(await account(id)).toMatchObject(VALID_NOTHING_MATCHED);
     expect(rails.ownershipClaims.get(id)).toMatchObject({ person: { ssn: '078051120' } });
   });
 
@@ -142,17 +131,13 @@ describe('real rails: an account waits for its prenotifications', () => {
     rails.windowEndsAt = new Date(Date.now() - 1000);
     const id = await created({ type: 'control' });
     expect(rails.credits).not.toContain(id);
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
+    await windowsEnded();
     expect(await account(id)).toMatchObject({ verification_status: 'valid', control_status: 'pending' });
     expect(rails.credits).toEqual([id]);
   });
 
   it('a repeated debit check waits for its own prenotification', async () => {
-    rails.windowEndsAt = new Date(Date.now() - 1000);
-    const id = await created();
-    await env.runtime.runSchedule('BankReturnWindows');
-    await env.runtime.settle();
+    const id = await settledAfterItsWindow();
     expect(await account(id)).toMatchObject({ verification_status: 'valid', debit_status: 'valid' });
 
     rails.windowEndsAt = new Date(Date.now() + 3 * 24 * 3600_000);

@@ -1,10 +1,17 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { applyBankOutcome } from '#functions/verify-accounts/bank-outcome';
+import { FakeIncrease } from '#lib/local/fake-increase';
 import type { LocalRuntime, LocalRuntimeOptions } from '#lib/local/runtime';
+import { CONSUMERS, type ConsumerDefinition } from '#lib/service/index';
 import type { BankProvider } from '#shared/bank/bank-provider';
+import { IncreaseBank } from '#shared/bank/increase/increase-bank';
+import { bank } from '#shared/bank/index';
 import { documentClient } from '#shared/db/document-client';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
 import { setDependencies } from '#shared/dependencies';
+import { createLogger } from '#shared/logger';
+import { flushMetrics } from '#shared/metrics';
 import { api, startTestRuntime } from '../harness';
 
 /** A valid create body; account numbers must differ between accounts of a test (5-per-24h limit). */
@@ -70,5 +77,112 @@ export function useRailsRuntime(bank: () => BankProvider, options: Partial<Local
     return answer.body.account.id as string;
   }
   const account = async (id: string) => (await env.clients.alice.get(`/verify/accounts/${id}`)).body.account;
-  return { env, created, account };
+  /** The hourly BankReturnWindows now, and what it set off: the checks whose window ended are settled. */
+  async function windowsEnded(): Promise<void> {
+    await env.runtime.runSchedule('BankReturnWindows');
+    await env.runtime.settle();
+  }
+  return { env, created, account, windowsEnded };
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * The service's consumers with these schedules' own timers turned off (a day apart): the
+ * test runs them (`runSchedule`), so what they find does not depend on how fast the
+ * machine is.
+ */
+export function schedulesRunByTheTest(...ids: string[]): ConsumerDefinition[] {
+  return CONSUMERS.map((consumer) =>
+    ids.includes(consumer.id) && consumer.source.kind === 'schedule'
+      ? { ...consumer, source: { ...consumer.source, localEveryMs: DAY_MS } }
+      : consumer,
+  );
+}
+
+/** What a return saying the account is closed (R02) makes of it. */
+export const CLOSED = {
+  verification_status: 'closed',
+  status_reason: 'closed_account',
+  debit_status: 'failed',
+  debit_status_reason: 'closed_account',
+} as const;
+
+/**
+ * `useRailsRuntime` on the Increase adapter and a local fake of Increase (lib/local/fake-increase.ts,
+ * started once for the file: `increase.fake`, its clock the real one at the start of each
+ * test). The tests date entries days back, so the schedules that look at dates
+ * (BankReturnWindows, StatementCodeExpiry) run only when a test runs them. With what every
+ * test of it does:
+ * - `createdLongAgo`: an account whose prenotifications Increase made 10 days ago, so their
+ *   return window has ended, not yet settled (the fake's clock is left then);
+ * - `windowsEnded`: Increase submits what it still holds to send (it does within the day),
+ *   then BankReturnWindows settles the checks whose window ended;
+ * - `validAfterItsWindow`: both, so the account is valid; a control account's credit is
+ *   sent then, dated `creditSentAt` (now by default);
+ * - `delivered`: a signed notice as the webhook route takes it, each outcome the adapter
+ *   reads applied, its metrics written as at the end of an invocation, the pipeline settled;
+ * - `returnedNotice`: the notice of the account's first prenotification of `kind`, returned.
+ */
+export function useIncreaseRails() {
+  const increase = {} as { fake: FakeIncrease };
+  const logger = createLogger({ test: 'increase-rails' });
+  beforeAll(async () => {
+    increase.fake = await FakeIncrease.start();
+  });
+  afterAll(() => increase.fake?.stop());
+  const rails = useRailsRuntime(
+    () => {
+      increase.fake.options.now = () => new Date();
+      return new IncreaseBank({
+        apiKey: increase.fake.options.apiKey,
+        webhookSecret: increase.fake.options.webhookSecret,
+        accountId: 'account_in71c4amph0vgo2qllky',
+        baseURL: increase.fake.url,
+      });
+    },
+    { consumers: schedulesRunByTheTest('BankReturnWindows', 'StatementCodeExpiry') },
+  );
+
+  async function delivered(notice: { body: string; headers: Record<string, string> }): Promise<void> {
+    for (const outcome of (await bank().readNotice?.(notice.body, notice.headers)) ?? []) {
+      await applyBankOutcome(outcome, logger);
+    }
+    flushMetrics();
+    await rails.env.runtime.settle();
+  }
+
+  async function createdLongAgo(over: Record<string, unknown> = {}): Promise<string> {
+    increase.fake.options.now = () => new Date(Date.now() - 10 * DAY_MS);
+    return rails.created(over);
+  }
+
+  async function windowsEnded(): Promise<void> {
+    increase.fake.submitPrenotifications();
+    await rails.windowsEnded();
+  }
+
+  async function validAfterItsWindow(
+    over: Record<string, unknown> = {},
+    { creditSentAt = new Date() }: { creditSentAt?: Date } = {},
+  ): Promise<string> {
+    const id = await createdLongAgo(over);
+    increase.fake.options.now = () => creditSentAt;
+    await windowsEnded();
+    increase.fake.options.now = () => new Date();
+    return id;
+  }
+
+  function returnedNotice(
+    id: string,
+    kind: 'status' | 'debit',
+    reason: Parameters<FakeIncrease['returnPrenotification']>[1],
+  ): { body: string; headers: Record<string, string> } {
+    const prenote = increase.fake.prenotificationByKey(`tenant-alice.${id}.${kind}.1`);
+    if (!prenote) throw new Error(`no ${kind} prenotification for ${id}`);
+    increase.fake.returnPrenotification(prenote.id, reason);
+    return increase.fake.webhookFor(prenote.id);
+  }
+
+  return { ...rails, increase, createdLongAgo, windowsEnded, validAfterItsWindow, delivered, returnedNotice };
 }

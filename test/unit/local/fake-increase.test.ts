@@ -56,10 +56,18 @@ const accountEnding = (suffix: string): BankAccountCheckRef => ({
   account_holder_name: 'Jane Doe',
 });
 
+/**
+ * How long a test waits for what comes on the fake's own timer (its notices, 10 ms after a
+ * return): generous, so a busy machine is slower, not failing.
+ */
+const NOTICE_WAIT = { timeout: 10_000 } as const;
+/** A test that waits for notices: its own time, beyond the wait. */
+const WAITS_FOR_NOTICES = { timeout: 2 * NOTICE_WAIT.timeout } as const;
+
 /** Waits for the notices of `count` returns and reads them as the notice route does. */
 async function noticesOf(account: BankAccountCheckRef, count: number): Promise<BankOutcome[]> {
   const outcomes: BankOutcome[] = [];
-  for (let waited = 0; waited < 2000; waited += 10) {
+  for (const until = Date.now() + NOTICE_WAIT.timeout; Date.now() < until; ) {
     outcomes.length = 0;
     for (const notice of received) outcomes.push(...(await bank.readNotice(notice.body, notice.headers)));
     const mine = outcomes.filter((outcome) => outcome.id === account.id);
@@ -76,7 +84,7 @@ function settledBy(outcomes: readonly BankOutcome[]): AccountCheck {
   return { verification_status: 'valid', debit_status: 'valid', ...debit, ...status } as AccountCheck;
 }
 
-describe('the Increase fake as the receiving bank, by the sandbox’s numbers', () => {
+describe('the Increase fake as the receiving bank, by the sandbox’s numbers', WAITS_FOR_NOTICES, () => {
   it.each([
     ['1111', 2],
     ['2222', 2],
@@ -267,7 +275,7 @@ describe('the Increase fake walks Increase’s lifecycle', () => {
   });
 });
 
-describe('the Increase fake’s receiving banks, beyond the sandbox’s numbers', () => {
+describe('the Increase fake’s receiving banks, beyond the sandbox’s numbers', WAITS_FOR_NOTICES, () => {
   it.each([
     ['6666', 'incorrect_account_number'],
     ['7777', 'incorrect_transaction_code'],
@@ -284,7 +292,9 @@ describe('the Increase fake’s receiving banks, beyond the sandbox’s numbers'
       const ids = (['status', 'debit'] as const).map(
         (kind) => fake.prenotificationByKey(`tenant-alice.${account.id}.${kind}.1`)?.id,
       );
-      await expect.poll(() => fake.notices.filter((notice) => ids.includes(notice.objectId)).length).toBe(2);
+      await expect
+        .poll(() => fake.notices.filter((notice) => ids.includes(notice.objectId)).length, NOTICE_WAIT)
+        .toBe(2);
     },
   );
 
@@ -301,6 +311,6 @@ describe('the Increase fake’s receiving banks, beyond the sandbox’s numbers'
       return: { return_reason_code: 'credit_entry_refused_by_receiver' },
     });
     expect(submitted?.status).toBe('submitted');
-    await expect.poll(() => fake.notices.some((notice) => notice.objectId === returned?.id)).toBe(true);
+    await expect.poll(() => fake.notices.some((notice) => notice.objectId === returned?.id), NOTICE_WAIT).toBe(true);
   });
 });

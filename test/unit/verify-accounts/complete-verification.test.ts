@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { settleVerification } from '#functions/verify-accounts/complete-verification';
 import { IncreaseBank } from '#shared/bank/increase/increase-bank';
@@ -6,16 +5,8 @@ import { SandboxBank } from '#shared/bank/sandbox-bank';
 import { verifyAccounts } from '#shared/db/verify-accounts/index';
 import { setDependencies } from '#shared/dependencies';
 import { actingFor } from '#shared/tenant-scope';
-import {
-  ACCOUNT_ID,
-  ddb,
-  FRIDAY,
-  functionUnderTest,
-  givenStored,
-  storedAccount,
-  TENANT,
-  useHandlerHarness,
-} from '#test/support/handler-harness';
+import { ACCOUNT_ID, FRIDAY, functionUnderTest, TENANT } from '#test/support/handler-harness';
+import { useSettlingHarness } from '#test/support/settling-harness';
 
 /**
  * Settling a verification (the worker's step, which the notice route and the return
@@ -23,21 +14,19 @@ import {
  * ownership with it. Increase answers every field `not_found` whatever it is given, so its
  * value is never decrypted for it, and the answer stays what it was.
  */
-const harness = useHandlerHarness();
+const { harness, givenAccount, updates } = useSettlingHarness();
 const SSN_CIPHERTEXT = 'ciphertext-of-the-ssn';
 const VALID = { verification_status: 'valid', debit_status: 'valid' } as const;
 
 /** An ownership account whose SSN is stored encrypted beside it, as the create route stores it. */
 function givenOwnershipAccount(ssnPlaintext: string) {
-  givenStored(
-    storedAccount({
-      type: 'status_ownership',
-      person: { first_name: 'Jane', last_name: 'Doe' },
-      has_ssn: true,
-      ownership_status: 'pending',
-      ownership_secret: SSN_CIPHERTEXT,
-    }),
-  );
+  givenAccount({
+    type: 'status_ownership',
+    person: { first_name: 'Jane', last_name: 'Doe' },
+    has_ssn: true,
+    ownership_status: 'pending',
+    ownership_secret: SSN_CIPHERTEXT,
+  });
   return vi.spyOn(harness.cipher, 'decrypt').mockResolvedValue(ssnPlaintext);
 }
 
@@ -51,10 +40,7 @@ const settleAs = (row: string) =>
   );
 
 /** What the settling write stored: the values of its one UpdateItem. */
-const written = () => {
-  const [update] = ddb.commandCalls(UpdateCommand);
-  return Object.values(update?.args[0].input.ExpressionAttributeValues ?? {});
-};
+const written = () => Object.values(updates()[0]?.ExpressionAttributeValues ?? {});
 
 describe('settling a verification: the SSN is opened only for a bank that checks ownership', () => {
   it('on Increase (ACH carries no ownership), never decrypts the SSN, and still answers not_found for every field supplied', async () => {

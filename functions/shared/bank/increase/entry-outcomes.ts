@@ -33,17 +33,25 @@ export function creditOutcomesOf(transfer: ACHTransfer, accountId: string): Bank
 }
 
 /**
- * What a prenotification this adapter sent tells about its check: its return's outcome
- * (docs/api.md#ach-returns), or, while it stays submitted, that of the first notification
- * of change that says the account as given is wrong (docs/api.md#notifications-of-change).
- * Nothing for a prenotification that is not this service's, or that tells nothing yet.
+ * What a prenotification this adapter sent tells about its check: the outcome of the first
+ * of its notices that decides the check, its return (docs/api.md#ach-returns) or a
+ * notification of change that says the account as given is wrong
+ * (docs/api.md#notifications-of-change). First in the bank's order, by their dates, so the
+ * account ends the same whether the service read each notice when it came or read both at
+ * once (a notice missed, or the window's end); a later one changes nothing. Nothing for a
+ * prenotification that is not this service's, or that tells nothing yet.
  */
 export function outcomesOf(prenote: ACHPrenotification, accountId: string): BankOutcome[] {
   const address = prenotificationAddress(prenote, accountId);
   if (!address) return [];
-  const returned = returnOf(prenote, address.kind) ?? changeOf(prenote, address.kind);
-  if (!returned) return [];
-  return [{ tenant: address.tenant, id: address.id, kind: address.kind, reference: prenote.id, returned }];
+  const [first] = [returnOf(prenote, address.kind), ...changesOf(prenote, address.kind)]
+    .filter((notice) => notice !== undefined)
+    // Stable: on the same date, the return (listed first) decides.
+    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  if (!first) return [];
+  return [
+    { tenant: address.tenant, id: address.id, kind: address.kind, reference: prenote.id, returned: first.returned },
+  ];
 }
 
 /** The check a prenotification of this service's answers: sent from its account, with its key and indicator. */
@@ -54,21 +62,23 @@ export function prenotificationAddress(prenote: ACHPrenotification, accountId: s
   return { ...address, kind: address.kind };
 }
 
-function returnOf(prenote: ACHPrenotification, kind: BankCheckKind): Partial<AccountCheck> | undefined {
-  const reason = prenote.prenotification_return?.return_reason_code;
-  if (prenote.status !== 'returned' || !reason) return undefined;
+/** A notice of the bank's that decides a check: what it sets, and when the bank sent it. */
+type Decision = { returned: Partial<AccountCheck>; at: string };
+
+function returnOf(prenote: ACHPrenotification, kind: BankCheckKind): Decision | undefined {
+  const notice = prenote.prenotification_return;
+  if (prenote.status !== 'returned' || !notice?.return_reason_code) return undefined;
   // A reason newer than this SDK reaches the domain as it is, which fails the check as unexpected.
-  const code = NACHA_CODE_OF[reason] ?? reason;
-  return kind === 'status' ? statusReturnOf(code) : debitReturnOf(code);
+  const code = NACHA_CODE_OF[notice.return_reason_code] ?? notice.return_reason_code;
+  return { returned: kind === 'status' ? statusReturnOf(code) : debitReturnOf(code), at: notice.created_at };
 }
 
-function changeOf(prenote: ACHPrenotification, kind: BankCheckKind): Partial<AccountCheck> | undefined {
-  if (prenote.status !== 'submitted') return undefined;
-  for (const { change_code } of prenote.notifications_of_change) {
+/** The notifications of change that decide the check; one sent before a return stays on the returned prenotification. */
+function changesOf(prenote: ACHPrenotification, kind: BankCheckKind): Decision[] {
+  return prenote.notifications_of_change.flatMap(({ change_code, created_at }) => {
     // A code newer than this SDK reaches the domain as it is, which reads it as telling nothing.
     const code = NACHA_CHANGE_CODE_OF[change_code] ?? change_code;
     const change = kind === 'status' ? statusChangeOf(code) : debitChangeOf(code);
-    if (change) return change;
-  }
-  return undefined;
+    return change ? [{ returned: change, at: created_at }] : [];
+  });
 }

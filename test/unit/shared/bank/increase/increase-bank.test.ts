@@ -255,6 +255,24 @@ describe('IncreaseBank.readNotice', () => {
     });
   });
 
+  it('a prenotification returned after a notification of change that decides: the earlier decides, in its notice as at the window’s end', async () => {
+    const account = accountRef();
+    const status = (await pending(account)).references.status as string;
+    fake.notifyOfChange(status, 'incorrect_account_number');
+    fake.options.now = () => new Date(MONDAY.getTime() + 3600_000);
+    fake.returnPrenotification(status, 'account_closed');
+    fake.options.now = () => MONDAY;
+    const invalid = {
+      verification_status: 'invalid',
+      status_reason: 'invalid_account',
+      debit_status: 'failed',
+      debit_status_reason: 'invalid_account',
+    };
+    const notice = fake.webhookFor(status);
+    expect((await bank.readNotice(notice.body, notice.headers)).map((outcome) => outcome.returned)).toEqual([invalid]);
+    expect(await bank.confirmSilence('status', status)).toEqual(invalid);
+  });
+
   it('tells nothing of a prenotification of its own not returned', async () => {
     const account = accountRef();
     const { references } = await pending(account);
