@@ -1,7 +1,7 @@
 import { WEBHOOK_DATA_VERSION, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { createUnder } from '#shared/created-id';
 import type { KeepAnswer } from '#shared/db/idempotency/kept-answer';
-import { webhooks } from '#shared/db/webhooks/index';
+import { webhookConfigurations } from '#shared/db/webhook-configurations/index';
 import { now } from '#shared/dependencies';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import type { HandlerRequest } from '#shared/http/types';
@@ -53,12 +53,12 @@ export async function createConfiguration(
       scopes: saved,
       version: 1,
     };
-    return webhooks().createConfiguration(configuration, created, fingerprint, keep);
+    return webhookConfigurations().createConfiguration(configuration, created, fingerprint, keep);
   });
 }
 
 export function listConfigurations(tenant: string): Promise<WebhookConfiguration[]> {
-  return webhooks().configurations(tenant);
+  return webhookConfigurations().configurations(tenant);
 }
 
 export async function replaceConfiguration(
@@ -69,14 +69,20 @@ export async function replaceConfiguration(
 ): Promise<WebhookConfiguration> {
   const saved = subscriptionScopes(fields.event_types, scopes);
   await requireAllowedUrl(fields.url);
-  const replaced = await webhooks().replaceConfiguration(tenant, id, { ...fields, scopes: saved }, clientId, now());
+  const replaced = await webhookConfigurations().replaceConfiguration(
+    tenant,
+    id,
+    { ...fields, scopes: saved },
+    clientId,
+    now(),
+  );
   if (!replaced) throw unknownConfiguration();
   return replaced;
 }
 
 /** DELETE: with `keep` (HandlerRequest.answers), the request's answer is written with the deletion. */
 export async function deleteConfiguration(tenant: string, id: string, keep?: KeepAnswer<void>): Promise<void> {
-  if (!(await webhooks().deleteConfiguration(tenant, id, keep))) throw unknownConfiguration();
+  if (!(await webhookConfigurations().deleteConfiguration(tenant, id, keep))) throw unknownConfiguration();
 }
 
 /** Deliveries must not reach the service's own network (SSRF); the policy says why a URL is refused. */
