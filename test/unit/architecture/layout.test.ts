@@ -120,17 +120,15 @@ function portNameProblems(ports: readonly Port[], areas: readonly string[], enti
         'name it for them (as webhookConfigurations() holds webhook configurations), and its folder to match',
     );
   const folders = [...new Set(ports.map((port) => port.folder))];
-  const misnamedFolders = folders
-    .filter((folder) => !ports.some((port) => port.folder === folder && port.name.startsWith(camel(folder))))
-    .map(
-      (folder) =>
-        `functions/shared/db/${folder}/ declares ${ports
-          .filter((port) => port.folder === folder)
-          .map((port) => `${port.name}()`)
-          .join(
-            ', ',
-          )}: name the folder for its port (${kebab(ports.find((port) => port.folder === folder)?.name ?? '')}/), as the other ports are laid out`,
-    );
+  const misnamedFolders = folders.flatMap((folder) => {
+    const held = ports.filter((port) => port.folder === folder);
+    if (held.some((port) => port.name.startsWith(camel(folder)))) return [];
+    const declared = held.map((port) => `${port.name}()`).join(', ');
+    return [
+      `functions/shared/db/${folder}/ declares ${declared}: name the folder for its port ` +
+        `(${kebab(held[0]?.name ?? '')}/), as the other ports are laid out`,
+    ];
+  });
   return [...namedForArea, ...misnamedFolders];
 }
 
