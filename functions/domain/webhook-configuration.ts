@@ -1,5 +1,6 @@
 // Webhook configurations (docs/api.md#webhook-configurations): where a tenant's events
-// go, and which kinds. Pure rules only; storage is in functions/shared/db/webhooks/.
+// go, and which kinds. Pure rules only; storage is in functions/shared/db/webhook-configurations/
+// (the signing secret's in functions/shared/db/webhook-secrets/).
 
 export { SUBSCRIBE_ALL, subscribes } from './webhook-delivery';
 

@@ -1,5 +1,5 @@
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
-import { webhooks } from '#shared/db/webhooks/index';
+import { webhookConfigurations } from '#shared/db/webhook-configurations/index';
 
 /**
  * A read that a batch makes once per tenant, however many of its records need it (a
@@ -31,4 +31,4 @@ export class OncePerTenant<T> {
 
 /** The tenant's configurations (one Query of their partition), once per tenant for the batch at hand. */
 export const configurationsPerBatch = (): OncePerTenant<WebhookConfiguration[]> =>
-  new OncePerTenant((tenant) => webhooks().configurations(tenant));
+  new OncePerTenant((tenant) => webhookConfigurations().configurations(tenant));

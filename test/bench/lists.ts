@@ -131,7 +131,7 @@ export async function measureListFigures(context: BenchContext, options: ListOpt
         `${row.name}: ${row.ms_1k} ms / ${row.ms_100k} ms = ${row.ratio}; RRU ${row.rru_1k} / ${row.rru_100k}`,
       );
     }
-    // After the cold rows: the pages served here leave bookmarks a cold page 50 would find.
+    // After the cold runs: the pages served here leave bookmarks a cold page 50 would find.
     const deepRows = await measureDeepPages(service, context, cases, tenants, rows, runs);
     const at100k = deepRows.filter((row) => row.tenant === '100k');
     const shardRatio =

@@ -162,7 +162,7 @@ function listTables(list: BenchResults['list'], find: Find): string[] {
   }
   if (list.sequential_ratio !== undefined && list.cursor_ratio !== undefined) {
     lines.push(
-      `Page 50 at 100k ÷ page 0 (worst row, ≤ ${GOALS.listRatio}): page by page ${marked(list.sequential_ratio, find('sequential_ratio'))}, by \`Link\` cursor ${marked(list.cursor_ratio, find('cursor_ratio'))}, a cold \`index=50\` ${list.cold_ratio ?? '–'} (for reference)`,
+      `Page 50 at 100k ÷ page 0 (worst case, ≤ ${GOALS.listRatio}): page by page ${marked(list.sequential_ratio, find('sequential_ratio'))}, by \`Link\` cursor ${marked(list.cursor_ratio, find('cursor_ratio'))}, a cold \`index=50\` ${list.cold_ratio ?? '–'} (for reference)`,
       '',
     );
   }

@@ -116,7 +116,7 @@ export interface ListFigures {
   /** The median of every measured row at 1k records (ms), for reading. */
   readonly ms_1k: number;
   readonly ms_100k: number;
-  /** The worst row's ratio of medians, 100k / 1k. */
+  /** The worst case's ratio of medians, 100k / 1k. */
   readonly ratio: number;
   readonly rows: readonly ListRow[];
   /** Read units of page 0 (size 100) of `GET /verify/accounts`, unfiltered and `verification_status=valid`. */
@@ -126,7 +126,7 @@ export interface ListFigures {
   /**
    * Page 50 (size 100) as clients reach it, ÷ page 0 of the same tenant (issue 21): after
    * pages 0…49 by number (`sequential`), and by following `Link` cursors from page 0
-   * (`cursor`); the worst row at 100k of each, and `cold`, a lone `index=50`, for reference.
+   * (`cursor`); the worst case at 100k of each, and `cold`, a lone `index=50`, for reference.
    */
   readonly sequential_ratio?: number;
   readonly cursor_ratio?: number;
@@ -160,7 +160,7 @@ export interface ListRruPerPage {
 }
 
 export interface ShardRatio {
-  /** The worst row's ratio of medians, 8 shards / 1 shard. */
+  /** The worst case's ratio of medians, 8 shards / 1 shard. */
   readonly ratio: number;
   readonly rows: readonly {
     readonly name: string;

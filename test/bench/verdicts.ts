@@ -98,7 +98,7 @@ export function verdictsOf(results: Partial<BenchResults>): Verdict[] {
       );
     }
     for (const row of list.shard_ratio?.rows ?? []) judge('lists', 'shard_ratio', row.ratio, row.name);
-    // Page 50 as clients reach it, the worst row at 100k; the cold index=50 is for reference.
+    // Page 50 as clients reach it, the worst case at 100k; the cold index=50 is for reference.
     if (list.sequential_ratio !== undefined) judge('lists', 'sequential_ratio', list.sequential_ratio);
     if (list.cursor_ratio !== undefined) judge('lists', 'cursor_ratio', list.cursor_ratio);
   }

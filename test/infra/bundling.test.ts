@@ -211,6 +211,40 @@ describe('asset bundling', () => {
     ).toBe(true);
   });
 
+  it('a GET bundles, of its area’s use cases, only its reads (functions/<area>/read-<entity>.ts): no write, nor what a write checks', () => {
+    // The files every route of an area may share (docs/architecture.md#where-a-file-goes); the rest are use cases.
+    const shared =
+      /\/(request-schemas|query-schemas|path-params|present|openapi-responses|event-kinds|stream-rules|[a-z-]+-message)\.ts$/;
+    const gets = deployedRoutes(ROUTES).filter((route) => route.method === 'GET');
+    expect(gets.length).toBeGreaterThan(5);
+    for (const route of gets) {
+      const area = route.handler.split('/')[1];
+      const useCases = sourcesOf(functionOf(route)).filter(
+        (source) => source.includes(`functions/${area}/`) && !source.includes('/handlers/') && !shared.test(source),
+      );
+      expect(useCases.length, routeKey(route)).toBeGreaterThan(0);
+      expect(
+        useCases.filter((source) => !/\/read-[a-z-]+\.ts$/.test(source)),
+        routeKey(route),
+      ).toEqual([]);
+    }
+    // What saving a configuration checks (its URL's safety, its subscriptions against the
+    // event catalogue) is the writes' alone: the list of configurations bundles none of it.
+    const savingChecks = [
+      'functions/shared/webhook-url/',
+      'functions/webhooks/subscriptions.ts',
+      'functions/event-catalogue/',
+    ];
+    const checksIn = (id: string) => {
+      const route = ROUTES.find((candidate) => candidate.id === id);
+      if (!route) throw new Error(`no route ${id}`);
+      const sources = sourcesOf(functionOf(route));
+      return savingChecks.filter((check) => sources.some((source) => source.includes(check)));
+    };
+    expect(checksIn('ListWebhookConfigurations')).toEqual([]);
+    expect(checksIn('CreateWebhookConfiguration')).toEqual(savingChecks);
+  });
+
   it('bundles no openapi-responses.ts into any function: a handler answers through its area’s present.ts, and the response schemas are for the OpenAPI document and the tests', () => {
     for (const fn of [...functions, ...generators]) {
       const contract = sourcesOf(fn).filter((source) => source.endsWith('openapi-responses.ts'));

@@ -6,7 +6,8 @@ import { screeningKeys } from '#shared/db/screening/keys';
 import { hitKeys } from '#shared/db/screening-hits/keys';
 import { eventKeys } from '#shared/db/stored-events/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
-import { webhookKeys } from '#shared/db/webhooks/keys';
+import { webhookConfigurationKeys } from '#shared/db/webhook-configurations/keys';
+import { webhookSecretKeys } from '#shared/db/webhook-secrets/keys';
 import { setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';
 
@@ -37,9 +38,9 @@ export const sampleKeys = (tenant: string) =>
     screening_version: screeningKeys.version.pk,
     tenant_settings: keys.tenantSettings(tenant).pk,
     rate_bucket: keys.rateBucket(tenant).pk,
-    webhook_configuration: webhookKeys.configuration(tenant, 'cfg-1').pk,
-    webhook_configuration_count: webhookKeys.configurationCount(tenant).pk,
-    webhook_secret: webhookKeys.secret(tenant).pk,
+    webhook_configuration: webhookConfigurationKeys.configuration(tenant, 'cfg-1').pk,
+    webhook_configuration_count: webhookConfigurationKeys.configurationCount(tenant).pk,
+    webhook_secret: webhookSecretKeys.secret(tenant).pk,
     redelivery_pace: eventKeys.redeliveryPace(tenant).pk,
     screening_run: screeningKeys.run('daily#2026-01-01T04:30:00.000Z', 3).pk,
     list_position: positionKeys.cursor(tenant, 'AAAAAAAAAAAAAAAAAAAAAA').pk,

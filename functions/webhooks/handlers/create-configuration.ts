@@ -1,9 +1,9 @@
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { httpHandler } from '#shared/http/handler';
 import type { Reply } from '#shared/http/types';
-import { createConfiguration } from '../configurations';
 import { presentConfiguration } from '../present';
 import { configurationBody } from '../request-schemas';
+import { createConfiguration } from '../write-webhook-configuration';
 
 const answer = (configuration: WebhookConfiguration): Reply => ({
   body: { webhook_configuration: presentConfiguration(configuration) },

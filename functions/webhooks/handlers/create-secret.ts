@@ -1,7 +1,7 @@
 import { httpHandler } from '#shared/http/handler';
 import { emptyBody } from '#shared/input-schemas';
 import { presentSecret, SECRET_HEADERS } from '../present';
-import { rotateSigningSecret } from '../signing-secret';
+import { rotateSigningSecret } from '../rotate-webhook-secret';
 
 /** POST /webhooks/secret — a new signing secret; the previous one keeps signing for 24 h. */
 export const handler = httpHandler({ body: emptyBody }, async ({ tenant }) => {

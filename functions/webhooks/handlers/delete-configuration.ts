@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler';
 import type { Reply } from '#shared/http/types';
-import { deleteConfiguration } from '../configurations';
+import { deleteConfiguration } from '../delete-webhook-configuration';
 import { configurationIdParams } from '../path-params';
 
 const answer = (): Reply => ({ statusCode: 204 });

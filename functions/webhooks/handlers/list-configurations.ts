@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler';
-import { listConfigurations } from '../configurations';
 import { presentConfiguration } from '../present';
+import { listConfigurations } from '../read-webhook-configurations';
 
 /** GET /webhooks/configurations — all of the tenant's (at most 10), newest first; no paging, as Orum. */
 export const handler = httpHandler({}, async ({ tenant }) => {

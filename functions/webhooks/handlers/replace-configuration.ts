@@ -1,8 +1,8 @@
 import { httpHandler } from '#shared/http/handler';
-import { replaceConfiguration } from '../configurations';
 import { configurationIdParams } from '../path-params';
 import { presentConfiguration } from '../present';
 import { configurationBody } from '../request-schemas';
+import { replaceConfiguration } from '../write-webhook-configuration';
 
 /** PUT /webhooks/configurations/{id} — the configuration becomes exactly the body. */
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
 import { EVENT_LOG_SCOPES, EVENT_TYPES } from '#functions/event-catalogue/kinds';
 import { eventKeys } from '#shared/db/stored-events/keys';
-import { webhookKeys } from '#shared/db/webhooks/keys';
+import { webhookConfigurationKeys } from '#shared/db/webhook-configurations/keys';
 import { batches, cycle, httpEvent, sqsEvent, streamEvent } from './lambda-events';
 import { streamRouterRecords } from './table-stream';
 import { ACCOUNTS_TENANT, byTenant, PERSONS_TENANT, route, type Step, sortKeysOf, times, type World } from './workload';
@@ -38,7 +38,7 @@ const READS_EVERY_EVENT = EVENT_LOG_SCOPES;
 async function configurations(world: World): Promise<{ tenant: string; id: string }[]> {
   const perPartner = await Promise.all(
     PARTNERS.map(async (tenant) =>
-      (await sortKeysOf(world, webhookKeys.configurations(tenant))).map((id) => ({ tenant, id })),
+      (await sortKeysOf(world, webhookConfigurationKeys.configurations(tenant))).map((id) => ({ tenant, id })),
     ),
   );
   const longest = Math.max(...perPartner.map((list) => list.length));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { documentClient } from '#shared/db/document-client';
 import { keys } from '#shared/db/keys';
 import { PREVIOUS_SECRET_TTL_MS, webhookSecrets } from '#shared/db/webhook-secrets/index';
-import { webhookKeys } from '#shared/db/webhooks/keys';
+import { webhookSecretKeys } from '#shared/db/webhook-secrets/keys';
 import { setLogSink } from '#shared/logger';
 import { api } from '../harness';
 import { useWebhooksRuntime } from './support';
@@ -15,7 +15,7 @@ const HOUR = 60 * 60 * 1000;
 
 async function storedSecretItem(tenant: string) {
   const out = await documentClient().send(
-    new GetCommand({ TableName: env.runtime.tableName, Key: webhookKeys.secret(tenant) }),
+    new GetCommand({ TableName: env.runtime.tableName, Key: webhookSecretKeys.secret(tenant) }),
   );
   return out.Item;
 }

@@ -6,7 +6,7 @@ import { EVERY_ROUTE, routeKey } from '#lib/service/index';
 
 /**
  * docs/api.md is the contract partners read, so it names every route of lib/service/: as a
- * row of its area's route table (`| GET | `/persons/{id}` | …`) or as `` `GET /persons/{id}` ``
+ * line of its area's table of routes (`| GET | `/persons/{id}` | …`) or as `` `GET /persons/{id}` ``
  * where its section describes it. A route added without its words there fails here.
  */
 
@@ -22,7 +22,7 @@ describe('docs/api.md, every route', () => {
     const unnamed = EVERY_ROUTE.filter((route) => !named(route.method, route.path)).map(routeKey);
     expect(
       unnamed,
-      'docs/api.md names none of these: add each as a row of its area’s route table (| GET | `/persons/{id}` | scope | …) or as `GET /persons/{id}` where its section describes it, and its scope’s line in "Scopes"',
+      'docs/api.md names none of these: add each as a line of its area’s table of routes (| GET | `/persons/{id}` | scope | …) or as `GET /persons/{id}` where its section describes it, and its scope’s line in "Scopes"',
     ).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { httpEvent, invoke } from '#test/support/http-events';
 
 /**
  * docs/api.md's "Malformed path ids" table is what each `{id}` route answers for an id that
- * is not one: every route with a path id is sent one, and must answer its path's row. A
+ * is not one: every route with a path id is sent one, and must answer its path's line. A
  * route added with a path id of a new kind fails here until the table names its path.
  */
 
@@ -19,7 +19,7 @@ const MALFORMED_ID = 'not-a-uuid';
 /** One of the service's operators (its alias record marks it so). */
 const OPERATOR = 'ops-path-ids';
 
-/** The table's rows: each path it names, with the `<status> <code>` of that row. */
+/** The table's lines: each path it names, with the `<status> <code>` of that line. */
 function documentedAnswers(): Map<string, { status: number; code: string }> {
   const api = readFileSync(join(REPO_ROOT, 'docs/api.md'), 'utf8');
   const start = api.indexOf('\n### Malformed path ids\n');
@@ -29,7 +29,7 @@ function documentedAnswers(): Map<string, { status: number; code: string }> {
   for (const line of section.split('\n').filter((l) => l.startsWith('| `/'))) {
     const [paths = '', answer = ''] = line.split('|').slice(1, 3);
     const found = /`(\d{3}) ([a-z_]+)`/.exec(answer);
-    if (!found) throw new Error(`docs/api.md, Malformed path ids: no \`<status> <code>\` in row ${line}`);
+    if (!found) throw new Error(`docs/api.md, Malformed path ids: no \`<status> <code>\` in the line ${line}`);
     for (const [, path] of paths.matchAll(/`([^`]+)`/g)) {
       answers.set(path as string, { status: Number(found[1]), code: found[2] as string });
     }
@@ -44,7 +44,7 @@ describe('docs/api.md, Malformed path ids', () => {
   it('names every path with an id, and only those', () => {
     expect(
       [...documented.keys()].sort(),
-      'docs/api.md, "Malformed path ids": name each path with {id} in the row of what a malformed id answers (its path-params.ts schema says), and no other path',
+      'docs/api.md, "Malformed path ids": name each path with {id} in the line of what a malformed id answers (its path-params.ts schema says), and no other path',
     ).toEqual([...new Set(routesWithId.map((route) => route.path))].sort());
   });
 
@@ -73,7 +73,7 @@ describe('docs/api.md, Malformed path ids', () => {
         { status: res.statusCode, code: res.body?.error_code },
         expected
           ? undefined
-          : `docs/api.md, "Malformed path ids" names no ${route.path}: add it to the row of what it answers`,
+          : `docs/api.md, "Malformed path ids" names no ${route.path}: add it to the line of what it answers`,
       ).toEqual(expected);
     },
   );

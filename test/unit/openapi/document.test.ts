@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
@@ -6,7 +7,9 @@ import { bodySchemaOf, type RouteContract, routeContracts } from '#lib/openapi/c
 import { type OpenApiDocument, openApiDocument } from '#lib/openapi/document';
 import { type JsonSchema, jsonSchemaOptions } from '#lib/openapi/json-schema';
 import { OPERATIONS } from '#lib/openapi/operations/index';
-import { ROUTES, routeKey } from '#lib/service/index';
+import { REPO_ROOT } from '#lib/repo-root';
+import { ROUTES, type RouteDefinition, routeKey } from '#lib/service/index';
+import { orumOperations } from '#test/support/orum-requests';
 
 /**
  * The OpenAPI document against the code it is generated from: every route documented
@@ -82,6 +85,58 @@ describe('every route is documented, once', () => {
     expect(scopes.sort()).toEqual([...new Set(ROUTES.flatMap((route) => route.scopes))].sort());
     expect(document.info).toMatchObject({ version: 'v2022-09-21' });
     expect(document.openapi).toBe('3.1.0');
+  });
+});
+
+/** Orum's published operations (test/fixtures/orum/), at the path each has here (`/deliver/persons…` is `/persons…`). */
+const ORUM = orumOperations(join(REPO_ROOT, 'test/fixtures/orum')).map((operation) => ({
+  ...operation,
+  key: `${operation.method} ${operation.path.replace(/^\/deliver\/persons/, '/persons')}`,
+}));
+
+/** Why a route's `operationId` is not as Orum would name it; undefined when it is. */
+function operationIdProblem(route: RouteDefinition, operationId: string): string | undefined {
+  const orum = ORUM.find((operation) => operation.key === routeKey(route));
+  if (orum) {
+    return orum.operationId === operationId
+      ? undefined
+      : `${route.id}: Orum names ${routeKey(route)} ${orum.operationId}; take its operationId (lib/openapi/operations/), so a client generated from Orum's documents names it alike`;
+  }
+  const taken = ORUM.find((operation) => operation.operationId === operationId);
+  const form = new RegExp(`^${route.method.toLowerCase()}(-[a-z0-9]+)+$`);
+  if (!taken && form.test(operationId)) return undefined;
+  return (
+    `${route.id}: Orum has no ${routeKey(route)}, so its operationId is the service's own, in Orum's form and none of ` +
+    `Orum's: the method and the path’s nouns, one record singular (get-event, post-event-redeliver, ` +
+    `get-screening-hits), not ${operationId}${taken ? `, which is Orum's ${taken.key}` : ''}`
+  );
+}
+
+describe('operation ids (docs/architecture.md#adding-to-the-service, step 4)', () => {
+  it('are Orum’s where Orum has the route, and in Orum’s form, never one of Orum’s, where it does not', () => {
+    expect(ORUM.length).toBeGreaterThan(15);
+    const problems = ROUTES.flatMap((route) => {
+      const problem = operationIdProblem(route, OPERATIONS[route.id]?.operationId ?? '');
+      return problem === undefined ? [] : [problem];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('say the way out when an id is not Orum’s for its route, or is Orum’s for another', () => {
+    const route = (method: RouteDefinition['method'], path: string) =>
+      ({ id: 'Probe', method, path }) as RouteDefinition;
+    expect(operationIdProblem(route('GET', '/persons/{id}'), 'get-one-person')).toContain(
+      'Orum names GET /persons/{id} get-person',
+    );
+    expect(operationIdProblem(route('GET', '/webhooks/configurations/{id}'), 'get-webhook-configurations')).toContain(
+      "which is Orum's GET /webhooks/configurations",
+    );
+    expect(operationIdProblem(route('GET', '/webhooks/configurations/{id}'), 'getWebhookConfiguration')).toContain(
+      'the method and the path’s nouns',
+    );
+    expect(
+      operationIdProblem(route('GET', '/webhooks/configurations/{id}'), 'get-webhook-configuration'),
+    ).toBeUndefined();
   });
 });
 

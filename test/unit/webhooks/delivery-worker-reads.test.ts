@@ -4,8 +4,9 @@ import { webhookHeaders } from '#domain/webhook-signing';
 import { handler as deliveryWorker } from '#functions/webhooks/handlers/delivery-worker';
 import { ENTITY } from '#shared/db/entities';
 import { eventKeys } from '#shared/db/stored-events/keys';
-import { configurationItem } from '#shared/db/webhooks/item';
-import { webhookKeys } from '#shared/db/webhooks/keys';
+import { configurationItem } from '#shared/db/webhook-configurations/item';
+import { webhookConfigurationKeys } from '#shared/db/webhook-configurations/keys';
+import { webhookSecretKeys } from '#shared/db/webhook-secrets/keys';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
 import { approvingUrlPolicy, FakeQueue } from '#test/support/fakes';
@@ -52,7 +53,7 @@ beforeEach(() => {
   });
   ddb.on(QueryCommand).callsFake(({ ExpressionAttributeValues }) => {
     const pk = String(ExpressionAttributeValues[':pk']);
-    if (pk === webhookKeys.configurations(TENANT))
+    if (pk === webhookConfigurationKeys.configurations(TENANT))
       return { Items: [configuration(CONFIGURATION_ID), configuration(OTHER_CONFIGURATION_ID)] };
     const event = pk.slice(`T#${TENANT}#EVT#`.length);
     const envelope = {
@@ -65,15 +66,15 @@ beforeEach(() => {
       Items: [{ ...eventKeys.event(TENANT, event), entity: ENTITY.event, tenant: TENANT, id: event, envelope }],
     };
   });
-  ddb.on(GetCommand, { Key: webhookKeys.configuration(TENANT, CONFIGURATION_ID) }).callsFake(() => ({
+  ddb.on(GetCommand, { Key: webhookConfigurationKeys.configuration(TENANT, CONFIGURATION_ID) }).callsFake(() => ({
     Item: configuration(CONFIGURATION_ID),
   }));
-  ddb.on(GetCommand, { Key: webhookKeys.configuration(TENANT, OTHER_CONFIGURATION_ID) }).callsFake(() => ({
+  ddb.on(GetCommand, { Key: webhookConfigurationKeys.configuration(TENANT, OTHER_CONFIGURATION_ID) }).callsFake(() => ({
     Item: configuration(OTHER_CONFIGURATION_ID),
   }));
-  ddb.on(GetCommand, { Key: webhookKeys.secret(TENANT) }).callsFake(() => ({
+  ddb.on(GetCommand, { Key: webhookSecretKeys.secret(TENANT) }).callsFake(() => ({
     Item: {
-      ...webhookKeys.secret(TENANT),
+      ...webhookSecretKeys.secret(TENANT),
       entity: ENTITY.webhookSecret,
       tenant: TENANT,
       current_secret: secretCiphertext,
@@ -118,8 +119,8 @@ const reads = () => {
   );
   return {
     events: calls.filter((pk) => pk.startsWith(`T#${TENANT}#EVT#`)).length,
-    configurations: calls.filter((pk) => pk === webhookKeys.configurations(TENANT)).length,
-    secrets: calls.filter((pk) => pk === webhookKeys.secret(TENANT).pk).length,
+    configurations: calls.filter((pk) => pk === webhookConfigurationKeys.configurations(TENANT)).length,
+    secrets: calls.filter((pk) => pk === webhookSecretKeys.secret(TENANT).pk).length,
   };
 };
 

@@ -9,9 +9,9 @@ import type { Cipher, CipherContext } from '#shared/cipher/cipher';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { ENTITY } from '#shared/db/entities';
 import type { DeliveryAttempt, StoredEventRepository } from '#shared/db/stored-events/index';
+import type { WebhookConfigurationRepository } from '#shared/db/webhook-configurations/index';
 import type { SecretItem } from '#shared/db/webhook-secrets/item';
-import type { WebhookRepository } from '#shared/db/webhooks/index';
-import { webhookKeys } from '#shared/db/webhooks/keys';
+import { webhookSecretKeys } from '#shared/db/webhook-secrets/keys';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
 import { approvingUrlPolicy, FakeQueue } from '#test/support/fakes';
@@ -75,7 +75,7 @@ beforeEach(() => {
       recordAttempt: async (_t: string, _e: string, _a: DeliveryAttempt) => true,
       claimAttempt: async () => true,
     } as unknown as StoredEventRepository,
-    webhooks: { configurations: async () => [configuration] } as unknown as WebhookRepository,
+    webhookConfigurations: { configurations: async () => [configuration] } as unknown as WebhookConfigurationRepository,
     webhookTransport: transport,
     webhookUrlPolicy: approvingUrlPolicy,
     queue: new FakeQueue(),
@@ -87,7 +87,7 @@ const context = { tenant: TENANT, purpose: 'webhook_signing_secret' as const };
 /** Stores the tenant's secret item: `current`, and the `previous` ciphertext still signing for a day. */
 function givenStored(current: string, previous?: string): void {
   const item: SecretItem & Record<string, unknown> = {
-    ...webhookKeys.secret(TENANT),
+    ...webhookSecretKeys.secret(TENANT),
     entity: ENTITY.webhookSecret,
     tenant: TENANT,
     current_secret: current,
@@ -96,7 +96,7 @@ function givenStored(current: string, previous?: string): void {
     previous_expires_at: previous && new Date(FRIDAY.getTime() + 86_400_000).toISOString(),
     version: previous ? 2 : 1,
   };
-  ddb.on(GetCommand, { Key: webhookKeys.secret(TENANT) }).resolves({ Item: item });
+  ddb.on(GetCommand, { Key: webhookSecretKeys.secret(TENANT) }).resolves({ Item: item });
 }
 
 const delivery = (messageId: string) =>

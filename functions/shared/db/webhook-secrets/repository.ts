@@ -5,8 +5,8 @@ import { isConditionFailure } from '../conditions';
 import { ENTITY } from '../entities';
 import { retryOnConflict } from '../retry';
 import { concurrentUpdate } from '../versioned-update';
-import { webhookKeys } from '../webhooks/keys';
 import { type SecretItem, secretContext } from './item';
+import { webhookSecretKeys } from './keys';
 
 /** A previous secret keeps signing this long after a rotation. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
@@ -23,7 +23,7 @@ const SECRETS_CACHED = 100;
 /**
  * A tenant's webhook signing secret (docs/data-model.md, pattern 17). Secrets go in and out
  * in plain text and are stored only as ciphertexts, so this repository needs the cipher;
- * webhook configurations (`../webhooks`) do not, and their functions bundle no KMS client.
+ * webhook configurations (`../webhook-configurations`) do not, and their functions bundle no KMS client.
  */
 export class WebhookSecretRepository {
   /**
@@ -61,7 +61,7 @@ export class WebhookSecretRepository {
           await this.db.send(
             new PutCommand({
               TableName: this.tableName,
-              Item: { ...webhookKeys.secret(tenant), entity: ENTITY.webhookSecret, ...item },
+              Item: { ...webhookSecretKeys.secret(tenant), entity: ENTITY.webhookSecret, ...item },
               ConditionExpression: stored ? 'version = :v' : 'attribute_not_exists(pk)',
               ExpressionAttributeValues: stored ? { ':v': stored.version } : undefined,
             }),
@@ -110,7 +110,7 @@ export class WebhookSecretRepository {
 
   private async storedSecret(tenant: string): Promise<SecretItem | undefined> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: webhookKeys.secret(tenant), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: webhookSecretKeys.secret(tenant), ConsistentRead: true }),
     );
     return out.Item?.entity === ENTITY.webhookSecret ? (out.Item as SecretItem) : undefined;
   }

@@ -5,7 +5,7 @@ import { ENTITY } from '#shared/db/entities';
 import { IDEMPOTENCY_LOCK_MS } from '#shared/db/idempotency/index';
 import { personKeys } from '#shared/db/persons/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
-import { webhookKeys } from '#shared/db/webhooks/keys';
+import { webhookConfigurationKeys } from '#shared/db/webhook-configurations/keys';
 import { SERVICE_SCOPES } from '#shared/scopes';
 import { type ApiResponse, api, startTestRuntime } from '#test/integration/harness';
 import { personBody } from '#test/integration/persons/support';
@@ -197,7 +197,7 @@ describe('a request whose work landed just before the table went away for longer
     );
     const id = created.body.webhook_configuration.id as string;
     const options = withKey();
-    const sent = await acrossTheTableGoingAway(writesItem(webhookKeys.configuration(TENANT, id)), () =>
+    const sent = await acrossTheTableGoingAway(writesItem(webhookConfigurationKeys.configuration(TENANT, id)), () =>
       call.delete(`/webhooks/configurations/${id}`, options),
     );
 

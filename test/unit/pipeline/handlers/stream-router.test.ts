@@ -5,8 +5,8 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { handler as streamRouter } from '#functions/pipeline/handlers/stream-router';
-import { configurationItem } from '#shared/db/webhooks/item';
-import { webhookKeys } from '#shared/db/webhooks/keys';
+import { configurationItem } from '#shared/db/webhook-configurations/item';
+import { webhookConfigurationKeys } from '#shared/db/webhook-configurations/keys';
 import { setDependencies } from '#shared/dependencies';
 import { FakeQueue } from '#test/support/fakes';
 import { ddb, functionUnderTest, useHandlerHarness } from '#test/support/handler-harness';
@@ -94,7 +94,7 @@ describe('stream router', () => {
       });
     const givenConfigurations = (...items: Record<string, unknown>[]) =>
       ddb
-        .on(QueryCommand, { ExpressionAttributeValues: { ':pk': webhookKeys.configurations('t1') } })
+        .on(QueryCommand, { ExpressionAttributeValues: { ':pk': webhookConfigurationKeys.configurations('t1') } })
         .resolves({ Items: items });
 
     it('sends one first-attempt delivery per enabled configuration subscribed to its type, in one batch', async () => {
@@ -133,7 +133,10 @@ describe('stream router', () => {
       const configurationReads = () =>
         ddb
           .commandCalls(QueryCommand)
-          .filter((call) => call.args[0].input.ExpressionAttributeValues?.[':pk'] === webhookKeys.configurations('t1'));
+          .filter(
+            (call) =>
+              call.args[0].input.ExpressionAttributeValues?.[':pk'] === webhookConfigurationKeys.configurations('t1'),
+          );
 
       await handler(batch(inserted('e1'), inserted('e2'), inserted('e3')));
       expect(configurationReads()).toHaveLength(1);

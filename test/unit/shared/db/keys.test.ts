@@ -9,7 +9,8 @@ import { screeningKeys } from '#shared/db/screening/keys';
 import { hitKeys } from '#shared/db/screening-hits/keys';
 import { eventKeys } from '#shared/db/stored-events/keys';
 import { accountKeys } from '#shared/db/verify-accounts/keys';
-import { webhookKeys } from '#shared/db/webhooks/keys';
+import { webhookConfigurationKeys } from '#shared/db/webhook-configurations/keys';
+import { webhookSecretKeys } from '#shared/db/webhook-secrets/keys';
 import { setDependencies } from '#shared/dependencies';
 import { DigestKey } from '#shared/digest/digest-key';
 
@@ -48,9 +49,12 @@ const TABLE_KEYS: Record<Entity, readonly KeyOf[] | { readonly noTenant: string 
   screening_run: { noTenant: 'a re-screen walks every tenant’s persons' },
   screening_listing: { noTenant: 'the sanctions and alert lists screen every tenant’s persons' },
   screening_version: { noTenant: 'the version of the lists every tenant is screened against' },
-  webhook_configuration: [(t) => webhookKeys.configuration(t, 'cfg-1').pk, (t) => webhookKeys.configurations(t)],
-  webhook_configuration_count: [(t) => webhookKeys.configurationCount(t).pk],
-  webhook_secret: [(t) => webhookKeys.secret(t).pk],
+  webhook_configuration: [
+    (t) => webhookConfigurationKeys.configuration(t, 'cfg-1').pk,
+    (t) => webhookConfigurationKeys.configurations(t),
+  ],
+  webhook_configuration_count: [(t) => webhookConfigurationKeys.configurationCount(t).pk],
+  webhook_secret: [(t) => webhookSecretKeys.secret(t).pk],
   list_position: [
     (t) => positionKeys.cursor(t, 'AAAAAAAAAAAAAAAAAAAAAA').pk,
     (t) => positionKeys.bookmark(t, 'persons', { index: 'byTenant', partitions: [`T#${t}#P#created#0`] }, 50).pk,

@@ -5,8 +5,8 @@ import { MAX_ATTEMPTS } from '#domain/webhook-delivery';
 import type { VettedUrl } from '#domain/webhook-url';
 import { handler as deliveryWorker } from '#functions/webhooks/handlers/delivery-worker';
 import type { DeliveryAttempt, StoredEventRepository } from '#shared/db/stored-events/index';
+import type { WebhookConfigurationRepository } from '#shared/db/webhook-configurations/index';
 import type { WebhookSecretRepository } from '#shared/db/webhook-secrets/index';
-import type { WebhookRepository } from '#shared/db/webhooks/index';
 import { setDependencies } from '#shared/dependencies';
 import type { TransportResult, WebhookTransport } from '#shared/webhook-transport/webhook-transport';
 import { DnsWebhookUrlPolicy, type WebhookUrlVerdict } from '#shared/webhook-url/webhook-url-policy';
@@ -71,7 +71,7 @@ class FakeEvents {
   }
 }
 
-/** Both webhook ports: the configuration (`webhooks`) and the signing secrets (`webhookSecrets`). */
+/** Both webhook ports: the configurations (`webhookConfigurations`) and the signing secrets (`webhookSecrets`). */
 class FakeWebhooks {
   enabled = true;
   url = 'https://partner.example/hooks';
@@ -112,7 +112,7 @@ beforeEach(() => {
   queue = new FakeQueue();
   setDependencies({
     storedEvents: events as unknown as StoredEventRepository,
-    webhooks: webhooks as unknown as WebhookRepository,
+    webhookConfigurations: webhooks as unknown as WebhookConfigurationRepository,
     webhookSecrets: webhooks as unknown as WebhookSecretRepository,
     webhookTransport: transport,
     webhookUrlPolicy: { check: async () => verdict },

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { webhookSecrets } from '#shared/db/webhook-secrets/index';
 import { now } from '#shared/dependencies';
-import { NotFoundError } from '#shared/errors';
 
-// The tenant's webhook signing secret (docs/api.md#signing-secret).
+// Creating or rotating the tenant's webhook signing secret (docs/api.md#signing-secret).
 
 /** Standard Webhooks' form: `whsec_` and the base64 key; 24 random bytes is 192 bits, above its 128-bit floor. */
 const SECRET_BYTES = 24;
@@ -14,15 +13,4 @@ export async function rotateSigningSecret(tenant: string): Promise<{ secret: str
   const secret = newSigningSecret();
   const { created_at } = await webhookSecrets().rotateSecret(tenant, secret, now());
   return { secret, created_at };
-}
-
-export async function currentSigningSecret(tenant: string): Promise<{ secret: string; created_at: string }> {
-  const current = await webhookSecrets().currentSecret(tenant);
-  if (!current) {
-    throw new NotFoundError(
-      'unknown_webhook_secret',
-      'this tenant has no webhook signing secret yet; create one with POST /webhooks/secret',
-    );
-  }
-  return current;
 }

@@ -1,10 +1,10 @@
 import type { WebhookConfiguration } from '#domain/webhook-configuration';
 import { ENTITY } from '../entities';
 import { withoutStorageFields } from '../items';
-import { webhookKeys } from './keys';
+import { webhookConfigurationKeys } from './keys';
 
 export const configurationItem = (configuration: WebhookConfiguration): Record<string, unknown> => ({
-  ...webhookKeys.configuration(configuration.tenant, configuration.id),
+  ...webhookConfigurationKeys.configuration(configuration.tenant, configuration.id),
   entity: ENTITY.webhookConfiguration,
   ...configuration,
 });

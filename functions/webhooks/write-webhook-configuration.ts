@@ -1,18 +1,20 @@
 import { WEBHOOK_DATA_VERSION, type WebhookConfiguration } from '#domain/webhook-configuration';
 import { createUnder } from '#shared/created-id';
 import type { KeepAnswer } from '#shared/db/idempotency/kept-answer';
-import { webhooks } from '#shared/db/webhooks/index';
+import { webhookConfigurations } from '#shared/db/webhook-configurations/index';
 import { now } from '#shared/dependencies';
-import { NotFoundError, ValidationError } from '#shared/errors';
+import { ValidationError } from '#shared/errors';
 import type { HandlerRequest } from '#shared/http/types';
 import type { Scope } from '#shared/scopes';
 import { webhookUrlPolicy } from '#shared/webhook-url/index';
+import { unknownConfiguration } from './read-webhook-configurations';
 import type { ConfigurationBody } from './request-schemas';
 import { subscriptionScopes } from './subscriptions';
 
-// The webhook configuration routes (docs/api.md#webhook-configurations); another tenant's id
-// is unknown. A configuration subscribes only to kinds the token saving it reads, checked
-// before its URL (no DNS lookup for a refused request), and keeps those scopes.
+// Saving a webhook configuration: create and replace (docs/api.md#webhook-configurations);
+// another tenant's id is unknown. A configuration subscribes only to kinds the token saving
+// it reads, checked before its URL (no DNS lookup for a refused request), and keeps those
+// scopes.
 
 /** Who saves a configuration: the token's client id and scopes. */
 interface Saver {
@@ -53,14 +55,11 @@ export async function createConfiguration(
       scopes: saved,
       version: 1,
     };
-    return webhooks().createConfiguration(configuration, created, fingerprint, keep);
+    return webhookConfigurations().createConfiguration(configuration, created, fingerprint, keep);
   });
 }
 
-export function listConfigurations(tenant: string): Promise<WebhookConfiguration[]> {
-  return webhooks().configurations(tenant);
-}
-
+/** PUT /webhooks/configurations/{id}: the configuration becomes exactly `fields`. */
 export async function replaceConfiguration(
   tenant: string,
   { clientId, scopes }: Saver,
@@ -69,14 +68,15 @@ export async function replaceConfiguration(
 ): Promise<WebhookConfiguration> {
   const saved = subscriptionScopes(fields.event_types, scopes);
   await requireAllowedUrl(fields.url);
-  const replaced = await webhooks().replaceConfiguration(tenant, id, { ...fields, scopes: saved }, clientId, now());
+  const replaced = await webhookConfigurations().replaceConfiguration(
+    tenant,
+    id,
+    { ...fields, scopes: saved },
+    clientId,
+    now(),
+  );
   if (!replaced) throw unknownConfiguration();
   return replaced;
-}
-
-/** DELETE: with `keep` (HandlerRequest.answers), the request's answer is written with the deletion. */
-export async function deleteConfiguration(tenant: string, id: string, keep?: KeepAnswer<void>): Promise<void> {
-  if (!(await webhooks().deleteConfiguration(tenant, id, keep))) throw unknownConfiguration();
 }
 
 /** Deliveries must not reach the service's own network (SSRF); the policy says why a URL is refused. */
@@ -84,6 +84,3 @@ async function requireAllowedUrl(url: string): Promise<void> {
   const verdict = await webhookUrlPolicy().check(url);
   if (!verdict.ok) throw new ValidationError('invalid_url', `url ${verdict.reason}`);
 }
-
-const unknownConfiguration = () =>
-  new NotFoundError('unknown_id_webhook_configuration', 'no webhook configuration has this id');

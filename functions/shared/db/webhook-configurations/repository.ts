@@ -8,7 +8,7 @@ import { type KeepAnswer, writeTransaction } from '../idempotency/kept-answer';
 import { REQUEST_FINGERPRINT } from '../items';
 import { tablePartition } from '../paging/partitions';
 import { configurationItem, toConfiguration } from './item';
-import { webhookKeys } from './keys';
+import { webhookConfigurationKeys } from './keys';
 
 /** What a replacement sets: the configuration's own fields and the replacing token's scopes, as the domain shapes them. */
 export type ConfigurationFields = Required<Pick<WebhookConfiguration, 'url' | 'event_types' | 'enabled' | 'scopes'>>;
@@ -24,7 +24,7 @@ export const tooManyConfigurations = () =>
  * a repository of its own (`../webhook-secrets`): it needs the cipher, and a function that
  * only reads or writes configurations should not bundle a KMS client.
  */
-export class WebhookRepository {
+export class WebhookConfigurationRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -71,7 +71,7 @@ export class WebhookRepository {
       const failed = failedConditions(error);
       // The id first: the retry of a create that landed may find the cap reached by its own first attempt.
       if (failed.includes(0)) {
-        const key = webhookKeys.configuration(configuration.tenant, configuration.id);
+        const key = webhookConfigurationKeys.configuration(configuration.tenant, configuration.id);
         const what = 'webhook configuration';
         return toConfiguration(await readEarlierAttempt(this.db, this.tableName, key, { fingerprint, now, what }));
       }
@@ -86,7 +86,7 @@ export class WebhookRepository {
    * fan-out and the delivery worker read them so, once per tenant per batch.
    */
   async configurations(tenant: string): Promise<WebhookConfiguration[]> {
-    const items = await tablePartition(this.db, this.tableName, webhookKeys.configurations(tenant));
+    const items = await tablePartition(this.db, this.tableName, webhookConfigurationKeys.configurations(tenant));
     return items
       .filter((item) => item.entity === ENTITY.webhookConfiguration)
       .map(toConfiguration)
@@ -105,7 +105,7 @@ export class WebhookRepository {
       const out = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: webhookKeys.configuration(tenant, id),
+          Key: webhookConfigurationKeys.configuration(tenant, id),
           UpdateExpression:
             'SET #url = :url, #event_types = :event_types, #enabled = :enabled, #scopes = :scopes, #updated_at = :now, #updated_by = :by ADD #version :one',
           ConditionExpression: 'attribute_exists(pk)',
@@ -149,7 +149,7 @@ export class WebhookRepository {
           {
             Delete: {
               TableName: this.tableName,
-              Key: webhookKeys.configuration(tenant, id),
+              Key: webhookConfigurationKeys.configuration(tenant, id),
               ConditionExpression: 'attribute_exists(pk)',
             },
           },
@@ -167,7 +167,7 @@ export class WebhookRepository {
   private countChange(tenant: string, by: 1 | -1) {
     return {
       TableName: this.tableName,
-      Key: webhookKeys.configurationCount(tenant),
+      Key: webhookConfigurationKeys.configurationCount(tenant),
       UpdateExpression: 'SET #entity = :entity, #tenant = :tenant ADD #count :by, #version :one',
       ExpressionAttributeNames: { '#entity': 'entity', '#tenant': 'tenant', '#count': 'count', '#version': 'version' },
       ExpressionAttributeValues: {
