@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from '#lib/repo-root';
-import { blockOf, withBlock } from './doc-block';
+import { blockOf, withBlock } from '#test/support/doc-block';
 import { functionTable, keptFloorTables, markOf, runLine } from './report';
 import { BENCH_PARTS, type BenchResults, type BenchResultsFile, GOALS, type Goal, type Verdict } from './results';
 import { partsOf, verdictLookup } from './verdicts';
