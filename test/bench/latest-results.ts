@@ -1,14 +1,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from '#lib/repo-root';
-import { blockOf, withBlock } from './doc-block';
+import { blockOf, withBlock } from '#test/support/doc-block';
 import { functionTable, keptFloorTables, markOf, runLine } from './report';
 import { BENCH_PARTS, type BenchResults, type BenchResultsFile, GOALS, type Goal, type Verdict } from './results';
+import { SCREENING_COSTS_BLOCK, withScreeningCosts } from './screening-costs';
 import { partsOf, verdictLookup } from './verdicts';
 
 // docs/performance.md's "Latest results" block is generated from the results it shows
 // (issue 32): `npm run bench -- --publish` commits the run's results.json as
-// docs/bench/latest-results.json and rewrites the block between the markers from it, and
+// docs/bench/latest-results.json and rewrites the block between the markers from it (and
+// `npm run docs:sync` from the committed file, after a change of how it is written), and
 // test/unit/bench/latest-results.test.ts holds the two equal, so the table cannot drift.
 
 /** The published results (committed) and the page that shows them, from the repository root. */
@@ -111,6 +113,18 @@ function summaryTable(r: BenchResultsFile): string[] {
   return ['| measure | result | goal |', '| --- | --- | --- |', ...rows];
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} s`;
+
+/** The screening part's figures, which judge no goal: to read, and priced in docs/api.md#screening. */
+function screeningLine({ screening: s }: Partial<BenchResults>): string[] {
+  if (!s) return [];
+  const n = (value: number) => value.toLocaleString('en', { maximumFractionDigits: 2 });
+  return [
+    '',
+    `Screening (figures to read, no goal; what they cost: [api.md](api.md#screening)): ${n(s.listings)} listed persons, ${n(s.names)} names, indexed in ${n(s.build_ms)} ms; one screening ${n(s.screen_median_ms)} ms median and ${n(s.screen_p99_ms)} ms p99, ${n(s.screen_rru)} read unit${s.screen_rru === 1 ? '' : 's'} warm, ${n(s.build_rru)} read units per cold build; a list change over ${n(s.walk.persons)} persons ${seconds(s.walk.change_ms)} and ${n(s.walk.change_rru)} read units (${n(s.walk.change_rru_per_million)} per million persons); the daily re-screen ${seconds(s.walk.daily_ms)} (${n(s.walk.daily_seconds_per_million)} s per million persons).`,
+  ];
+}
+
 /** The "Latest results" block of docs/performance.md, from a results file. */
 export function renderLatestResults(r: BenchResultsFile): string {
   const parts = partsOf(r);
@@ -132,6 +146,7 @@ export function renderLatestResults(r: BenchResultsFile): string {
     `${passed} of ${passed + failed} judged figures meet their goals.`,
     '',
     ...summaryTable(r),
+    ...screeningLine(r),
   ];
   if (r.floor && r.handlers) {
     const functions = { floor: r.floor, handlers: r.handlers };
@@ -149,11 +164,18 @@ export const latestResultsBlock = (doc: string): string => blockOf(doc, LATEST_B
 /** `doc` with its block replaced by `block`. */
 export const withLatestResults = (doc: string, block: string): string => withBlock(doc, LATEST_BLOCK, block);
 
-/** Commits `results` as the latest: the JSON file, and the block of docs/performance.md generated from it. */
+/**
+ * Commits `results` as the latest: the JSON file, and the blocks generated from it, docs/performance.md's
+ * and docs/api.md's screening costs (./screening-costs.ts).
+ */
 export function publishResults(results: BenchResultsFile): void {
   const json = join(REPO_ROOT, LATEST_RESULTS_JSON);
   mkdirSync(dirname(json), { recursive: true });
   writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
-  const doc = join(REPO_ROOT, PERFORMANCE_DOC);
-  writeFileSync(doc, withLatestResults(readFileSync(doc, 'utf8'), renderLatestResults(results)));
+  const rewrite = (page: string, write: (doc: string) => string) => {
+    const path = join(REPO_ROOT, page);
+    writeFileSync(path, write(readFileSync(path, 'utf8')));
+  };
+  rewrite(PERFORMANCE_DOC, (doc) => withLatestResults(doc, renderLatestResults(results)));
+  rewrite(SCREENING_COSTS_BLOCK.page, (doc) => withScreeningCosts(doc, results));
 }

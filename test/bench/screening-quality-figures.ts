@@ -1,4 +1,4 @@
-import { blockOf, withBlock } from './doc-block';
+import { blockOf, withBlock } from '#test/support/doc-block';
 
 // docs/testing.md's screening quality figures are generated from the results file
 // `npm run screening:quality` writes (./screening-quality.ts), between markers, and

@@ -1,4 +1,5 @@
 import type { BenchResults, CostResults, HandlerFigures, ListFigures, PipelineFigures } from '#test/bench/results';
+import type { ScreeningFigures } from '#test/bench/screening';
 
 // Figures shaped as `npm run bench` writes them, each test overriding the few it judges.
 
@@ -65,3 +66,22 @@ export const run: BenchResults['run'] = {
   node: '24.21.0',
   cpus: 2,
 };
+
+export const screening = (figures: Partial<ScreeningFigures> = {}): ScreeningFigures => ({
+  listings: 4_699,
+  names: 11_055,
+  build_ms: 366.6,
+  screen_median_ms: 5.34,
+  screen_p99_ms: 15.19,
+  screen_rru: 1,
+  build_rru: 2_478,
+  walk: {
+    persons: 4_000,
+    change_ms: 1_368.4,
+    change_rru: 2_101.5,
+    change_rru_per_million: 525_375,
+    daily_ms: 23_216.5,
+    daily_seconds_per_million: 5_804,
+  },
+  ...figures,
+});

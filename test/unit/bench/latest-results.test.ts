@@ -13,15 +13,15 @@ import {
 } from '#test/bench/latest-results';
 import type { BenchResultsFile } from '#test/bench/results';
 import { judgeResults, meetsGoal, partsOf, summarize } from '#test/bench/verdicts';
-import { cost, handler, list, run, withoutCold } from './bench-fixture';
+import { cost, handler, list, run, screening, withoutCold } from './bench-fixture';
 
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 const published = JSON.parse(read(LATEST_RESULTS_JSON)) as BenchResultsFile;
 
 describe('the published bench results (docs/performance.md#latest-results)', () => {
   it('are shown in docs/performance.md exactly as docs/bench/latest-results.json renders them', () => {
-    // After a run, `npm run bench -- --publish` rewrites both; edit neither by hand.
-    expect(latestResultsBlock(read(PERFORMANCE_DOC))).toBe(renderLatestResults(published));
+    // After a run, `npm run bench -- --publish` rewrites both, `npm run docs:sync` the block; edit neither by hand.
+    expect(latestResultsBlock(read(PERFORMANCE_DOC)), 'run npm run docs:sync').toBe(renderLatestResults(published));
   });
 
   it('carry verdicts that agree with their own figures and goals, counted in the summary', () => {
@@ -114,6 +114,15 @@ describe('the Latest results block', () => {
     expect(block).toContain(
       "| local pipeline p99 ms, write to the receiver’s 2xx | 7,946 ✗; p50 5869 ms; 0.94 of the machine's cores (this process and DynamoDB Local's JVM); the same table calls alone, with a bare client: 0.58 of the cores at the offered rate | ≤ 2,000 |",
     );
+  });
+
+  it('shows the screening figures, which judge no goal, below the summary when the screening part ran', () => {
+    const block = renderLatestResults(judgeResults({ run: { ...run, parts: ['screening'] }, screening: screening() }));
+
+    expect(block.split('\n').slice(-2)).toEqual([
+      '',
+      'Screening (figures to read, no goal; what they cost: [api.md](api.md#screening)): 4,699 listed persons, 11,055 names, indexed in 366.6 ms; one screening 5.34 ms median and 15.19 ms p99, 1 read unit warm, 2,478 read units per cold build; a list change over 4,000 persons 1.4 s and 2,101.5 read units (525,375 per million persons); the daily re-screen 23.2 s (5,804 s per million persons).',
+    ]);
   });
 
   it('adds the kept floors, and each function over its own, when the run measured them', () => {

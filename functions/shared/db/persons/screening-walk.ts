@@ -12,7 +12,7 @@ export interface PersonRef {
 }
 
 /** Index entries one walk page reads: one batch read of the persons. */
-const SCREENING_PAGE = 100;
+export const SCREENING_PAGE = 100;
 
 /**
  * The verified persons of every tenant, shard by shard, as the re-screens walk them

@@ -1,0 +1,114 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { propsOf, refId, resourcesOf, synthTemplate } from '#test/infra/harness';
+
+// What the README and docs/ say the stack holds (how many routes, consumers, dead-letter
+// stores, alarms, tenant roles and resources; which queues, schedules, variables and
+// outputs), read from the synthesized template as an operator meets it, not from the rows
+// that build it: `npm run docs:sync` writes the counts from these facts
+// (./stack-counts.ts), and test/infra/docs-numbers.test.ts holds the names to them.
+
+/** `cdk synth -c bankProvider=increase -c increaseAccountId=…`: the stack on real rails (docs/deploy.md). */
+export const RAILS_CONTEXT = { bankProvider: 'increase', increaseAccountId: 'account_in71c4amph0vgo2qllky' };
+/** `cdk synth -c identityVendor=plaid …`: the stack with a real identity vendor (docs/deploy.md#identity-vendor-plaid). */
+export const PLAID_CONTEXT = {
+  identityVendor: 'plaid',
+  plaidClientId: '5d8b2f1e9c0a4b3d2e1f0a9b',
+  plaidTemplateId: 'idvtmp_52xR9LKo77r1Np',
+};
+
+/** What the docs count and name, from a template. */
+export function templateFacts(template: Template) {
+  const resources = template.toJSON().Resources as Record<string, { Type: string }>;
+  const functions = resourcesOf(template, 'AWS::Lambda::Function');
+  const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((m) => propsOf(m));
+  const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule')).map((r) => propsOf(r));
+  const queues = resourcesOf(template, 'AWS::SQS::Queue');
+  const ruleTargets = rules.flatMap((rule) => rule.Targets as { Arn: unknown; DeadLetterConfig?: { Arn: unknown } }[]);
+  /** A consumer's name: its function's description up to the colon (`VerificationWorker: verification queue`). */
+  const nameOf = (functionId: string) => String(propsOf(functions[functionId], functionId).Description).split(':')[0]!;
+
+  const tables = resourcesOf(template, 'AWS::DynamoDB::Table');
+  const streamConsumers = mappings.filter((m) => tables[refId(m.EventSourceArn) ?? ''] !== undefined);
+  const queueConsumers = mappings.filter((m) => queues[refId(m.EventSourceArn) ?? ''] !== undefined);
+  const scheduleConsumers = ruleTargets.map((target) => refId(target.Arn)!);
+  const consumerIds = new Set([...mappings.map((m) => refId(m.FunctionName)!), ...scheduleConsumers]);
+  const workQueues = Object.entries(queues).filter(([, q]) => q.Properties?.RedrivePolicy !== undefined);
+  const deadLetterStores = new Set([
+    ...workQueues.map(([, q]) => refId(q.Properties?.RedrivePolicy.deadLetterTargetArn)),
+    ...mappings.flatMap((m) => refId(m.DestinationConfig?.OnFailure?.Destination) ?? []),
+    ...ruleTargets.flatMap((target) => refId(target.DeadLetterConfig?.Arn) ?? []),
+  ]);
+  const tenantRoles = new Set(
+    Object.values(functions).flatMap((f) => refId(f.Properties?.Environment?.Variables?.TENANT_ROLE_ARN) ?? []),
+  );
+  const tenantRolePolicies = Object.values(resourcesOf(template, 'AWS::IAM::Policy')).filter((p) =>
+    ((p.Properties?.Roles ?? []) as unknown[]).some((role) => tenantRoles.has(refId(role)!)),
+  );
+  const alarms = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm')).length;
+  const routes = Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).length;
+
+  return {
+    resources: Object.keys(resources).length,
+    routes,
+    consumers: consumerIds.size,
+    consumerNames: [...consumerIds].map(nameOf).sort(),
+    scheduleNames: scheduleConsumers.map(nameOf).sort(),
+    /** Each queue consumer's queue id, from its description (`…: <queue id> queue`), with the consumer. */
+    queueConsumers: queueConsumers
+      .map((m) => {
+        const [name, source] = String(propsOf(functions[refId(m.FunctionName)!]).Description).split(': ');
+        return `${source!.replace(/ queue$/, '')} → ${name}`;
+      })
+      .sort(),
+    streamConsumers: streamConsumers.length,
+    workQueues: workQueues.length,
+    /** The part of each work queue's dead-letter queue's logical id that operations.md's redrive commands vary. */
+    workQueueNames: workQueues
+      .map(
+        ([, q]) => /^Pipeline(\w+?)QueueDeadLetters/.exec(refId(q.Properties?.RedrivePolicy.deadLetterTargetArn)!)?.[1],
+      )
+      .sort(),
+    deadLetterStores: deadLetterStores.size,
+    /** Queues under SQS's own key rather than the storage key. */
+    sseSqsQueues: Object.values(queues).filter((q) => q.Properties?.KmsMasterKeyId === undefined).length,
+    alarms,
+    /** Alarms of the stack as a whole: not on a function's Errors or Throttles, a store or an iterator age. */
+    stackAlarms: alarms - 2 * (routes + consumerIds.size) - deadLetterStores.size - streamConsumers.length,
+    tenantRoles: tenantRoles.size,
+    tenantRoleResources: tenantRoles.size + tenantRolePolicies.length,
+    queueUrlVariables: [
+      ...new Set(
+        Object.values(functions).flatMap((f) =>
+          Object.keys(f.Properties?.Environment?.Variables ?? {}).filter((name) => name.endsWith('_QUEUE_URL')),
+        ),
+      ),
+    ].sort(),
+    outputs: Object.keys(template.findOutputs('*'))
+      .map((name) => (name.startsWith('ClientId') ? 'ClientId<partner>' : name))
+      .filter((name, i, all) => all.indexOf(name) === i)
+      .sort(),
+  };
+}
+
+export type TemplateFacts = ReturnType<typeof templateFacts>;
+
+/** The stack's facts as the docs state them: by default (the sandbox), on real rails, and with a real identity vendor. */
+export interface StackFacts {
+  readonly sandbox: TemplateFacts;
+  readonly rails: TemplateFacts;
+  readonly plaid: TemplateFacts;
+}
+
+/**
+ * Synthesizes the three stacks in this process, offline, as the infra tests do (no `cdk`
+ * call, no bundling), and reads their facts. A few seconds.
+ */
+export function stackFacts(): StackFacts {
+  // The infra tests' reason too: aws-cdk-lib's WASM template validation adds seconds and checks nothing read here.
+  process.env.CDK_VALIDATION = 'false';
+  return {
+    sandbox: templateFacts(synthTemplate()),
+    rails: templateFacts(synthTemplate({ context: RAILS_CONTEXT })),
+    plaid: templateFacts(synthTemplate({ context: PLAID_CONTEXT })),
+  };
+}
