@@ -17,7 +17,7 @@ describe('the bench workload', () => {
     const missing = deployed.filter((id) => !stepNames.includes(id));
     expect(
       missing,
-      `give each a step in its area's test/bench/bundles/workload-<area>.ts (the requests it serves; `after`, the steps that make what it reads; and a step that deletes what it reads lists it in its own `after`): ${missing.join(', ')}`,
+      `give each a step in its area's test/bench/bundles/workload-<area>.ts (the requests it serves; "after", the steps that make what it reads; and a step that deletes what it reads lists it in its own "after"): ${missing.join(', ')}`,
     ).toEqual([]);
     expect(floors.filter((id) => !stepNames.includes(id))).toEqual([]);
   });
