@@ -66,7 +66,7 @@ export async function applyBankOutcome(outcome: BankOutcome, logger: Logger): Pr
 /**
  * A statement credit that never reaches the statement: control is canceled (with an event),
  * once, while the code is still awaited; a code already proven, expired or canceled stays so.
- * A code expires 5 days after it was sent, not when the daily expiry gets to it: a return
+ * A code expires 5 days after it was sent, not when the hourly expiry gets to it: a return
  * told in between changes nothing either, and the expiry cancels control as it would have.
  */
 async function cancelControl(outcome: CreditOutcome, logger: Logger): Promise<void> {

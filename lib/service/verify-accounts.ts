@@ -125,7 +125,7 @@ export const VERIFY_ACCOUNTS: ServiceArea = {
     {
       id: 'StatementCodeExpiry',
       handler: 'functions/verify-accounts/handlers/statement-code-expiry.ts',
-      source: { kind: 'schedule', cron: { minute: '15', hour: '3' }, localEveryMs: 60_000 },
+      source: { kind: 'schedule', cron: { minute: '15', hour: '*' }, localEveryMs: 60_000 },
       table: { actions: ['GetItem', 'UpdateItem'], indexes: ['byDueTime'], leadingKeys: ['tenantData'] },
       // Reads each due account through the repository, which opens its account number.
       fieldKey: true,

@@ -44,9 +44,12 @@ const COUNTS: Readonly<Record<string, Readonly<Record<string, (facts: StackFacts
   },
   'docs/deploy.md': {
     'tenant-roles': ({ sandbox }) => digits(sandbox.tenantRoles),
+    resources: ({ sandbox }) => digits(sandbox.resources),
+    'fullest-resources': ({ fullest }) => digits(fullest.resources),
   },
   'docs/decisions.md': {
     resources: ({ sandbox }) => digits(sandbox.resources),
+    'fullest-resources': ({ fullest }) => digits(fullest.resources),
     'tenant-role-resources': ({ sandbox }) => digits(sandbox.tenantRoleResources),
     'sse-sqs-queues': ({ sandbox }) => inWords(sandbox.sseSqsQueues),
   },

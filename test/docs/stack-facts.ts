@@ -1,20 +1,11 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { propsOf, refId, resourcesOf, synthTemplate } from '#test/infra/harness';
+import { PLAID_CONTEXT, propsOf, RAILS_CONTEXT, refId, resourcesOf, synthTemplate } from '#test/infra/harness';
 
 // What the README and docs/ say the stack holds (how many routes, consumers, dead-letter
 // stores, alarms, tenant roles and resources; which queues, schedules, variables and
 // outputs), read from the synthesized template as an operator meets it, not from the rows
 // that build it: `npm run docs:sync` writes the counts from these facts
 // (./stack-counts.ts), and test/infra/docs-numbers.test.ts holds the names to them.
-
-/** `cdk synth -c bankProvider=increase -c increaseAccountId=…`: the stack on real rails (docs/deploy.md). */
-export const RAILS_CONTEXT = { bankProvider: 'increase', increaseAccountId: 'account_in71c4amph0vgo2qllky' };
-/** `cdk synth -c identityVendor=plaid …`: the stack with a real identity vendor (docs/deploy.md#identity-vendor-plaid). */
-export const PLAID_CONTEXT = {
-  identityVendor: 'plaid',
-  plaidClientId: '5d8b2f1e9c0a4b3d2e1f0a9b',
-  plaidTemplateId: 'idvtmp_52xR9LKo77r1Np',
-};
 
 /** What the docs count and name, from a template. */
 export function templateFacts(template: Template) {
@@ -92,15 +83,17 @@ export function templateFacts(template: Template) {
 
 export type TemplateFacts = ReturnType<typeof templateFacts>;
 
-/** The stack's facts as the docs state them: by default (the sandbox), on real rails, and with a real identity vendor. */
+/** The stack's facts as the docs state them: by default (the sandbox), on real rails, with a real identity vendor, and with both. */
 export interface StackFacts {
   readonly sandbox: TemplateFacts;
   readonly rails: TemplateFacts;
   readonly plaid: TemplateFacts;
+  /** On real rails with a real identity vendor: the most a stack holds today. */
+  readonly fullest: TemplateFacts;
 }
 
 /**
- * Synthesizes the three stacks in this process, offline, as the infra tests do (no `cdk`
+ * Synthesizes the four stacks in this process, offline, as the infra tests do (no `cdk`
  * call, no bundling), and reads their facts. A few seconds.
  */
 export function stackFacts(): StackFacts {
@@ -110,5 +103,6 @@ export function stackFacts(): StackFacts {
     sandbox: templateFacts(synthTemplate()),
     rails: templateFacts(synthTemplate({ context: RAILS_CONTEXT })),
     plaid: templateFacts(synthTemplate({ context: PLAID_CONTEXT })),
+    fullest: templateFacts(synthTemplate({ context: { ...RAILS_CONTEXT, ...PLAID_CONTEXT } })),
   };
 }

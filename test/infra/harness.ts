@@ -14,6 +14,15 @@ import { VerifyServiceStack, type VerifyServiceStackProps } from '#lib/stack';
 
 export const ENV = { account: '123456789012', region: 'eu-west-1' } as const;
 
+/** `cdk synth -c bankProvider=increase -c increaseAccountId=…`: the stack on real rails (docs/deploy.md). */
+export const RAILS_CONTEXT = { bankProvider: 'increase', increaseAccountId: 'account_in71c4amph0vgo2qllky' };
+/** `cdk synth -c identityVendor=plaid …`: the stack with a real identity vendor (docs/deploy.md#identity-vendor-plaid). */
+export const PLAID_CONTEXT = {
+  identityVendor: 'plaid',
+  plaidClientId: '5d8b2f1e9c0a4b3d2e1f0a9b',
+  plaidTemplateId: 'idvtmp_52xR9LKo77r1Np',
+};
+
 const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as {
   context: Record<string, unknown>;
 };

@@ -307,6 +307,11 @@ describe('schedules', () => {
     return found[0]!;
   };
 
+  it('StatementCodeExpiry runs every hour: a code 5 days old shows control_status canceled within the hour, not up to a day late (docs/api.md#verify-accounts)', () => {
+    const [, rule] = ruleOf(consumerById('StatementCodeExpiry'));
+    expect(rule.Properties?.ScheduleExpression).toMatch(/^cron\(\d+ \* \* \* \? \*\)$/);
+  });
+
   it.each(scheduleConsumers)(
     "%s: an EventBridge rule with the row's cron (UTC) targets only its function, with retries and an alarmed dead-letter queue",
     (_, consumer) => {

@@ -59,7 +59,7 @@ describe('a statement credit returned after its code expired', () => {
     await expectCanceledByTheExpiryAlone(id);
   });
 
-  it('expired but not yet canceled by the daily expiry, it changes nothing either: the expiry cancels control, once, and the account stays valid', async () => {
+  it('expired but not yet canceled by the hourly expiry, it changes nothing either: the expiry cancels control, once, and the account stays valid', async () => {
     const { id, credit } = await expiredCredit();
 
     await returnedNoAccount(credit);

@@ -9,6 +9,10 @@ import { overheadScenarios } from '#test/bench/overhead-scenarios';
 describe('the overhead bench', () => {
   it('has a scenario for every route', () => {
     const scenarios = overheadScenarios({} as never, 'bench-overhead');
-    expect(ROUTES.map((route) => route.id).filter((id) => !(id in scenarios))).toEqual([]);
+    const missing = ROUTES.map((route) => route.id).filter((id) => !(id in scenarios));
+    expect(
+      missing,
+      `give each a scenario in test/bench/overhead-scenarios.ts (what its request sends, and the records it needs made first): ${missing.join(', ')}`,
+    ).toEqual([]);
   });
 });

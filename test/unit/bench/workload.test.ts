@@ -14,7 +14,11 @@ const floors = [FLOOR_ROUTE, ...KEPT_FLOORS.map((kept) => kept.route)].map((rout
 
 describe('the bench workload', () => {
   it('has a step for every function the stack deploys, and for the floor and each kept floor', () => {
-    expect(deployed.filter((id) => !stepNames.includes(id))).toEqual([]);
+    const missing = deployed.filter((id) => !stepNames.includes(id));
+    expect(
+      missing,
+      `give each a step in its area's test/bench/bundles/workload-<area>.ts (the requests it serves; "after", the steps that make what it reads; and a step that deletes what it reads lists it in its own "after"): ${missing.join(', ')}`,
+    ).toEqual([]);
     expect(floors.filter((id) => !stepNames.includes(id))).toEqual([]);
   });
 

@@ -25,7 +25,7 @@ export const accountKeys = {
   /**
    * byDueTime partition of statement codes awaiting an answer, split into
    * PENDING_CODE_SHARDS by account id so no tenant's burst of control verifications
-   * meets one partition's write limit; the daily expiry reads every shard.
+   * meets one partition's write limit; the hourly expiry reads every shard.
    */
   pendingStatementCodes: (shard: number) => `STATEMENT_CODE_SENT#${shard}`,
   pendingStatementCode: (sentAt: string, tenant: string, id: string) => `${sentAt}#${tenant}#${id}`,

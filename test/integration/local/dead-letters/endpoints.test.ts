@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LogLevel } from '#lib/local/log';
-import type { LocalRuntime } from '#lib/local/runtime';
-import { api, rawRequest, startTestRuntime } from '#test/integration/harness';
-import { deadLetteredAccount, OutageInvoker } from '#test/support/dead-letters';
+import { describe, expect, it } from 'vitest';
+import { api, rawRequest } from '#test/integration/harness';
+import { deadLetteredAccount } from '#test/support/dead-letters';
+import { useOutageRuntime } from './support';
 
 /**
  * docs/local.md#dead-letters: `npm start` shows its dead letters to a person and redrives
@@ -12,22 +11,9 @@ import { deadLetteredAccount, OutageInvoker } from '#test/support/dead-letters';
  * the ERROR line of a move says how. No token, loopback only, and a web page cannot
  * trigger a redrive.
  */
-const invoker = new OutageInvoker();
-const logged: { level: LogLevel; message: string }[] = [];
-let runtime: LocalRuntime;
-let partner: ReturnType<typeof api>;
+const env = useOutageRuntime('tenant-dead-letters');
 
-beforeAll(async () => {
-  runtime = await startTestRuntime({
-    invoker,
-    screeningLists: false,
-    log: (level, message) => logged.push({ level, message }),
-  });
-  partner = api(runtime, await runtime.mintToken('tenant-dead-letters'));
-});
-afterAll(() => runtime?.stop());
-
-const local = () => api(runtime);
+const local = () => api(env.runtime);
 const listed = async () => {
   const answer = await local().get('/local/dead-letters', { contract: false });
   expect(answer.status).toBe(200);
@@ -40,8 +26,8 @@ const redrive = (body: unknown, headers?: Record<string, string>) =>
 
 describe('GET /local/dead-letters and POST /local/dead-letters/redrive', () => {
   it('lists a dead-lettered verification message by id and age without its body, redrives it as a new message, and the account settles', async () => {
-    const id = await deadLetteredAccount(runtime, invoker, partner);
-    const [parked] = runtime.queues.deadLetterQueue('verification').contents();
+    const id = await deadLetteredAccount(env.runtime, env.invoker, env.partner);
+    const [parked] = env.runtime.queues.deadLetterQueue('verification').contents();
 
     const before = await listed();
     expect(before.deadLetterQueues.map((queue: { queue: string }) => queue.queue)).toEqual([
@@ -64,29 +50,29 @@ describe('GET /local/dead-letters and POST /local/dead-letters/redrive', () => {
     });
     expect(JSON.stringify(before)).not.toContain(id);
 
-    invoker.down.clear();
+    env.invoker.down.clear();
     const answer = await redrive({ queue: 'verification' });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ queue: 'verification', moved: 1 });
-    await runtime.settle();
+    await env.runtime.settle();
 
     expect(await verificationQueue()).toEqual({ queue: 'verification', name: 'VerificationDeadLetter', count: 0 });
-    expect((await partner.get(`/verify/accounts/${id}`)).body.account.verification_status).not.toBe('pending');
+    expect((await env.partner.get(`/verify/accounts/${id}`)).body.account.verification_status).not.toBe('pending');
   });
 
-  it('says in the ERROR line of a move how to redrive: the command with this runtime’s URL, and the console', async () => {
-    logged.length = 0;
-    await deadLetteredAccount(runtime, invoker, partner);
+  it('says in the ERROR line of a move how to redrive: the command with this env.runtime’s URL, and the console', async () => {
+    env.logged.length = 0;
+    await deadLetteredAccount(env.runtime, env.invoker, env.partner);
 
-    expect(logged).toContainEqual({
+    expect(env.logged).toContainEqual({
       level: 'error',
       message:
         'message moved to the dead-letter queue VerificationDeadLetter; once the cause is fixed, redrive with ' +
-        `\`npm run dead-letters -- --redrive verification --url ${runtime.url}\` or Redrive in ${runtime.url}/console (Dead letters)`,
+        `\`npm run dead-letters -- --redrive verification --url ${env.runtime.url}\` or Redrive in ${env.runtime.url}/console (Dead letters)`,
     });
-    invoker.down.clear();
+    env.invoker.down.clear();
     expect((await redrive({ queue: 'verification' })).body).toEqual({ queue: 'verification', moved: 1 });
-    await runtime.settle();
+    await env.runtime.settle();
   });
 
   it.each([
@@ -94,9 +80,9 @@ describe('GET /local/dead-letters and POST /local/dead-letters/redrive', () => {
     ['a text/plain body, which a page may send without a preflight', 'text/plain', '{"queue":"verification"}'],
     ['no content type', undefined, '{"queue":"verification"}'],
   ])('refuses %s with 415 unsupported_media_type and moves nothing', async (_name, contentType, body) => {
-    await deadLetteredAccount(runtime, invoker, partner);
+    await deadLetteredAccount(env.runtime, env.invoker, env.partner);
 
-    const answer = await rawRequest(runtime, {
+    const answer = await rawRequest(env.runtime, {
       method: 'POST',
       path: '/local/dead-letters/redrive',
       headers: contentType ? { 'content-type': contentType } : {},
@@ -105,21 +91,21 @@ describe('GET /local/dead-letters and POST /local/dead-letters/redrive', () => {
 
     expect(answer.status).toBe(415);
     expect(JSON.parse(answer.text)).toEqual({ error_code: 'unsupported_media_type', message: expect.any(String) });
-    expect(runtime.queues.deadLetterQueue('verification').size).toBeGreaterThan(0);
-    invoker.down.clear();
-    runtime.queues.redrive('verification');
-    await runtime.settle();
+    expect(env.runtime.queues.deadLetterQueue('verification').size).toBeGreaterThan(0);
+    env.invoker.down.clear();
+    env.runtime.queues.redrive('verification');
+    await env.runtime.settle();
   });
 
   it('refuses a request naming another host (a page that rebound its name to 127.0.0.1): 403, for the list and the redrive', async () => {
     const headers = { host: 'attacker.example', 'content-type': 'application/json' };
-    const post = await rawRequest(runtime, {
+    const post = await rawRequest(env.runtime, {
       method: 'POST',
       path: '/local/dead-letters/redrive',
       headers,
       body: '{"queue":"verification"}',
     });
-    const get = await rawRequest(runtime, { method: 'GET', path: '/local/dead-letters', headers });
+    const get = await rawRequest(env.runtime, { method: 'GET', path: '/local/dead-letters', headers });
 
     for (const answer of [post, get]) {
       expect(answer.status).toBe(403);
@@ -140,17 +126,17 @@ describe('GET /local/dead-letters and POST /local/dead-letters/redrive', () => {
   });
 
   it('lists a stream batch the router gave up on, by shard, sequence range, size, attempts, error and time, with its records’ keys and what to do', async () => {
-    invoker.down.add('StreamRouter');
-    const created = await partner.post('/verify/accounts', {
+    env.invoker.down.add('StreamRouter');
+    const created = await env.partner.post('/verify/accounts', {
       account_number: '5550009999',
       routing_number: '021000021',
       account_holder_name: 'Jane Doe',
     });
-    await runtime.settle();
-    invoker.down.clear();
+    await env.runtime.settle();
+    env.invoker.down.clear();
 
     const { streamFailures, streamFailureAdvice } = await listed();
-    const [failure] = runtime.streamFailures;
+    const [failure] = env.runtime.streamFailures;
     expect(streamFailures).toEqual([
       {
         consumer: 'StreamRouter',

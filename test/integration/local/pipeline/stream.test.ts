@@ -163,7 +163,11 @@ describe('stream poller (as a Lambda event source mapping on the table stream)',
 
   it('runs up to parallelizationFactor batches of a shard at once, split by partition key, each key in stream order', async () => {
     const keys = Array.from({ length: 6 }, () => unique('parallel'));
-    for (const n of [1, 2, 3]) await putAll(keys.map((pk) => ({ pk, entity: 'parallel', n, sleepMs: 20 })));
+    // The first round's records wait until two batches run at once (never longer than 10 s): a
+    // poller that ran one batch at a time would let them go after 10 s, seen as 1 below.
+    for (const n of [1, 2, 3]) {
+      await putAll(keys.map((pk) => ({ pk, entity: 'parallel', n, sleepMs: 20, ...(n === 1 && { awaitPeers: 2 }) })));
+    }
     await runtime.settle();
 
     const processed = store.streamProcessed.filter((p) => p.consumer === 'ParallelStream' && keys.includes(p.pk));
