@@ -4,7 +4,7 @@ import { earlierAttempt } from '#shared/db/created-item';
 import { UnprocessableError } from '#shared/errors';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const IDENTITY = { id: 'c0ffee'.repeat(10) + 'abcd' };
+const IDENTITY = { id: `${'c0ffee'.repeat(10)}abcd` };
 const REQUEST = { ...IDENTITY, fingerprint: 'fp-1' };
 
 describe('the id a create gives what it makes', () => {
