@@ -38,6 +38,27 @@ export function bareReplay(calls: readonly Call[], bare: BareSide, from: string,
   };
 }
 
+const WRITES = new Set(['PutCommand', 'UpdateCommand', 'DeleteCommand', 'TransactWriteCommand', 'BatchWriteCommand']);
+
+/**
+ * The middleware stack's writes made before the handler's first table call (the
+ * Idempotency-Key's claim), sent on the twin table untimed: a handler whose transaction
+ * completes that record on condition that the request still holds the key
+ * (#shared/db/idempotency/kept-answer) finds it there, as the handler found it on its table.
+ */
+export function twinPreparation(calls: readonly Call[], bare: BareSide, from: string, to: string): () => Promise<void> {
+  const first = calls.findIndex((call) => call.kind === 'dynamodb' && call.owner === 'handler');
+  const before = first === -1 ? [] : calls.slice(0, first);
+  const steps = before
+    .filter(
+      (call): call is DynamoCall => call.kind === 'dynamodb' && call.owner === 'stack' && WRITES.has(call.command.name),
+    )
+    .map((call) => dynamoStep(call, bare.db, from, to));
+  return async () => {
+    for (const step of steps) await step();
+  };
+}
+
 function dynamoStep(call: DynamoCall, db: DynamoDBDocumentClient, from: string, to: string) {
   const input = renamed(call.input, from, to);
   const Command = call.command;

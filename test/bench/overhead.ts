@@ -12,7 +12,7 @@ import { ROUTES, type RouteDefinition } from '#lib/service/index';
 import { LocalCipher } from '#shared/cipher/local-cipher';
 import { TenantRepository } from '#shared/db/tenants/index';
 import { apiEvent, lambdaContext } from './api-event';
-import { type BareSide, bareReplay, mirrorTo } from './bare-replay';
+import { type BareSide, bareReplay, mirrorTo, twinPreparation } from './bare-replay';
 import {
   type BenchService,
   discardingQueue,
@@ -144,6 +144,7 @@ export async function measureOverheadRows(
           throw new Error(`${name} answered ${answer.statusCode}, not ${scenario.status}: ${answer.body}\n${errors}`);
         }
         const replay = bareReplay(scenario.bareCalls?.(handlerTable) ?? last, bare, handlerTable, twinTable);
+        if (!scenario.bareCalls) await twinPreparation(last, bare, handlerTable, twinTable)();
         const bareBefore = performance.now();
         await replay();
         const bareTime = performance.now() - bareBefore;
