@@ -63,23 +63,29 @@ export const idempotency = (): HttpMiddleware => ({
     withinTime(context, LAST_CALL_MARGIN_MS, async () => {
       const scope = internal.idempotency;
       // Kept with the work (HandlerRequest.answers): the record holds the answer already.
-      if (!scope || !response || internal.held?.kept) return;
+      const held = internal.held;
+      if (!scope || !held || !response || held.kept) return;
       // A `no-store` response carries a secret (a webhook signing secret): keeping it for
       // replay would store the secret in plain text, so the key is freed instead.
-      if (isNoStore(response) || isComeBackLater(response)) await idempotencyRecords().release(scope);
+      if (isNoStore(response) || isComeBackLater(response)) await idempotencyRecords().release(scope, held.claimedAt);
       // The work is done: a 503 now would have the caller's retry do it again (untilWritten).
-      else await untilWritten(() => idempotencyRecords().complete(scope, stored(response)), remainingOf(context));
+      else
+        await untilWritten(
+          () => idempotencyRecords().complete(scope, held.claimedAt, stored(response)),
+          remainingOf(context),
+        );
     }),
   onError: async ({ internal, error, context }) => {
     const scope = internal.idempotency;
+    const held = internal.held;
     // The answer kept with the work is the request's; a key taken over is another request's to record.
-    if (!scope || internal.held?.kept || error instanceof KeyNoLongerHeld) return;
+    if (!scope || !held || held.kept || error instanceof KeyNoLongerHeld) return;
     const response = errorResult(error, internal.requestId);
     try {
       await withinTime(context, LAST_CALL_MARGIN_MS, () =>
         isComeBackLater(response)
-          ? idempotencyRecords().release(scope)
-          : idempotencyRecords().complete(scope, stored(response)),
+          ? idempotencyRecords().release(scope, held.claimedAt)
+          : idempotencyRecords().complete(scope, held.claimedAt, stored(response)),
       );
     } catch (cause) {
       // The caller still gets the contract's answer; an unreleased key frees itself when its lock lapses.

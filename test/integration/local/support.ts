@@ -91,17 +91,25 @@ export interface Records {
 /** Those of the records not settled yet: accounts still `pending`, persons still `created`. */
 export async function unsettled(reader: Client, records: Records): Promise<{ accounts: string[]; persons: string[] }> {
   const accounts = await inLanes(4, records.accounts.length, async (n) => {
-    const res = await reader.get(`/verify/accounts/${records.accounts[n]}`);
-    return res.body.account.verification_status === 'pending';
+    const path = `/verify/accounts/${records.accounts[n]}`;
+    return recordOf(path, await reader.get(path), 'account').verification_status === 'pending';
   });
   const persons = await inLanes(4, records.persons.length, async (n) => {
-    const res = await reader.get(`/persons/${records.persons[n]}`);
-    return res.body.person.status === 'created';
+    const path = `/persons/${records.persons[n]}`;
+    return recordOf(path, await reader.get(path), 'person').status === 'created';
   });
   return {
     accounts: records.accounts.filter((_, n) => accounts[n]),
     persons: records.persons.filter((_, n) => persons[n]),
   };
+}
+
+/** The record a read answered (`body[wrapper]`); a read that did not answer one fails with the whole answer. */
+function recordOf(path: string, res: Answer, wrapper: string): any {
+  if (res.status !== 200 || res.body?.[wrapper] === undefined) {
+    throw new Error(`GET ${path} answered ${res.status} ${JSON.stringify(res.body)}, not the ${wrapper} created`);
+  }
+  return res.body[wrapper];
 }
 
 /** How many messages each dead-letter queue holds, the empty ones left out. */

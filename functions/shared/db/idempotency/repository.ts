@@ -94,44 +94,59 @@ export class IdempotencyRepository {
       TableName: this.tableName,
       Key: this.key(scope),
       UpdateExpression: 'SET #status = :completed, #response = :response',
-      ConditionExpression: '#status = :in_progress AND locked_until_ms = :claimed',
+      ConditionExpression: HELD,
       ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
       ExpressionAttributeValues: {
         ':completed': 'completed',
         ':response': JSON.stringify(this.sealed(scope, response)),
-        ':in_progress': 'in_progress',
-        ':claimed': claimedAt.getTime() + IDEMPOTENCY_LOCK_MS,
+        ...heldBy(claimedAt),
       },
     };
   }
 
-  async complete(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
-    await this.db.send(
+  /**
+   * Completes the key with `response`, on condition that the claim made at `claimedAt` still
+   * holds it (as `completion`). A request whose claim lapsed and was taken over, or was
+   * released, writes nothing: the key is another request's, or free, and a record written
+   * now would lack the fingerprint and expiry that only a claim writes.
+   */
+  async complete(scope: IdempotencyScope, claimedAt: Date, response: StoredResponse): Promise<void> {
+    await this.unlessTakenOver(
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.key(scope),
         UpdateExpression: 'SET #status = :completed, #response = :response',
+        ConditionExpression: HELD,
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
         ExpressionAttributeValues: {
           ':completed': 'completed',
           ':response': JSON.stringify(this.sealed(scope, response)),
+          ...heldBy(claimedAt),
         },
       }),
     );
   }
 
-  /** Frees the key after a failure the caller may retry (5xx). */
-  async release(scope: IdempotencyScope): Promise<void> {
+  /**
+   * Frees the key after a failure the caller may retry (5xx), if the claim made at
+   * `claimedAt` still holds it: a completed key, or one another request holds now, stays.
+   */
+  async release(scope: IdempotencyScope, claimedAt: Date): Promise<void> {
+    await this.unlessTakenOver(
+      new DeleteCommand({
+        TableName: this.tableName,
+        Key: this.key(scope),
+        ConditionExpression: HELD,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: heldBy(claimedAt),
+      }),
+    );
+  }
+
+  /** Sends a write conditioned on `HELD`; a failed condition means the key is not this request's any more. */
+  private async unlessTakenOver(command: UpdateCommand | DeleteCommand): Promise<void> {
     try {
-      await this.db.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: this.key(scope),
-          ConditionExpression: '#status = :in_progress',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':in_progress': 'in_progress' },
-        }),
-      );
+      await this.db.send(command);
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
@@ -188,3 +203,12 @@ function unmarshallLoose(item: Record<string, unknown>): Record<string, unknown>
     }),
   );
 }
+
+/** The condition that the claim named by `heldBy` still holds the key: in progress, under that claim's lock. */
+const HELD = '#status = :in_progress AND locked_until_ms = :claimed';
+
+/** The values of `HELD` for the claim made at `claimedAt` (its lock is the one `claim` wrote). */
+const heldBy = (claimedAt: Date) => ({
+  ':in_progress': 'in_progress',
+  ':claimed': claimedAt.getTime() + IDEMPOTENCY_LOCK_MS,
+});

@@ -28,7 +28,7 @@ describe('IdempotencyRepository', () => {
       fingerprint: 'fp',
       lockedUntil: later(IDEMPOTENCY_LOCK_MS),
     });
-    await repository().complete(s, response);
+    await repository().complete(s, T0, response);
     expect(await repository().claim(s, 'other', later(2000))).toEqual({
       state: 'completed',
       fingerprint: 'fp',
@@ -60,7 +60,7 @@ describe('IdempotencyRepository', () => {
   it('forgets a completed key after 24 hours, even before TTL deletes it', async () => {
     const s = scope();
     await repository().claim(s, 'fp', T0);
-    await repository().complete(s, response);
+    await repository().complete(s, T0, response);
     expect((await repository().claim(s, 'other', later(IDEMPOTENCY_WINDOW_MS - 1))).state).toBe('completed');
     expect(await repository().claim(s, 'other', later(IDEMPOTENCY_WINDOW_MS))).toEqual({ state: 'claimed' });
   });
@@ -77,14 +77,41 @@ describe('IdempotencyRepository', () => {
   it('releases an in-progress claim but never a completed one', async () => {
     const released = scope();
     await repository().claim(released, 'fp', T0);
-    await repository().release(released);
+    await repository().release(released, T0);
     expect(await repository().claim(released, 'fp', later(1))).toEqual({ state: 'claimed' });
 
     const kept = scope();
     await repository().claim(kept, 'fp', T0);
-    await repository().complete(kept, response);
-    await repository().release(kept);
+    await repository().complete(kept, T0, response);
+    await repository().release(kept, T0);
     expect((await repository().claim(kept, 'fp', later(1))).state).toBe('completed');
+  });
+
+  it('leaves a key alone once its claim was taken over: the late request neither completes nor frees the new holder’s', async () => {
+    const s = scope();
+    await repository().claim(s, 'fp', T0);
+    expect(await repository().claim(s, 'fp', later(IDEMPOTENCY_LOCK_MS))).toEqual({ state: 'claimed' });
+    const heldByTheNewRequest = {
+      state: 'in_progress',
+      fingerprint: 'fp',
+      lockedUntil: later(2 * IDEMPOTENCY_LOCK_MS),
+    };
+
+    await repository().complete(s, T0, { ...response, body: '{"late":true}' });
+    expect(await repository().claim(s, 'fp', later(IDEMPOTENCY_LOCK_MS + 1))).toEqual(heldByTheNewRequest);
+    await repository().release(s, T0);
+    expect(await repository().claim(s, 'fp', later(IDEMPOTENCY_LOCK_MS + 1))).toEqual(heldByTheNewRequest);
+  });
+
+  it('writes no record for a key whose claim is gone: a late completion cannot leave one without fingerprint or expiry', async () => {
+    const s = scope();
+    await repository().claim(s, 'fp', T0);
+    await repository().release(s, T0);
+
+    await repository().complete(s, T0, response);
+    const { Items = [] } = await documentClient().send(new ScanCommand({ TableName: tableName }));
+    expect(Items.filter((item) => item.response === response.body && item.fingerprint === undefined)).toEqual([]);
+    expect(await repository().claim(s, 'fp', later(1))).toEqual({ state: 'claimed' });
   });
 });
 

@@ -308,7 +308,12 @@ describe('Idempotency-Key on POST /verify/accounts', () => {
     const deletes = ddb.commandCalls(DeleteCommand).map((c) => c.args[0].input);
     expect(deletes).toHaveLength(1);
     expect(deletes[0].Key).toEqual(idemKey(CREATE_ROUTE));
-    expect(deletes[0].ExpressionAttributeValues).toEqual({ ':in_progress': 'in_progress' });
+    // Only this request's claim is freed: one that lapsed and was taken over stays the new holder's.
+    const claim = ddb.commandCalls(PutCommand).find((c) => c.args[0].input.Item?.entity === ENTITY.idempotency);
+    expect(deletes[0].ExpressionAttributeValues).toEqual({
+      ':in_progress': 'in_progress',
+      ':claimed': claim?.args[0].input.Item?.locked_until_ms,
+    });
     expect(idemUpdates()).toHaveLength(0);
   });
 
