@@ -19,7 +19,9 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  * server is made with a port alone, which listens on every interface. So this launcher
  * builds the server as the jar's own main does, binds its connector to 127.0.0.1 before it
  * starts, and puts a check in front of it that refuses a request naming another host than a
- * loopback one (a web page that rebinds its own name to 127.0.0.1).
+ * loopback one (a web page that rebinds its own name to 127.0.0.1). Every answer names the
+ * run it comes from (`x-local-dynamodb-instance`, the system property `local.dynamodb.instance`
+ * the runtime chose), so the runtime never takes another program on the port for it.
  *
  * Started by lib/local/dynamodb-local-process.ts with the `java` launcher's source-file mode
  * (`java -cp DynamoDBLocal.jar dynamodb-local-on-loopback.java …`): a Java runtime is all
@@ -27,6 +29,8 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  */
 final class DynamoDbLocalOnLoopback {
   static final String HOST = "127.0.0.1";
+  static final String INSTANCE_HEADER = "x-local-dynamodb-instance";
+  static final String INSTANCE = System.getProperty("local.dynamodb.instance", "");
 
   public static void main(String[] args) throws Exception {
     DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
@@ -62,6 +66,7 @@ final class DynamoDbLocalOnLoopback {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      response.getHeaders().put(INSTANCE_HEADER, INSTANCE);
       String host = request.getHeaders().get(HttpHeader.HOST);
       if (host != null && LOOPBACK_HOST.matcher(host).matches()) return super.handle(request, response, callback);
       // The body of DynamoDB's own AccessDeniedException, so an SDK says why.

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -26,14 +27,15 @@ export interface Launched {
  * crashed test run does not leave a JVM holding a port.
  */
 export async function launch(port: number, path: string | undefined, timeoutMs: number): Promise<Launched> {
-  const child = spawnOnLoopback(port, path);
+  const instance = randomUUID();
+  const child = spawnOnLoopback(port, path, instance);
   const output = collectOutput(child);
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
   const endpoint = `http://${LOCAL_HOST}:${port}`;
   try {
-    await waitUntilReady(endpoint, child, output, timeoutMs);
+    await waitUntilReady({ endpoint, port, instance }, child, output, timeoutMs);
   } catch (error) {
     process.removeListener('exit', killOnExit);
     child.kill('SIGKILL');
@@ -50,7 +52,10 @@ export async function launch(port: number, path: string | undefined, timeoutMs: 
   };
 }
 
-/** Binds DynamoDB Local to 127.0.0.1 and refuses requests naming another host. */
+/**
+ * Binds DynamoDB Local to 127.0.0.1, refuses requests naming another host, and names the
+ * run in every answer (INSTANCE_HEADER).
+ */
 const LAUNCHER = fileURLToPath(new URL('./dynamodb-local-on-loopback.java', import.meta.url));
 
 /**
@@ -58,12 +63,13 @@ const LAUNCHER = fileURLToPath(new URL('./dynamodb-local-on-loopback.java', impo
  * interface (docs/local.md#dynamodb-local-on-loopback), so the jar is run through LAUNCHER
  * instead, in `java`'s source-file mode: a Java runtime is all it needs, no build step.
  */
-function spawnOnLoopback(port: number, path: string | undefined): ChildProcess {
+function spawnOnLoopback(port: number, path: string | undefined, instance: string): ChildProcess {
   const jar = dynamoDbLocalDir();
   return spawn(
     'java',
     [
       `-Djava.library.path=${join(jar, 'DynamoDBLocal_lib')}`,
+      `-Dlocal.dynamodb.instance=${instance}`,
       '-cp',
       join(jar, 'DynamoDBLocal.jar'),
       LAUNCHER,
@@ -103,8 +109,23 @@ function collectOutput(child: ChildProcess): () => string {
   return () => tail;
 }
 
+/**
+ * The header in which the launcher names the run that answers (its `local.dynamodb.instance`):
+ * readiness is an answer from this run, never from another program that holds the port (one
+ * that took it while the JVM was down answers anything 2xx, and the SDK reads an empty 2xx as
+ * a ListTables without tables, a GetItem without an item and a write that succeeded).
+ */
+export const INSTANCE_HEADER = 'x-local-dynamodb-instance';
+
+/** The JVM to wait for: where it listens and the run it names in its answers. */
+interface Awaited {
+  readonly endpoint: string;
+  readonly port: number;
+  readonly instance: string;
+}
+
 async function waitUntilReady(
-  endpoint: string,
+  awaited: Awaited,
   child: ChildProcess,
   output: () => string,
   timeoutMs: number,
@@ -120,36 +141,52 @@ async function waitUntilReady(
         : error;
   });
   child.once('exit', (code, signal) => {
-    failure ??= explainEarlyExit(code, signal, output());
+    failure ??= explainEarlyExit(awaited.port, code, signal, output());
   });
 
   const client = new DynamoDBClient({
-    endpoint,
+    endpoint: awaited.endpoint,
     region: LOCAL_REGION,
     credentials: LOCAL_CREDENTIALS,
     maxAttempts: 1,
   });
+  let answeredBy: string | undefined;
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const out = await next(args);
+      answeredBy = (out.response as { headers?: Record<string, string> }).headers?.[INSTANCE_HEADER];
+      return out;
+    },
+    { step: 'deserialize', name: 'answeringInstance' },
+  );
   const deadline = Date.now() + timeoutMs;
   let delay = 100;
   try {
     while (Date.now() < deadline) {
       if (failure) throw failure;
       try {
+        answeredBy = undefined;
         await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2_000) });
-        return;
+        if (answeredBy === awaited.instance) return;
+        // Another program answers on the port: the JVM cannot bind it and is about to exit.
       } catch {
         // Not listening yet: the JVM takes a few seconds to start.
       }
       await sleep(delay);
       delay = Math.min(delay * 2, 1_000);
     }
-    throw failure ?? new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms.\n${output()}`);
+    throw (
+      failure ?? new Error(`DynamoDB Local did not answer on ${awaited.endpoint} within ${timeoutMs} ms.\n${output()}`)
+    );
   } finally {
     client.destroy();
   }
 }
 
-function explainEarlyExit(code: number | null, signal: NodeJS.Signals | null, output: string): Error {
+function explainEarlyExit(port: number, code: number | null, signal: NodeJS.Signals | null, output: string): Error {
+  if (/BindException|Address already in use/.test(output)) {
+    return new Error(`DynamoDB Local could not start: port ${port} is in use by another program.\n${output}`);
+  }
   if (
     /UnsupportedClassVersionError|has been compiled by a more recent version|class file has wrong version/.test(output)
   ) {

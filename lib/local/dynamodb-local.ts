@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -9,7 +10,7 @@ import { describeError, type RuntimeLog, silentLog } from './log';
 export interface DynamoDbLocalOptions {
   /** Persist the database under this directory; in memory when absent. */
   readonly dataDir?: string;
-  /** 0 or absent: a free loopback port. */
+  /** 0 or absent: a free loopback port outside the ephemeral ones (`freeUnassignedPort`). */
   readonly port?: number;
   /** How long to wait for the first answer (the JVM needs ~4 s, more on a cold machine). */
   readonly startTimeoutMs?: number;
@@ -56,14 +57,14 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const timeoutMs = options.startTimeoutMs ?? 120_000;
 
   for (let attempt = 1; ; attempt++) {
-    const port = options.port || (await freeLoopbackPort());
+    const port = options.port || (await freeUnassignedPort());
     try {
       const first = await launch(port, path, timeoutMs);
       log('info', `DynamoDB Local listening on ${first.endpoint} (${path ? `data in ${path}` : 'in memory'})`);
       return new SupervisedDynamoDb(first, { path, timeoutMs, log, onLost: options.onLost });
     } catch (error) {
       // Another process may take a free port between our probe and the JVM binding it.
-      const raced = !options.port && attempt < 3 && /BindException|Address already in use/.test(String(error));
+      const raced = !options.port && attempt < 3 && /is in use by another program/.test(String(error));
       if (!raced) throw error;
     }
   }
@@ -174,5 +175,51 @@ export async function freeLoopbackPort(): Promise<number> {
       const port = typeof address === 'object' && address ? address.port : 0;
       server.close(() => resolvePort(port));
     });
+  });
+}
+
+/**
+ * The ports the system hands out to `listen(0)` and outgoing connections: Linux says which
+ * (ip_local_port_range); elsewhere the IANA dynamic range, which macOS and Windows use.
+ */
+export function ephemeralPorts(): { readonly first: number; readonly last: number } {
+  try {
+    const [first, last] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (Number.isInteger(first) && Number.isInteger(last)) return { first: first as number, last: last as number };
+  } catch {
+    // Not Linux.
+  }
+  return { first: 49_152, last: 65_535 };
+}
+
+/** The lowest port `freeUnassignedPort` proposes: above the well-known and most registered services' ports. */
+const FIRST_UNASSIGNED_PORT = 10_000;
+
+/**
+ * A free loopback port below the ephemeral ones, for DynamoDB Local. Its port is free from
+ * the moment its JVM dies until the restarted one binds it (seconds: the JVM compiles its
+ * launcher first); an ephemeral port could be handed to any program's `listen(0)` meanwhile
+ * (a test's webhook receiver, answering 2xx to anything), and this one is not. The launcher's
+ * instance header refuses whatever else still gets there (./dynamodb-local-process.ts).
+ */
+export async function freeUnassignedPort(): Promise<number> {
+  const below = Math.min(ephemeralPorts().first, 65_536);
+  if (below - FIRST_UNASSIGNED_PORT < 1_000) return freeLoopbackPort();
+  for (let tries = 0; tries < 50; tries++) {
+    const port = FIRST_UNASSIGNED_PORT + Math.floor(Math.random() * (below - FIRST_UNASSIGNED_PORT));
+    if (await isFree(port)) return port;
+  }
+  return freeLoopbackPort();
+}
+
+/** Whether 127.0.0.1:`port` can be bound now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
+    const server = createServer();
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
   });
 }
