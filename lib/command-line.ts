@@ -1,6 +1,6 @@
 import { type ParseArgsOptionDescriptor, parseArgs } from 'node:util';
 
-// The command line of every command in bin/ (test/unit/bin/help.test.ts): `--help` (or
+// The command line of every command a person runs (test/unit/bin/help.test.ts): `--help` (or
 // `-h`) prints the usage and exits 0 before the command does anything; an unknown option,
 // a missing value or a stray argument gets one sentence and the usage on stderr, and exit 2,
 // never a stack trace.
@@ -10,9 +10,30 @@ type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; stric
 
 /** The options given, or the command ends: `--help` with its usage (exit 0), a mistake with one sentence (exit 2). */
 export function commandLine<const O extends Options>(usage: string, options: O): Values<O> {
+  return parsed(usage, options, false).values;
+}
+
+/** As `commandLine`, for a command that also takes arguments: the options and the arguments given. */
+export function commandLineWithArguments<const O extends Options>(
+  usage: string,
+  options: O,
+): { values: Values<O>; positionals: string[] } {
+  return parsed(usage, options, true);
+}
+
+function parsed<const O extends Options>(
+  usage: string,
+  options: O,
+  allowPositionals: boolean,
+): { values: Values<O>; positionals: string[] } {
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    ({ values, positionals } = parseArgs({
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals,
+    }));
   } catch (error) {
     return usageError(usage, mistakeOf(error as Error & { code?: string }));
   }
@@ -21,7 +42,7 @@ export function commandLine<const O extends Options>(usage: string, options: O):
     process.exit(0);
   }
   delete values.help;
-  return values as Values<O>;
+  return { values: values as Values<O>, positionals };
 }
 
 /** Ends the command with one sentence and the usage on stderr, exit 2: the caller's mistake. */

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLineWithArguments, usageError } from '#lib/command-line';
 import { REPO_ROOT } from '#lib/repo-root';
 import { GRANT_PROBLEMS_HEAD, GRANT_USES_DIR_ENV, grantProblems, readGrantUseNotes } from '#test/support/grant-audit';
 import { filesReaching, ownedBy, projectOf, runStages, type Stage } from '#test/support/grant-audit-plan';
@@ -22,21 +22,13 @@ import { UNREACHED } from './unreached';
 // left, unconfirmed. Exit status: 0 every permission used; 1 some unused (or a stale
 // UNREACHED entry), or a test failed; 2 a wrong argument; 3 `--quick` left some unconfirmed.
 
-const { positionals: rowIds, values } = parseArgs({
-  allowPositionals: true,
-  options: { quick: { type: 'boolean', default: false } },
-});
-if (rowIds.length === 0) {
-  console.error(
-    'usage: npm run audit:grants -- <RowId> [<RowId> …] [--quick]   (a route or consumer id of lib/service)',
-  );
-  process.exit(2);
-}
+const USAGE = `usage: npm run audit:grants -- <RowId> [<RowId> …] [--quick]
+  <RowId>  a route or consumer id of lib/service
+  --quick  stop before holding an unused permission to every test file (exit 3 if any is left unconfirmed)`;
+const { positionals: rowIds, values } = commandLineWithArguments(USAGE, { quick: { type: 'boolean', default: false } });
+if (rowIds.length === 0) usageError(USAGE, 'name at least one row');
 const unknown = rowIds.filter((id) => rowFunction(id) === undefined);
-if (unknown.length > 0) {
-  console.error(`no route or consumer ${unknown.join(', ')} in lib/service`);
-  process.exit(2);
-}
+if (unknown.length > 0) usageError(USAGE, `no route or consumer ${unknown.join(', ')} in lib/service`);
 const functions = rowIds.map((id) => rowFunction(id) as FunctionUnderTest);
 
 // The rows' own permissions; the HTTP stack's and the list positions' shares stay the full run's.

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from '#lib/command-line';
 import { REPO_ROOT } from '#lib/repo-root';
 import type { BundleFigures } from './bundles';
 import { LATEST_RESULTS_JSON, PERFORMANCE_DOC, publishResults } from './latest-results';
@@ -23,8 +23,15 @@ import { judgeResults } from './verdicts';
  * them the docs' latest (./latest-results.ts). Progress goes to stderr. Not part of `npm test`: timings
  * judge nothing there (docs/performance.md).
  */
-const { values } = parseArgs({
-  options: { only: { type: 'string' }, publish: { type: 'boolean' }, reuse: { type: 'string' } },
+const USAGE = `usage: npm run bench [-- --only <parts>] [--reuse <parts>] [--publish]
+  --only <parts>   measure only these parts, comma-separated (${BENCH_PARTS.join(', ')})
+  --reuse <parts>  take these parts' figures from the last run's .bench/work/<part>.json
+  --publish        make the results the docs' latest (docs/performance.md#latest-results); on a quiet machine
+Writes .bench/results.json; progress on stderr. About 30 minutes for every part.`;
+const values = commandLine(USAGE, {
+  only: { type: 'string' },
+  publish: { type: 'boolean' },
+  reuse: { type: 'string' },
 });
 const only = new Set((values.only?.split(',') ?? BENCH_PARTS) as BenchPart[]);
 /**
@@ -35,8 +42,7 @@ const only = new Set((values.only?.split(',') ?? BENCH_PARTS) as BenchPart[]);
 const reuse = new Set((values.reuse?.split(',') ?? []) as BenchPart[]);
 for (const part of [...only, ...reuse]) {
   if (!BENCH_PARTS.includes(part)) {
-    console.error(`unknown part "${part}"; parts: ${BENCH_PARTS.join(', ')}`);
-    process.exit(2);
+    usageError(USAGE, `unknown part "${part}"; parts: ${BENCH_PARTS.join(', ')}`);
   }
 }
 const BENCH_DIR = join(REPO_ROOT, '.bench');

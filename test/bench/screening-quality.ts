@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseOfacList } from '#domain/ofac-lists';
 import { ScreeningIndex } from '#domain/screening-index';
 import { DEFAULT_SCREENING_THRESHOLD } from '#domain/screening-match';
+import { commandLine, usageError } from '#lib/command-line';
 import { REPO_ROOT } from '#lib/repo-root';
 import * as quality from '#test/support/screening-variants';
 import { QUALITY_DOC, QUALITY_JSON, type QualityFigures, withQualityFigures } from './screening-quality-figures';
@@ -14,8 +14,12 @@ import { QUALITY_DOC, QUALITY_JSON, type QualityFigures, withQualityFigures } fr
 // writes docs/bench/screening-quality.json and the figures block of docs/testing.md from
 // it. Counts, not times: the same figures on any machine. About four minutes on two busy cores.
 
-const { values } = parseArgs({ options: { 'per-class': { type: 'string', default: '400' } } });
+const USAGE = `usage: npm run screening:quality [-- --per-class <n>]
+  --per-class <n>  persons per variant class (400 by default, the published size)
+Writes docs/bench/screening-quality.json and the figures block of docs/testing.md.`;
+const values = commandLine(USAGE, { 'per-class': { type: 'string', default: '400' } });
 const perClass = Number(values['per-class']);
+if (!Number.isInteger(perClass) || perClass < 1) usageError(USAGE, '--per-class needs a whole number of persons');
 const file = (name: string) => ({ name, text: readFileSync(join(REPO_ROOT, 'test/fixtures/ofac', name), 'utf8') });
 const names = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/names/us-common-names.json'), 'utf8'));
 const listings = parseOfacList({ source: 'SDN', primary: file('sdn.csv'), aliases: file('alt.csv') });
