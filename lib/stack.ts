@@ -14,8 +14,6 @@ import { HttpApi } from '#lib/constructs/http-api';
 import { Identity } from '#lib/constructs/identity';
 import type { IdentityVendorBinding } from '#lib/constructs/provider-binding';
 import { ProviderSecrets } from '#lib/constructs/provider-secrets';
-import type { ServiceAlarms } from '#lib/constructs/service-alarms';
-import type { ServiceDashboard } from '#lib/constructs/service-dashboard';
 import { StorageKey } from '#lib/constructs/storage-key';
 import { TENANT_RECORD_KEY_KINDS, TenantRecords } from '#lib/constructs/tenant-records';
 import { apiLimitsFromContext } from '#lib/context/api-limits';
@@ -29,7 +27,7 @@ import { ENV } from '#shared/config';
 import type { KeyKind } from '#shared/db/key-kinds';
 import type { IdentityVendorSecretName } from '#shared/identity-vendor/vendors';
 import { consumerEnvironment } from './stack/consumer-environment';
-import { monitoring } from './stack/monitoring';
+import { Monitoring } from './stack/monitoring';
 import { addStackOutputs } from './stack/outputs';
 import type { VerifyServiceStackProps } from './stack/props';
 import { bindRouteQueues, routeFunctions } from './stack/route-functions';
@@ -38,6 +36,8 @@ export type { VerifyServiceStackProps } from './stack/props';
 
 // The stack joins its parts in the order they are built; the functions of lib/stack/ build
 // theirs in the stack itself, so every construct id and logical id is what it would be here.
+// The one exception is Monitoring (./stack/monitoring.ts), a nested stack of every alarm and
+// the dashboard, which keeps this stack under CloudFormation's 500 resources.
 
 /** Repository root: handler paths in ROUTES and CONSUMERS are relative to it. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -46,9 +46,10 @@ const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
  * The whole service in one stack: the table and the key it and the queues are encrypted
  * with, the key for SSNs and tax ids, the digest and field keys, the issuer of partner tokens, an HTTP API with one
  * function per route of the route table, the event pipeline (queues, their dead-letter
- * queues and one function per consumer), alarms that all notify one SNS topic, and one
- * dashboard. Nothing carries a hard-coded physical name, so several stages fit in one
- * account.
+ * queues and one function per consumer), and one SNS topic that every alarm notifies. The
+ * alarms and the dashboard live in a nested stack of their own (`Monitoring`,
+ * ./stack/monitoring.ts), which keeps this one under CloudFormation's 500 resources.
+ * Nothing carries a hard-coded physical name, so several stages fit in one account.
  */
 export class VerifyServiceStack extends Stack {
   /** Encrypts the table (and its stream) and the queues at rest. */
@@ -72,9 +73,8 @@ export class VerifyServiceStack extends Stack {
   readonly alarms: AlarmTopic;
   /** Queues, consumers and their sources. */
   readonly pipeline: EventPipeline;
-  /** Function, stream, API and application alarms (the dead-letter alarms sit beside their queues). */
-  readonly serviceAlarms: ServiceAlarms;
-  readonly dashboard: ServiceDashboard;
+  /** The nested stack of every alarm of the service and its dashboard. */
+  readonly monitoring: Monitoring;
   /** The provider's API key and webhook secret, on real rails only. */
   readonly bankSecrets?: BankSecrets;
   /** The identity vendor's API secret, with a real vendor only. */
@@ -164,7 +164,6 @@ export class VerifyServiceStack extends Stack {
       dataTable: this.dataTable,
       cipherKey: this.cipherKey,
       dataKeys,
-      alarms: this.alarms,
       consumers: props.consumers,
       queueSettings: props.queueSettings,
       emailSender: props.emailSender === undefined ? emailSenderFromContext(this) : (props.emailSender ?? undefined),
@@ -198,15 +197,13 @@ export class VerifyServiceStack extends Stack {
     if (this.tenantRecords.role) writers.set(this.tenantRecords.role, TENANT_RECORD_KEY_KINDS);
     this.dataTable.guardWrites(this, writers);
 
-    const { serviceAlarms, dashboard } = monitoring(this, {
+    this.monitoring = new Monitoring(this, 'Monitoring', {
       alarms: this.alarms,
       httpApi: this.httpApi,
       functions,
       pipeline: this.pipeline,
       identityChecksMayStall: realVendor(vendorSettings),
     });
-    this.serviceAlarms = serviceAlarms;
-    this.dashboard = dashboard;
 
     addStackOutputs(this, {
       httpApi: this.httpApi,

@@ -41,7 +41,8 @@ export interface AlarmTopicAlarmProps {
 
 /**
  * The one SNS topic every alarm of the service notifies (subscribe operators' e-mail,
- * chat or paging to it after deploying; its ARN is a stack output).
+ * chat or paging to it after deploying; its ARN is a stack output). It lives in the stack,
+ * the alarms in the monitoring nested stack (lib/stack/monitoring.ts says why).
  *
  * Encrypted with a customer-managed KMS key of its own: CloudWatch cannot publish to a
  * topic under the AWS-managed `alias/aws/sns` key, because that key's policy cannot be

@@ -32,8 +32,15 @@ export const APP_METRICS: readonly AppMetricName[] = [...COUNT_METRICS, ...LATEN
 
 export type AppMetricName = CountMetric | LatencyMetric;
 
-/** The value of the `service` dimension (and of `POWERTOOLS_SERVICE_NAME`) in this stack. */
-export const appServiceName = (scope: Construct): string => Stack.of(scope).stackName;
+/**
+ * The value of the `service` dimension (and of `POWERTOOLS_SERVICE_NAME`): the name of the
+ * deployed stack, also from its nested monitoring stack, whose own name is CloudFormation's.
+ */
+export function appServiceName(scope: Construct): string {
+  let stack = Stack.of(scope);
+  while (stack.nestedStackParent) stack = stack.nestedStackParent;
+  return stack.stackName;
+}
 
 const isLatency = (name: AppMetricName): name is LatencyMetric => (LATENCY_METRICS as readonly string[]).includes(name);
 

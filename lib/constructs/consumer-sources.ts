@@ -4,7 +4,6 @@ import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, type IEventSourceDlq, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { type ConsumerSource, streamFilterPattern } from '#lib/service/index';
 import type { QueueId } from '#shared/queue/message-queue';
-import type { AlarmTopic } from './alarms';
 import type { ConsumerFunction } from './consumer-function';
 import type { DataTable } from './data-table';
 import { DeadLetterStore, type WorkQueue } from './queue';
@@ -41,11 +40,9 @@ export function connectStream(
   fn: ConsumerFunction,
   source: Extract<ConsumerSource, { kind: 'table-stream' }>,
   dataTable: DataTable,
-  alarms: AlarmTopic,
 ): DeadLetterStore {
   const id = fn.consumer.id;
   const onFailure = new DeadLetterStore(fn, 'OnFailure', {
-    alarms,
     // Its messages only locate stream records, but those records are personal data.
     key: dataTable.key,
     description: `Table stream batches that ${id} could not process after ${source.maxRetryAttempts} retries or within ${STREAM_MAX_RECORD_AGE.toHumanString()}. Each message names the shard and sequence numbers; read the records from the stream (kept 24 h) or the table and replay them.`,
@@ -105,11 +102,9 @@ export function connectQueue(
 export function connectSchedule(
   fn: ConsumerFunction,
   source: Extract<ConsumerSource, { kind: 'schedule' }>,
-  alarms: AlarmTopic,
 ): { rule: Rule; deadLetters: DeadLetterStore } {
   const id = fn.consumer.id;
   const deadLetters = new DeadLetterStore(fn, 'ScheduleDeadLetters', {
-    alarms,
     description: `Scheduled runs of ${id} that EventBridge could not deliver to the function. Run it by hand (aws lambda invoke) once the cause is fixed.`,
     notRedriveTarget: `the dead-letter queue of ${id}'s EventBridge schedule target`,
   });

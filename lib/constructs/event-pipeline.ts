@@ -9,7 +9,6 @@ import {
 } from '#lib/service/index';
 import type { DataKeyPurpose } from '#shared/data-key/index';
 import type { QueueId } from '#shared/queue/message-queue';
-import type { AlarmTopic } from './alarms';
 import type { BankBinding } from './bank-secrets';
 import type { CipherKey } from './cipher-key';
 import { ConsumerFunction } from './consumer-function';
@@ -27,8 +26,6 @@ export interface EventPipelineProps {
   readonly cipherKey: CipherKey;
   /** Every data key of the service, by purpose, for consumers whose row holds one (`digestKey`, `fieldKey`). */
   readonly dataKeys: Readonly<Record<DataKeyPurpose, DataKey>>;
-  /** Where every dead-letter and failure alarm notifies. */
-  readonly alarms: AlarmTopic;
   /**
    * The consumers, one function each.
    * @default CONSUMERS from lib/service/
@@ -68,8 +65,8 @@ export interface EventPipelineProps {
 /**
  * The asynchronous side of the service, built from `QUEUE_SETTINGS` and `CONSUMERS`
  * alone (a new consumer row needs no change here):
- * - one `WorkQueue` per queue id, each with a dead-letter queue and an alarm on it, both
- *   encrypted with the table's storage key;
+ * - one `WorkQueue` per queue id, each with a dead-letter queue, both encrypted with the
+ *   table's storage key;
  * - one `ConsumerFunction` per consumer, fed by its source (./consumer-sources.ts):
  *   - `table-stream`: an event source mapping on the table stream with the row's filters,
  *     batch size and retries, from the trim horizon, bisecting failing batches, reporting
@@ -82,8 +79,9 @@ export interface EventPipelineProps {
  * Mappings are wired directly, with grants written out (`DataTable.streamReadStatements`,
  * `WorkQueue.grantConsumeMessages`, `DeadLetterStore.grantSendMessages`): CDK's event
  * source classes would add KMS actions no mapping needs (`kms:DescribeKey`,
- * `kms:ReEncrypt*`, `kms:GenerateDataKey*`, `kms:Encrypt`). Errors and throttles of every
- * function are alarmed by `ServiceAlarms`.
+ * `kms:ReEncrypt*`, `kms:GenerateDataKey*`, `kms:Encrypt`). Every dead-letter store, and the
+ * errors and throttles of every function, are alarmed by `ServiceAlarms` in the monitoring
+ * nested stack (lib/stack/monitoring.ts), which reads them from here.
  */
 export class EventPipeline extends Construct {
   /** The work queues, by queue id. */
@@ -97,21 +95,15 @@ export class EventPipeline extends Construct {
   /** Each scheduled consumer's dead-letter queue for undeliverable runs, by consumer id. */
   readonly scheduleDeadLetters: ReadonlyMap<string, DeadLetterStore> = new Map();
 
-  private readonly alarms: AlarmTopic;
-
   constructor(scope: Construct, id: string, props: EventPipelineProps) {
     super(scope, id);
-    this.alarms = props.alarms;
 
     const queues = new Map<QueueId, WorkQueue>();
     for (const [queueId, settings] of Object.entries(props.queueSettings ?? QUEUE_SETTINGS) as [
       QueueId,
       QueueSettings,
     ][]) {
-      queues.set(
-        queueId,
-        new WorkQueue(this, `${settings.name}Queue`, { settings, alarms: props.alarms, key: props.dataTable.key }),
-      );
+      queues.set(queueId, new WorkQueue(this, `${settings.name}Queue`, { settings, key: props.dataTable.key }));
     }
     this.queues = queues;
 
@@ -148,13 +140,13 @@ export class EventPipeline extends Construct {
   private connectSource(fn: ConsumerFunction, source: ConsumerSource, dataTable: DataTable): void {
     switch (source.kind) {
       case 'table-stream':
-        mutable(this.onFailure).set(fn.consumer.id, connectStream(fn, source, dataTable, this.alarms));
+        mutable(this.onFailure).set(fn.consumer.id, connectStream(fn, source, dataTable));
         break;
       case 'queue':
         connectQueue(fn, source, this.queues);
         break;
       case 'schedule': {
-        const { rule, deadLetters } = connectSchedule(fn, source, this.alarms);
+        const { rule, deadLetters } = connectSchedule(fn, source);
         mutable(this.schedules).set(fn.consumer.id, rule);
         mutable(this.scheduleDeadLetters).set(fn.consumer.id, deadLetters);
         break;

@@ -1,10 +1,8 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { QueueSettings } from '#lib/service/index';
-import type { AlarmTopic } from './alarms';
 import type { StorageKey } from './storage-key';
 
 /**
@@ -85,14 +83,12 @@ abstract class KeyedQueue extends Construct {
 }
 
 export interface DeadLetterStoreProps {
-  /** Where the alarm notifies. */
-  readonly alarms: AlarmTopic;
   /**
    * The key its messages are encrypted with (see `encryptionOf`).
    * @default - SSE-SQS: only for stores whose messages carry no data of the service
    */
   readonly key?: StorageKey;
-  /** What ends up here, for the alarm's description. */
+  /** What ends up here and what to do about it: its alarm's description. */
   readonly description: string;
   /**
    * The store is the destination of a Lambda event source mapping or an EventBridge target,
@@ -104,23 +100,25 @@ export interface DeadLetterStoreProps {
 
 /**
  * A queue that keeps work which failed for good (a dead-letter queue, an event source's
- * on-failure destination, a schedule target's DLQ): kept 14 days, encrypted, TLS only,
- * and alarmed as soon as it holds a single message.
+ * on-failure destination, a schedule target's DLQ): kept 14 days, encrypted, TLS only.
+ * Its alarm (as soon as it holds a single message) is built with the other alarms in the
+ * monitoring nested stack (`ServiceAlarms`, lib/stack/monitoring.ts), from `description`.
  */
 export class DeadLetterStore extends KeyedQueue {
   readonly queue: Queue;
-  readonly alarm: Alarm;
+  /** What ends up here and what to do about it: its alarm's description. */
+  readonly description: string;
   protected readonly key: StorageKey | undefined;
 
   constructor(scope: Construct, id: string, props: DeadLetterStoreProps) {
     super(scope, id);
     this.key = props.key;
+    this.description = props.description;
     this.queue = new Queue(this, 'Queue', {
       ...encryptionOf(props.key),
       enforceSSL: true,
       retentionPeriod: DEAD_LETTER_RETENTION,
     });
-    this.alarm = props.alarms.alarmWhenNotEmpty(this, 'NotEmpty', this.queue, props.description);
     if (props.notRedriveTarget) {
       Validations.of(this.queue).acknowledge({
         id: 'AwsSolutions-SQS3',
@@ -132,15 +130,14 @@ export class DeadLetterStore extends KeyedQueue {
 
 export interface WorkQueueProps {
   readonly settings: QueueSettings;
-  readonly alarms: AlarmTopic;
   /** The key the queue and its dead-letter queue are encrypted with. */
   readonly key: StorageKey;
 }
 
 /**
  * One of the service's work queues (`QUEUE_SETTINGS`): visibility timeout from the
- * settings, a dead-letter queue after `maxReceiveCount` receives, and an alarm on that
- * dead-letter queue; both encrypted with the storage key.
+ * settings and a dead-letter queue after `maxReceiveCount` receives (alarmed by
+ * `ServiceAlarms`); both encrypted with the storage key.
  */
 export class WorkQueue extends KeyedQueue {
   readonly queue: Queue;
@@ -154,7 +151,6 @@ export class WorkQueue extends KeyedQueue {
     this.settings = settings;
     this.key = props.key;
     this.deadLetters = new DeadLetterStore(this, 'DeadLetters', {
-      alarms: props.alarms,
       key: props.key,
       description: `Messages of the ${settings.name} queue that failed ${settings.maxReceiveCount} receives. Find the cause in the consumer's logs, then redrive them to the source queue.`,
     });

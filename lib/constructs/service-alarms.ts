@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import type { AlarmTopic } from './alarms';
 import { appMetric } from './app-metrics';
 import type { HttpApi } from './http-api';
+import type { DeadLetterStore } from './queue';
 import type { ServiceFunction } from './service-function';
 
 /** Where each alarm is explained for the on-call engineer (docs/operations.md). */
@@ -16,6 +17,15 @@ export interface MonitoredFunction {
   readonly fn: ServiceFunction;
   /** `api`: behind an HTTP route; otherwise the consumer's source kind. */
   readonly kind: 'api' | 'table-stream' | 'queue' | 'schedule';
+}
+
+/** One dead-letter store of the stack: a work queue's DLQ, a stream's on-failure queue, a schedule's DLQ. */
+export interface MonitoredStore {
+  /** Names its alarm's construct id (`<id>NotEmpty`), unique among the stores. */
+  readonly id: string;
+  /** How the dashboard labels it (`Verification DLQ`). */
+  readonly label: string;
+  readonly store: DeadLetterStore;
 }
 
 /**
@@ -56,6 +66,8 @@ export interface ServiceAlarmsProps {
   readonly httpApi: HttpApi;
   /** Every function of the stack. */
   readonly functions: readonly MonitoredFunction[];
+  /** Every dead-letter store of the stack. */
+  readonly deadLetterStores: readonly MonitoredStore[];
   /**
    * The id of the function that refreshes the screening lists: when it is among
    * `functions`, its failures and its silence are alarmed.
@@ -71,13 +83,17 @@ export interface ServiceAlarmsProps {
 }
 
 /**
- * Every alarm of the service beyond the dead-letter ones (which sit beside their queues):
- * per function, `Errors` and `Throttles`; per table-stream consumer, its iterator age;
- * the API's 5xx rate; and from the application's metrics (`app-metrics.ts`) the webhook
- * delivery failure rate and deliveries given up. Each notifies the `AlarmTopic`, and its
- * description says what it means and where the runbook is.
+ * Every alarm of the service: per dead-letter store, its first visible message; per
+ * function, `Errors` and `Throttles`; per table-stream consumer, its iterator age; the
+ * API's 5xx rate; and from the application's metrics (`app-metrics.ts`) the webhook
+ * delivery failure rate and deliveries given up, the screening lists' refresh and a real
+ * identity vendor's stalled checks. Each notifies the `AlarmTopic`, and its description
+ * says what it means and where the runbook is. Built in the monitoring nested stack
+ * (lib/stack/monitoring.ts): its metrics name the parent's functions, queues and API.
  */
 export class ServiceAlarms extends Construct {
+  /** Each dead-letter store's alarm, by the store's id. */
+  readonly deadLetters: ReadonlyMap<string, Alarm>;
   /** Each function's Errors alarm, by route or consumer id. */
   readonly functionErrors: ReadonlyMap<string, Alarm>;
   /** Each function's Throttles alarm, by route or consumer id. */
@@ -100,6 +116,13 @@ export class ServiceAlarms extends Construct {
     const throttles = new Map<string, Alarm>();
     const iteratorAge = new Map<string, Alarm>();
     const fiveMinutes = Duration.minutes(5);
+
+    const deadLetters = new Map<string, Alarm>();
+    for (const { id: storeId, store } of props.deadLetterStores) {
+      if (deadLetters.has(storeId)) throw new Error(`dead-letter store "${storeId}" is monitored twice`);
+      deadLetters.set(storeId, alarms.alarmWhenNotEmpty(this, `${storeId}NotEmpty`, store.queue, store.description));
+    }
+    this.deadLetters = deadLetters;
 
     for (const { id: fnId, fn, kind } of props.functions) {
       if (errors.has(fnId)) throw new Error(`function "${fnId}" is monitored twice`);

@@ -2,7 +2,8 @@ import { withSpans } from '#test/support/doc-block';
 import type { StackFacts } from './stack-facts';
 
 // The counts of the stack the docs state inside sentences (routes, consumers, dead-letter
-// stores, alarms, tenant roles, resources, queues), each between `docs:sync` markers
+// stores, alarms, tenant roles, resources of the stack and of its monitoring nested stack,
+// that nested stack's parameters, queues), each between `docs:sync` markers
 // (`<!-- docs:sync routes -->24<!-- /docs:sync -->`, test/support/doc-block.ts):
 // `npm run docs:sync` writes them from the synthesized templates (./stack-facts.ts), and
 // test/infra/docs-numbers.test.ts fails, saying to run it, when a page holds another.
@@ -46,10 +47,17 @@ const COUNTS: Readonly<Record<string, Readonly<Record<string, (facts: StackFacts
     'tenant-roles': ({ sandbox }) => digits(sandbox.tenantRoles),
     resources: ({ sandbox }) => digits(sandbox.resources),
     'fullest-resources': ({ fullest }) => digits(fullest.resources),
+    'monitoring-resources': ({ sandbox }) => digits(sandbox.monitoringResources),
+    'fullest-monitoring-resources': ({ fullest }) => digits(fullest.monitoringResources),
+    'fullest-monitoring-parameters': ({ fullest }) => digits(fullest.monitoringParameters),
   },
   'docs/decisions.md': {
     resources: ({ sandbox }) => digits(sandbox.resources),
     'fullest-resources': ({ fullest }) => digits(fullest.resources),
+    'monitoring-resources': ({ sandbox }) => digits(sandbox.monitoringResources),
+    'fullest-monitoring-resources': ({ fullest }) => digits(fullest.monitoringResources),
+    'monitoring-parameters': ({ sandbox }) => digits(sandbox.monitoringParameters),
+    'fullest-monitoring-parameters': ({ fullest }) => digits(fullest.monitoringParameters),
     'tenant-role-resources': ({ sandbox }) => digits(sandbox.tenantRoleResources),
     'sse-sqs-queues': ({ sandbox }) => inWords(sandbox.sseSqsQueues),
   },

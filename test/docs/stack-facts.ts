@@ -1,14 +1,26 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { PLAID_CONTEXT, propsOf, RAILS_CONTEXT, refId, resourcesOf, synthTemplate } from '#test/infra/harness';
+import {
+  type BuildOptions,
+  PLAID_CONTEXT,
+  propsOf,
+  RAILS_CONTEXT,
+  refId,
+  resourcesOf,
+  synthTemplates,
+} from '#test/infra/harness';
 
 // What the README and docs/ say the stack holds (how many routes, consumers, dead-letter
 // stores, alarms, tenant roles and resources; which queues, schedules, variables and
-// outputs), read from the synthesized template as an operator meets it, not from the rows
+// outputs), read from the synthesized templates as an operator meets them (the stack's and
+// its monitoring nested stack's, which holds the alarms), not from the rows
 // that build it: `npm run docs:sync` writes the counts from these facts
 // (./stack-counts.ts), and test/infra/docs-numbers.test.ts holds the names to them.
 
-/** What the docs count and name, from a template. */
-export function templateFacts(template: Template) {
+/**
+ * What the docs count and name, from the stack's template and its monitoring nested
+ * stack's (the alarms and the dashboard, lib/stack/monitoring.ts).
+ */
+export function templateFacts(template: Template, monitoring: Template) {
   const resources = template.toJSON().Resources as Record<string, { Type: string }>;
   const functions = resourcesOf(template, 'AWS::Lambda::Function');
   const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((m) => propsOf(m));
@@ -35,11 +47,16 @@ export function templateFacts(template: Template) {
   const tenantRolePolicies = Object.values(resourcesOf(template, 'AWS::IAM::Policy')).filter((p) =>
     ((p.Properties?.Roles ?? []) as unknown[]).some((role) => tenantRoles.has(refId(role)!)),
   );
-  const alarms = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm')).length;
+  const alarms = Object.keys(resourcesOf(monitoring, 'AWS::CloudWatch::Alarm')).length;
   const routes = Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).length;
 
   return {
+    /** The stack's own resources, the monitoring nested stack being one of them. */
     resources: Object.keys(resources).length,
+    /** The monitoring nested stack's resources (a stack of its own, with its own 500). */
+    monitoringResources: Object.keys(monitoring.toJSON().Resources).length,
+    /** The references to the stack's resources the nested stack takes as parameters (CloudFormation allows 200). */
+    monitoringParameters: Object.keys(monitoring.toJSON().Parameters ?? {}).length,
     routes,
     consumers: consumerIds.size,
     consumerNames: [...consumerIds].map(nameOf).sort(),
@@ -99,10 +116,14 @@ export interface StackFacts {
 export function stackFacts(): StackFacts {
   // The infra tests' reason too: aws-cdk-lib's WASM template validation adds seconds and checks nothing read here.
   process.env.CDK_VALIDATION = 'false';
+  const facts = (options: BuildOptions = {}) => {
+    const { template, monitoring } = synthTemplates(options);
+    return templateFacts(template, monitoring);
+  };
   return {
-    sandbox: templateFacts(synthTemplate()),
-    rails: templateFacts(synthTemplate({ context: RAILS_CONTEXT })),
-    plaid: templateFacts(synthTemplate({ context: PLAID_CONTEXT })),
-    fullest: templateFacts(synthTemplate({ context: { ...RAILS_CONTEXT, ...PLAID_CONTEXT } })),
+    sandbox: facts(),
+    rails: facts({ context: RAILS_CONTEXT }),
+    plaid: facts({ context: PLAID_CONTEXT }),
+    fullest: facts({ context: { ...RAILS_CONTEXT, ...PLAID_CONTEXT } }),
   };
 }

@@ -2,11 +2,12 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
-import { buildApp, propsOf, refId, resourcesOf } from './harness';
+import { buildApp, monitoringTemplate, propsOf, refId, resourcesOf } from './harness';
 
 const { stack } = buildApp();
 const template = Template.fromStack(stack);
-const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => propsOf(a));
+/** Every alarm lives in the monitoring nested stack; its metrics and actions name the parent's resources. */
+const alarms = Object.values(resourcesOf(monitoringTemplate(stack), 'AWS::CloudWatch::Alarm')).map((a) => propsOf(a));
 const queues = resourcesOf(template, 'AWS::SQS::Queue');
 const [topicId] = Object.keys(resourcesOf(template, 'AWS::SNS::Topic'));
 const [apiId] = Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Api'));
@@ -206,7 +207,7 @@ describe('webhook delivery alarms (the application’s EMF metrics: namespace Ve
 
   it('the service dimension follows the stack name, so two stages in one account never share an alarm', () => {
     const { stack: staging } = buildApp({ stackProps: { stackName: 'VerifyService-staging' } });
-    const stagingAlarms = Object.values(resourcesOf(Template.fromStack(staging), 'AWS::CloudWatch::Alarm'));
+    const stagingAlarms = Object.values(resourcesOf(monitoringTemplate(staging), 'AWS::CloudWatch::Alarm'));
     const exhausted = stagingAlarms.find((a) => a.Properties?.MetricName === 'WebhookDeliveryExhausted');
     expect(exhausted?.Properties?.Dimensions).toEqual([{ Name: 'service', Value: 'VerifyService-staging' }]);
   });

@@ -3,11 +3,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { APP_METRICS } from '#lib/constructs/app-metrics';
 import { CONSUMERS, deployedRoutes, ROUTES } from '#lib/service/index';
-import { buildApp, propsOf, refId, resourcesOf } from './harness';
+import { buildApp, monitoringTemplate, propsOf, refId, resourcesOf } from './harness';
 
 const { stack } = buildApp();
 const template = Template.fromStack(stack);
-const dashboards = resourcesOf(template, 'AWS::CloudWatch::Dashboard');
+/** The dashboard and the alarms live in the monitoring nested stack; its graphs name the parent's resources. */
+const monitoring = monitoringTemplate(stack);
+const dashboards = resourcesOf(monitoring, 'AWS::CloudWatch::Dashboard');
 const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
   stack.getLogicalId(construct.node.defaultChild as CfnElement);
 
@@ -41,7 +43,7 @@ describe('dashboard', () => {
 
   it('shows the state of every alarm of the stack at the top', () => {
     const alarmWidget = widgets.find((w) => w.type === 'alarm');
-    const alarmIds = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((id) => `{{${id}}}`);
+    const alarmIds = Object.keys(resourcesOf(monitoring, 'AWS::CloudWatch::Alarm')).map((id) => `{{${id}}}`);
     expect([...(alarmWidget?.properties.alarms ?? [])].sort()).toEqual(alarmIds.sort());
   });
 

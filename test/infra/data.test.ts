@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '#shared/db/schema';
-import { kmsKeyIds, resourcesOf, synthTemplate } from './harness';
+import { kmsKeyIds, resourcesOf, synthTemplates } from './harness';
 
-const template = synthTemplate();
+/** The stack's template and its monitoring nested stack's (the alarms and the dashboard). */
+const { template, monitoring } = synthTemplates();
 
 describe('data table', () => {
   const tables = Object.values(resourcesOf(template, 'AWS::DynamoDB::Table'));
@@ -114,7 +115,7 @@ describe('physical names', () => {
       ['AWS::Events::Rule', 'Name'],
     ] as const;
     for (const [type, property] of named) {
-      for (const resource of Object.values(resourcesOf(template, type))) {
+      for (const resource of [template, monitoring].flatMap((t) => Object.values(resourcesOf(t, type)))) {
         expect(resource.Properties?.[property], `${type}.${property}`).toBeUndefined();
       }
     }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import { App, type CfnElement, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { REPO_ROOT } from '#lib/repo-root';
@@ -49,6 +49,38 @@ export function buildApp(options: BuildOptions = {}): { app: App; stack: VerifyS
 
 export function synthTemplate(options: BuildOptions = {}): Template {
   return Template.fromStack(buildApp(options).stack);
+}
+
+/**
+ * The monitoring nested stack's template (every alarm and the dashboard,
+ * lib/stack/monitoring.ts) as the parent fills in its parameters: each `{ Ref: <parameter> }`
+ * becomes what the parent passes for it (`{ Ref: <logical id> }`,
+ * `{ "Fn::GetAtt": [<logical id>, "QueueName"] }`), so an alarm names the function, queue,
+ * API and topic it watches by their logical ids in the parent's template. Throws when the
+ * parent leaves a parameter unset. `Template.fromStack(stack.monitoring)` is the template as
+ * CloudFormation receives it.
+ */
+export function monitoringTemplate(stack: VerifyServiceStack): Template {
+  const parent = Template.fromStack(stack).toJSON() as { Resources: Resources };
+  const nested = Template.fromStack(stack.monitoring).toJSON() as { Parameters?: Record<string, unknown> };
+  const resourceId = stack.getLogicalId(stack.monitoring.nestedStackResource as CfnElement);
+  const passed = (parent.Resources[resourceId]?.Properties?.Parameters ?? {}) as Record<string, unknown>;
+  const unset = Object.keys(nested.Parameters ?? {}).filter((name) => !(name in passed));
+  if (unset.length > 0) throw new Error(`the parent passes no value for ${unset.join(', ')}`);
+  const resolve = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value === null || typeof value !== 'object') return value;
+    const { Ref: ref } = value as { Ref?: unknown };
+    if (typeof ref === 'string' && Object.keys(value).length === 1 && ref in passed) return passed[ref];
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, resolve(v)]));
+  };
+  return Template.fromJSON(resolve(nested) as Record<string, unknown>);
+}
+
+/** The stack's template and its monitoring nested stack's (`monitoringTemplate`), from one synthesis. */
+export function synthTemplates(options: BuildOptions = {}): { template: Template; monitoring: Template } {
+  const { stack } = buildApp(options);
+  return { template: Template.fromStack(stack), monitoring: monitoringTemplate(stack) };
 }
 
 export type Resources = Record<string, { Type: string; Properties?: Record<string, any>; [k: string]: any }>;
@@ -181,9 +213,12 @@ export function sdkCall(value: unknown): {
 /** A `Ref` to a logical id as `sdkCall` writes it. */
 export const ref = (logicalId: string) => `{{Ref:${logicalId}}}`;
 
-/** Every function of the stack, by description, with its variables, its execution role and its role's statements. */
+/**
+ * Every function of the stack, by description, with its variables, its execution role and its
+ * role's statements; the stack's template and its monitoring nested stack's (`monitoringTemplate`).
+ */
 export function functionsOf(options: BuildOptions) {
-  const template = synthTemplate(options);
+  const { template, monitoring } = synthTemplates(options);
   const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((f) => ({
     description: f.Properties?.Description as string,
     /** Its execution role's logical id (the role its own code, the Secrets Manager client included, runs under). */
@@ -191,5 +226,5 @@ export function functionsOf(options: BuildOptions) {
     variables: (f.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>,
     statements: statementsOfFunction(template, f.Properties ?? {}),
   }));
-  return { template, functions };
+  return { template, monitoring, functions };
 }

@@ -35,7 +35,7 @@ describe('the rows that call the identity vendor', () => {
 });
 
 describe('the default identity vendor (sandbox)', () => {
-  const { template, functions } = functionsOf({});
+  const { template, monitoring, functions } = functionsOf({});
 
   it('gives no function any identity vendor setting: an unset IDENTITY_VENDOR is the sandbox vendor, so the default synth is as it was', () => {
     for (const f of functions) {
@@ -53,13 +53,13 @@ describe('the default identity vendor (sandbox)', () => {
   });
 
   it('has no stalled-check alarm: the sandbox vendor answers at once', () => {
-    const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => propsOf(a));
+    const alarms = Object.values(resourcesOf(monitoring, 'AWS::CloudWatch::Alarm')).map((a) => propsOf(a));
     expect(alarms.filter((a) => a.MetricName === 'IdentityCheckStalled')).toEqual([]);
   });
 });
 
 describe('-c identityVendor=plaid', () => {
-  const { template, functions } = functionsOf({ context: PLAID });
+  const { template, monitoring, functions } = functionsOf({ context: PLAID });
   const outputs = template.findOutputs('*');
   const secretId = refId(outputs.IdentityVendorSecretArn?.Value);
   const vendorFunctions = functions.filter((f) => f.variables[CONFIG_ENV.identityVendor] !== undefined);
@@ -75,7 +75,7 @@ describe('-c identityVendor=plaid', () => {
   });
 
   it('alarms on a check still pending after the last look (IdentityCheckStalled), naming its runbook section', () => {
-    const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => propsOf(a));
+    const alarms = Object.values(resourcesOf(monitoring, 'AWS::CloudWatch::Alarm')).map((a) => propsOf(a));
     const stalled = alarms.filter((a) => a.MetricName === 'IdentityCheckStalled');
     expect(stalled).toHaveLength(1);
     expect(stalled[0]).toMatchObject({ Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });

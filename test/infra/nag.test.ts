@@ -45,4 +45,13 @@ describe('cdk-nag AwsSolutions checks', () => {
     });
     expect(() => app.synth()).toThrow(/AwsSolutions-IAM4/);
   });
+
+  it('do run on the monitoring nested stack too (the alarms and the dashboard, lib/stack/monitoring.ts)', () => {
+    const { app, stack } = buildApp({ nag: true });
+    new Role(stack.monitoring, 'ProbeRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+    });
+    expect(() => app.synth()).toThrow(/AwsSolutions-IAM4/);
+  });
 });

@@ -21,6 +21,7 @@ import {
   buildApp,
   functionByDescription,
   kmsKeyIds,
+  monitoringTemplate,
   propsOf,
   refId,
   resourcesOf,
@@ -32,12 +33,13 @@ const build = (options: BuildOptions = {}) => {
   const { stack } = buildApp(options);
   const template = Template.fromStack(stack);
   const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
-  return { stack, template, logicalId };
+  return { stack, template, monitoring: monitoringTemplate(stack), logicalId };
 };
-const { stack, template, logicalId } = build();
+const { stack, template, monitoring, logicalId } = build();
 
 const queues = resourcesOf(template, 'AWS::SQS::Queue');
-const alarms = resourcesOf(template, 'AWS::CloudWatch::Alarm');
+/** Every alarm lives in the monitoring nested stack; its metrics and actions name the parent's resources. */
+const alarms = resourcesOf(monitoring, 'AWS::CloudWatch::Alarm');
 const mappings = resourcesOf(template, 'AWS::Lambda::EventSourceMapping');
 const [topicId] = Object.keys(resourcesOf(template, 'AWS::SNS::Topic'));
 const [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table'));
@@ -567,6 +569,7 @@ describe('email (SES) only with context emailSender', () => {
 describe('alarm topic', () => {
   it('is the one topic, and every alarm of the stack notifies it when it fires and when it clears', () => {
     expect(Object.keys(resourcesOf(template, 'AWS::SNS::Topic'))).toHaveLength(1);
+    expect(resourcesOf(monitoring, 'AWS::SNS::Topic')).toEqual({});
     expect(Object.keys(alarms).length).toBeGreaterThan(0);
     for (const alarm of Object.values(alarms)) {
       expect(alarm.Properties?.AlarmActions).toEqual([{ Ref: topicId }]);
