@@ -113,7 +113,7 @@ async function keepPending(stored: StoredPerson, pending: PendingIdentityCheck, 
     return;
   }
   const check = { vendor: pending.vendor, reference: pending.reference, identity_rev: stored.identityRev, looks };
-  await persons().update(stored, { set: {}, identityCheck: check }, now());
+  await persons().keepPendingCheck(stored, check);
   metrics().count('IdentityCheckPending');
   logger.info('identity vendor check pending', { vendor: pending.vendor, reference: pending.reference, looks });
 }

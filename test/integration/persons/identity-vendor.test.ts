@@ -101,10 +101,13 @@ describe('identification with an identity vendor', () => {
     expect(deadLetters.contents().length).toBe(before + 1);
   });
 
-  it(`stops looking after ${MAX_PENDING_LOOKS} looks at a check still pending, the person created, and counts it`, async () => {
+  it(`stops looking after ${MAX_PENDING_LOOKS} looks at a check still pending, the person created (unchanged to its partner), and counts it`, async () => {
     const calls = scriptedVendor(() => ({ pending: true, vendor: 'scripted', reference: 'idv_3' }));
     const id = await posted();
-    expect((await person(id)).status).toBe('created');
+    const answered = await person(id);
+    expect(answered.status).toBe('created');
+    // A look is the service's own bookkeeping: nothing a partner reads changed, so neither did updated_at.
+    expect(answered.updated_at).toBe(answered.created_at);
     expect(calls.length).toBe(MAX_PENDING_LOOKS + 1);
     expect((await stored(id)).identity_check).toMatchObject({ reference: 'idv_3', looks: MAX_PENDING_LOOKS });
     expect(countOf(metrics, 'IdentityCheckStalled')).toBe(1);

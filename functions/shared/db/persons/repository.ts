@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Person, StatusReason } from '#domain/person';
 import { ConflictError, InternalError } from '#shared/errors';
 import { failedConditions, isConditionFailure } from '../conditions';
@@ -135,6 +135,30 @@ export class PersonRepository {
       throw error;
     }
     return next;
+  }
+
+  /**
+   * Keeps the identity vendor's check of a look that found it still pending: `identity_check`
+   * alone, on condition that the person is as `stored` was read (a change meanwhile is a
+   * conflict, decided again on a fresh read). The service's own bookkeeping, never returned:
+   * `version` and `updated_at` stay, so the partner sees nothing change and no event follows.
+   */
+  async keepPendingCheck(stored: StoredPerson, check: IdentityCheckRecord): Promise<void> {
+    const { person } = stored;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: personKeys.person(person.tenant, person.id),
+          UpdateExpression: 'SET identity_check = :check',
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':check': check, ':v': person.version },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw concurrentUpdate();
+      throw error;
+    }
   }
 
   /**
