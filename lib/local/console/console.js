@@ -129,11 +129,13 @@ async function refreshTenant(full) {
   const session = currentSession();
   if (!session) return;
   const everything = full || ticks++ % FULL_REFRESH_EVERY === 0;
+  // Every read of this refresh as the session's tenant, whatever tenant is taken meanwhile.
+  const { token } = session;
   const [configurations, events, accounts, persons] = await Promise.all([
-    call('GET', '/webhooks/configurations'),
-    latestEvents().then((answer) => withAttempts(answer, everything)),
-    call('GET', '/verify/accounts?size=20'),
-    call('GET', '/persons?size=20'),
+    call('GET', '/webhooks/configurations', undefined, token),
+    latestEvents(token).then((answer) => withAttempts(answer, everything, token)),
+    call('GET', '/verify/accounts?size=20', undefined, token),
+    call('GET', '/persons?size=20', undefined, token),
   ]);
   // Another tenant's token was taken meanwhile: these answers are not this tenant's.
   if (currentSession() !== session) return;
@@ -189,10 +191,14 @@ function show(section, answer, render, empty) {
 /**
  * The newest 10 events, test events (`POST /webhooks/invoke`, which the log lists only when
  * asked) among them: one page of each list, merged newest first.
+ * @param {string} token the tenant's the refresh is for
  * @returns {Promise<import('./api.js').Answer>}
  */
-async function latestEvents() {
-  const answers = await Promise.all([call('GET', '/events?size=10'), call('GET', '/events?test=true&size=10')]);
+async function latestEvents(token) {
+  const answers = await Promise.all([
+    call('GET', '/events?size=10', undefined, token),
+    call('GET', '/events?test=true&size=10', undefined, token),
+  ]);
   const refused = answers.find((answer) => !answer.ok);
   if (refused) return refused;
   const key = (/** @type {any} */ event) => `${event.created_at}#${event.event_id}`;
@@ -204,18 +210,21 @@ async function latestEvents() {
 }
 
 /**
- * `GET /events` with each event's attempts (`GET /events/{id}`), read again only while they may change.
+ * `GET /events` with each event's attempts (`GET /events/{id}`), read again only while they
+ * may change; with the token the list was read with, so a tenant taken meanwhile never reads
+ * another tenant's event (a 404).
  * @param {import('./api.js').Answer} answer
  * @param {boolean} everything
+ * @param {string} token
  * @returns {Promise<import('./api.js').Answer>}
  */
-async function withAttempts(answer, everything) {
+async function withAttempts(answer, everything, token) {
   if (!answer.ok) return answer;
   const events = await Promise.all(
     answer.body.events.map(async (/** @type {any} */ envelope) => {
       const seen = known.get(envelope.event_id);
       if (seen && !everything && !changing(seen)) return seen.event;
-      const detail = await call('GET', `/events/${envelope.event_id}`);
+      const detail = await call('GET', `/events/${envelope.event_id}`, undefined, token);
       if (!detail.ok) return seen?.event ?? envelope;
       const watchUntil = Math.max(seen?.watchUntil ?? 0, Date.parse(envelope.created_at) + WATCH_MS);
       known.set(envelope.event_id, { event: detail.body.event, watchUntil });

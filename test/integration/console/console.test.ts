@@ -257,6 +257,36 @@ describe.skipIf(!executablePath)('sandbox console in headless Chromium', () => {
     await expectProblem(/Content Security Policy/);
   });
 
+  it('reads the attempts of the events it listed with the token of the tenant it listed them for, when another tenant is taken meanwhile', async () => {
+    // The next refresh's event list is held until another tenant's token is taken.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let listed = false;
+    const list = /\/events\?size=10$/;
+    await page.route(list, async (route) => {
+      listed = true;
+      await held;
+      await route.continue();
+    });
+    await vi.waitFor(() => expect(listed).toBe(true), { timeout: 10_000 });
+    await page.getByLabel('Tenant').fill('acme-console-other');
+    await page.getByRole('button', { name: 'Get token' }).click();
+    await text(page.locator('#session')).toContain('Tenant acme-console-other: token valid until');
+
+    // The held list answers TENANT's events: their attempts are read as TENANT, never as the other tenant (404).
+    const details = page.waitForResponse((response) => /\/events\/[^/?]+$/.test(response.url()));
+    release();
+    expect((await details).status()).toBe(200);
+    await page.unroute(list);
+    expect(problems.filter((problem) => /status of 404/.test(problem))).toEqual([]);
+
+    await page.getByLabel('Tenant').fill(TENANT);
+    await page.getByRole('button', { name: 'Get token' }).click();
+    await text(page.locator('#session')).toContain(`Tenant ${TENANT}: token valid until`);
+  });
+
   it('had no console error, CSP violation or uncaught exception in any step but those provoked on purpose', () => {
     expect(problems).toEqual([]);
   });
