@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { TABLE_SCHEMA } from '#shared/db/schema';
 
 // What the loopback proxies in front of DynamoDB Local (./faults/dynamodb-fault-proxy.ts,
 // ./iam/dynamodb-iam-proxy.ts) share: a request they let through goes on to the upstream
@@ -87,8 +88,8 @@ interface Barrier {
   readonly body: unknown;
 }
 
-/** The key attributes of the service's table (lib/local/table.ts): all a GetItem needs. */
-const KEY_ATTRIBUTES = ['pk', 'sk'];
+/** The key attributes of the service's table (TABLE_SCHEMA, as lib/local/table.ts builds it): all a GetItem needs. */
+const KEY_ATTRIBUTES: readonly string[] = [TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey];
 
 /**
  * DynamoDB Local answers a TransactWriteItems before it commits it: its
